@@ -1,0 +1,209 @@
+package anchors
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Type is what an anchor points at.
+type Type string
+
+// The anchor types.
+const (
+	TypeSymbol Type = "symbol"
+	TypeLines  Type = "lines"
+	TypeFile   Type = "file"
+	TypeGlob   Type = "glob"
+)
+
+// Anchor is one anchor as stored in a learning file: the spec that names
+// what it points at and the baseline recorded when it was created or last
+// accepted. Exactly one of Symbol, Lines (without Symbol), File and Glob
+// names the target; for a symbol anchor Lines holds the baseline range
+// ("40-62").
+type Anchor struct {
+	Symbol string `json:"symbol,omitempty"` // path::Outer::inner
+	Lines  string `json:"lines,omitempty"`  // path#L10-L24, or the range of a symbol anchor
+	File   string `json:"file,omitempty"`   // path
+	Glob   string `json:"glob,omitempty"`   // pattern, ** allowed
+	Kind   string `json:"kind,omitempty"`   // symbol kind at baseline
+	Hash   string `json:"hash,omitempty"`   // exact text fingerprint
+	Shape  string `json:"shape,omitempty"`  // token fingerprint
+	Sig    string `json:"sig,omitempty"`    // signature fingerprint (symbols)
+}
+
+// Type reports the anchor's type, or "" when the anchor names no target.
+func (a Anchor) Type() Type {
+	switch {
+	case a.Symbol != "":
+		return TypeSymbol
+	case a.Lines != "":
+		return TypeLines
+	case a.File != "":
+		return TypeFile
+	case a.Glob != "":
+		return TypeGlob
+	}
+	return ""
+}
+
+// Spec returns the anchor's command-line spec: path::A::b, path#L1-L2,
+// path, or glob:pattern.
+func (a Anchor) Spec() string {
+	switch a.Type() {
+	case TypeSymbol:
+		return a.Symbol
+	case TypeLines:
+		return a.Lines
+	case TypeFile:
+		return a.File
+	case TypeGlob:
+		return "glob:" + a.Glob
+	}
+	return ""
+}
+
+// Path returns the repository-relative file the anchor points into ("" for
+// globs).
+func (a Anchor) Path() string {
+	switch a.Type() {
+	case TypeSymbol:
+		p, _, _ := strings.Cut(a.Symbol, "::")
+		return p
+	case TypeLines:
+		p, _, _ := strings.Cut(a.Lines, "#")
+		return p
+	case TypeFile:
+		return a.File
+	}
+	return ""
+}
+
+// FQName returns a symbol anchor's qualified name within its file
+// ("Outer::inner"), or "".
+func (a Anchor) FQName() string {
+	if a.Symbol == "" {
+		return ""
+	}
+	_, fq, _ := strings.Cut(a.Symbol, "::")
+	return fq
+}
+
+// Range returns the anchor's line range: the target of a lines anchor, the
+// baseline range of a symbol anchor. ok is false when there is none.
+func (a Anchor) Range() (start, end int, ok bool) {
+	switch a.Type() {
+	case TypeSymbol:
+		return parseRange(a.Lines)
+	case TypeLines:
+		_, r, _ := strings.Cut(a.Lines, "#")
+		r = strings.ReplaceAll(r, "L", "")
+		return parseRange(r)
+	}
+	return 0, 0, false
+}
+
+func parseRange(s string) (int, int, bool) {
+	if s == "" {
+		return 0, 0, false
+	}
+	a, b, found := strings.Cut(s, "-")
+	if !found {
+		b = a
+	}
+	start, err1 := strconv.Atoi(a)
+	end, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || start < 1 || end < start {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// FormatRange renders a 1-based inclusive range as stored in a symbol
+// anchor ("40-62").
+func FormatRange(start, end int) string { return fmt.Sprintf("%d-%d", start, end) }
+
+// ParseSpec parses a command-line anchor spec into an Anchor without a
+// baseline. It checks the syntax and that paths stay inside the repository;
+// it does not look at the files.
+func ParseSpec(spec string) (Anchor, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return Anchor{}, errors.New("empty anchor spec: use path, path::Symbol, path#L10-L20 or glob:pattern")
+	}
+	if pat, ok := strings.CutPrefix(spec, "glob:"); ok {
+		if err := checkPath(pat); err != nil {
+			return Anchor{}, fmt.Errorf("anchor %q: %w", spec, err)
+		}
+		if _, err := path.Match(strings.ReplaceAll(pat, "**", "*"), ""); err != nil {
+			return Anchor{}, fmt.Errorf("anchor %q: bad glob pattern", spec)
+		}
+		return Anchor{Glob: pat}, nil
+	}
+	if p, fq, ok := strings.Cut(spec, "::"); ok {
+		if err := checkPath(p); err != nil {
+			return Anchor{}, fmt.Errorf("anchor %q: %w", spec, err)
+		}
+		if fq == "" || strings.HasPrefix(fq, "::") || strings.HasSuffix(fq, "::") {
+			return Anchor{}, fmt.Errorf("anchor %q: empty symbol name: write path::Name or path::Outer::inner", spec)
+		}
+		return Anchor{Symbol: p + "::" + fq}, nil
+	}
+	if p, r, ok := strings.Cut(spec, "#"); ok {
+		if err := checkPath(p); err != nil {
+			return Anchor{}, fmt.Errorf("anchor %q: %w", spec, err)
+		}
+		start, end, ok := parseLineSpec(r)
+		if !ok {
+			return Anchor{}, fmt.Errorf("anchor %q: bad line range: write path#L10-L24 or path#L10", spec)
+		}
+		return Anchor{Lines: fmt.Sprintf("%s#L%d-L%d", p, start, end)}, nil
+	}
+	if err := checkPath(spec); err != nil {
+		return Anchor{}, fmt.Errorf("anchor %q: %w", spec, err)
+	}
+	return Anchor{File: spec}, nil
+}
+
+func parseLineSpec(r string) (int, int, bool) {
+	a, b, found := strings.Cut(r, "-")
+	a, ok1 := strings.CutPrefix(a, "L")
+	if !ok1 {
+		return 0, 0, false
+	}
+	if !found {
+		b = "L" + a
+	}
+	b, ok2 := strings.CutPrefix(b, "L")
+	if !ok2 {
+		return 0, 0, false
+	}
+	return parseRange(a + "-" + b)
+}
+
+// checkPath accepts clean, slash-separated, repository-relative paths.
+func checkPath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("empty path")
+	case strings.Contains(p, "\\"):
+		return errors.New("use forward slashes in paths")
+	case strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':'):
+		return errors.New("path must be relative to the repository root")
+	case strings.ContainsRune(p, 0):
+		return errors.New("path contains a NUL byte")
+	}
+	if c := path.Clean(p); c != p {
+		if c == ".." || strings.HasPrefix(c, "../") {
+			return errors.New("path escapes the repository")
+		}
+		return fmt.Errorf("path is not clean: write %q", c)
+	}
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return errors.New("path escapes the repository")
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run the lore command as a real child process:
+// the test binary re-executes itself as "lore".
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"lore": func() {
+			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs the scenarios in testdata/script: each is a txtar
+// archive of files plus commands (git, lore) and their expected output.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("GIT_AUTHOR_NAME", "Test")
+			env.Setenv("GIT_AUTHOR_EMAIL", "test@example.invalid")
+			env.Setenv("GIT_COMMITTER_NAME", "Test")
+			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.invalid")
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("HOME", env.WorkDir)
+			return nil
+		},
+	})
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/lorehq/lore"
+)
+
+// Exit codes (DESIGN.md §5).
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+// app is what every command shares: standard streams and global flags.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	dir            string
+	lockTimeout    time.Duration
+	// findings is set by commands whose results cross --fail-on.
+	findings bool
+}
+
+func (a *app) isTTY() bool {
+	f, ok := a.stdout.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// workspace opens the workspace around -C (default: the current directory).
+func (a *app) workspace() (*lore.Workspace, error) {
+	return lore.Open(a.dir, lore.Options{
+		LockTimeout: a.lockTimeout,
+		Notify:      func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) },
+	})
+}
+
+func (a *app) json(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// jsonLines writes one compact JSON value per line.
+func (a *app) jsonLine(v any) error {
+	return json.NewEncoder(a.stdout).Encode(v)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		msg := strings.TrimSpace(err.Error())
+		msg = strings.ReplaceAll(msg, "\n", "; ")
+		fmt.Fprintln(stderr, "lore:", msg)
+		return exitError
+	}
+	if a.findings {
+		return exitFindings
+	}
+	return exitOK
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "lore",
+		Short: "Keep what your team learned attached to the code it is about",
+		Long: `lore keeps learnings — short notes about code — anchored to symbols, line
+ranges, files and globs, verifies on every change which still hold, and
+answers "what do we know that matters for the file I am editing?".`,
+		Example: `  lore init
+  lore learn add --title "validateToken checks expiry first" --anchor src/auth.ts::AuthService::validateToken
+  lore verify
+  lore context src/auth.ts`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVarP(&a.dir, "dir", "C", ".", "run as if lore was started in `DIR`")
+	root.PersistentFlags().DurationVar(&a.lockTimeout, "lock-timeout", 0, "how long to wait for another lore process holding .lore/db (default 10s)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%v (see lore %s --help)", err, strings.TrimPrefix(c.CommandPath(), "lore "))
+	})
+	root.AddCommand(
+		newInitCmd(a),
+		newLearnCmd(a),
+	)
+	return root
+}
+
+// usageError is an error in the command's arguments.
+func usageError(c *cobra.Command, format string, args ...any) error {
+	return fmt.Errorf("%s (see %s --help)", fmt.Sprintf(format, args...), c.CommandPath())
+}

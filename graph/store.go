@@ -1,0 +1,406 @@
+package graph
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// ErrNotFound reports that a key, node or edge does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrLocked reports that another process held the database for longer than
+// Options.LockTimeout.
+var ErrLocked = errors.New("database is locked by another process")
+
+// DefaultLockTimeout is how long Open waits for another process by default.
+const DefaultLockTimeout = 10 * time.Second
+
+// Options configure Open. The zero value is usable.
+type Options struct {
+	// InMemory keeps everything in memory; dir is ignored. For tests.
+	InMemory bool
+	// LockTimeout bounds the wait for another process holding the
+	// database. Zero means DefaultLockTimeout; negative means fail at once.
+	LockTimeout time.Duration
+	// Schema is the caller's schema version. When the stored version
+	// differs, the store is emptied and Rebuilt reports true.
+	Schema int
+	// HistoryLimit bounds the log of edge changes (see Tx.History). Zero
+	// means DefaultHistoryLimit; negative keeps no history.
+	HistoryLimit int
+	// MemTableSize is Badger's memtable size in bytes. Zero means 8 MiB,
+	// which keeps the start of short CLI runs cheap (Badger zeroes the
+	// whole arena at open: 64 MiB cost ~40 ms). Bulk loaders pass more;
+	// one transaction may hold about 15% of it.
+	MemTableSize int64
+}
+
+// Store is an open database. It is safe for concurrent use by goroutines.
+type Store struct {
+	db      *badger.DB
+	dir     string
+	rebuilt bool
+
+	nextUID  atomic.Uint64 // last node uid handed out
+	histSeq  atomic.Uint64 // last history sequence number handed out
+	histKeep uint64        // history entries kept; 0 keeps none
+}
+
+// Key prefixes of the store's key space. Each is one byte so that every
+// family of keys is one contiguous range.
+const (
+	prefixMeta = 'm' // m<name>
+	prefixKV   = 'k' // k<ns>\x00<key>
+)
+
+const metaSchema = "schema"
+
+// Open opens (creating if needed) the database in dir.
+func Open(dir string, opts Options) (*Store, error) {
+	bo := badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithMemTableSize(memTableSize(opts.MemTableSize)).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(4).
+		WithNumLevelZeroTablesStall(12).
+		WithBlockCacheSize(16 << 20).
+		WithValueLogFileSize(64 << 20).
+		WithValueThreshold(4 << 10).
+		WithNumCompactors(2).
+		WithCompactL0OnClose(true).
+		WithMetricsEnabled(false).
+		WithDetectConflicts(true)
+	if opts.InMemory {
+		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	wait := opts.LockTimeout
+	if wait == 0 {
+		wait = DefaultLockTimeout
+	}
+	deadline := time.Now().Add(wait)
+	delay := 5 * time.Millisecond
+	var db *badger.DB
+	for {
+		var err error
+		db, err = badger.Open(bo)
+		if err == nil {
+			break
+		}
+		if !isLockErr(err) {
+			return nil, fmt.Errorf("open store %s: %w", dir, err)
+		}
+		if time.Now().Add(delay).After(deadline) {
+			holder := ""
+			if pid := lockHolder(dir); pid != "" {
+				holder = " (pid " + pid + ")"
+			}
+			return nil, fmt.Errorf("open store %s: %w%s; waited %s, try again when it finishes", dir, ErrLocked, holder, wait)
+		}
+		time.Sleep(delay)
+		if delay < 100*time.Millisecond {
+			delay *= 2
+		}
+	}
+	s := &Store{db: db, dir: dir}
+	switch {
+	case opts.HistoryLimit == 0:
+		s.histKeep = DefaultHistoryLimit
+	case opts.HistoryLimit > 0:
+		s.histKeep = uint64(opts.HistoryLimit)
+	}
+	if err := s.checkSchema(opts.Schema); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.loadCounters(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	return s, nil
+}
+
+func memTableSize(n int64) int64 {
+	if n <= 0 {
+		return 8 << 20
+	}
+	return n
+}
+
+func isLockErr(err error) bool {
+	return strings.Contains(err.Error(), "Cannot acquire directory lock")
+}
+
+func lockHolder(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "LOCK"))
+	if err != nil {
+		return ""
+	}
+	pid := strings.TrimSpace(string(b))
+	if _, err := strconv.Atoi(pid); err != nil {
+		return ""
+	}
+	return pid
+}
+
+func (s *Store) checkSchema(want int) error {
+	key := metaKey(metaSchema)
+	var have []byte
+	err := s.db.View(func(txn *badger.Txn) error {
+		it, err := txn.Get(key)
+		if err != nil {
+			return err
+		}
+		have, err = it.ValueCopy(nil)
+		return err
+	})
+	switch {
+	case errors.Is(err, badger.ErrKeyNotFound):
+		empty, err := s.empty()
+		if err != nil {
+			return err
+		}
+		s.rebuilt = !empty
+	case err != nil:
+		return fmt.Errorf("open store %s: read schema: %w", s.dir, err)
+	case string(have) == strconv.Itoa(want):
+		return nil
+	default:
+		s.rebuilt = true
+	}
+	if s.rebuilt {
+		if err := s.db.DropAll(); err != nil {
+			return fmt.Errorf("open store %s: drop for rebuild: %w", s.dir, err)
+		}
+	}
+	return s.db.Update(func(txn *badger.Txn) error {
+		return txn.Set(key, []byte(strconv.Itoa(want)))
+	})
+}
+
+func (s *Store) empty() (bool, error) {
+	empty := true
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{})
+		defer it.Close()
+		it.Rewind()
+		empty = !it.Valid()
+		return nil
+	})
+	return empty, err
+}
+
+// Rebuilt reports whether Open emptied the store because its schema version
+// differed from Options.Schema (or it held data without a version).
+func (s *Store) Rebuilt() bool { return s.rebuilt }
+
+// Dir returns the directory the store lives in ("" in memory).
+func (s *Store) Dir() string { return s.dir }
+
+// Close flushes and closes the database. Calling it twice is harmless.
+func (s *Store) Close() error {
+	if s == nil || s.db == nil {
+		return nil
+	}
+	err := s.db.Close()
+	s.db = nil
+	if err != nil {
+		return fmt.Errorf("close store %s: %w", s.dir, err)
+	}
+	return nil
+}
+
+// Compact flattens the LSM tree and collects value-log garbage. Short-lived
+// writers leave many small tables behind; Compact restores read speed.
+func (s *Store) Compact() error {
+	if err := s.db.Flatten(1); err != nil {
+		return fmt.Errorf("compact %s: %w", s.dir, err)
+	}
+	for s.db.RunValueLogGC(0.5) == nil {
+	}
+	return nil
+}
+
+// Tables reports the number of LSM tables per level (index = level).
+// Callers use it to decide when to Compact.
+func (s *Store) Tables() []int {
+	var levels []int
+	for _, t := range s.db.Tables() {
+		for len(levels) <= t.Level {
+			levels = append(levels, 0)
+		}
+		levels[t.Level]++
+	}
+	return levels
+}
+
+func metaKey(name string) []byte { return append([]byte{prefixMeta}, name...) }
+
+func kvKey(ns, key string) []byte {
+	b := make([]byte, 0, 2+len(ns)+len(key))
+	b = append(b, prefixKV)
+	b = append(b, ns...)
+	b = append(b, 0)
+	return append(b, key...)
+}
+
+func validNS(ns string) error {
+	if ns == "" || strings.IndexByte(ns, 0) >= 0 {
+		return fmt.Errorf("invalid namespace %q", ns)
+	}
+	return nil
+}
+
+// View runs fn in a read-only transaction.
+func (s *Store) View(fn func(*Tx) error) error {
+	return s.db.View(func(txn *badger.Txn) error { return fn(&Tx{txn: txn, s: s}) })
+}
+
+// Update runs fn in a read-write transaction and commits it, retrying a few
+// times when a concurrent transaction conflicted. fn may run more than once.
+func (s *Store) Update(fn func(*Tx) error) error {
+	var err error
+	for range 5 {
+		err = s.db.Update(func(txn *badger.Txn) error { return fn(&Tx{txn: txn, s: s, write: true}) })
+		if !errors.Is(err, badger.ErrConflict) {
+			break
+		}
+	}
+	if errors.Is(err, badger.ErrTxnTooBig) {
+		return fmt.Errorf("transaction too big, use Batch: %w", err)
+	}
+	return err
+}
+
+// Tx is a transaction. It must not be used after its View or Update returns.
+type Tx struct {
+	txn   *badger.Txn
+	s     *Store
+	write bool
+	w     *writer
+}
+
+// Get returns a copy of the value stored under ns/key, or ErrNotFound.
+func (tx *Tx) Get(ns, key string) ([]byte, error) {
+	if err := validNS(ns); err != nil {
+		return nil, err
+	}
+	it, err := tx.txn.Get(kvKey(ns, key))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return it.ValueCopy(nil)
+}
+
+// Set stores val under ns/key.
+func (tx *Tx) Set(ns, key string, val []byte) error {
+	if err := validNS(ns); err != nil {
+		return err
+	}
+	return tx.txn.Set(kvKey(ns, key), bytes.Clone(val))
+}
+
+// Delete removes ns/key. Deleting a missing key is not an error.
+func (tx *Tx) Delete(ns, key string) error {
+	if err := validNS(ns); err != nil {
+		return err
+	}
+	return tx.txn.Delete(kvKey(ns, key))
+}
+
+// Scan calls fn for every key under ns starting with prefix, in key order,
+// with the key relative to ns. val is only valid during the call. A non-nil
+// error from fn stops the scan and is returned.
+func (tx *Tx) Scan(ns, prefix string, fn func(key string, val []byte) error) error {
+	return tx.scan(ns, prefix, true, fn)
+}
+
+// Keys is Scan without values: a key-only iteration, cheaper when values
+// are not needed.
+func (tx *Tx) Keys(ns, prefix string, fn func(key string) error) error {
+	return tx.scan(ns, prefix, false, func(k string, _ []byte) error { return fn(k) })
+}
+
+func (tx *Tx) scan(ns, prefix string, values bool, fn func(string, []byte) error) error {
+	if err := validNS(ns); err != nil {
+		return err
+	}
+	p := kvKey(ns, prefix)
+	strip := len(ns) + 2
+	it := tx.txn.NewIterator(badger.IteratorOptions{Prefix: p, PrefetchValues: values, PrefetchSize: 64})
+	defer it.Close()
+	for it.Seek(p); it.ValidForPrefix(p); it.Next() {
+		item := it.Item()
+		var val []byte
+		if values {
+			var err error
+			if val, err = item.ValueCopy(nil); err != nil {
+				return err
+			}
+		}
+		if err := fn(string(item.Key()[strip:]), val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Batch runs fn with a batch writer for bulk loads that exceed one
+// transaction. Writes are flushed when fn returns nil; the batch as a whole
+// is not atomic, so callers must be able to redo it after a crash.
+//
+// Graph operations on a Batch run in a transaction that is committed and
+// renewed whenever it grows near Badger's limit, so each operation is
+// atomic and sees the effects of the ones before it, while the batch as a
+// whole may be as large as needed.
+func (s *Store) Batch(fn func(*Batch) error) error {
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	b := &Batch{wb: wb, s: s}
+	defer b.discard()
+	if err := fn(b); err != nil {
+		return err
+	}
+	if err := b.commit(); err != nil {
+		return err
+	}
+	return wb.Flush()
+}
+
+// Batch is a bulk writer. See Store.Batch.
+type Batch struct {
+	wb *badger.WriteBatch
+	s  *Store
+
+	w   *writer               // current graph transaction, nil when none
+	ops []func(*writer) error // operations in w, replayed after a conflict
+}
+
+// Set stores val under ns/key.
+func (b *Batch) Set(ns, key string, val []byte) error {
+	if err := validNS(ns); err != nil {
+		return err
+	}
+	return b.wb.Set(kvKey(ns, key), bytes.Clone(val))
+}
+
+// Delete removes ns/key.
+func (b *Batch) Delete(ns, key string) error {
+	if err := validNS(ns); err != nil {
+		return err
+	}
+	return b.wb.Delete(kvKey(ns, key))
+}

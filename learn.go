@@ -1,0 +1,295 @@
+package lore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
+)
+
+// AddOptions describe a new learning.
+type AddOptions struct {
+	Title       string
+	Body        string
+	Tags        []string
+	Anchors     []string // anchor specs: path, path::Symbol, path#L1-L9, glob:pattern
+	Links       []Link
+	DerivedFrom []string // task:ID or run:ID
+}
+
+// Add creates a learning file and returns the learning.
+func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*Learning, error) {
+	now := time.Now().UTC().Truncate(time.Second)
+	l := &Learning{
+		Title:       strings.TrimSpace(opts.Title),
+		Tags:        normTags(opts.Tags),
+		Links:       opts.Links,
+		DerivedFrom: opts.DerivedFrom,
+		Created:     now,
+		Updated:     now,
+		Body:        opts.Body,
+	}
+	if l.Title == "" {
+		return nil, errors.New("a learning needs a title: pass --title")
+	}
+	if l.Body != "" && !strings.HasSuffix(l.Body, "\n") {
+		l.Body += "\n"
+	}
+	for _, d := range l.DerivedFrom {
+		if err := validProvenance(d); err != nil {
+			return nil, err
+		}
+	}
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		for _, lk := range l.Links {
+			if _, ok := w.index.byID[lk.To]; !ok {
+				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
+			}
+		}
+		for _, spec := range opts.Anchors {
+			a, err := w.newAnchor(ctx, st, spec)
+			if err != nil {
+				return err
+			}
+			l.Anchors = append(l.Anchors, a)
+		}
+		for range 5 {
+			id, err := newID()
+			if err != nil {
+				return err
+			}
+			l.ID = id
+			data, err := l.Marshal()
+			if err != nil {
+				return err
+			}
+			p := filepath.Join(w.learningsDir(), id+".md")
+			if err := os.MkdirAll(w.learningsDir(), 0o755); err != nil {
+				return err
+			}
+			err = createFileExclusive(p, data)
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			l.Path = filepath.ToSlash(filepath.Join(Dir, "learnings", id+".md"))
+			return w.sync(ctx, st)
+		}
+		return errors.New("could not mint a fresh learning id; try again")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// newAnchor parses spec, checks that it points at something inside the
+// repository and records its baseline.
+func (w *Workspace) newAnchor(ctx context.Context, st *graph.Store, spec string) (anchors.Anchor, error) {
+	a, err := anchors.ParseSpec(spec)
+	if err != nil {
+		return a, err
+	}
+	return w.baseline(ctx, st, a)
+}
+
+func validProvenance(d string) error {
+	kind, id, ok := strings.Cut(d, ":")
+	if !ok || (kind != "task" && kind != "run") || id == "" || strings.ContainsAny(id, " \t\n") {
+		return fmt.Errorf("provenance %q: write task:ID or run:ID", d)
+	}
+	return nil
+}
+
+func normTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		for _, p := range strings.Split(t, ",") {
+			if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ListOptions filter List.
+type ListOptions struct {
+	Tag string // only learnings with this tag
+}
+
+// List returns the workspace's learnings, oldest first.
+func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*Learning, error) {
+	var out []*Learning
+	err := w.withStore(ctx, func(*graph.Store) error {
+		for _, id := range w.index.ids {
+			l := w.index.byID[id]
+			if opts.Tag != "" && !slices.Contains(l.Tags, opts.Tag) {
+				continue
+			}
+			out = append(out, l)
+		}
+		return nil
+	})
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.Before(out[j].Created)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, err
+}
+
+// Get returns the learning with the given id or unique id prefix.
+func (w *Workspace) Get(ctx context.Context, id string) (*Learning, error) {
+	var l *Learning
+	err := w.withStore(ctx, func(*graph.Store) error {
+		var err error
+		l, err = w.lookup(id)
+		return err
+	})
+	return l, err
+}
+
+func (w *Workspace) lookup(id string) (*Learning, error) {
+	full, err := resolveID(w.index.ids, id)
+	if err != nil {
+		return nil, err
+	}
+	return w.index.byID[full], nil
+}
+
+// readLearning parses a learning's file afresh, keeping what a minimal
+// rewrite needs.
+func (w *Workspace) readLearning(l *Learning) (*Learning, error) {
+	p := filepath.Join(w.root, filepath.FromSlash(l.Path))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	fresh, err := ParseLearning(l.Path, data)
+	if err != nil {
+		return nil, err
+	}
+	fresh.Path = l.Path
+	return fresh, nil
+}
+
+// writeLearning rewrites a learning's file atomically.
+func (w *Workspace) writeLearning(l *Learning) error {
+	data, err := l.Marshal()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(w.root, filepath.FromSlash(l.Path)), data)
+}
+
+// Remove deletes a learning and the links of other learnings that point at
+// it. It returns the removed learning.
+func (w *Workspace) Remove(ctx context.Context, id string) (*Learning, error) {
+	var l *Learning
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		var err error
+		if l, err = w.lookup(id); err != nil {
+			return err
+		}
+		// Drop links to it first: if we die in between, the learning is
+		// still there and a rerun finishes the job.
+		for _, oid := range w.index.ids {
+			o := w.index.byID[oid]
+			if !slices.ContainsFunc(o.Links, func(lk Link) bool { return lk.To == l.ID }) {
+				continue
+			}
+			fresh, err := w.readLearning(o)
+			if err != nil {
+				return err
+			}
+			fresh.Links = slices.DeleteFunc(fresh.Links, func(lk Link) bool { return lk.To == l.ID })
+			if err := w.writeLearning(fresh); err != nil {
+				return err
+			}
+		}
+		if err := os.Remove(filepath.Join(w.root, filepath.FromSlash(l.Path))); err != nil {
+			return fmt.Errorf("remove %s: %w", l.ID, err)
+		}
+		return w.sync(ctx, st)
+	})
+	return l, err
+}
+
+// EditFunc lets a person edit the file at path (a copy of the learning).
+type EditFunc func(path string) error
+
+// Edit lets edit change a copy of the learning's file, checks the result
+// and puts it in place. A copy that does not parse is left where it is and
+// the error says where, so no edit is lost.
+func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learning, error) {
+	l, err := w.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	src := filepath.Join(w.root, filepath.FromSlash(l.Path))
+	orig, err := os.ReadFile(src)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp("", "lore-"+l.ID+"-*.md")
+	if err != nil {
+		return nil, err
+	}
+	tmp.Close()
+	if err := os.WriteFile(tmp.Name(), orig, 0o600); err != nil {
+		return nil, err
+	}
+	if err := edit(tmp.Name()); err != nil {
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("editor: %w", err)
+	}
+	data, err := os.ReadFile(tmp.Name())
+	if err != nil {
+		return nil, err
+	}
+	if string(data) == string(orig) {
+		os.Remove(tmp.Name())
+		return l, nil
+	}
+	kept := func(err error) error {
+		return fmt.Errorf("%v; your edit is kept in %s", err, tmp.Name())
+	}
+	nl, err := ParseLearning(l.Path, data)
+	if err != nil {
+		return nil, kept(err)
+	}
+	if nl.ID != l.ID {
+		return nil, kept(fmt.Errorf("the id cannot change (was %s, now %s)", l.ID, nl.ID))
+	}
+	nl.Path = l.Path
+	nl.Updated = time.Now().UTC().Truncate(time.Second)
+	err = w.withStore(ctx, func(st *graph.Store) error {
+		for _, lk := range nl.Links {
+			if _, ok := w.index.byID[lk.To]; !ok {
+				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
+			}
+		}
+		if err := w.writeLearning(nl); err != nil {
+			return err
+		}
+		return w.sync(ctx, st)
+	})
+	if err != nil {
+		return nil, kept(err)
+	}
+	os.Remove(tmp.Name())
+	return nl, nil
+}

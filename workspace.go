@@ -1,0 +1,174 @@
+package lore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lorehq/lore/graph"
+)
+
+// ErrNoWorkspace reports that no .lore directory was found.
+var ErrNoWorkspace = errors.New("not in a lore workspace (or any parent directory): run lore init at the repository root")
+
+// ErrNotFound reports an unknown learning, anchor or node.
+var ErrNotFound = errors.New("not found")
+
+// Dir is the name of the workspace directory at the repository root.
+const Dir = ".lore"
+
+// storeSchema is the version of everything lore keeps in .lore/db. Bump it
+// when the meaning of stored data changes; stores of another version are
+// rebuilt from the learning files and the repository.
+const storeSchema = 1
+
+// Options configure a Workspace.
+type Options struct {
+	// LockTimeout bounds the wait for another lore process holding the
+	// store. Zero means the configured value, else graph.DefaultLockTimeout.
+	LockTimeout time.Duration
+	// Notify receives notices meant for a person: a learning file that does
+	// not parse, a store that was rebuilt. Nil drops them.
+	Notify func(msg string)
+}
+
+// Workspace is a repository's .lore directory and its store.
+type Workspace struct {
+	root string
+	cfg  Config
+	opts Options
+
+	index    *learningIndex // learnings as of the last sync
+	lastSync *SyncReport
+}
+
+// Open finds the workspace containing dir by walking up to the nearest
+// directory with a .lore directory, like git finds .git.
+func Open(dir string, opts Options) (*Workspace, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for d := abs; ; {
+		fi, err := os.Stat(filepath.Join(d, Dir))
+		if err == nil && fi.IsDir() {
+			return load(d, opts)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, ErrNoWorkspace
+		}
+		d = parent
+	}
+}
+
+func load(root string, opts Options) (*Workspace, error) {
+	cfg, err := readConfig(filepath.Join(root, Dir, "config.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if opts.LockTimeout == 0 {
+		opts.LockTimeout = cfg.LockTimeout.Duration
+	}
+	return &Workspace{root: root, cfg: cfg, opts: opts}, nil
+}
+
+// InitResult says what Init did.
+type InitResult struct {
+	Root    string   `json:"root"`
+	Created []string `json:"created"` // paths created, relative to Root
+}
+
+// Init creates the workspace in dir: .lore/ with config.yaml, learnings/
+// and a .gitignore for db/. It leaves existing files alone, so running it
+// twice is harmless.
+func Init(dir string) (*InitResult, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := &InitResult{Root: root}
+	for _, d := range []string{Dir, filepath.Join(Dir, "learnings")} {
+		p := filepath.Join(root, d)
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return nil, fmt.Errorf("init: %w", err)
+			}
+			res.Created = append(res.Created, filepath.ToSlash(d)+"/")
+		}
+	}
+	files := []struct{ name, text string }{
+		{"config.yaml", defaultConfig},
+		{".gitignore", "# The store is derived data, rebuilt from learnings and the repository.\ndb/\n"},
+	}
+	for _, f := range files {
+		p := filepath.Join(root, Dir, f.name)
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		if err := writeFileAtomic(p, []byte(f.text)); err != nil {
+			return nil, fmt.Errorf("init: %w", err)
+		}
+		res.Created = append(res.Created, Dir+"/"+f.name)
+	}
+	return res, nil
+}
+
+// Root returns the repository root: the directory holding .lore.
+func (w *Workspace) Root() string { return w.root }
+
+// Config returns the workspace configuration.
+func (w *Workspace) Config() Config { return w.cfg }
+
+func (w *Workspace) learningsDir() string { return filepath.Join(w.root, Dir, "learnings") }
+func (w *Workspace) dbDir() string        { return filepath.Join(w.root, Dir, "db") }
+
+func (w *Workspace) notify(format string, args ...any) {
+	if w.opts.Notify != nil {
+		w.opts.Notify(fmt.Sprintf(format, args...))
+	}
+}
+
+// withStore opens the store, brings it up to date with the learning files,
+// runs fn and closes the store. The store is held only for the call, so
+// long-running servers do not keep other lore processes waiting.
+func (w *Workspace) withStore(ctx context.Context, fn func(*graph.Store) error) error {
+	st, err := w.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := w.sync(ctx, st); err != nil {
+		return err
+	}
+	if err := fn(st); err != nil {
+		return err
+	}
+	return st.Close()
+}
+
+func (w *Workspace) openStore() (*graph.Store, error) {
+	opts := graph.Options{LockTimeout: w.opts.LockTimeout, Schema: storeSchema}
+	st, err := graph.Open(w.dbDir(), opts)
+	if err != nil && !errors.Is(err, graph.ErrLocked) {
+		// The store is derived data: when it cannot be opened, set it
+		// aside and rebuild rather than fail every command.
+		aside := w.dbDir() + ".broken-" + time.Now().UTC().Format("20060102T150405")
+		if rerr := os.Rename(w.dbDir(), aside); rerr != nil {
+			return nil, fmt.Errorf("%w (and could not move it aside: %v); delete %s and retry", err, rerr, w.dbDir())
+		}
+		w.notify("store could not be opened (%v); moved it to %s and rebuilding", err, filepath.Base(aside))
+		st, err = graph.Open(w.dbDir(), opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st.Rebuilt() {
+		w.notify("store format changed; rebuilding .lore/db from the learning files")
+	}
+	return st, nil
+}
