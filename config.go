@@ -14,8 +14,6 @@ import (
 
 // Config is .lore/config.yaml. Every key is optional.
 type Config struct {
-	// Languages limits indexing to these languages; empty means all.
-	Languages []string `yaml:"languages"`
 	// Ignore holds extra gitignore-style patterns for the repository walk.
 	Ignore []string `yaml:"ignore"`
 	// MaxFileSize skips larger files when indexing (bytes).
@@ -60,10 +58,6 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 }
 
 const defaultConfig = `# lore configuration. Every key is optional; the commented values are the defaults.
-
-# Languages to index (go, typescript, tsx, javascript, python, rust, java, c).
-# Empty means every supported language.
-# languages: []
 
 # Extra gitignore-style patterns the repository walk skips.
 # ignore: []

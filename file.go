@@ -21,9 +21,41 @@ const staleTmp = time.Minute
 // to a temporary file in the same directory, is synced, then renamed.
 func writeFileAtomic(path string, data []byte) error {
 	tmp := tmpName(path)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	err := writeSynced(tmp, data)
+	if err == nil {
+		if err = os.Rename(tmp, path); err != nil {
+			os.Remove(tmp)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// createFileExclusive writes a new file atomically and fails when path
+// exists, so two processes minting the same id cannot overwrite each other.
+func createFileExclusive(path string, data []byte) error {
+	tmp := tmpName(path)
+	err := writeSynced(tmp, data)
+	if err == nil {
+		// A hard link fails when the target exists: an exclusive rename.
+		err = os.Link(tmp, path)
+		os.Remove(tmp)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// writeSynced writes a new file and syncs it to disk.
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
 	}
 	_, err = f.Write(data)
 	if err == nil {
@@ -32,42 +64,19 @@ func writeFileAtomic(path string, data []byte) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
 	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
+		os.Remove(path)
 	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
+	return err
+}
+
+// syncDir makes a rename in dir durable. Best effort: not every platform
+// can sync a directory.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return nil
-}
-
-// createFileExclusive writes a new file atomically and fails when path
-// exists, so two processes minting the same id cannot overwrite each other.
-func createFileExclusive(path string, data []byte) error {
-	tmp := tmpName(path)
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	f, err := os.Open(tmp)
-	if err == nil {
-		err = f.Sync()
-		f.Close()
-	}
-	if err == nil {
-		// A hard link fails when the target exists: an exclusive rename.
-		err = os.Link(tmp, path)
-	}
-	os.Remove(tmp)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
 
 func tmpName(path string) string {

@@ -51,7 +51,7 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*Learning, error)
 	}
 	err := w.withStore(ctx, func(st *graph.Store) error {
 		for _, lk := range l.Links {
-			if _, ok := w.index.byID[lk.To]; !ok {
+			if _, ok := w.learnings.byID[lk.To]; !ok {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
 			}
 		}
@@ -133,8 +133,8 @@ type ListOptions struct {
 func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*Learning, error) {
 	var out []*Learning
 	err := w.withStore(ctx, func(*graph.Store) error {
-		for _, id := range w.index.ids {
-			l := w.index.byID[id]
+		for _, id := range w.learnings.ids {
+			l := w.learnings.byID[id]
 			if opts.Tag != "" && !slices.Contains(l.Tags, opts.Tag) {
 				continue
 			}
@@ -163,11 +163,11 @@ func (w *Workspace) Get(ctx context.Context, id string) (*Learning, error) {
 }
 
 func (w *Workspace) lookup(id string) (*Learning, error) {
-	full, err := resolveID(w.index.ids, id)
+	full, err := resolveID(w.learnings.ids, id)
 	if err != nil {
 		return nil, err
 	}
-	return w.index.byID[full], nil
+	return w.learnings.byID[full], nil
 }
 
 // readLearning parses a learning's file afresh, keeping what a minimal
@@ -206,8 +206,8 @@ func (w *Workspace) Remove(ctx context.Context, id string) (*Learning, error) {
 		}
 		// Drop links to it first: if we die in between, the learning is
 		// still there and a rerun finishes the job.
-		for _, oid := range w.index.ids {
-			o := w.index.byID[oid]
+		for _, oid := range w.learnings.ids {
+			o := w.learnings.byID[oid]
 			if !slices.ContainsFunc(o.Links, func(lk Link) bool { return lk.To == l.ID }) {
 				continue
 			}
@@ -278,7 +278,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 	nl.Updated = time.Now().UTC().Truncate(time.Second)
 	err = w.withStore(ctx, func(st *graph.Store) error {
 		for _, lk := range nl.Links {
-			if _, ok := w.index.byID[lk.To]; !ok {
+			if _, ok := w.learnings.byID[lk.To]; !ok {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
 			}
 		}

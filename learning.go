@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
 )
 
 // Learning is one learning: what a team learned, anchored to code.
@@ -131,7 +132,12 @@ func ParseLearning(name string, data []byte) (*Learning, error) {
 		}
 		seen[k.Value] = k.Line
 		if err := decodeKey(l, k.Value, v); err != nil {
-			return nil, perr(v.Line+1, "%s: %v", k.Value, err)
+			line := v.Line
+			var le *lineError
+			if errors.As(err, &le) {
+				line, err = le.line, le.err
+			}
+			return nil, perr(line+1, "%s: %v", k.Value, err)
 		}
 	}
 	if l.ID == "" {
@@ -170,8 +176,13 @@ func ParseLearning(name string, data []byte) (*Learning, error) {
 	} else {
 		doc.segments = []segment{{key: "*", text: string(fmLF)}}
 	}
+	// The snapshot must not share slices with l, which callers modify.
 	doc.values = *l
 	doc.values.Body = ""
+	doc.values.Tags = slices.Clone(l.Tags)
+	doc.values.Anchors = slices.Clone(l.Anchors)
+	doc.values.Links = slices.Clone(l.Links)
+	doc.values.DerivedFrom = slices.Clone(l.DerivedFrom)
 	l.doc = doc
 	return l, nil
 }
@@ -228,7 +239,7 @@ func decodeKey(l *Learning, key string, v *yaml.Node) error {
 		for _, c := range v.Content {
 			var a anchors.Anchor
 			if err := decodeAnchor(c, &a); err != nil {
-				return fmt.Errorf("line %d: %w", c.Line+1, err)
+				return &lineError{c.Line, err}
 			}
 			l.Anchors = append(l.Anchors, a)
 		}
@@ -247,20 +258,28 @@ func decodeKey(l *Learning, key string, v *yaml.Node) error {
 				Note   string   `yaml:"note"`
 			}
 			if err := c.Decode(&raw); err != nil {
-				return fmt.Errorf("line %d: %s", c.Line+1, yamlMsg(err))
+				return &lineError{c.Line, errors.New(yamlMsg(err))}
 			}
 			lk := Link{To: raw.To, Type: raw.Type, Weight: 1, Note: raw.Note}
 			if raw.Weight != nil {
 				lk.Weight = *raw.Weight
 			}
 			if err := lk.validate(); err != nil {
-				return fmt.Errorf("line %d: %w", c.Line+1, err)
+				return &lineError{c.Line, err}
 			}
 			l.Links = append(l.Links, lk)
 		}
 	}
 	return nil
 }
+
+// lineError places an error inside a value on a line of the front matter.
+type lineError struct {
+	line int
+	err  error
+}
+
+func (e *lineError) Error() string { return e.err.Error() }
 
 func decodeAnchor(n *yaml.Node, a *anchors.Anchor) error {
 	if n.Kind != yaml.MappingNode {
@@ -295,29 +314,10 @@ func (lk Link) validate() error {
 	if !validID(lk.To) {
 		return fmt.Errorf("link target %q is not a learning id", lk.To)
 	}
-	if err := validRelation(lk.Type); err != nil {
+	if err := graph.ValidRelation(lk.Type); err != nil {
 		return err
 	}
-	return validWeight(lk.Weight)
-}
-
-func validRelation(t string) error {
-	if len(t) < 1 || len(t) > 64 {
-		return fmt.Errorf("relation type %q must be 1 to 64 characters of a-z, 0-9, _ . -", t)
-	}
-	for _, c := range t {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return fmt.Errorf("relation type %q must be 1 to 64 characters of a-z, 0-9, _ . -", t)
-		}
-	}
-	return nil
-}
-
-func validWeight(w float64) error {
-	if !(w >= 0 && w <= 1) {
-		return fmt.Errorf("weight %v must be between 0 and 1", w)
-	}
-	return nil
+	return graph.ValidWeight(lk.Weight)
 }
 
 func yamlLine(err error) int {

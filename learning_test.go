@@ -127,6 +127,25 @@ func TestRewriteIsMinimal(t *testing.T) {
 	}
 }
 
+func TestRewriteSeesInPlaceChanges(t *testing.T) {
+	l, err := ParseLearning("x.md", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Links[0].Weight = 0.5
+	l.Anchors[0].Hash = "sha256:new"
+	l.Tags[0] = "authn"
+	out, err := l.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"weight: 0.5", "hash: sha256:new", "tags: [authn, security]"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("rewrite lost in-place change %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestNewLearningLayout(t *testing.T) {
 	l := &Learning{ID: "k3v9q2x7mf", Title: "t", Tags: []string{"a"},
 		Anchors: []anchors.Anchor{{Symbol: "a.go::F", Kind: "function", Lines: "1-3", Hash: "sha256:1", Shape: "sha256:2"}, {Glob: "**/*.go"}},
@@ -166,8 +185,8 @@ func TestParseErrors(t *testing.T) {
 		{"---\nid: ab12\n---\n", "missing title"},
 		{"---\nid: ab12\ntitle: t\nid: cd34\n---\n", "x.md:4: key \"id\" repeats"},
 		{"---\nid: ab12\ntitle: t\ntags: auth\n---\n", "x.md:4: tags: want a list"},
-		{"---\nid: ab12\ntitle: t\nlinks:\n  - to: cd34\n    type: Bad Tag\n---\n", "relation type \"Bad Tag\""},
-		{"---\nid: ab12\ntitle: t\nlinks:\n  - to: cd34\n    type: x\n    weight: 1.5\n---\n", "weight 1.5 must be between 0 and 1"},
+		{"---\nid: ab12\ntitle: t\nlinks:\n  - to: cd34\n    type: Bad Tag\n---\n", "relation \"Bad Tag\""},
+		{"---\nid: ab12\ntitle: t\nlinks:\n  - to: cd34\n    type: x\n    weight: 1.5\n---\n", "x.md:5: links: weight outside 0..1: 1.5"},
 		{"---\nid: ab12\ntitle: t\nanchors:\n  - file: ../etc/passwd\n---\n", "escapes the repository"},
 		{"---\nid: ab12\ntitle: t\nanchors:\n  - file: a\n    glob: b\n---\n", "exactly one of"},
 		{"---\n- a\n- b\n---\n", "must be a mapping"},

@@ -193,8 +193,8 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
-	w.index = buildIndex(old)
-	rep.Problems = w.index.problems
+	w.learnings = buildIndex(old)
+	rep.Problems = w.learnings.problems
 	for _, p := range rep.Problems {
 		w.notify("%v", p)
 	}

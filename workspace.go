@@ -42,8 +42,8 @@ type Workspace struct {
 	cfg  Config
 	opts Options
 
-	index    *learningIndex // learnings as of the last sync
-	lastSync *SyncReport
+	learnings *learningIndex // learnings as of the last sync
+	lastSync  *SyncReport
 }
 
 // Open finds the workspace containing dir by walking up to the nearest

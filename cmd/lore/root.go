@@ -98,6 +98,13 @@ answers "what do we know that matters for the file I am editing?".`,
 	root.AddCommand(
 		newInitCmd(a),
 		newLearnCmd(a),
+		newIndexCmd(a),
+		newSymbolsCmd(a),
+		newImportsCmd(a),
+		newGraphCmd(a),
+		newRelateCmd(a),
+		newUnrelateCmd(a),
+		newBuildContextCmd(a),
 	)
 	return root
 }

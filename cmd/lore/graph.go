@@ -1,0 +1,327 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/graph"
+)
+
+func newGraphCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "graph",
+		Short: "Query and export the knowledge graph",
+		Long: `The graph joins learnings, files, symbols, commits, tasks and runs with typed,
+weighted edges: ANCHORED_TO, DERIVED_FROM, IMPORTS, CO_CHANGES_WITH,
+SIMILAR_TO, LINKS_TO, USED_IN_RUN, INVALIDATED_BY. A NODE is a learning id
+(or prefix), a repository path, path::Symbol, or a typed id (file:a.go).`,
+	}
+	c.AddCommand(newGraphShowCmd(a), newGraphNeighborsCmd(a), newGraphPathCmd(a), newGraphStatsCmd(a), newGraphExportCmd(a), newGraphImportCmd(a))
+	return c
+}
+
+// traverseFlags binds the traversal flags shared by neighbors and path.
+type traverseFlags struct {
+	depth     int
+	direction string
+	types     []string
+	relations []string
+	minWeight float64
+	limit     int
+	invalid   bool
+}
+
+func (f *traverseFlags) bind(c *cobra.Command, withLimit bool) {
+	fl := c.Flags()
+	fl.IntVar(&f.depth, "depth", graph.DefaultDepth, fmt.Sprintf("most hops (1..%d)", graph.MaxDepth))
+	fl.StringVar(&f.direction, "direction", "both", "follow edges out, in or both")
+	fl.StringSliceVar(&f.types, "types", nil, "only these edge types (comma-separated, e.g. IMPORTS,LINKS_TO)")
+	fl.StringSliceVar(&f.relations, "relations", nil, "only LINKS_TO edges with these relations")
+	fl.Float64Var(&f.minWeight, "min-weight", 0, "skip edges lighter than this (0..1)")
+	fl.BoolVar(&f.invalid, "include-invalidated", false, "follow soft-deleted edges too")
+	if withLimit {
+		fl.IntVar(&f.limit, "limit", 0, "most results (0: all); best-first")
+	}
+}
+
+func (f *traverseFlags) options(c *cobra.Command) (graph.TraverseOptions, error) {
+	var o graph.TraverseOptions
+	if f.depth < 1 || f.depth > graph.MaxDepth {
+		return o, usageError(c, "--depth %d: want 1..%d", f.depth, graph.MaxDepth)
+	}
+	if f.limit < 0 {
+		return o, usageError(c, "--limit must not be negative")
+	}
+	if err := graph.ValidWeight(f.minWeight); err != nil {
+		return o, usageError(c, "--min-weight: %v", err)
+	}
+	dir, err := graph.ParseDirection(f.direction)
+	if err != nil {
+		return o, usageError(c, "--direction: %v", err)
+	}
+	o.Depth, o.Direction, o.Limit = f.depth, dir, f.limit
+	o.MinWeight, o.Relations, o.IncludeInvalidated = f.minWeight, f.relations, f.invalid
+	for _, t := range f.types {
+		et := graph.EdgeType(strings.ToUpper(strings.TrimSpace(t)))
+		if err := et.Valid(); err != nil {
+			return o, usageError(c, "--types: %v", err)
+		}
+		o.Types = append(o.Types, et)
+	}
+	return o, nil
+}
+
+func newGraphShowCmd(a *app) *cobra.Command {
+	var asJSON, invalid bool
+	c := &cobra.Command{
+		Use:     "show NODE",
+		Short:   "Show a node and its edges",
+		Example: "  lore graph show k3v9\n  lore graph show src/auth.ts --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			info, err := ws.Node(c.Context(), args[0], invalid)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.json(info)
+			}
+			fmt.Fprintf(a.stdout, "%s (%s)\n", info.Node.ID, info.Node.Type)
+			for k, v := range info.Node.Attrs {
+				fmt.Fprintf(a.stdout, "  %s: %s\n", k, v)
+			}
+			printEdges(a.stdout, info.Edges)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	c.Flags().BoolVar(&invalid, "include-invalidated", false, "also list soft-deleted edges")
+	return c
+}
+
+func printEdges(w io.Writer, es []graph.Edge) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, e := range es {
+		rel := ""
+		if e.Relation != "" {
+			rel = "(" + e.Relation + ")"
+		}
+		inv := ""
+		if e.InvalidatedAt != nil {
+			inv = "invalidated " + e.InvalidatedAt.Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "  %s %s\t%s\t→ %s\t%.2f\t%s\n", e.Type, rel, e.From, e.To, e.Weight, inv)
+	}
+	tw.Flush()
+}
+
+func newGraphNeighborsCmd(a *app) *cobra.Command {
+	var (
+		tf     traverseFlags
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "neighbors NODE... [--depth N] [--direction out|in|both] [--types T,…] [--json]",
+		Short: "Nodes reached from NODE, best first, with the edges among them",
+		Example: `  lore graph neighbors src/auth.ts --depth 2 --limit 20
+  lore graph neighbors k3v9 --types LINKS_TO --direction out --json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts, err := tf.options(c)
+			if err != nil {
+				return err
+			}
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			sub, res, err := ws.Neighbors(c.Context(), lore.NeighborsOptions{Seeds: args, TraverseOptions: opts})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.json(struct {
+					*graph.Subgraph
+					Results []graph.Result `json:"results"`
+				}{sub, res})
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			for _, r := range res {
+				fmt.Fprintf(tw, "%.3f\t%d\t%s\t%s\n", r.Score, r.Depth, r.Node, pathText(r))
+			}
+			return tw.Flush()
+		},
+	}
+	tf.bind(c, true)
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"nodes", "edges", "results"}`)
+	return c
+}
+
+func pathText(r graph.Result) string {
+	var b strings.Builder
+	for i, s := range r.Steps {
+		arrow := "→"
+		if s.Direction == graph.In {
+			arrow = "←"
+		}
+		rel := string(s.Type)
+		if s.Relation != "" {
+			rel += ":" + s.Relation
+		}
+		fmt.Fprintf(&b, " %s[%s] %s", arrow, rel, r.Path[i+1])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func newGraphPathCmd(a *app) *cobra.Command {
+	var (
+		tf     traverseFlags
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:     "path A B",
+		Short:   "The highest-scoring path between two nodes",
+		Example: "  lore graph path k3v9 src/jwt.ts",
+		Args:    cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts, err := tf.options(c)
+			if err != nil {
+				return err
+			}
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			r, err := ws.Path(c.Context(), args[0], args[1], opts)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.json(r)
+			}
+			fmt.Fprintf(a.stdout, "%s %s\nscore %.3f, %d hops\n", r.Path[0], pathText(r), r.Score, r.Depth)
+			return nil
+		},
+	}
+	tf.depth = graph.MaxDepth
+	tf.bind(c, false)
+	c.Flags().Lookup("depth").DefValue = fmt.Sprint(graph.MaxDepth)
+	c.Flags().Set("depth", fmt.Sprint(graph.MaxDepth))
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}
+
+func newGraphStatsCmd(a *app) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "stats",
+		Short: "Count nodes and edges by type",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			s, err := ws.GraphStats(c.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.json(s)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "nodes\t%d\n", s.Nodes)
+			for _, k := range sortedKeys(s.NodesByType) {
+				fmt.Fprintf(tw, "  %s\t%d\n", k, s.NodesByType[k])
+			}
+			fmt.Fprintf(tw, "edges\t%d\t(%d invalidated)\n", s.Edges, s.Invalidated)
+			for _, k := range sortedKeys(s.EdgesByType) {
+				fmt.Fprintf(tw, "  %s\t%d\n", k, s.EdgesByType[k])
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}
+
+func newGraphExportCmd(a *app) *cobra.Command {
+	var format string
+	c := &cobra.Command{
+		Use:   "export [--format json|dot|mermaid]",
+		Short: "Write the whole graph as JSON, Graphviz DOT or Mermaid",
+		Example: `  lore graph export > graph.json
+  lore graph export --format dot | dot -Tsvg > graph.svg
+  lore graph export --format mermaid`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			f, err := graph.ParseFormat(format)
+			if err != nil {
+				return usageError(c, "--format: %v", err)
+			}
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			return ws.ExportGraph(c.Context(), a.stdout, f)
+		},
+	}
+	c.Flags().StringVar(&format, "format", "json", "json, dot or mermaid")
+	return c
+}
+
+func newGraphImportCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "import FILE|-",
+		Short: "Add nodes and edges from graph JSON",
+		Long: `import reads {"nodes": [...], "edges": [...]} as written by graph export; only
+type, from and to are required of an edge (weight defaults to 1). Links
+between learnings are authored in learning files: use lore relate for those.`,
+		Example: "  lore graph import graph.json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			var in io.Reader = a.stdin
+			if args[0] != "-" {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				in = f
+			}
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			if err := ws.ImportGraph(c.Context(), in); err != nil {
+				return fmt.Errorf("import %s: %w", args[0], err)
+			}
+			return nil
+		},
+	}
+	return c
+}
+
+func sortedKeys[K ~string, V any](m map[K]V) []K {
+	var ks []K
+	for k := range m {
+		ks = append(ks, k)
+	}
+	for i := 1; i < len(ks); i++ {
+		for j := i; j > 0 && ks[j] < ks[j-1]; j-- {
+			ks[j], ks[j-1] = ks[j-1], ks[j]
+		}
+	}
+	return ks
+}

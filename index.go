@@ -1,0 +1,132 @@
+package lore
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/source"
+)
+
+// IndexOptions configure Index.
+type IndexOptions struct {
+	// Force re-parses every file.
+	Force bool
+	// Workers parse in parallel; 0 means GOMAXPROCS, 1 means sequential.
+	Workers int
+	// Progress is called as files are read (for a progress bar).
+	Progress func(analyzer.Progress)
+}
+
+// Index brings the code index (files, symbols, imports and IMPORTS edges)
+// up to date with the working tree. Only new and changed files are parsed.
+func (w *Workspace) Index(ctx context.Context, opts IndexOptions) (analyzer.Summary, error) {
+	var sum analyzer.Summary
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		var err error
+		sum, err = w.index(ctx, st, opts)
+		return err
+	})
+	return sum, err
+}
+
+func (w *Workspace) index(ctx context.Context, st *graph.Store, opts IndexOptions) (analyzer.Summary, error) {
+	return analyzer.Update(ctx, st, source.Dir(w.root), analyzer.Options{
+		Workers:     opts.Workers,
+		Ignore:      w.cfg.Ignore,
+		MaxFileSize: w.cfg.MaxFileSize,
+		Force:       opts.Force,
+		Progress:    opts.Progress,
+	})
+}
+
+// Symbols calls fn for the symbols of the given paths (files or
+// directories, repository-relative; none means all), after bringing the
+// index up to date.
+func (w *Workspace) Symbols(ctx context.Context, paths []string, fn func(analyzer.Symbol) error) error {
+	match, err := w.pathMatcher(paths)
+	if err != nil {
+		return err
+	}
+	return w.withStore(ctx, func(st *graph.Store) error {
+		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
+			return err
+		}
+		return analyzer.AllSymbols(st, func(s analyzer.Symbol) error {
+			if match(s.Path) {
+				return fn(s)
+			}
+			return nil
+		})
+	})
+}
+
+// Imports calls fn for the imports of the given paths (files or
+// directories; none means all), after bringing the index up to date.
+func (w *Workspace) Imports(ctx context.Context, paths []string, fn func(analyzer.Import) error) error {
+	match, err := w.pathMatcher(paths)
+	if err != nil {
+		return err
+	}
+	return w.withStore(ctx, func(st *graph.Store) error {
+		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
+			return err
+		}
+		return analyzer.AllImports(st, func(im analyzer.Import) error {
+			if match(im.Path) {
+				return fn(im)
+			}
+			return nil
+		})
+	})
+}
+
+// pathMatcher turns path arguments into a predicate over repository paths.
+// Arguments are repository-relative (or relative to the current directory
+// when the caller resolved them) and must stay inside the repository.
+func (w *Workspace) pathMatcher(paths []string) (func(string) bool, error) {
+	if len(paths) == 0 {
+		return func(string) bool { return true }, nil
+	}
+	var clean []string
+	for _, p := range paths {
+		rel, err := w.RelPath(p)
+		if err != nil {
+			return nil, err
+		}
+		clean = append(clean, rel)
+	}
+	return func(p string) bool {
+		for _, c := range clean {
+			if c == "." || p == c || strings.HasPrefix(p, c+"/") {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+// RelPath turns a path given by a user — absolute, or relative to the
+// repository root — into a clean repository-relative slash path, and
+// refuses paths outside the repository.
+func (w *Workspace) RelPath(p string) (string, error) {
+	p = strings.ReplaceAll(p, "\\", "/")
+	root := strings.ReplaceAll(w.root, "\\", "/")
+	if path.IsAbs(p) {
+		if p == root {
+			return ".", nil
+		}
+		if !strings.HasPrefix(p, root+"/") {
+			return "", fmt.Errorf("%s is outside the repository %s", p, w.root)
+		}
+		p = p[len(root)+1:]
+	}
+	c := path.Clean(p)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", fmt.Errorf("%s is outside the repository %s", p, w.root)
+	}
+	return c, nil
+}

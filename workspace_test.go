@@ -1,0 +1,373 @@
+package lore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lorehq/lore/graph"
+)
+
+// TestMain lets tests re-execute this binary as a child process that
+// writes learnings, so that concurrency and kill -9 are tested with real
+// processes.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("LORE_TEST_CHILD_ADD"); dir != "" {
+		childAdd(dir, os.Getenv("LORE_TEST_CHILD_LOOP") != "")
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func childAdd(dir string, loop bool) {
+	ctx := context.Background()
+	for i := 0; ; i++ {
+		ws, err := Open(dir, Options{LockTimeout: 30 * time.Second})
+		if err == nil {
+			_, err = ws.Add(ctx, AddOptions{Title: fmt.Sprintf("from pid %d #%d", os.Getpid(), i), Body: strings.Repeat("body text\n", 50), Tags: []string{"child"}})
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if !loop {
+			os.Exit(0)
+		}
+	}
+}
+
+func newWorkspace(t *testing.T) *Workspace {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+func ids(ls []*Learning) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.ID)
+	}
+	return out
+}
+
+func TestInitIdempotent(t *testing.T) {
+	dir := t.TempDir()
+	r1, err := Init(dir)
+	if err != nil || len(r1.Created) != 4 {
+		t.Fatalf("first init: %v %v", r1, err)
+	}
+	os.WriteFile(filepath.Join(dir, Dir, "config.yaml"), []byte("lock_timeout: 3s\n"), 0o644)
+	r2, err := Init(dir)
+	if err != nil || len(r2.Created) != 0 {
+		t.Fatalf("second init: %v %v", r2, err)
+	}
+	ws, err := Open(filepath.Join(dir), Options{})
+	if err != nil || ws.Config().LockTimeout.Duration != 3*time.Second {
+		t.Fatalf("config not kept: %v %v", ws, err)
+	}
+}
+
+func TestOpenFindsWorkspaceFromSubdir(t *testing.T) {
+	ws := newWorkspace(t)
+	sub := filepath.Join(ws.Root(), "a", "b")
+	os.MkdirAll(sub, 0o755)
+	got, err := Open(sub, Options{})
+	if err != nil || got.Root() != ws.Root() {
+		t.Fatalf("Open(sub) = %v, %v", got, err)
+	}
+	if _, err := Open(t.TempDir(), Options{}); err != ErrNoWorkspace {
+		t.Fatalf("outside: %v", err)
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	dir := t.TempDir()
+	Init(dir)
+	os.WriteFile(filepath.Join(dir, Dir, "config.yaml"), []byte("lock_timeout: soon\n"), 0o644)
+	if _, err := Open(dir, Options{}); err == nil || !strings.Contains(err.Error(), "not a duration") {
+		t.Fatalf("bad duration: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, Dir, "config.yaml"), []byte("colour: blue\n"), 0o644)
+	if _, err := Open(dir, Options{}); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Fatalf("unknown key: %v", err)
+	}
+}
+
+func TestAddListGetRemove(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	a, err := ws.Add(ctx, AddOptions{Title: "first", Tags: []string{"x, y", "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(a.Tags, ",") != "x,y" {
+		t.Errorf("tags = %v", a.Tags)
+	}
+	b, err := ws.Add(ctx, AddOptions{Title: "second", Body: "no newline", Links: []Link{{To: a.ID, Type: "caused_by", Weight: 0.5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Add(ctx, AddOptions{Title: "dangling", Links: []Link{{To: "zzzzzzzzzz", Type: "x", Weight: 1}}}); err == nil {
+		t.Error("link to a missing learning accepted")
+	}
+	ls, err := ws.List(ctx, ListOptions{})
+	if err != nil || len(ls) != 2 {
+		t.Fatalf("list: %v %v", ids(ls), err)
+	}
+	got, err := ws.Get(ctx, b.ID[:6])
+	if err != nil || got.Body != "no newline\n" || got.Links[0].To != a.ID {
+		t.Fatalf("get by prefix: %+v %v", got, err)
+	}
+	if ls, _ := ws.List(ctx, ListOptions{Tag: "y"}); len(ls) != 1 || ls[0].ID != a.ID {
+		t.Errorf("tag filter: %v", ids(ls))
+	}
+	// Removing a drops the link b had to it, in b's file.
+	if _, err := ws.Remove(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = ws.Get(ctx, b.ID)
+	if len(got.Links) != 0 {
+		t.Errorf("link to removed learning kept: %+v", got.Links)
+	}
+	if _, err := ws.Get(ctx, a.ID); err == nil {
+		t.Error("removed learning still found")
+	}
+}
+
+func TestAmbiguousPrefix(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	for _, id := range []string{"ab12cd34ef", "ab12zz34ef"} {
+		os.WriteFile(filepath.Join(ws.learningsDir(), id+".md"), []byte("---\nid: "+id+"\ntitle: t\n---\n"), 0o644)
+	}
+	_, err := ws.Get(ctx, "ab12")
+	ae, ok := err.(*AmbiguousError)
+	if !ok || len(ae.Candidates) != 2 || !strings.Contains(err.Error(), "ab12cd34ef, ab12zz34ef") {
+		t.Fatalf("ambiguous: %v", err)
+	}
+	if l, err := ws.Get(ctx, "ab12c"); err != nil || l.ID != "ab12cd34ef" {
+		t.Fatalf("unique prefix: %v %v", l, err)
+	}
+}
+
+func TestSyncSeesExternalEdits(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	l, _ := ws.Add(ctx, AddOptions{Title: "before"})
+	p := filepath.Join(ws.Root(), l.Path)
+	data, _ := os.ReadFile(p)
+	// Same size, new content, and an mtime in the past: the hash decides.
+	edited := strings.Replace(string(data), "title: before", "title: BEFORE", 1)
+	os.WriteFile(p, []byte(edited), 0o644)
+	if got, _ := ws.Get(ctx, l.ID); got.Title != "BEFORE" {
+		t.Errorf("edit not seen: %q", got.Title)
+	}
+	// A file arriving with git pull.
+	os.WriteFile(filepath.Join(ws.learningsDir(), "pulled0001.md"), []byte("---\nid: pulled0001\ntitle: pulled\n---\n"), 0o644)
+	if ls, _ := ws.List(ctx, ListOptions{}); len(ls) != 2 {
+		t.Errorf("pulled file not seen: %v", ids(ls))
+	}
+	os.Remove(p)
+	if ls, _ := ws.List(ctx, ListOptions{}); len(ls) != 1 || ls[0].ID != "pulled0001" {
+		t.Errorf("deletion not seen: %v", ids(ls))
+	}
+	// The graph follows: the removed learning's node is gone.
+	err := ws.withStore(ctx, func(st *graphStore) error {
+		if _, err := st.Node(learningNode(l.ID)); err == nil {
+			t.Error("node of deleted learning still in the graph")
+		}
+		if _, err := st.Node(learningNode("pulled0001")); err != nil {
+			t.Errorf("node of pulled learning: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMalformedFileDoesNotHideOthers(t *testing.T) {
+	ctx := context.Background()
+	var notes []string
+	dir := t.TempDir()
+	Init(dir)
+	ws, _ := Open(dir, Options{Notify: func(m string) { notes = append(notes, m) }})
+	good, _ := ws.Add(ctx, AddOptions{Title: "good"})
+	os.WriteFile(filepath.Join(ws.learningsDir(), "broken0001.md"), []byte("---\nid: broken0001\ntitle: t\n  bad: indent\n---\n"), 0o644)
+	ls, err := ws.List(ctx, ListOptions{})
+	if err != nil || len(ls) != 1 || ls[0].ID != good.ID {
+		t.Fatalf("list with a broken file: %v %v", ids(ls), err)
+	}
+	if len(notes) == 0 || !strings.HasPrefix(notes[len(notes)-1], ".lore/learnings/broken0001.md:4: front matter: mapping values are not allowed") {
+		t.Errorf("notice = %q", notes)
+	}
+	rep, err := ws.Sync(ctx)
+	if err != nil || len(rep.Problems) != 1 {
+		t.Errorf("sync problems = %v, %v", rep, err)
+	}
+}
+
+func TestDuplicateIDs(t *testing.T) {
+	ctx := context.Background()
+	var notes []string
+	dir := t.TempDir()
+	Init(dir)
+	ws, _ := Open(dir, Options{Notify: func(m string) { notes = append(notes, m) }})
+	l, _ := ws.Add(ctx, AddOptions{Title: "original"})
+	data, _ := os.ReadFile(filepath.Join(ws.Root(), l.Path))
+	os.WriteFile(filepath.Join(ws.learningsDir(), "copy.md"), data, 0o644)
+	ls, _ := ws.List(ctx, ListOptions{})
+	if len(ls) != 1 || ls[0].Path != l.Path {
+		t.Fatalf("duplicate: %+v", ls)
+	}
+	want := "duplicate learning id " + l.ID + " in .lore/learnings/" + l.ID + ".md and .lore/learnings/copy.md"
+	if len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "duplicate learning id "+l.ID) {
+		t.Errorf("notes = %q, want %q", notes, want)
+	}
+}
+
+func TestDBDeletedIsRebuilt(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	for i := range 5 {
+		ws.Add(ctx, AddOptions{Title: fmt.Sprint("n", i)})
+	}
+	if err := os.RemoveAll(ws.dbDir()); err != nil {
+		t.Fatal(err)
+	}
+	ls, err := ws.List(ctx, ListOptions{})
+	if err != nil || len(ls) != 5 {
+		t.Fatalf("after deleting db: %d %v", len(ls), err)
+	}
+}
+
+func TestCorruptDBIsSetAside(t *testing.T) {
+	ctx := context.Background()
+	var notes []string
+	dir := t.TempDir()
+	Init(dir)
+	ws, _ := Open(dir, Options{Notify: func(m string) { notes = append(notes, m) }})
+	ws.Add(ctx, AddOptions{Title: "kept"})
+	os.WriteFile(filepath.Join(ws.dbDir(), "MANIFEST"), []byte("garbage"), 0o644)
+	ls, err := ws.List(ctx, ListOptions{})
+	if err != nil || len(ls) != 1 {
+		t.Fatalf("list over a corrupt db: %v %v", ls, err)
+	}
+	if len(notes) == 0 || !strings.Contains(notes[0], "moved it to db.broken-") {
+		t.Errorf("notes = %q", notes)
+	}
+}
+
+func TestSchemaChangeRebuilds(t *testing.T) {
+	ctx := context.Background()
+	var notes []string
+	dir := t.TempDir()
+	Init(dir)
+	ws, _ := Open(dir, Options{Notify: func(m string) { notes = append(notes, m) }})
+	ws.Add(ctx, AddOptions{Title: "kept"})
+	st, err := openGraph(ws.dbDir(), storeSchema+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	ls, err := ws.List(ctx, ListOptions{})
+	if err != nil || len(ls) != 1 {
+		t.Fatalf("after schema change: %v %v", ls, err)
+	}
+	if len(notes) == 0 || !strings.Contains(notes[0], "rebuilding") {
+		t.Errorf("notes = %q", notes)
+	}
+}
+
+func childCmd(t *testing.T, dir string, loop bool) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LORE_TEST_CHILD_ADD="+dir)
+	if loop {
+		cmd.Env = append(cmd.Env, "LORE_TEST_CHILD_LOOP=1")
+	}
+	return cmd
+}
+
+func TestConcurrentProcesses(t *testing.T) {
+	ws := newWorkspace(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	out := make([][]byte, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = childCmd(t, ws.Root(), false).CombinedOutput()
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("process %d: %v: %s", i, err, out[i])
+		}
+	}
+	ls, err := ws.List(context.Background(), ListOptions{})
+	if err != nil || len(ls) != 8 {
+		t.Fatalf("want 8 learnings, got %d (%v)", len(ls), err)
+	}
+}
+
+func TestKillDuringWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kill -9 loop skipped in -short")
+	}
+	ws := newWorkspace(t)
+	for round := range 6 {
+		cmd := childCmd(t, ws.Root(), true)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(150+round*70) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+	}
+	// Every learning file on disk parses: nothing truncated.
+	entries, _ := os.ReadDir(ws.learningsDir())
+	files := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".md") || isTmp(e.Name()) {
+			continue
+		}
+		files++
+		data, _ := os.ReadFile(filepath.Join(ws.learningsDir(), e.Name()))
+		if _, err := ParseLearning(e.Name(), data); err != nil {
+			t.Errorf("file damaged by kill -9: %v", err)
+		}
+	}
+	// The next run recovers and sees every file.
+	var notes []string
+	ws2, _ := Open(ws.Root(), Options{Notify: func(m string) { notes = append(notes, m) }})
+	ls, err := ws2.List(context.Background(), ListOptions{})
+	if err != nil {
+		t.Fatalf("after kill -9: %v", err)
+	}
+	if len(ls) != files || files == 0 {
+		t.Errorf("listed %d learnings, %d files on disk", len(ls), files)
+	}
+	t.Logf("%d learnings written across 6 killed processes; notices: %q", files, notes)
+}
+
+type graphStore = graph.Store
+
+func openGraph(dir string, schema int) (*graph.Store, error) {
+	return graph.Open(dir, graph.Options{Schema: schema})
+}
