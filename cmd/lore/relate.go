@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/cochange"
 )
 
 func newRelateCmd(a *app) *cobra.Command {
@@ -41,7 +42,7 @@ and type again updates weight and note. --list prints links as graph JSON.`,
 					lo.Learning = args[0]
 				}
 				if since != "" {
-					t, err := parseSince(since)
+					t, err := cochange.ParseSince(since, time.Now())
 					if err != nil {
 						return usageError(c, "--since: %v", err)
 					}
@@ -131,43 +132,4 @@ func newBuildContextCmd(a *app) *cobra.Command {
 	}
 	c.Flags().IntVar(&depth, "depth", 2, "most hops")
 	return c
-}
-
-// parseSince reads a date (2026-11-01, RFC 3339) or a duration back from
-// now (90m, 36h, 7d, 2w, 1y).
-func parseSince(s string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t, nil
-	}
-	d, err := parseDuration(s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is neither a date (2026-11-01) nor a duration (7d, 2w, 1y)", s)
-	}
-	return time.Now().Add(-d), nil
-}
-
-func parseDuration(s string) (time.Duration, error) {
-	if d, err := time.ParseDuration(s); err == nil {
-		return d, nil
-	}
-	var n int
-	var unit string
-	if _, err := fmt.Sscanf(s, "%d%s", &n, &unit); err != nil || n < 0 {
-		return 0, fmt.Errorf("bad duration %q", s)
-	}
-	day := 24 * time.Hour
-	switch unit {
-	case "d":
-		return time.Duration(n) * day, nil
-	case "w":
-		return time.Duration(n) * 7 * day, nil
-	case "m", "mo":
-		return time.Duration(n) * 30 * day, nil
-	case "y":
-		return time.Duration(n) * 365 * day, nil
-	}
-	return 0, fmt.Errorf("bad duration %q", s)
 }

@@ -105,6 +105,7 @@ answers "what do we know that matters for the file I am editing?".`,
 		newRelateCmd(a),
 		newUnrelateCmd(a),
 		newBuildContextCmd(a),
+		newCochangeCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lorehq/lore/cochange"
+)
+
+func newCochangeCmd(a *app) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "cochange",
+		Short: "Files that change together in git history",
+		Long: `cochange walks git history once (first parents, merges skipped), counts how
+often files change in the same commit, and keeps coupled pairs as
+CO_CHANGES_WITH edges: degree = shared / average(revs_a, revs_b). The default
+window is the year before HEAD's commit date; flags override config.yaml.`,
+	}
+	c.AddCommand(newCochangeAnalyzeCmd(a), newCochangeShowCmd(a), newCochangePairsCmd(a))
+	return c
+}
+
+func newCochangeAnalyzeCmd(a *app) *cobra.Command {
+	var (
+		opts    cochange.Options
+		since   string
+		renames bool
+		asJSON  bool
+	)
+	c := &cobra.Command{
+		Use:   "analyze [--since DATE|DURATION] [--max-commits N] [--max-changeset N] …",
+		Short: "Analyse git history (incremental after the first run)",
+		Example: `  lore cochange analyze
+  lore cochange analyze --since 2y --min-coupling 0.5
+  lore cochange analyze --full-history --renames=false --json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if since != "" {
+				t, err := cochange.ParseSince(since, time.Now())
+				if err != nil {
+					return usageError(c, "--since: %v", err)
+				}
+				opts.Since = t
+			}
+			opts.NoRenames = !renames
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			bar := a.progress("history")
+			opts.Progress = func(p cochange.Progress) { bar(p.Commits, p.Total) }
+			res, err := ws.AnalyzeCochange(c.Context(), opts)
+			bar(-1, 0)
+			if err != nil {
+				return err
+			}
+			for _, n := range res.Notes {
+				fmt.Fprintln(a.stderr, "lore: note:", n)
+			}
+			if asJSON {
+				return a.json(map[string]any{
+					"head": res.Head, "commits": res.Commits, "skipped": res.Skipped, "walked": res.Walked,
+					"full": res.Full, "reason": res.Reason, "since": res.Since, "pairs": len(res.Pairs), "notes": res.Notes,
+				})
+			}
+			mode := "incremental"
+			if res.Full {
+				mode = "full: " + res.Reason
+			}
+			fmt.Fprintf(a.stdout, "%d commits in window (%d walked, %s), %d change-sets skipped as too large, %d coupled pairs\n",
+				res.Commits, res.Walked, mode, res.Skipped, len(res.Pairs))
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&since, "since", "", "window start: a date (2024-01-31) or an age (90d, 12w, 6m, 2y)")
+	f.IntVar(&opts.MaxCommits, "max-commits", 0, "most recent non-merge commits to analyse (0: no limit)")
+	f.BoolVar(&opts.FullHistory, "full-history", false, "analyse all of history")
+	f.IntVar(&opts.MaxChangeset, "max-changeset", 0, "skip commits touching more files (default 30)")
+	f.IntVar(&opts.MinRevs, "min-revs", 0, "minimum revisions of each file (default 5)")
+	f.IntVar(&opts.MinShared, "min-shared", 0, "minimum shared revisions (default 5)")
+	f.Float64Var(&opts.MinCoupling, "min-coupling", 0, "minimum degree of coupling (default 0.30)")
+	f.BoolVar(&renames, "renames", true, "count a renamed file's history under its current name")
+	f.BoolVar(&opts.ByDay, "by-day", false, "one author's commits of one day form one change-set")
+	f.BoolVar(&asJSON, "json", false, "print a JSON summary")
+	return c
+}
+
+func newCochangeShowCmd(a *app) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:     "show FILE [--json]",
+		Short:   "Files that change together with FILE, strongest first",
+		Example: "  lore cochange show src/auth.ts",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			ps, err := absPaths(args)
+			if err != nil {
+				return err
+			}
+			partners, err := ws.CochangePartners(c.Context(), ps[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if partners == nil {
+					partners = []cochange.Partner{}
+				}
+				return a.json(partners)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "score\tshared\tpartner")
+			for _, p := range partners {
+				fmt.Fprintf(tw, "%.2f\t%d\t%s\n", p.Score, p.Shared, p.Path)
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}
+
+func newCochangePairsCmd(a *app) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "pairs [--json]",
+		Short: "All coupled pairs (JSON Lines with --json)",
+		Long: `pairs prints every coupled pair of the last analysis. With --json: JSON Lines
+{"a", "b", "shared", "revs_a", "revs_b", "score"} with a < b.`,
+		Example: "  lore cochange pairs --json | jq -s 'sort_by(-.score) | .[:10]'",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			ps, err := ws.CochangePairs(c.Context())
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			for _, p := range ps {
+				if asJSON {
+					if err := a.jsonLine(p); err != nil {
+						return err
+					}
+					continue
+				}
+				fmt.Fprintf(tw, "%.2f\t%d\t%s\t%s\n", p.Score, p.Shared, p.A, p.B)
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines")
+	return c
+}
