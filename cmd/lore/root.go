@@ -106,6 +106,10 @@ answers "what do we know that matters for the file I am editing?".`,
 		newUnrelateCmd(a),
 		newBuildContextCmd(a),
 		newCochangeCmd(a),
+		newVerifyCmd(a),
+		newHistoryCmd(a),
+		newAnchorCmd(a),
+		newHookCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,503 @@
+package lore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os/exec"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/source"
+)
+
+// VerifyOptions choose what to verify and against which source.
+type VerifyOptions struct {
+	// Staged verifies against git's index (what is about to be committed)
+	// instead of the working tree.
+	Staged bool
+	// Rev verifies against a commit's tree (any revision git understands).
+	Rev string
+	// ChangedSince limits verification to anchors whose files changed
+	// between the merge base of ChangedSince and the source (needs git).
+	ChangedSince string
+	// Fix rewrites the baselines of relocated and reformatted anchors in
+	// the learning files (never of drifted ones). With Staged it also
+	// stages the rewritten files.
+	Fix bool
+	// Learnings limits verification to these ids or prefixes.
+	Learnings []string
+	// Threshold is the lowest confidence at which a relocation is applied;
+	// zero means config.yaml's value, else anchors.DefaultThreshold.
+	Threshold float64
+}
+
+// VerifyReport is the outcome of Verify.
+type VerifyReport struct {
+	Source  string           `json:"source"` // worktree, index, or the commit verified
+	Summary anchors.Summary  `json:"summary"`
+	Results []anchors.Result `json:"results"`
+	// Fixed lists the learning files --fix rewrote.
+	Fixed []string `json:"fixed,omitempty"`
+	// Titles maps learning ids to titles, for reports.
+	Titles map[string]string `json:"-"`
+}
+
+// Verify checks every anchor of every learning (or of opts.Learnings)
+// against the source, records status transitions and, with Fix, rewrites
+// the baselines of anchors that moved or were reformatted.
+func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
+	if opts.Staged && opts.Rev != "" {
+		return nil, errors.New("--staged and --rev exclude each other")
+	}
+	if opts.Threshold == 0 {
+		opts.Threshold = w.cfg.Verify.RelocationThreshold
+	}
+	if opts.Threshold < 0 || opts.Threshold > 1 {
+		return nil, fmt.Errorf("threshold %v must be between 0 and 1", opts.Threshold)
+	}
+	var rep *VerifyReport
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		var err error
+		rep, err = w.verify(ctx, st, opts)
+		return err
+	})
+	return rep, err
+}
+
+// verifySource is what one verification reads.
+type verifySource struct {
+	name   string // worktree, index or a commit id
+	commit string // the commit transitions are attributed to ("" without git)
+	files  fs.FS
+	base   fs.FS // where baselines were probably taken: HEAD or the merge base
+	index  bool  // the analyzer's index describes files
+}
+
+func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts VerifyOptions) (*verifySource, error) {
+	repo, _ := git.PlainOpenWithOptions(w.root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	head := ""
+	if repo != nil {
+		if h, err := repo.Head(); err == nil {
+			head = h.Hash().String()
+		}
+	}
+	vs := &verifySource{}
+	switch {
+	case opts.Rev != "":
+		if repo == nil {
+			return nil, fmt.Errorf("--rev %s: %s is not in a git repository", opts.Rev, w.root)
+		}
+		h, err := repo.ResolveRevision(plumbing.Revision(opts.Rev))
+		if err != nil {
+			return nil, fmt.Errorf("--rev %s: unknown revision: %w", opts.Rev, err)
+		}
+		if vs.files, err = source.GitTree(w.root, h.String()); err != nil {
+			return nil, err
+		}
+		vs.name, vs.commit = h.String(), h.String()
+	case opts.Staged:
+		if repo == nil {
+			return nil, fmt.Errorf("--staged: %s is not in a git repository", w.root)
+		}
+		var err error
+		if vs.files, err = source.GitIndex(w.root); err != nil {
+			return nil, err
+		}
+		vs.name, vs.commit = "index", head
+	default:
+		vs.files, vs.name, vs.commit = source.Dir(w.root), "worktree", head
+		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
+			return nil, err
+		}
+		vs.index = true
+	}
+	baseRev := head
+	if opts.ChangedSince != "" {
+		mb, err := w.mergeBase(ctx, opts.ChangedSince, opts.Rev)
+		if err != nil {
+			return nil, err
+		}
+		baseRev = mb
+	}
+	if baseRev != "" && baseRev != vs.commit {
+		if b, err := source.GitTree(w.root, baseRev); err == nil {
+			vs.base = b
+		}
+	}
+	return vs, nil
+}
+
+func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOptions) (*VerifyReport, error) {
+	vs, err := w.openSource(ctx, st, opts)
+	if err != nil {
+		return nil, err
+	}
+	var changed map[string]bool
+	renames := map[string]string{}
+	if opts.ChangedSince != "" {
+		if changed, renames, err = w.changedFiles(ctx, opts); err != nil {
+			return nil, err
+		}
+	}
+	sopts := anchors.SourceOptions{Renames: renames, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize}
+	if vs.index {
+		sopts.Index = st
+	}
+	src, err := anchors.NewSource(vs.files, sopts)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	vopts := anchors.Options{Threshold: opts.Threshold}
+	if vs.base != nil {
+		base, err := anchors.NewSource(vs.base, anchors.SourceOptions{Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize})
+		if err != nil {
+			return nil, err
+		}
+		defer base.Close()
+		vopts.Base = base
+	}
+	v, err := anchors.NewVerifier(src, vopts)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := w.selectLearnings(opts.Learnings)
+	if err != nil {
+		return nil, err
+	}
+	rep := &VerifyReport{Source: vs.name, Results: []anchors.Result{}, Titles: map[string]string{}}
+	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l := w.learnings.byID[id]
+		rep.Titles[id] = l.Title
+		for i, a := range l.Anchors {
+			if changed != nil && !touches(a, changed, renames) {
+				continue
+			}
+			r := v.Verify(ctx, a)
+			r.Learning, r.Anchor = id, i+1
+			rep.Results = append(rep.Results, r)
+		}
+	}
+	rep.Summary = anchors.Summarize(rep.Results)
+	if err := w.recordTransitions(st, vs.commit, rep.Results); err != nil {
+		return nil, err
+	}
+	if opts.Fix {
+		if rep.Fixed, err = w.fix(ctx, rep.Results, opts.Staged); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// selectLearnings resolves ids or prefixes; none means every learning.
+func (w *Workspace) selectLearnings(args []string) ([]string, error) {
+	if len(args) == 0 {
+		return w.learnings.ids, nil
+	}
+	var ids []string
+	for _, a := range args {
+		l, err := w.lookup(a)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(ids, l.ID) {
+			ids = append(ids, l.ID)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// touches reports whether an anchor's target is among the changed files.
+func touches(a anchors.Anchor, changed map[string]bool, renames map[string]string) bool {
+	if p := a.Path(); p != "" {
+		return changed[p] || renames[p] != ""
+	}
+	for p := range changed {
+		if globMatch(a.Glob, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch matches slash paths against a pattern where ** spans
+// directories.
+func globMatch(pattern, name string) bool {
+	ps, ns := strings.Split(pattern, "/"), strings.Split(name, "/")
+	var match func(i, j int) bool
+	match = func(i, j int) bool {
+		for i < len(ps) {
+			if ps[i] == "**" {
+				for k := j; k <= len(ns); k++ {
+					if match(i+1, k) {
+						return true
+					}
+				}
+				return false
+			}
+			if j >= len(ns) {
+				return false
+			}
+			if ok, _ := path.Match(ps[i], ns[j]); !ok {
+				return false
+			}
+			i, j = i+1, j+1
+		}
+		return j == len(ns)
+	}
+	return match(0, 0)
+}
+
+func (w *Workspace) git(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = w.root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, msg)
+	}
+	return out, nil
+}
+
+func (w *Workspace) mergeBase(ctx context.Context, since, rev string) (string, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	out, err := w.git(ctx, "merge-base", since, rev)
+	if err != nil {
+		return "", fmt.Errorf("--changed-since %s: %w", since, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// changedFiles lists the files that differ between the merge base of
+// opts.ChangedSince and the source, with the renames among them.
+func (w *Workspace) changedFiles(ctx context.Context, opts VerifyOptions) (map[string]bool, map[string]string, error) {
+	mb, err := w.mergeBase(ctx, opts.ChangedSince, opts.Rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	args := []string{"diff", "--name-status", "-M", "-z", mb}
+	switch {
+	case opts.Rev != "":
+		args = append(args, opts.Rev)
+	case opts.Staged:
+		args = []string{"diff", "--cached", "--name-status", "-M", "-z", mb}
+	}
+	out, err := w.git(ctx, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	changed, renames := map[string]bool{}, map[string]string{}
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i < len(f); i++ {
+		st := f[i]
+		if st == "" {
+			continue
+		}
+		if (st[0] == 'R' || st[0] == 'C') && i+2 < len(f) {
+			changed[f[i+1]], changed[f[i+2]] = true, true
+			if st[0] == 'R' {
+				renames[f[i+1]] = f[i+2]
+			}
+			i += 2
+			continue
+		}
+		if i+1 < len(f) {
+			changed[f[i+1]] = true
+			i++
+		}
+	}
+	return changed, renames, nil
+}
+
+// fix rewrites the baselines of anchors that moved or were reformatted.
+func (w *Workspace) fix(ctx context.Context, rs []anchors.Result, stage bool) ([]string, error) {
+	byLearning := map[string]map[int]anchors.Anchor{}
+	for _, r := range rs {
+		a, ok := anchors.Fix(r)
+		if !ok {
+			continue
+		}
+		if byLearning[r.Learning] == nil {
+			byLearning[r.Learning] = map[int]anchors.Anchor{}
+		}
+		byLearning[r.Learning][r.Anchor-1] = a
+	}
+	var files []*Learning
+	for id, fixes := range byLearning {
+		fresh, err := w.readLearning(w.learnings.byID[id])
+		if err != nil {
+			return nil, err
+		}
+		for i, a := range fixes {
+			if i < len(fresh.Anchors) {
+				fresh.Anchors[i] = a
+			}
+		}
+		files = append(files, fresh)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	if err := w.writeLearnings(files); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, l := range files {
+		paths = append(paths, l.Path)
+	}
+	if stage && len(paths) > 0 {
+		if _, err := w.git(ctx, append([]string{"add", "--"}, paths...)...); err != nil {
+			return paths, fmt.Errorf("stage fixed learnings: %w", err)
+		}
+	}
+	return paths, nil
+}
+
+// Verification state in the store.
+const (
+	nsAnchorState = "vs" // learning/anchor -> anchorState
+	nsHistory     = "vh" // learning/time/anchor -> Transition
+)
+
+type anchorState struct {
+	Status anchors.Status `json:"s"`
+	Change anchors.Change `json:"c"`
+	Spec   string         `json:"p"`
+}
+
+// Transition is one recorded change of an anchor's status.
+type Transition struct {
+	Time      time.Time         `json:"time"`
+	Commit    string            `json:"commit,omitempty"`
+	Learning  string            `json:"learning"`
+	Anchor    int               `json:"anchor"`
+	Spec      string            `json:"spec"`
+	OldStatus anchors.Status    `json:"old_status"`
+	NewStatus anchors.Status    `json:"new_status"`
+	Change    anchors.Change    `json:"change"`
+	From      anchors.Location  `json:"from"`
+	To        *anchors.Location `json:"to,omitempty"`
+	Reason    string            `json:"reason"`
+}
+
+func stateKey(learning string, anchor int) string { return fmt.Sprintf("%s/%04d", learning, anchor) }
+
+// recordTransitions stores each anchor's status and a transition when it
+// changed; an anchor turning invalid adds INVALIDATED_BY learning→commit.
+func (w *Workspace) recordTransitions(st *graph.Store, commit string, rs []anchors.Result) error {
+	now := time.Now().UTC()
+	return st.Update(func(tx *graph.Tx) error {
+		for _, r := range rs {
+			key := stateKey(r.Learning, r.Anchor)
+			var old anchorState
+			if b, err := tx.Get(nsAnchorState, key); err == nil {
+				json.Unmarshal(b, &old)
+			}
+			cur := anchorState{Status: r.Status, Change: r.Change, Spec: r.Spec}
+			if old == cur {
+				continue
+			}
+			b, _ := json.Marshal(cur)
+			if err := tx.Set(nsAnchorState, key, b); err != nil {
+				return err
+			}
+			if old.Status == r.Status && old.Spec == r.Spec {
+				continue // same status, another change kind: not a transition
+			}
+			t := Transition{Time: now, Commit: commit, Learning: r.Learning, Anchor: r.Anchor, Spec: r.Spec,
+				OldStatus: old.Status, NewStatus: r.Status, Change: r.Change, From: r.From, To: r.To, Reason: r.Reason}
+			tb, _ := json.Marshal(t)
+			hk := fmt.Sprintf("%s/%020d/%04d", r.Learning, now.UnixNano(), r.Anchor)
+			if err := tx.Set(nsHistory, hk, tb); err != nil {
+				return err
+			}
+			if r.Status == anchors.Invalid && commit != "" {
+				_, err := tx.UpsertEdge(graph.Edge{Type: graph.InvalidatedBy, From: learningNode(r.Learning), To: "commit:" + commit, Weight: 1,
+					Metadata: map[string]any{"anchor": r.Anchor, "spec": r.Spec, "change": string(r.Change)}})
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// History returns the recorded status transitions of a learning, oldest
+// first.
+func (w *Workspace) History(ctx context.Context, id string) ([]Transition, error) {
+	out := []Transition{}
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		l, err := w.lookup(id)
+		if err != nil {
+			return err
+		}
+		return st.View(func(tx *graph.Tx) error {
+			return tx.Scan(nsHistory, l.ID+"/", func(_ string, v []byte) error {
+				var t Transition
+				if err := json.Unmarshal(v, &t); err != nil {
+					return err
+				}
+				out = append(out, t)
+				return nil
+			})
+		})
+	})
+	return out, err
+}
+
+// learningStatuses returns the last recorded verification status of each
+// learning: the worst of its anchors ("" when never verified).
+func (w *Workspace) learningStatuses(st *graph.Store, ids []string) (map[string]anchors.Status, error) {
+	out := map[string]anchors.Status{}
+	err := st.View(func(tx *graph.Tx) error {
+		for _, id := range ids {
+			l := w.learnings.byID[id]
+			if l == nil {
+				continue
+			}
+			var worst anchors.Status
+			for i := range l.Anchors {
+				b, err := tx.Get(nsAnchorState, stateKey(id, i+1))
+				if errors.Is(err, graph.ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				var s anchorState
+				if json.Unmarshal(b, &s) != nil || s.Spec != l.Anchors[i].Spec() {
+					continue
+				}
+				if worst == "" || s.Status.Worse(worst) {
+					worst = s.Status
+				}
+			}
+			out[id] = worst
+		}
+		return nil
+	})
+	return out, err
+}
