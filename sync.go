@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,11 +24,11 @@ const nsFiles = "lf"
 
 // fileRecord is what sync remembers of one learning file.
 type fileRecord struct {
-	Size     int64     `json:"s"`
-	MTime    int64     `json:"m"`
-	Sum      string    `json:"h"`
-	Learning *Learning `json:"l,omitempty"`
-	Err      string    `json:"e,omitempty"`
+	Size     int64
+	MTime    int64
+	Sum      string
+	Learning *Learning
+	Err      string
 }
 
 // SyncReport says what a sync changed and what it could not read.
@@ -64,8 +63,7 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 	old := map[string]fileRecord{}
 	err = st.View(func(tx *graph.Tx) error {
 		return tx.Scan(nsFiles, "", func(k string, v []byte) error {
-			var r fileRecord
-			if json.Unmarshal(v, &r) == nil {
+			if r, err := decodeRecord(v); err == nil {
 				old[k] = r
 			}
 			return nil
@@ -134,6 +132,7 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 	}
 	sort.Strings(rep.Removed)
 
+	var fresh []*Learning // added or changed learnings
 	if len(changed) > 0 || len(rep.Removed) > 0 {
 		var gone []*Learning
 		for _, name := range rep.Removed {
@@ -142,7 +141,6 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 			}
 			delete(old, name)
 		}
-		var fresh []*Learning
 		for name, r := range changed {
 			old[name] = r
 			if r.Learning != nil && (slices.Contains(rep.Added, name) || slices.Contains(rep.Changed, name)) {
@@ -157,11 +155,7 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 		}
 		write := func(g graphWriter) error {
 			for name, r := range changed {
-				b, err := json.Marshal(r)
-				if err != nil {
-					return err
-				}
-				if err := g.Set(nsFiles, name, b); err != nil {
+				if err := g.Set(nsFiles, name, encodeRecord(r)); err != nil {
 					return err
 				}
 			}
@@ -194,6 +188,9 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 		}
 	}
 	w.learnings = buildIndex(old)
+	if err := w.similarAfterSync(ctx, st, fresh); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
 	rep.Problems = w.learnings.problems
 	for _, p := range rep.Problems {
 		w.notify("%v", p)
