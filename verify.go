@@ -38,6 +38,10 @@ type VerifyOptions struct {
 	Fix bool
 	// Learnings limits verification to these ids or prefixes.
 	Learnings []string
+	// Everything verifies every anchor with Staged too. By default a staged
+	// verification (the pre-commit hook) checks what the commit touches:
+	// anchors into staged files and every anchor of staged learnings.
+	Everything bool
 	// Threshold is the lowest confidence at which a relocation is applied;
 	// zero means config.yaml's value, else anchors.DefaultThreshold.
 	Threshold float64
@@ -131,7 +135,9 @@ func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts Verify
 		}
 		baseRev = mb
 	}
-	if baseRev != "" && baseRev != vs.commit {
+	// The base is where baselines were probably taken; a commit is not its
+	// own base.
+	if baseRev != "" && !(opts.Rev != "" && baseRev == vs.commit) {
 		if b, err := source.GitTree(w.root, baseRev); err == nil {
 			vs.base = b
 		}
@@ -146,8 +152,13 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 	}
 	var changed map[string]bool
 	renames := map[string]string{}
-	if opts.ChangedSince != "" {
-		if changed, renames, err = w.changedFiles(ctx, opts); err != nil {
+	switch {
+	case opts.ChangedSince != "":
+		if changed, renames, err = w.changedFiles(ctx, opts.ChangedSince, opts); err != nil {
+			return nil, err
+		}
+	case opts.Staged && !opts.Everything && vs.commit != "":
+		if changed, renames, err = w.changedFiles(ctx, vs.commit, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -184,8 +195,9 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 		}
 		l := w.learnings.byID[id]
 		rep.Titles[id] = l.Title
+		whole := changed == nil || changed[l.Path]
 		for i, a := range l.Anchors {
-			if changed != nil && !touches(a, changed, renames) {
+			if !whole && !touches(a, changed, renames) {
 				continue
 			}
 			r := v.Verify(ctx, a)
@@ -293,9 +305,9 @@ func (w *Workspace) mergeBase(ctx context.Context, since, rev string) (string, e
 }
 
 // changedFiles lists the files that differ between the merge base of
-// opts.ChangedSince and the source, with the renames among them.
-func (w *Workspace) changedFiles(ctx context.Context, opts VerifyOptions) (map[string]bool, map[string]string, error) {
-	mb, err := w.mergeBase(ctx, opts.ChangedSince, opts.Rev)
+// since and the source, with the renames among them.
+func (w *Workspace) changedFiles(ctx context.Context, since string, opts VerifyOptions) (map[string]bool, map[string]string, error) {
+	mb, err := w.mergeBase(ctx, since, opts.Rev)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -24,7 +24,8 @@ func newVerifyCmd(a *app) *cobra.Command {
 		Use:   "verify [LEARNING...] [--staged | --rev REV] [--changed-since REV] [--fix] [--format text|json|sarif|github] [--fail-on drifted|invalid|never]",
 		Short: "Check which learnings still hold (valid), changed (drifted) or lost their code (invalid)",
 		Long: `verify checks every anchor against the working tree (default), git's index
-(--staged: what is about to be committed) or a commit (--rev). Symbols that
+(--staged: what is about to be committed; by default only the anchors the
+commit touches and the learnings it stages) or a commit (--rev). Symbols that
 moved or were renamed are followed; formatting and comment changes are not
 drift. --fix rewrites the baselines of relocated and reformatted anchors
 (drift is accepted only by a person: lore anchor accept). Exit code 1 when a
@@ -85,7 +86,8 @@ finding reaches --fail-on (default: invalid, or verify.fail_on in config).`,
 	f.StringVar(&format, "format", "text", "text, json, sarif or github")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 on findings at or above: drifted, invalid or never")
 	f.Float64Var(&opts.Threshold, "threshold", 0, "lowest confidence for following a relocation (default 0.8)")
-	f.BoolVar(&all, "all", false, "text: list valid anchors too")
+	f.BoolVar(&all, "show-valid", false, "text: list valid anchors too")
+	f.BoolVar(&opts.Everything, "all-anchors", false, "with --staged: verify every anchor, not only those the commit touches")
 	c.PreRunE = func(c *cobra.Command, _ []string) error {
 		switch format {
 		case "text", "json", "sarif", "github":
