@@ -1,0 +1,86 @@
+package cochange
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// The walk reads objects from packs itself; every way git stores objects
+// must give the same result as git log.
+func TestObjectStorageVariants(t *testing.T) {
+	t.Parallel()
+	r := newTestRepo(t)
+	var commits [][]string
+	for i := range 120 {
+		commits = append(commits, []string{
+			fmt.Sprintf("dir%d/sub/f%d.go", i%3, i%5),
+			fmt.Sprintf("dir%d/g%d.go", i%4, i%7),
+			"top.go",
+		})
+	}
+	r.bulk(commits[:60])
+	o := Options{FullHistory: true, NoRenames: true, MinRevs: 2, MinShared: 2, MinCoupling: 0.1}
+	steps := []struct {
+		name string
+		prep func()
+	}{
+		{"fast-import pack", func() {}},
+		{"gc ofs deltas", func() { r.git("gc", "-q") }},
+		{"ref deltas", func() { r.git("-c", "repack.useDeltaBaseOffset=false", "repack", "-q", "-a", "-d", "-f") }},
+		{"commit-graph", func() {
+			r.git("commit-graph", "write", "--reachable")
+			g, err := openRepo(r.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.cg == nil {
+				t.Error("commit-graph file not picked up")
+			}
+			g.Close()
+		}},
+		{"several packs and loose objects", func() {
+			r.bulk(commits[60:90])
+			r.git("repack", "-q", "-d")
+			for _, c := range commits[90:] {
+				r.commit(c...)
+			}
+		}},
+	}
+	for _, st := range steps {
+		st.prep()
+		checkExactQuiet(t, st.name, r.dir, o)
+	}
+	// A clone that borrows its objects through objects/info/alternates.
+	shared := filepath.Join(t.TempDir(), "shared")
+	runGit(t, r.dir, r.clock, "clone", "-q", "--shared", r.dir, shared)
+	g, err := openRepo(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.packs.packs) == 0 {
+		t.Error("alternates: packs not mapped")
+	}
+	g.Close()
+	checkExactQuiet(t, "alternates", shared, o)
+	packs, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "pack", "*.pack"))
+	if len(packs) < 2 {
+		t.Errorf("%d packs, wanted several", len(packs))
+	}
+}
+
+func checkExactQuiet(t *testing.T, name, dir string, o Options) {
+	t.Helper()
+	res := analyze(t, nil, dir, o)
+	o, _ = o.withDefaults()
+	// --first-parent: Analyze follows the first-parent chain.
+	log := runGit(t, dir, epoch, "-c", "core.quotePath=false", "log", "--first-parent", "--no-merges", "--no-renames", "--name-only", "--format=%x01%H")
+	want, commits := countGitLog(log, o)
+	got := sortedLines(pairsText(res.Pairs))
+	if commits != res.Commits || got != want {
+		t.Errorf("%s: %d commits, git log %d; pairs (-git log +Analyze):\n%s", name, res.Commits, commits, lineDiff(want, got))
+	}
+	if want == "" {
+		t.Errorf("%s: no pairs at all; the test needs some", name)
+	}
+}
