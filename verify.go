@@ -189,22 +189,39 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 		return nil, err
 	}
 	rep := &VerifyReport{Source: vs.name, Results: []anchors.Result{}, Titles: map[string]string{}}
+	// One run over every selected anchor, so that two anchors never take
+	// the same new location and renames found in the run explain callers.
+	var batch []anchors.Learning
+	var positions [][]int // per learning of batch: 1-based positions of its anchors
 	for _, id := range ids {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		l := w.learnings.byID[id]
 		rep.Titles[id] = l.Title
 		whole := changed == nil || changed[l.Path]
+		var as []anchors.Anchor
+		var pos []int
 		for i, a := range l.Anchors {
-			if !whole && !touches(a, changed, renames) {
-				continue
+			if whole || touches(a, changed, renames) {
+				as = append(as, a)
+				pos = append(pos, i+1)
 			}
-			r := v.Verify(ctx, a)
-			r.Learning, r.Anchor = id, i+1
-			rep.Results = append(rep.Results, r)
+		}
+		if len(as) > 0 {
+			batch = append(batch, anchors.Learning{ID: id, Anchors: as})
+			positions = append(positions, pos)
 		}
 	}
+	rs := v.VerifyLearnings(ctx, batch)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	k := 0
+	for bi, bl := range batch {
+		for j := range bl.Anchors {
+			rs[k].Learning, rs[k].Anchor = bl.ID, positions[bi][j]
+			k++
+		}
+	}
+	rep.Results = append(rep.Results, rs...)
 	rep.Summary = anchors.Summarize(rep.Results)
 	if err := w.recordTransitions(st, vs.commit, rep.Results); err != nil {
 		return nil, err

@@ -1,0 +1,623 @@
+package anchors_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
+)
+
+func srcOf(t *testing.T, archive string) *anchors.Source {
+	t.Helper()
+	fsys, err := txtar.FS(txtar.Parse([]byte(archive)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := anchors.NewSource(fsys, anchors.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func baseline(t *testing.T, files anchors.Files, spec string) anchors.Anchor {
+	t.Helper()
+	a, err := anchors.ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err = anchors.Baseline(context.Background(), files, a)
+	if err != nil {
+		t.Fatalf("Baseline(%s): %v", spec, err)
+	}
+	return a
+}
+
+func verify(t *testing.T, files anchors.Files, opts anchors.Options, a anchors.Anchor) anchors.Result {
+	t.Helper()
+	v, err := anchors.NewVerifier(files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.Verify(context.Background(), a)
+}
+
+func TestBaselineErrors(t *testing.T) {
+	ctx := context.Background()
+	big := "package p\n\nfunc Big() {}\n" + strings.Repeat("// padding\n", 200)
+	fsys := fstest.MapFS{
+		"a.go":     {Data: []byte("package p\n\nfunc init() {}\n\nfunc init() { _ = 1 }\n\nfunc ParseToken() {}\n")},
+		"img.png":  {Data: []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")},
+		"big.go":   {Data: []byte(big)},
+		"notes.md": {Data: []byte("# notes\n\nsome text\n")},
+		"bad.go":   {Data: []byte("package p\n\nfunc Good() {}\n\nfunc Broken( {\n")},
+	}
+	src, err := anchors.NewSource(fsys, anchors.SourceOptions{MaxFileSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	for _, tc := range []struct {
+		spec    string
+		wantErr error  // nil: must succeed
+		msg     string // substring of the error
+	}{
+		{"a.go::init", anchors.ErrAmbiguous, "a.go#L3-L3"},
+		{"a.go::ParseTokn", anchors.ErrNoTarget, "did you mean ParseToken"},
+		{"missing.go::F", anchors.ErrNoTarget, "no such file"},
+		{"missing.go", anchors.ErrNoTarget, "no such file"},
+		{"a.go#L1-L99", anchors.ErrNoTarget, "has 7 lines"},
+		{"img.png#L1-L2", errAny, "binary"},
+		{"img.png::X", anchors.ErrNoTarget, "not parsed (binary)"},
+		{"big.go::Big", anchors.ErrNoTarget, "larger than the size limit"},
+		{"notes.md::Title", anchors.ErrNoTarget, "unknown language"},
+		{"glob:src/**/*.rs", anchors.ErrNoTarget, "no file matches"},
+		{"../outside.go", errAny, "escapes the repository"},
+		{"/etc/passwd", errAny, "relative"},
+		{"img.png", nil, ""},
+		{"big.go", nil, ""},
+		{"big.go#L1-L3", nil, ""},
+		{"notes.md#L3", nil, ""},
+		{"bad.go::Good", nil, ""}, // a file with syntax errors still yields its symbols
+		{"glob:**/*.go", nil, ""},
+	} {
+		a, err := anchors.ParseSpec(tc.spec)
+		if err == nil {
+			a, err = anchors.Baseline(ctx, src, a)
+		}
+		switch {
+		case tc.wantErr == nil && err != nil:
+			t.Errorf("Baseline(%s): %v", tc.spec, err)
+		case tc.wantErr == nil:
+			if a.Type() != anchors.TypeGlob && a.Hash == "" {
+				t.Errorf("Baseline(%s): no hash recorded: %+v", tc.spec, a)
+			}
+		case err == nil:
+			t.Errorf("Baseline(%s) = %+v, want an error", tc.spec, a)
+		case tc.wantErr != errAny && !errors.Is(err, tc.wantErr):
+			t.Errorf("Baseline(%s): %v, want %v", tc.spec, err, tc.wantErr)
+		case !strings.Contains(err.Error(), tc.msg):
+			t.Errorf("Baseline(%s): %q does not mention %q", tc.spec, err, tc.msg)
+		}
+	}
+}
+
+var errAny = errors.New("any error")
+
+func TestBaselineRecords(t *testing.T) {
+	src := srcOf(t, `
+-- a.go --
+package p
+
+// F does f.
+func F(a int) int {
+	return a
+}
+`)
+	a := baseline(t, src, "a.go::F")
+	if a.Kind != "function" || a.Lines != "3-6" || !strings.HasPrefix(a.Hash, "sha256:") ||
+		!strings.HasPrefix(a.Shape, "sha256:") || !strings.HasPrefix(a.Sig, "sha256:") {
+		t.Errorf("baseline = %+v", a)
+	}
+	l := baseline(t, src, "a.go#L4")
+	if l.Lines != "a.go#L4-L4" || l.Hash == "" || l.Shape == "" {
+		t.Errorf("lines baseline = %+v", l)
+	}
+}
+
+func TestMalformedAnchors(t *testing.T) {
+	src := srcOf(t, "-- a.go --\npackage p\n")
+	for _, a := range []anchors.Anchor{
+		{},
+		{Symbol: "../a.go::F"},
+		{Lines: "a.go#L9-L3"},
+		{File: "/abs.go"},
+		{Glob: "[a-"},
+	} {
+		r := verify(t, src, anchors.Options{}, a)
+		if r.Status != anchors.Invalid || !strings.HasPrefix(r.Reason, "malformed anchor") {
+			t.Errorf("Verify(%+v) = %s/%s %q, want invalid malformed", a, r.Status, r.Change, r.Reason)
+		}
+	}
+}
+
+func TestNewVerifierOptions(t *testing.T) {
+	src := srcOf(t, "-- a.go --\npackage p\n")
+	for _, th := range []float64{-0.1, 1.5} {
+		if _, err := anchors.NewVerifier(src, anchors.Options{Threshold: th}); err == nil {
+			t.Errorf("threshold %v accepted", th)
+		}
+	}
+	if _, err := anchors.NewVerifier(nil, anchors.Options{}); err == nil {
+		t.Error("nil Files accepted")
+	}
+}
+
+func TestUnparseableFileIsAFinding(t *testing.T) {
+	before := srcOf(t, "-- a.go --\npackage p\n\nfunc F() int {\n\treturn 1\n}\n\nfunc G() {}\n")
+	f := baseline(t, before, "a.go::F")
+	g := baseline(t, before, "a.go::G")
+	after := srcOf(t, "-- a.go --\npackage p\n\nfunc F() int {\n\treturn 1\n}\n\nfunc G( {\n")
+	if r := verify(t, after, anchors.Options{}, f); r.Status != anchors.Valid {
+		t.Errorf("F in a broken file: %s %s", r.Status, r.Reason)
+	}
+	r := verify(t, after, anchors.Options{}, g)
+	if r.Status == anchors.Valid {
+		t.Errorf("G broken: %s %s", r.Status, r.Reason)
+	}
+}
+
+func TestAmbiguousRelocationGivesCandidates(t *testing.T) {
+	before := srcOf(t, `
+-- a.go --
+package p
+
+func F(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x * x
+	}
+	return t
+}
+`)
+	a := baseline(t, before, "a.go::F")
+	after := srcOf(t, `
+-- a.go --
+package p
+-- b.go --
+package p
+
+func G1(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x * x
+	}
+	return t
+}
+
+func G2(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x * x
+	}
+	return t
+}
+`)
+	r := verify(t, after, anchors.Options{}, a)
+	if r.Status != anchors.Invalid || r.Change != anchors.ChangeDeleted || len(r.Candidates) != 2 || r.Confidence >= 0.8 {
+		t.Fatalf("got %s/%s conf %.2f candidates %v: %s", r.Status, r.Change, r.Confidence, r.Candidates, r.Reason)
+	}
+	if _, ok := anchors.Fix(r); ok {
+		t.Error("Fix applied an uncertain relocation")
+	}
+	// A lower threshold follows the best candidate.
+	r = verify(t, after, anchors.Options{Threshold: 0.4}, a)
+	if r.Status != anchors.Valid || r.Change != anchors.ChangeMovedRenamed || r.To == nil || r.To.FQName != "G1" {
+		t.Errorf("threshold 0.4: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+}
+
+func TestRenamedAndEdited(t *testing.T) {
+	before := srcOf(t, `
+-- a.go --
+package p
+
+func Tokenize(s string) []string {
+	var out []string
+	cur := ""
+	for _, r := range s {
+		if r == ' ' {
+			out = append(out, cur)
+			cur = ""
+			continue
+		}
+		cur += string(r)
+	}
+	return append(out, cur)
+}
+`)
+	a := baseline(t, before, "a.go::Tokenize")
+	afterText := `package p
+
+func Split(s string) []string {
+	var out []string
+	cur := ""
+	for _, r := range s {
+		if r == ' ' || r == '\t' {
+			out = append(out, cur)
+			cur = ""
+			continue
+		}
+		cur += string(r)
+	}
+	return append(out, cur)
+}
+`
+	after := srcOf(t, "-- a.go --\n"+afterText)
+	r := verify(t, after, anchors.Options{Base: before}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.FQName != "Split" {
+		t.Errorf("with history: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+	if _, ok := anchors.Fix(r); ok {
+		t.Error("Fix accepted drift")
+	}
+	if acc, ok := anchors.Accept(r); !ok || acc.Symbol != "a.go::Split" {
+		t.Errorf("Accept = %+v, %v", acc, ok)
+	}
+	// Without history the same header and length in the same file still
+	// point at it.
+	r = verify(t, after, anchors.Options{}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || !strings.Contains(r.Reason, "same header") {
+		t.Errorf("without history: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	// A changed header too leaves nothing to go by.
+	edited := strings.Replace(afterText, "func Split(s string) []string", "func Split(s string, sep rune) []string", 1)
+	r = verify(t, srcOf(t, "-- a.go --\n"+edited), anchors.Options{}, a)
+	if r.Status != anchors.Invalid || r.Change != anchors.ChangeDeleted {
+		t.Errorf("without history, new header: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	r = verify(t, srcOf(t, "-- a.go --\n"+edited), anchors.Options{Base: before}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed {
+		t.Errorf("with history, new header: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+}
+
+func TestLinesFuzzy(t *testing.T) {
+	text := "package p\n\nfunc F() {\n\ta := 1\n\tb := 2\n\tc := a + b\n\tprintln(c)\n}\n"
+	before := srcOf(t, "-- a.go --\n"+text)
+	a := baseline(t, before, "a.go#L4-L7")
+	edited := strings.Replace(text, "func F() {\n", "var x = 0\nvar y = 0\n\nfunc F() {\n", 1)
+	edited = strings.Replace(edited, "b := 2", "b := 3", 1)
+	after := srcOf(t, "-- a.go --\n"+edited)
+	r := verify(t, after, anchors.Options{Base: before}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeBodyChanged || r.To == nil || r.To.Lines != "7-10" {
+		t.Errorf("with history: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+	r = verify(t, after, anchors.Options{}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeNoMatch {
+		t.Errorf("without history: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	gone := srcOf(t, "-- a.go --\npackage p\n")
+	r = verify(t, gone, anchors.Options{Base: before}, a)
+	if r.Status != anchors.Invalid || r.Change != anchors.ChangeNoMatch {
+		t.Errorf("text gone: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+}
+
+func TestLinesReformatted(t *testing.T) {
+	before := srcOf(t, "-- a.js --\nconst a = 1;\nfunction f(x) { return x + 1; }\n")
+	a := baseline(t, before, "a.js#L2")
+	after := srcOf(t, "-- a.js --\nconst a = 1;\n// f adds one\nfunction f(x) {\n  return x + 1;\n}\n")
+	r := verify(t, after, anchors.Options{}, a)
+	if r.Status != anchors.Valid || r.Change != anchors.ChangeLinesShifted || r.To == nil || r.To.Lines != "3-5" {
+		t.Errorf("got %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+}
+
+func TestFileAnchors(t *testing.T) {
+	before := srcOf(t, "-- docs/a.md --\n# Title\n\nText.\n-- img.bin --\nab\x00cd\n")
+	a := baseline(t, before, "docs/a.md")
+	bin := baseline(t, before, "img.bin")
+	if bin.Shape != "" {
+		t.Errorf("binary file got a shape")
+	}
+	for _, tc := range []struct {
+		archive string
+		a       anchors.Anchor
+		status  anchors.Status
+		change  anchors.Change
+	}{
+		{"-- docs/a.md --\n# Title\n\nText.\n", a, anchors.Valid, anchors.ChangeNone},
+		{"-- docs/a.md --\n# Title\n\n  Text.\n", a, anchors.Valid, anchors.ChangeReformatted},
+		{"-- docs/a.md --\n# Title\n\nOther.\n", a, anchors.Drifted, anchors.ChangeFileChanged},
+		{"-- docs/b.md --\n# Title\n\nText.\n", a, anchors.Valid, anchors.ChangeMoved},
+		{"-- other.md --\nx\n", a, anchors.Invalid, anchors.ChangeFileDeleted},
+		{"-- img.bin --\nab\x00ce\n", bin, anchors.Drifted, anchors.ChangeFileChanged},
+	} {
+		r := verify(t, srcOf(t, tc.archive), anchors.Options{}, tc.a)
+		if r.Status != tc.status || r.Change != tc.change {
+			t.Errorf("%q: got %s/%s, want %s/%s: %s", tc.archive, r.Status, r.Change, tc.status, tc.change, r.Reason)
+		}
+	}
+}
+
+func TestWorstAndSummary(t *testing.T) {
+	rs := []anchors.Result{{Status: anchors.Valid}, {Status: anchors.Drifted}, {Status: anchors.Valid}}
+	if w := anchors.Worst(rs); w != anchors.Drifted {
+		t.Errorf("Worst = %s", w)
+	}
+	rs = append(rs, anchors.Result{Status: anchors.Invalid})
+	if w := anchors.Worst(rs); w != anchors.Invalid {
+		t.Errorf("Worst = %s", w)
+	}
+	if s := anchors.Summarize(rs); s != (anchors.Summary{Valid: 2, Drifted: 1, Invalid: 1}) {
+		t.Errorf("Summarize = %+v", s)
+	}
+	if w := anchors.Worst(nil); w != anchors.Valid {
+		t.Errorf("Worst(nil) = %s", w)
+	}
+}
+
+func TestNoBaselineRecorded(t *testing.T) {
+	src := srcOf(t, "-- a.go --\npackage p\n\nfunc F() {}\n")
+	r := verify(t, src, anchors.Options{}, anchors.Anchor{Symbol: "a.go::F"})
+	if r.Status != anchors.Valid || !strings.Contains(r.Reason, "no baseline") {
+		t.Errorf("got %s: %s", r.Status, r.Reason)
+	}
+	acc, ok := anchors.Accept(r)
+	if !ok || acc.Hash == "" {
+		t.Errorf("Accept = %+v %v", acc, ok)
+	}
+	var buf bytes.Buffer
+	if err := anchors.WriteJSON(&buf, nil); err != nil || !strings.Contains(buf.String(), `"results": []`) {
+		t.Errorf("empty JSON report: %v %s", err, buf.String())
+	}
+}
+
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"a.go", "src/a.ts::A::b", "a.py#L1-L9", "a.py#L3", "glob:**/*.go", "../x", "/abs",
+		"a\\b", "glob:[", "a.go::", "::x", "a#L0", "a#L5-L2", "a/./b", "glob:a/**/b/*.ts"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		a, err := anchors.ParseSpec(spec)
+		if err != nil {
+			return
+		}
+		if a.Type() == "" {
+			t.Fatalf("ParseSpec(%q) = %+v: no target", spec, a)
+		}
+		// The canonical spec parses to the same anchor.
+		b, err := anchors.ParseSpec(a.Spec())
+		if err != nil || b != a {
+			t.Fatalf("ParseSpec(%q) = %+v; reparse of %q = %+v, %v", spec, a, a.Spec(), b, err)
+		}
+		if p := a.Path(); strings.HasPrefix(p, "/") || p == ".." || strings.HasPrefix(p, "../") {
+			t.Fatalf("ParseSpec(%q): path %q escapes", spec, p)
+		}
+		if a.Type() == anchors.TypeLines {
+			if s, e, ok := a.Range(); !ok || s < 1 || e < s {
+				t.Fatalf("ParseSpec(%q): bad range %d-%d", spec, s, e)
+			}
+		}
+	})
+}
+
+func TestVerifyAllSharesTargetsOnce(t *testing.T) {
+	body := func(k string) string {
+		return "(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt += x * " + k + "\n\t}\n\treturn t\n}\n"
+	}
+	before := srcOf(t, "-- a.go --\npackage p\n\nfunc A"+body("4")+"\nfunc B"+body("3"))
+	a := baseline(t, before, "a.go::A")
+	b := baseline(t, before, "a.go::B")
+	// A was deleted; B was renamed to C. Alone, A would follow C as well
+	// (its body is similar).
+	after := srcOf(t, "-- a.go --\npackage p\n\nfunc C"+body("3"))
+	v, err := anchors.NewVerifier(after, anchors.Options{Base: before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := v.Verify(context.Background(), a); r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed {
+		t.Fatalf("A alone: %s/%s %s", r.Status, r.Change, r.Reason)
+	}
+	rs := v.VerifyAll(context.Background(), []anchors.Anchor{a, b})
+	if rs[0].Status != anchors.Invalid || rs[1].Status != anchors.Valid || rs[1].Change != anchors.ChangeRenamed {
+		t.Errorf("A: %s/%s %s; B: %s/%s %s", rs[0].Status, rs[0].Change, rs[0].Reason, rs[1].Status, rs[1].Change, rs[1].Reason)
+	}
+
+	// Two anchors with the same body and one symbol left: nobody can tell
+	// which was renamed, so neither follows it.
+	before = srcOf(t, "-- a.go --\npackage p\n\nfunc A"+body("3")+"\nfunc B"+body("3"))
+	a, b = baseline(t, before, "a.go::A"), baseline(t, before, "a.go::B")
+	v, _ = anchors.NewVerifier(after, anchors.Options{})
+	rs = v.VerifyAll(context.Background(), []anchors.Anchor{a, b})
+	for i, r := range rs {
+		if r.Status != anchors.Invalid || len(r.Candidates) == 0 {
+			t.Errorf("tie %d: %s/%s %v: %s", i, r.Status, r.Change, r.Candidates, r.Reason)
+		}
+	}
+}
+
+func TestVerifyAllLearnsRenames(t *testing.T) {
+	before := srcOf(t, `
+-- a.go --
+package p
+
+func Sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+func Mean(xs []int) int {
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	return Sum(xs) / n
+}
+
+func Use() int { return Mean([]int{1}) + Sum(nil) }
+`)
+	var as []anchors.Anchor
+	for _, s := range []string{"a.go::Sum", "a.go::Mean", "a.go::Use"} {
+		as = append(as, baseline(t, before, s))
+	}
+	// Both functions renamed; Mean's body changed only by calling Total.
+	after := srcOf(t, `
+-- a.go --
+package p
+
+func Total(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+func Average(xs []int) int {
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	return Total(xs) / n
+}
+
+func Use() int { return Average([]int{1}) + Total(nil) }
+`)
+	v, err := anchors.NewVerifier(after, anchors.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := v.VerifyLearnings(context.Background(), []anchors.Learning{{ID: "x", Anchors: as}})
+	want := []struct {
+		st anchors.Status
+		ch anchors.Change
+		to string
+	}{
+		{anchors.Valid, anchors.ChangeRenamed, "Total"},
+		{anchors.Drifted, anchors.ChangeRenamed, "Average"},
+		{anchors.Drifted, anchors.ChangeBodyChanged, "Use"},
+	}
+	for i, w := range want {
+		r := rs[i]
+		if r.Status != w.st || r.Change != w.ch || r.To == nil || r.To.FQName != w.to || r.Learning != "x" || r.Anchor != i+1 {
+			t.Errorf("%s: got %s/%s %+v: %s", as[i].Symbol, r.Status, r.Change, r.To, r.Reason)
+		}
+	}
+	if !strings.Contains(rs[2].Reason, "Sum → Total") {
+		t.Errorf("caller reason %q does not name the rename", rs[2].Reason)
+	}
+}
+
+// TestSourceWithIndex verifies through the analyzer's index (real Badger,
+// in memory) that is out of date for some files: a file changed without
+// changing size, a new file, an unchanged one.
+func TestSourceWithIndex(t *testing.T) {
+	ctx := context.Background()
+	v1 := fstest.MapFS{
+		"a.go": {Data: []byte("package p\n\nfunc Foo(x int) int {\n\treturn x * 7\n}\n\nfunc Keep() int { return 1 }\n")},
+		"b.go": {Data: []byte("package p\n\nfunc Moved(s string) string {\n\treturn s + s + s\n}\n")},
+	}
+	store, err := graph.Open("", graph.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := analyzer.Update(ctx, store, v1, analyzer.Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	src1, err := anchors.NewSource(v1, anchors.SourceOptions{Index: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src1.Close()
+	var as []anchors.Anchor
+	for _, s := range []string{"a.go::Foo", "a.go::Keep", "b.go::Moved"} {
+		as = append(as, baseline(t, src1, s))
+	}
+	// Foo renamed to Bar (same size), Moved moved to a new file c.go.
+	v2 := fstest.MapFS{
+		"a.go": {Data: []byte("package p\n\nfunc Bar(x int) int {\n\treturn x * 7\n}\n\nfunc Keep() int { return 1 }\n")},
+		"b.go": {Data: []byte("package p\n")},
+		"c.go": {Data: []byte("package p\n\nfunc Moved(s string) string {\n\treturn s + s + s\n}\n")},
+	}
+	src2, err := anchors.NewSource(v2, anchors.SourceOptions{Index: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src2.Close()
+	v, err := anchors.NewVerifier(src2, anchors.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := v.VerifyAll(ctx, as)
+	want := []string{"valid renamed a.go::Bar", "valid none a.go::Keep", "valid moved c.go::Moved"}
+	for i, r := range rs {
+		got := string(r.Status) + " " + string(r.Change)
+		if r.To != nil {
+			got += " " + r.To.Path + "::" + r.To.FQName
+		}
+		if got != want[i] {
+			t.Errorf("%s: got %q, want %q (%s)", as[i].Symbol, got, want[i], r.Reason)
+		}
+	}
+}
+
+func TestLinesInRenamedFileEdited(t *testing.T) {
+	text := "package p\n\nfunc F() {\n\ta := 1\n\tb := 2\n\tc := a + b\n\tprintln(c)\n}\n"
+	before := srcOf(t, "-- a.go --\n"+text)
+	a := baseline(t, before, "a.go#L4-L7")
+	fsys, err := txtar.FS(txtar.Parse([]byte("-- b.go --\n" + strings.Replace(text, "b := 2", "b := 3", 1))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := anchors.NewSource(fsys, anchors.SourceOptions{Renames: map[string]string{"a.go": "b.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer after.Close()
+	r := verify(t, after, anchors.Options{Base: before}, a)
+	if r.Status != anchors.Drifted || r.To == nil || r.To.Path != "b.go" || !strings.Contains(r.Reason, "renamed to b.go") {
+		t.Errorf("got %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+}
+
+// TestLinesFuzzyLargeFile keeps the fuzzy search of a large file cheap.
+func TestLinesFuzzyLargeFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	var b strings.Builder
+	b.WriteString("package p\n\n")
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&b, "func F%d(x int) int {\n\treturn x + %d\n}\n\n", i, i)
+	}
+	text := b.String()
+	before := srcOf(t, "-- a.go --\n"+text)
+	a := baseline(t, before, "a.go#L3001-L3020")
+	edited := strings.Replace(text, "return x + 750\n", "return x - 750\n", 1)
+	after := srcOf(t, "-- a.go --\n"+edited)
+	start := time.Now()
+	r := verify(t, after, anchors.Options{Base: before}, a)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("fuzzy search took %v", d)
+	}
+	if r.Status != anchors.Drifted || r.To == nil {
+		t.Errorf("got %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+}

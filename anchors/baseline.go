@@ -1,0 +1,204 @@
+package anchors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// ErrAmbiguous reports a symbol spec that names more than one symbol.
+var ErrAmbiguous = errors.New("ambiguous symbol")
+
+// ErrNoTarget reports an anchor that points at nothing in the source.
+var ErrNoTarget = errors.New("anchor points at nothing")
+
+// Baseline checks that a points at something in files and returns it with
+// its baseline recorded: kind, lines, hash, shape and sig for a symbol;
+// hash and shape for lines and files. A symbol spec must name exactly one
+// symbol. Errors wrap ErrNoTarget or ErrAmbiguous when the spec is wrong.
+func Baseline(ctx context.Context, files Files, a Anchor) (Anchor, error) {
+	if files == nil {
+		return a, errors.New("anchors: baseline: nil Files")
+	}
+	spec := a.Spec()
+	parsed, err := ParseSpec(spec)
+	if err != nil {
+		return a, err
+	}
+	if parsed.Type() == TypeGlob {
+		ps, err := files.Paths(ctx)
+		if err != nil {
+			return a, fmt.Errorf("anchor %s: %w", spec, err)
+		}
+		if len(matchGlob(parsed.Glob, ps)) == 0 {
+			return a, fmt.Errorf("anchor %s: no file matches the pattern: %w", spec, ErrNoTarget)
+		}
+		return parsed, nil
+	}
+	f, err := files.File(ctx, parsed.Path())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return a, fmt.Errorf("anchor %s: no such file %s in the repository: %w", spec, parsed.Path(), ErrNoTarget)
+		}
+		return a, fmt.Errorf("anchor %s: %w", spec, err)
+	}
+	switch parsed.Type() {
+	case TypeFile:
+		return fileAnchor(f), nil
+	case TypeLines:
+		if f.Skipped == "binary" {
+			return a, fmt.Errorf("anchor %s: %s is a binary file: anchor the whole file instead", spec, f.Path)
+		}
+		start, end, _ := parsed.Range()
+		if n := lineCount(f.Src); end > n {
+			return a, fmt.Errorf("anchor %s: %s has %d lines: %w", spec, f.Path, n, ErrNoTarget)
+		}
+		return linesAnchor(f, start, end), nil
+	case TypeSymbol:
+		sym, err := findSymbol(f, parsed)
+		if err != nil {
+			return a, err
+		}
+		return symbolAnchor(sym), nil
+	}
+	return a, fmt.Errorf("anchor %q: names no target", spec)
+}
+
+// findSymbol returns the one symbol of f named by the symbol anchor a.
+func findSymbol(f *File, a Anchor) (analyzer.Symbol, error) {
+	spec := a.Spec()
+	if f.Skipped != "" {
+		return analyzer.Symbol{}, fmt.Errorf("anchor %s: %s is not parsed (%s): use a file anchor: %w", spec, f.Path, f.Skipped, ErrNoTarget)
+	}
+	if f.Lang == "" {
+		return analyzer.Symbol{}, fmt.Errorf("anchor %s: lore reads no symbols from %s (unknown language): use a lines or file anchor: %w", spec, f.Path, ErrNoTarget)
+	}
+	var found []analyzer.Symbol
+	for _, s := range f.Symbols {
+		if s.FQName == a.Symbol {
+			found = append(found, s)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		msg := fmt.Sprintf("anchor %s: no symbol %s in %s", spec, a.FQName(), f.Path)
+		if near := closeNames(f.Symbols, a.FQName(), 3); len(near) > 0 {
+			msg += "; did you mean " + strings.Join(near, ", ") + "?"
+		}
+		return analyzer.Symbol{}, fmt.Errorf("%s: %w", msg, ErrNoTarget)
+	}
+	var lines []string
+	for _, s := range found {
+		lines = append(lines, fmt.Sprintf("%s %s#L%d-L%d", s.Kind, f.Path, s.StartLine, s.EndLine))
+	}
+	return analyzer.Symbol{}, fmt.Errorf("anchor %s: %d symbols have this name (%s): anchor one of them by its lines: %w",
+		spec, len(found), strings.Join(lines, "; "), ErrAmbiguous)
+}
+
+// closeNames returns up to n qualified names of syms (without the path)
+// closest to fq by edit distance.
+func closeNames(syms []analyzer.Symbol, fq string, n int) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	lfq := strings.ToLower(fq)
+	for _, s := range syms {
+		_, q, _ := strings.Cut(s.FQName, "::")
+		if seen[q] {
+			continue
+		}
+		seen[q] = true
+		d := editDistance(lfq, strings.ToLower(q))
+		if ld := editDistance(strings.ToLower(lastName(fq)), strings.ToLower(s.Name)); ld < d {
+			d = ld
+		}
+		if d <= max(2, len(fq)/3) {
+			cs = append(cs, cand{q, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var out []string
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		if a == b {
+			return 0
+		}
+		return max(len(a), len(b))
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// symbolAnchor is the baseline of a symbol.
+func symbolAnchor(s analyzer.Symbol) Anchor {
+	return Anchor{Symbol: s.FQName, Kind: s.Kind, Lines: FormatRange(s.StartLine, s.EndLine),
+		Hash: s.Hash, Shape: s.Shape, Sig: s.Sig}
+}
+
+// linesAnchor is the baseline of lines start..end of f.
+func linesAnchor(f *File, start, end int) Anchor {
+	fp, _ := analyzer.RangeFingerprint(f.Lang, f.Src, start, end)
+	return Anchor{Lines: fmt.Sprintf("%s#L%d-L%d", f.Path, start, end), Hash: fp.Hash, Shape: fp.Shape}
+}
+
+// fileAnchor is the baseline of a whole file. Binary files have no shape.
+func fileAnchor(f *File) Anchor {
+	a := Anchor{File: f.Path, Hash: f.Hash}
+	if f.Skipped != "binary" {
+		a.Shape = fileShape(f)
+	}
+	return a
+}
+
+func fileShape(f *File) string {
+	if f.Skipped == "binary" {
+		return ""
+	}
+	return analyzer.ShapeOf(f.Lang, f.Src)
+}
+
+// lineCount is the number of lines of src; a final newline ends the last
+// line rather than starting a new one.
+func lineCount(src []byte) int {
+	n := 0
+	for _, c := range src {
+		if c == '\n' {
+			n++
+		}
+	}
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,139 @@
+package anchors
+
+// Status is the verdict on one anchor.
+type Status string
+
+// The statuses, from best to worst.
+const (
+	Valid   Status = "valid"   // the anchored code still holds
+	Drifted Status = "drifted" // the anchored code changed: the learning may be wrong
+	Invalid Status = "invalid" // the anchored code is gone
+)
+
+func (s Status) rank() int {
+	switch s {
+	case Valid:
+		return 0
+	case Drifted:
+		return 1
+	case Invalid:
+		return 2
+	}
+	return 3
+}
+
+// Worse reports whether s is worse than t.
+func (s Status) Worse(t Status) bool { return s.rank() > t.rank() }
+
+// Change says what happened to an anchor's target.
+type Change string
+
+// The change kinds.
+const (
+	ChangeNone             Change = "none"
+	ChangeReformatted      Change = "reformatted"       // formatting or comments only
+	ChangeMoved            Change = "moved"             // same name, another file (or the file was renamed)
+	ChangeRenamed          Change = "renamed"           // same file, another name
+	ChangeMovedRenamed     Change = "moved+renamed"     // another file and another name
+	ChangeLinesShifted     Change = "lines-shifted"     // the anchored lines moved within the file
+	ChangeSignatureChanged Change = "signature-changed" // the symbol's header changed
+	ChangeBodyChanged      Change = "body-changed"      // the anchored code changed
+	ChangeFileChanged      Change = "file-changed"      // the anchored file changed
+	ChangeDeleted          Change = "deleted"           // the symbol is gone
+	ChangeFileDeleted      Change = "file-deleted"      // the file is gone
+	ChangeNoMatch          Change = "no-match"          // the glob or the text matches nothing
+)
+
+// Location is where an anchor points: a file, a symbol in it, a range.
+// Lines is "start-end", 1-based and inclusive.
+type Location struct {
+	Path   string `json:"path"`
+	FQName string `json:"fqname"`
+	Lines  string `json:"lines"`
+}
+
+// Candidate is a possible new location of an anchor whose relocation was
+// not certain enough to apply.
+type Candidate struct {
+	Location
+	Confidence float64 `json:"confidence"`
+	Reason     string  `json:"reason"`
+}
+
+// Result is the verdict on one anchor. Its JSON form is a stable API
+// (DESIGN.md §5).
+type Result struct {
+	Learning   string      `json:"learning"`
+	Anchor     int         `json:"anchor"` // 1-based position in the learning file
+	Spec       string      `json:"spec"`
+	Status     Status      `json:"status"`
+	Change     Change      `json:"change"`
+	Confidence float64     `json:"confidence"`
+	From       Location    `json:"from"`
+	To         *Location   `json:"to,omitempty"` // present when the target was found
+	Reason     string      `json:"reason"`
+	Candidates []Candidate `json:"candidates,omitempty"`
+
+	// current is the anchor re-baselined at To (zero when not found).
+	current Anchor
+	found   bool
+}
+
+// Worst returns the worst status of rs, the status of a learning whose
+// anchors they are; Valid when rs is empty.
+func Worst(rs []Result) Status {
+	w := Valid
+	for _, r := range rs {
+		if r.Status.Worse(w) {
+			w = r.Status
+		}
+	}
+	return w
+}
+
+// Summary counts results by status.
+type Summary struct {
+	Valid   int `json:"valid"`
+	Drifted int `json:"drifted"`
+	Invalid int `json:"invalid"`
+}
+
+// Summarize counts rs by status.
+func Summarize(rs []Result) Summary {
+	var s Summary
+	for _, r := range rs {
+		switch r.Status {
+		case Valid:
+			s.Valid++
+		case Drifted:
+			s.Drifted++
+		default:
+			s.Invalid++
+		}
+	}
+	return s
+}
+
+// Fix returns the anchor that --fix writes for r: the anchor re-baselined
+// at its new location. ok is false unless r is valid and relocated,
+// reformatted or shifted; drift is never fixed automatically.
+func Fix(r Result) (Anchor, bool) {
+	if r.Status != Valid || !r.found {
+		return Anchor{}, false
+	}
+	switch r.Change {
+	case ChangeReformatted, ChangeMoved, ChangeRenamed, ChangeMovedRenamed, ChangeLinesShifted:
+		return r.current, true
+	}
+	return Anchor{}, false
+}
+
+// Accept returns the anchor re-baselined at r's current location, as
+// `lore anchor accept` records after a person reviewed a drift. ok is
+// false when the target was not found (invalid anchors, candidates only).
+func Accept(r Result) (Anchor, bool) {
+	if !r.found {
+		return Anchor{}, false
+	}
+	return r.current, true
+}

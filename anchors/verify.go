@@ -1,0 +1,699 @@
+package anchors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// DefaultThreshold is the confidence below which a relocation is only
+// reported as a candidate.
+const DefaultThreshold = 0.8
+
+// Options configure a Verifier.
+type Options struct {
+	// Threshold is the minimum confidence, in (0,1], for following a
+	// relocated anchor; 0 means DefaultThreshold.
+	Threshold float64
+	// Base is an older source where the anchored code may still be found
+	// as it was baselined: HEAD for the working tree or the staged index,
+	// the merge base in CI. Optional. When an anchor's baseline is found
+	// there, relocation compares bodies by token similarity (a symbol
+	// renamed and edited, text edited after it moved) and ignores symbols
+	// that already existed there (a same-named function in another file
+	// is not where a deleted one went).
+	Base Files
+	// Workers verify in parallel in VerifyAll and VerifyLearning; 0 means
+	// GOMAXPROCS, 1 verifies on the calling goroutine. With more than one
+	// worker the Files (and Base) must be safe for concurrent use, as
+	// Source is.
+	Workers int
+}
+
+// Verifier checks anchors against one source. Use one per verification
+// run: its Files cache what they read. Verify is safe for concurrent use
+// when the Files are.
+type Verifier struct {
+	files  Files
+	opts   Options
+	tokens sync.Map // symbol → tokens, see symbolTokens
+}
+
+// NewVerifier returns a verifier reading files.
+func NewVerifier(files Files, opts Options) (*Verifier, error) {
+	if files == nil {
+		return nil, errors.New("anchors: new verifier: nil Files")
+	}
+	if opts.Threshold == 0 {
+		opts.Threshold = DefaultThreshold
+	}
+	if opts.Workers < 0 {
+		return nil, fmt.Errorf("anchors: new verifier: negative workers %d", opts.Workers)
+	}
+	if opts.Workers == 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.Threshold < 0 || opts.Threshold > 1 {
+		return nil, fmt.Errorf("anchors: new verifier: threshold %v outside (0,1]", opts.Threshold)
+	}
+	return &Verifier{files: files, opts: opts}, nil
+}
+
+// Learning names the anchors of one learning for VerifyLearnings.
+type Learning struct {
+	ID      string
+	Anchors []Anchor
+}
+
+// VerifyLearnings verifies the anchors of many learnings as one run (see
+// VerifyAll) and returns one result per anchor, learning by learning, with
+// Learning and Anchor (1-based) filled in.
+func (v *Verifier) VerifyLearnings(ctx context.Context, ls []Learning) []Result {
+	var as []Anchor
+	for _, l := range ls {
+		as = append(as, l.Anchors...)
+	}
+	out := v.VerifyAll(ctx, as)
+	k := 0
+	for _, l := range ls {
+		for i := range l.Anchors {
+			out[k].Learning = l.ID
+			out[k].Anchor = i + 1
+			k++
+		}
+	}
+	return out
+}
+
+// VerifyAll verifies many anchors, in parallel up to Options.Workers, and
+// returns their results in order. Anchors verified together do not share
+// a new location: when two relocate to the same symbol, the one found in
+// place or with the higher confidence keeps it and the other looks again
+// without it (pass every anchor of a run in one call to benefit).
+// Learning and Anchor are left for the caller to fill.
+func (v *Verifier) VerifyAll(ctx context.Context, as []Anchor) []Result {
+	out := v.verifyEach(ctx, as, nil, nil)
+	for pass := 0; pass < 3; pass++ {
+		losers, exclude := contests(as, out)
+		if len(losers) == 0 {
+			break
+		}
+		redo := v.verifyEach(ctx, as, losers, &runInfo{exclude: exclude})
+		for _, i := range losers {
+			prev := out[i]
+			out[i] = redo[i]
+			if out[i].Status == Invalid && prev.To != nil {
+				out[i].Candidates = append(out[i].Candidates, Candidate{Location: *prev.To,
+					Confidence: round(prev.Confidence / 2), Reason: prev.Reason + "; another anchor holds it"})
+			}
+		}
+	}
+	// Symbols renamed in this run explain other changes: a body that only
+	// calls the new name still matches its baseline modulo the rename.
+	known := 0
+	for pass := 0; pass < 3; pass++ {
+		renames := runRenames(out)
+		if len(renames) == known {
+			break
+		}
+		known = len(renames)
+		var again []int
+		for i, r := range out {
+			if as[i].Type() == TypeSymbol && (r.Change == ChangeDeleted || r.Change == ChangeFileDeleted ||
+				r.Change == ChangeBodyChanged || r.Change == ChangeSignatureChanged) {
+				again = append(again, i)
+			}
+		}
+		_, exclude := contests(as, out)
+		if exclude == nil {
+			exclude = map[string]bool{}
+		}
+		for _, r := range out {
+			if r.found && r.To != nil && r.To.FQName != "" {
+				exclude[r.To.Path+"::"+r.To.FQName] = true
+			}
+		}
+		redo := v.verifyEach(ctx, as, again, &runInfo{exclude: exclude, renames: renames})
+		for _, i := range again {
+			out[i] = redo[i]
+		}
+	}
+	return out
+}
+
+// runInfo is what verifying many anchors together learns: symbols other
+// anchors hold (relocation must not pick them) and names renamed in the
+// run (new name → old name).
+type runInfo struct {
+	exclude map[string]bool
+	renames map[string]string
+}
+
+func (ri *runInfo) excluded(fq string) bool { return ri != nil && ri.exclude[fq] }
+
+// runRenames collects the renames found in a run: new name → old name,
+// for names renamed one way only.
+func runRenames(out []Result) map[string]string {
+	m := map[string]string{}
+	bad := map[string]bool{}
+	for _, r := range out {
+		if r.Status == Invalid || r.To == nil || (r.Change != ChangeRenamed && r.Change != ChangeMovedRenamed) {
+			continue
+		}
+		oldName, newName := lastName(r.From.FQName), lastName(r.To.FQName)
+		if oldName == newName || oldName == "" || newName == "" {
+			continue
+		}
+		if prev, ok := m[newName]; ok && prev != oldName {
+			bad[newName] = true
+		}
+		m[newName] = oldName
+	}
+	for n := range bad {
+		delete(m, n)
+	}
+	return m
+}
+
+func relocated(c Change) bool {
+	return c == ChangeMoved || c == ChangeRenamed || c == ChangeMovedRenamed
+}
+
+// contests finds symbol anchors (different specs) that landed on the same
+// symbol. It returns the losers and every symbol held by a winner.
+func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
+	owner := map[string]int{}
+	lost := map[int]bool{}
+	better := func(i, j int) bool {
+		ri, rj := out[i], out[j]
+		if pi, pj := !relocated(ri.Change), !relocated(rj.Change); pi != pj {
+			return pi
+		}
+		if ri.Confidence != rj.Confidence {
+			return ri.Confidence > rj.Confidence
+		}
+		if (ri.Change == ChangeMoved) != (rj.Change == ChangeMoved) {
+			return ri.Change == ChangeMoved
+		}
+		return i < j
+	}
+	tied := map[string]string{} // target → the other anchor's spec
+	for i, r := range out {
+		if as[i].Type() != TypeSymbol || !r.found || r.To == nil || r.To.FQName == "" {
+			continue
+		}
+		key := r.To.Path + "::" + r.To.FQName
+		j, ok := owner[key]
+		if !ok {
+			owner[key] = i
+			continue
+		}
+		if as[j].Symbol == as[i].Symbol {
+			continue // the same anchor in two learnings
+		}
+		if relocated(r.Change) && relocated(out[j].Change) && r.Confidence == out[j].Confidence && r.Change == out[j].Change {
+			tied[key] = as[i].Symbol
+		}
+		if better(i, j) {
+			owner[key] = i
+			lost[j] = true
+		} else {
+			lost[i] = true
+		}
+	}
+	// A tie has no winner: the owner keeps the target only as a candidate.
+	for key, other := range tied {
+		r := &out[owner[key]]
+		c := Candidate{Location: *r.To, Confidence: round(r.Confidence / 2),
+			Reason: r.Reason + "; equally good a match for " + other}
+		what := fmt.Sprintf("%s no longer exists in %s", r.From.FQName, r.From.Path)
+		r.To, r.found, r.current = nil, false, Anchor{}
+		r.Candidates = append([]Candidate{c}, r.Candidates...)
+		r.set(Invalid, ChangeDeleted, c.Confidence, what+"; its best match is equally good a match for "+other)
+	}
+	if len(lost) == 0 {
+		return nil, nil
+	}
+	exclude := make(map[string]bool, len(owner))
+	for key := range owner {
+		exclude[key] = true
+	}
+	losers := make([]int, 0, len(lost))
+	for i := range lost {
+		losers = append(losers, i)
+	}
+	sort.Ints(losers)
+	return losers, exclude
+}
+
+// verifyEach verifies as (only the indexes in only, when given) with
+// Options.Workers goroutines.
+func (v *Verifier) verifyEach(ctx context.Context, as []Anchor, only []int, run *runInfo) []Result {
+	out := make([]Result, len(as))
+	idx := only
+	if idx == nil {
+		idx = make([]int, len(as))
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	if v.opts.Workers == 1 || len(idx) < 2 {
+		for _, i := range idx {
+			out[i] = v.verify(ctx, as[i], run)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(v.opts.Workers, len(idx)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(idx) {
+					return
+				}
+				i := idx[k]
+				out[i] = v.verify(ctx, as[i], run)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// Verify checks one anchor (DESIGN.md §2). Findings are in the Result;
+// when the source cannot be read the result is invalid and its reason
+// says why. Learning and Anchor are left for the caller to fill.
+func (v *Verifier) Verify(ctx context.Context, a Anchor) Result {
+	return v.verify(ctx, a, nil)
+}
+
+// verify is Verify with what the run learned so far (nil: nothing).
+func (v *Verifier) verify(ctx context.Context, a Anchor, run *runInfo) Result {
+	r := Result{Spec: a.Spec(), Confidence: 1, From: fromLocation(a)}
+	if _, err := ParseSpec(r.Spec); err != nil {
+		r.Status, r.Change, r.Confidence = Invalid, ChangeNoMatch, 0
+		r.Reason = "malformed anchor: " + err.Error()
+		return r
+	}
+	switch a.Type() {
+	case TypeSymbol:
+		v.verifySymbol(ctx, a, &r, run)
+	case TypeLines:
+		v.verifyLines(ctx, a, &r)
+	case TypeFile:
+		v.verifyFile(ctx, a, &r)
+	case TypeGlob:
+		v.verifyGlob(ctx, a, &r)
+	}
+	return r
+}
+
+func fromLocation(a Anchor) Location {
+	l := Location{Path: a.Path(), FQName: a.FQName()}
+	switch a.Type() {
+	case TypeSymbol:
+		l.Lines = a.Lines
+	case TypeLines:
+		if s, e, ok := a.Range(); ok {
+			l.Lines = FormatRange(s, e)
+		}
+	case TypeGlob:
+		l.Path = a.Glob
+	}
+	return l
+}
+
+func symLocation(s analyzer.Symbol) *Location {
+	_, fq, _ := cutFQ(s.FQName)
+	return &Location{Path: s.Path, FQName: fq, Lines: FormatRange(s.StartLine, s.EndLine)}
+}
+
+// cutFQ splits "path::Outer::inner" into path and "Outer::inner".
+func cutFQ(full string) (string, string, bool) {
+	for i := 0; i+1 < len(full); i++ {
+		if full[i] == ':' && full[i+1] == ':' {
+			return full[:i], full[i+2:], true
+		}
+	}
+	return full, "", false
+}
+
+func (r *Result) set(st Status, ch Change, conf float64, reason string) {
+	r.Status, r.Change, r.Confidence, r.Reason = st, ch, conf, reason
+}
+
+func (r *Result) foundAt(to *Location, cur Anchor) {
+	r.To, r.current, r.found = to, cur, true
+}
+
+func readFailure(r *Result, path string, err error) {
+	r.set(Invalid, ChangeFileDeleted, 0, fmt.Sprintf("cannot read %s: %v", path, err))
+}
+
+// --- symbols ---------------------------------------------------------
+
+func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *runInfo) {
+	path := a.Path()
+	f, err := v.files.File(ctx, path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		readFailure(r, path, err)
+		return
+	}
+	if err == nil {
+		if sym, ok := pickSymbol(f, a); ok {
+			r.foundAt(symLocation(sym), symbolAnchor(sym))
+			compareSymbol(a, sym, r)
+			if r.Status == Drifted && run != nil && len(run.renames) > 0 {
+				toks := analyzer.RangeTokens(f.Lang, f.Src, sym.StartLine, sym.EndLine)
+				if used := renamesUsed(toks, run.renames); len(used) > 0 && analyzer.Shape(substitute(toks, run.renames)) == a.Shape {
+					r.Reason += ": only references to renamed symbols changed (" + strings.Join(used, ", ") + ")"
+				}
+			}
+			return
+		}
+	} else {
+		f = nil
+	}
+	v.relocateSymbol(ctx, a, f, r, run)
+}
+
+// pickSymbol finds a's symbol in f: among symbols with a's FQName, the one
+// with the baseline hash, else the baseline shape, else the nearest to the
+// baseline lines.
+func pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
+	var found []analyzer.Symbol
+	for _, s := range f.Symbols {
+		if s.FQName == a.Symbol {
+			found = append(found, s)
+		}
+	}
+	if len(found) == 0 {
+		return analyzer.Symbol{}, false
+	}
+	for _, s := range found {
+		if a.Hash != "" && s.Hash == a.Hash {
+			return s, true
+		}
+	}
+	for _, s := range found {
+		if a.Shape != "" && s.Shape == a.Shape {
+			return s, true
+		}
+	}
+	best := found[0]
+	if start, _, ok := a.Range(); ok {
+		for _, s := range found[1:] {
+			if abs(s.StartLine-start) < abs(best.StartLine-start) {
+				best = s
+			}
+		}
+	}
+	return best, true
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func compareSymbol(a Anchor, sym analyzer.Symbol, r *Result) {
+	switch {
+	case a.Hash == "" && a.Shape == "":
+		r.set(Valid, ChangeNone, 1, "no baseline recorded; run lore anchor accept to record one")
+	case sym.Hash == a.Hash:
+		r.set(Valid, ChangeNone, 1, "unchanged")
+	case a.Shape != "" && sym.Shape == a.Shape:
+		r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
+	case a.Sig != "" && sym.Sig != a.Sig:
+		r.set(Drifted, ChangeSignatureChanged, 1, "signature changed")
+	default:
+		r.set(Drifted, ChangeBodyChanged, 1, "body changed")
+	}
+}
+
+// --- lines -----------------------------------------------------------
+
+func (v *Verifier) verifyLines(ctx context.Context, a Anchor, r *Result) {
+	path := a.Path()
+	start, end, _ := a.Range()
+	f, err := v.files.File(ctx, path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		readFailure(r, path, err)
+		return
+	}
+	if err == nil {
+		if f.Skipped == "binary" {
+			r.set(Invalid, ChangeNoMatch, 0, path+" is now a binary file")
+			return
+		}
+		if a.Hash == "" && a.Shape == "" {
+			r.foundAt(&Location{Path: path, Lines: FormatRange(start, end)}, linesAnchor(f, start, end))
+			r.set(Valid, ChangeNone, 1, "no baseline recorded; run lore anchor accept to record one")
+			return
+		}
+		if v.findLines(ctx, a, f, r, false) {
+			return
+		}
+	}
+	// The file is gone, or the text left it: follow a rename.
+	var renamed *File
+	if p2 := v.files.Renamed(path); p2 != "" {
+		if f2, err := v.files.File(ctx, p2); err == nil {
+			if v.findLines(ctx, a, f2, r, true) {
+				return
+			}
+			renamed = f2
+		}
+	}
+	if f == nil && renamed != nil {
+		v.fuzzyLines(ctx, a, renamed, r)
+		r.Reason = fmt.Sprintf("%s renamed to %s; %s", path, renamed.Path, r.Reason)
+		return
+	}
+	if f == nil {
+		if f2 := v.findRenamedFile(ctx, a); f2 != nil && v.findLines(ctx, a, f2, r, true) {
+			return
+		}
+		r.set(Invalid, ChangeFileDeleted, 1, path+" was deleted")
+		return
+	}
+	v.fuzzyLines(ctx, a, f, r)
+}
+
+// findLines looks for a's baseline text in f: at its lines, then exactly
+// elsewhere, then with the same tokens (reformatted). moved says f is not
+// the anchor's own file.
+func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, moved bool) bool {
+	start, end, _ := a.Range()
+	n := end - start + 1
+	w := newWindows(f)
+	loc := func(s, e int) *Location { return &Location{Path: f.Path, Lines: FormatRange(s, e)} }
+	ok := func(s, e int, ch Change, conf float64, reason string) bool {
+		r.foundAt(loc(s, e), linesAnchor(f, s, e))
+		if moved {
+			ch = ChangeMoved
+			reason = fmt.Sprintf("%s renamed to %s; text found at L%d-L%d", a.Path(), f.Path, s, e)
+		}
+		r.set(Valid, ch, conf, reason)
+		return true
+	}
+	if !moved && end <= w.n() && w.hash(start, end) == a.Hash {
+		return ok(start, end, ChangeNone, 1, "unchanged")
+	}
+	if hits := w.findHash(a.Hash, n, start); len(hits) > 0 {
+		s := hits[0]
+		conf := ambiguity(len(hits))
+		if conf < v.opts.Threshold {
+			return v.lineCandidates(a, f, hits, n, r)
+		}
+		return ok(s, s+n-1, ChangeLinesShifted, conf, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, text unchanged", start, end, s, s+n-1))
+	}
+	if a.Shape == "" {
+		return false
+	}
+	if !moved && end <= w.n() && w.shape(start, end) == a.Shape {
+		return ok(start, end, ChangeReformatted, 1, "only formatting or comments changed")
+	}
+	if hits := w.findShape(a.Shape, n, start); len(hits) > 0 {
+		h := hits[0]
+		conf := ambiguity(len(hits))
+		ch, reason := ChangeLinesShifted, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, reformatted", start, end, h[0], h[1])
+		if h[0] == start && !moved {
+			ch, reason = ChangeReformatted, "only formatting or comments changed"
+		}
+		if conf < v.opts.Threshold {
+			return false
+		}
+		return ok(h[0], h[1], ch, conf, reason)
+	}
+	return false
+}
+
+func (v *Verifier) lineCandidates(a Anchor, f *File, hits []int, n int, r *Result) bool {
+	conf := ambiguity(len(hits))
+	for i, s := range hits {
+		if i == 3 {
+			break
+		}
+		r.Candidates = append(r.Candidates, Candidate{Location: Location{Path: f.Path, Lines: FormatRange(s, s+n-1)},
+			Confidence: round(conf), Reason: "same text"})
+	}
+	r.set(Drifted, ChangeNoMatch, round(conf), fmt.Sprintf("the anchored text occurs %d times in %s; pick one", len(hits), f.Path))
+	return true
+}
+
+// fuzzyLines handles text that is neither at its lines nor elsewhere in
+// its file: similar text is drift, nothing similar is no match.
+func (v *Verifier) fuzzyLines(ctx context.Context, a Anchor, f *File, r *Result) {
+	start, end, _ := a.Range()
+	w := newWindows(f)
+	if base := v.baseText(ctx, a); base != nil {
+		toks := analyzer.Tokens(f.Lang, base)
+		s, e, sim := w.mostSimilar(toks, end-start+1, start)
+		switch {
+		case sim >= v.opts.Threshold:
+			r.foundAt(&Location{Path: f.Path, Lines: FormatRange(s, e)}, linesAnchor(f, s, e))
+			r.set(Drifted, ChangeBodyChanged, round(sim), fmt.Sprintf("text changed (%.0f%% similar), now at L%d-L%d", 100*sim, s, e))
+			return
+		case sim >= 0.4:
+			r.Candidates = []Candidate{{Location: Location{Path: f.Path, Lines: FormatRange(s, e)}, Confidence: round(sim), Reason: "similar text"}}
+			r.current, r.found = linesAnchor(f, s, e), true
+			r.set(Drifted, ChangeNoMatch, round(sim), fmt.Sprintf("text not found; L%d-L%d is %.0f%% similar", s, e, 100*sim))
+			return
+		}
+		r.set(Invalid, ChangeNoMatch, 1, "the anchored text is no longer in "+f.Path)
+		return
+	}
+	if start <= w.n() {
+		e := min(end, w.n())
+		r.Candidates = []Candidate{{Location: Location{Path: f.Path, Lines: FormatRange(start, e)}, Confidence: 0.5, Reason: "same lines"}}
+		r.current, r.found = linesAnchor(f, start, e), true
+		r.set(Drifted, ChangeNoMatch, 0.5, fmt.Sprintf("text at L%d-L%d changed and was not found elsewhere in %s", start, end, f.Path))
+		return
+	}
+	r.set(Invalid, ChangeNoMatch, 1, fmt.Sprintf("%s has only %d lines and the anchored text is not in it", f.Path, w.n()))
+}
+
+// maxRenameScan bounds how many files are read to find a deleted file's
+// content under another name when no rename is known.
+const maxRenameScan = 2000
+
+// findRenamedFile looks for a file that holds a's text when a's file is
+// gone and no rename is known: files with the same name first, then with
+// the same extension.
+func (v *Verifier) findRenamedFile(ctx context.Context, a Anchor) *File {
+	paths, err := v.files.Paths(ctx)
+	if err != nil {
+		return nil
+	}
+	start, end, ok := a.Range()
+	cands := renameCandidates(a.Path(), paths)
+	if len(cands) > maxRenameScan {
+		cands = cands[:maxRenameScan] // same base name first: the likely ones
+	}
+	for _, p := range cands {
+		if ctx.Err() != nil {
+			return nil
+		}
+		f, err := v.files.File(ctx, p)
+		if err != nil || f.Skipped == "binary" {
+			continue
+		}
+		if a.Type() == TypeFile {
+			if f.Hash == a.Hash || (a.Shape != "" && fileShape(f) == a.Shape) {
+				return f
+			}
+			continue
+		}
+		if ok && len(newWindows(f).findHash(a.Hash, end-start+1, start)) > 0 {
+			return f
+		}
+	}
+	return nil
+}
+
+// --- files and globs -------------------------------------------------
+
+func (v *Verifier) verifyFile(ctx context.Context, a Anchor, r *Result) {
+	path := a.Path()
+	f, err := v.files.File(ctx, path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		readFailure(r, path, err)
+		return
+	}
+	if err == nil {
+		r.foundAt(&Location{Path: path}, fileAnchor(f))
+		compareFile(a, f, r)
+		return
+	}
+	var f2 *File
+	how := "renamed"
+	if p2 := v.files.Renamed(path); p2 != "" {
+		f2, _ = v.files.File(ctx, p2)
+	}
+	if f2 == nil && a.Hash != "" {
+		f2 = v.findRenamedFile(ctx, a)
+		how = "renamed (same content)"
+	}
+	if f2 == nil {
+		r.set(Invalid, ChangeFileDeleted, 1, path+" was deleted")
+		return
+	}
+	r.foundAt(&Location{Path: f2.Path}, fileAnchor(f2))
+	compareFile(a, f2, r)
+	st := r.Status
+	reason := fmt.Sprintf("%s %s to %s", path, how, f2.Path)
+	switch r.Change {
+	case ChangeReformatted:
+		reason += ", reformatted"
+	case ChangeFileChanged:
+		reason += ", content changed"
+	}
+	r.set(st, ChangeMoved, 1, reason)
+}
+
+func compareFile(a Anchor, f *File, r *Result) {
+	switch {
+	case a.Hash == "" && a.Shape == "":
+		r.set(Valid, ChangeNone, 1, "no baseline recorded; run lore anchor accept to record one")
+	case f.Hash == a.Hash:
+		r.set(Valid, ChangeNone, 1, "unchanged")
+	case a.Shape != "" && fileShape(f) == a.Shape:
+		r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
+	default:
+		r.set(Drifted, ChangeFileChanged, 1, "file changed")
+	}
+}
+
+func (v *Verifier) verifyGlob(ctx context.Context, a Anchor, r *Result) {
+	paths, err := v.files.Paths(ctx)
+	if err != nil {
+		r.set(Invalid, ChangeNoMatch, 0, "cannot list files: "+err.Error())
+		return
+	}
+	m := matchGlob(a.Glob, paths)
+	if len(m) == 0 {
+		r.set(Invalid, ChangeNoMatch, 1, "no file matches "+a.Glob)
+		return
+	}
+	r.foundAt(&Location{Path: m[0]}, Anchor{Glob: a.Glob})
+	n := strconv.Itoa(len(m)) + " files match"
+	if len(m) == 1 {
+		n = "1 file matches"
+	}
+	r.set(Valid, ChangeNone, 1, n)
+}

@@ -1,0 +1,211 @@
+package anchors
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"sort"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// windows searches a file for stretches of lines: by exact text, by
+// tokens (formatting-insensitive) and by token similarity.
+type windows struct {
+	f      *File
+	starts []int      // byte offset of each line
+	toks   [][]string // tokens of each line, computed on demand
+}
+
+func newWindows(f *File) *windows {
+	w := &windows{f: f, starts: []int{0}}
+	for i, c := range f.Src {
+		if c == '\n' && i+1 < len(f.Src) {
+			w.starts = append(w.starts, i+1)
+		}
+	}
+	if len(f.Src) == 0 {
+		w.starts = nil
+	}
+	return w
+}
+
+// n is the number of lines.
+func (w *windows) n() int { return len(w.starts) }
+
+func (w *windows) text(s, e int) []byte {
+	a := w.starts[s-1]
+	b := len(w.f.Src)
+	if e < len(w.starts) {
+		b = w.starts[e]
+	}
+	return w.f.Src[a:b]
+}
+
+func (w *windows) hash(s, e int) string {
+	if s < 1 || e > w.n() || s > e {
+		return ""
+	}
+	return analyzer.HashText(w.text(s, e))
+}
+
+func (w *windows) shape(s, e int) string {
+	if s < 1 || e > w.n() || s > e {
+		return ""
+	}
+	return analyzer.ShapeOf(w.f.Lang, w.text(s, e))
+}
+
+// byDistance orders starts by distance from near, earlier first on ties.
+func byDistance(xs []int, near int) {
+	sort.SliceStable(xs, func(i, j int) bool {
+		di, dj := abs(xs[i]-near), abs(xs[j]-near)
+		if di != dj {
+			return di < dj
+		}
+		return xs[i] < xs[j]
+	})
+}
+
+// findHash returns the first lines of every n-line window with the given
+// text hash, nearest to near first.
+func (w *windows) findHash(h string, n, near int) []int {
+	if h == "" || n < 1 {
+		return nil
+	}
+	var out []int
+	for s := 1; s+n-1 <= w.n(); s++ {
+		if w.hash(s, s+n-1) == h {
+			out = append(out, s)
+		}
+	}
+	byDistance(out, near)
+	return out
+}
+
+func (w *windows) lineTokens(i int) []string {
+	if w.toks == nil {
+		w.toks = make([][]string, w.n())
+		for k := range w.toks {
+			w.toks[k] = analyzer.Tokens(w.f.Lang, w.text(k+1, k+1))
+		}
+	}
+	return w.toks[i-1]
+}
+
+// findShape returns windows (first, last line) whose tokens fingerprint
+// to shape, nearest to near first. Windows are built line by line, so a
+// window may have any length up to twice n plus some slack.
+func (w *windows) findShape(shape string, n, near int) [][2]int {
+	if shape == "" {
+		return nil
+	}
+	maxLen := 2*n + 8
+	var out [][2]int
+	var h hash.Hash = sha256.New()
+	sum := make([]byte, 0, sha256.Size)
+	for s := 1; s <= w.n(); s++ {
+		if len(w.lineTokens(s)) == 0 {
+			continue // windows start with code
+		}
+		h.Reset()
+		for e := s; e <= w.n() && e-s < maxLen; e++ {
+			toks := w.lineTokens(e)
+			for _, t := range toks {
+				h.Write([]byte(t))
+				h.Write([]byte{0})
+			}
+			if len(toks) == 0 {
+				continue
+			}
+			sum = h.Sum(sum[:0])
+			if "sha256:"+hex.EncodeToString(sum) == shape {
+				// confirm on the window's own tokens (multi-line tokens)
+				if w.shape(s, e) == shape {
+					out = append(out, [2]int{s, e})
+				}
+				break
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		di, dj := abs(out[i][0]-near), abs(out[j][0]-near)
+		if di != dj {
+			return di < dj
+		}
+		return out[i][0] < out[j][0]
+	})
+	return out
+}
+
+// mostSimilar returns the window most similar to toks: windows of about n
+// lines are ranked by shingle overlap, the best few scored by similarity;
+// ties go to the window nearest to near.
+func (w *windows) mostSimilar(toks []string, n, near int) (int, int, float64) {
+	base := shingles(toks)
+	if len(base) == 0 || w.n() == 0 {
+		return 0, 0, 0
+	}
+	type win struct {
+		s, e int
+		j    float64
+	}
+	var top []win
+	const keep = 8
+	k := 3
+	if len(toks) < k {
+		k = 1
+	}
+	lo, hi := max(1, n*2/3), n*3/2+1
+	var cur []string
+	for s := 1; s <= w.n(); s++ {
+		if len(w.lineTokens(s)) == 0 {
+			continue
+		}
+		// Grow the window line by line, keeping its shingles and their
+		// overlap with base up to date.
+		cur = cur[:0]
+		seen := map[uint64]struct{}{}
+		inter := 0
+		for e := s; e <= w.n() && e-s+1 <= hi; e++ {
+			from := len(cur)
+			cur = append(cur, w.lineTokens(e)...)
+			for i := max(from, k-1); i < len(cur); i++ {
+				h := shingleHash(cur[i-k+1 : i+1])
+				if _, dup := seen[h]; dup {
+					continue
+				}
+				seen[h] = struct{}{}
+				if _, ok := base[h]; ok {
+					inter++
+				}
+			}
+			if e-s+1 < lo {
+				continue
+			}
+			j := float64(inter) / float64(len(base)+len(seen)-inter)
+			if len(top) < keep || j > top[len(top)-1].j {
+				top = append(top, win{s, e, j})
+				sort.SliceStable(top, func(a, b int) bool { return top[a].j > top[b].j })
+				if len(top) > keep {
+					top = top[:keep]
+				}
+			}
+		}
+	}
+	bs, be, best := 0, 0, -1.0
+	for _, c := range top {
+		var cur []string
+		for e := c.s; e <= c.e; e++ {
+			cur = append(cur, w.lineTokens(e)...)
+		}
+		sim := similarity(toks, cur)
+		if sim > best || (sim == best && abs(c.s-near) < abs(bs-near)) {
+			bs, be, best = c.s, c.e, sim
+		}
+	}
+	if best < 0 {
+		return 0, 0, 0
+	}
+	return bs, be, best
+}
