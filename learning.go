@@ -286,7 +286,7 @@ func decodeAnchor(n *yaml.Node, a *anchors.Anchor) error {
 		return errors.New("an anchor is a mapping such as {file: path}")
 	}
 	var raw struct {
-		Symbol, Lines, File, Glob, Kind, Hash, Shape, Sig string
+		Symbol, Lines, File, Glob, Kind, Hash, Shape, Sig, Sketch string
 	}
 	if err := n.Decode(&raw); err != nil {
 		return errors.New(yamlMsg(err))
@@ -558,7 +558,7 @@ func anchorYAML(a anchors.Anchor) *yaml.Node {
 	case anchors.TypeGlob:
 		pairs(m, "glob", a.Glob)
 	}
-	pairs(m, "hash", a.Hash, "shape", a.Shape, "sig", a.Sig)
+	pairs(m, "hash", a.Hash, "shape", a.Shape, "sig", a.Sig, "sketch", a.Sketch)
 	return m
 }
 

@@ -13,7 +13,7 @@ import (
 // compact binary form rather than JSON (decoding 1,000 learnings from JSON
 // cost about a third of `lore learn list`). Strings and counts are
 // uvarint-prefixed; the first byte is the format version.
-const recordVersion = 1
+const recordVersion = 2
 
 var errRecord = errors.New("corrupt learning record")
 
@@ -110,7 +110,7 @@ func encodeRecord(rec fileRecord) []byte {
 	w.strs(l.Tags)
 	w.uint(uint64(len(l.Anchors)))
 	for _, a := range l.Anchors {
-		w.strs([]string{a.Symbol, a.Lines, a.File, a.Glob, a.Kind, a.Hash, a.Shape, a.Sig})
+		w.strs([]string{a.Symbol, a.Lines, a.File, a.Glob, a.Kind, a.Hash, a.Shape, a.Sig, a.Sketch})
 	}
 	w.uint(uint64(len(l.Links)))
 	for _, lk := range l.Links {
@@ -142,10 +142,10 @@ func decodeRecord(b []byte) (fileRecord, error) {
 		l.Anchors = make([]anchors.Anchor, n)
 		for i := range l.Anchors {
 			f := r.strs()
-			if len(f) != 8 {
+			if len(f) != 9 {
 				return rec, errRecord
 			}
-			l.Anchors[i] = anchors.Anchor{Symbol: f[0], Lines: f[1], File: f[2], Glob: f[3], Kind: f[4], Hash: f[5], Shape: f[6], Sig: f[7]}
+			l.Anchors[i] = anchors.Anchor{Symbol: f[0], Lines: f[1], File: f[2], Glob: f[3], Kind: f[4], Hash: f[5], Shape: f[6], Sig: f[7], Sketch: f[8]}
 		}
 	}
 	if n := r.uint(); n > 0 && n <= uint64(len(r.b)) {

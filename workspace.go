@@ -24,7 +24,7 @@ const Dir = ".lore"
 // storeSchema is the version of everything lore keeps in .lore/db. Bump it
 // when the meaning of stored data changes; stores of another version are
 // rebuilt from the learning files and the repository.
-const storeSchema = 1
+const storeSchema = 2
 
 // Options configure a Workspace.
 type Options struct {

@@ -33,6 +33,9 @@ type Anchor struct {
 	Hash   string `json:"hash,omitempty"`   // exact text fingerprint
 	Shape  string `json:"shape,omitempty"`  // token fingerprint
 	Sig    string `json:"sig,omitempty"`    // signature fingerprint (symbols)
+	// Sketch summarises the baseline's tokens (symbols) so that a renamed
+	// and edited symbol can be recognised without history. Optional.
+	Sketch string `json:"sketch,omitempty"`
 }
 
 // Type reports the anchor's type, or "" when the anchor names no target.
