@@ -18,7 +18,7 @@ func newLearnCmd(a *app) *cobra.Command {
 		Use:   "learn",
 		Short: "Add, list, show, edit and remove learnings",
 	}
-	c.AddCommand(newLearnAddCmd(a), newLearnListCmd(a), newLearnShowCmd(a), newLearnRmCmd(a), newLearnEditCmd(a))
+	c.AddCommand(newLearnAddCmd(a), newLearnListCmd(a), newLearnShowCmd(a), newLearnRmCmd(a), newLearnEditCmd(a), newLearnSimilarCmd(a))
 	return c
 }
 
@@ -133,10 +133,18 @@ func newLearnShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			fb, err := ws.LearningFeedback(c.Context(), l.ID)
+			if err != nil {
+				return err
+			}
 			if asJSON {
-				return a.json(l)
+				return a.json(struct {
+					*lore.Learning
+					Feedback []lore.Feedback `json:"feedback"`
+				}{l, fb})
 			}
 			printLearning(a.stdout, l)
+			printFeedback(a.stdout, fb)
 			return nil
 		},
 	}

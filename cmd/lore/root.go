@@ -110,6 +110,10 @@ answers "what do we know that matters for the file I am editing?".`,
 		newHistoryCmd(a),
 		newAnchorCmd(a),
 		newHookCmd(a),
+		newContextCmd(a),
+		newFeedbackCmd(a),
+		newMCPCmd(a),
+		newServeCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/graph"
+)
+
+func newContextCmd(a *app) *cobra.Command {
+	var (
+		opts   lore.ContextOptions
+		format string
+	)
+	c := &cobra.Command{
+		Use:   "context TARGET... [--depth N] [--limit K] [--format md|json]",
+		Short: "Show what we know that matters for a file, line, symbol or learning",
+		Long: `context ranks the learnings that matter for what you are working on. A
+TARGET is a file, file:line (the symbol around the line), path::Symbol or a
+learning id. Learnings anchored to the target symbol come first, then those
+anchored to its file, then those reached through imports (both ways), files
+that change together with it, and links or similarity between learnings.
+Each result says why it was reached. Drifted learnings are marked; invalid
+ones are listed apart as stale.
+
+--format md (the default) is ready to paste into a prompt; --format json is
+for tools: {"targets": [...], "learnings": [{"id", "title", "tags",
+"status", "score", "reason", "hops", "anchors", "body", "path"}],
+"stale": [...]}.`,
+		Example: `  lore context src/auth.ts
+  lore context src/auth.ts:42 --format json
+  lore context 'src/auth.ts::AuthService::validateToken' --depth 3 --limit 5
+  lore context k3v9`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if opts.Depth < 1 || opts.Depth > graph.MaxDepth {
+				return usageError(c, "--depth %d: want 1..%d", opts.Depth, graph.MaxDepth)
+			}
+			if opts.Limit < 1 || opts.Limit > lore.MaxContextLimit {
+				return usageError(c, "--limit %d: want 1..%d", opts.Limit, lore.MaxContextLimit)
+			}
+			if format != "md" && format != "json" {
+				return usageError(c, "--format %q: want md or json", format)
+			}
+			opts.Targets = args
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			res, err := ws.Context(c.Context(), opts)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				return a.json(res)
+			}
+			return res.WriteMarkdown(a.stdout)
+		},
+	}
+	f := c.Flags()
+	f.IntVar(&opts.Depth, "depth", lore.DefaultContextDepth, fmt.Sprintf("most hops through imports, co-change and links (1..%d)", graph.MaxDepth))
+	f.IntVar(&opts.Limit, "limit", lore.DefaultContextLimit, "most learnings listed")
+	f.StringVar(&format, "format", "md", "md (for a prompt) or json")
+	return c
+}
+
+func newLearnSimilarCmd(a *app) *cobra.Command {
+	var (
+		limit  int
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "similar ID [--limit N] [--json]",
+		Short: "List the learnings most similar to one (by their words and anchors)",
+		Long: `similar lists the SIMILAR_TO neighbours of a learning: learnings whose
+titles, tags, bodies and anchor locations share distinctive words (TF-IDF
+cosine), computed when learnings are added or changed. --json prints an
+array of {"id", "title", "tags", "score"}.`,
+		Example: "  lore learn similar k3v9\n  lore learn similar k3v9 --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if limit < 0 {
+				return usageError(c, "--limit must not be negative")
+			}
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			sims, err := ws.Similar(c.Context(), args[0], limit)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.json(sims)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			for _, s := range sims {
+				fmt.Fprintf(tw, "%s\t%.3f\t%s\n", s.ID, s.Score, s.Title)
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().IntVar(&limit, "limit", 10, "most learnings listed (0: all)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lorehq/lore/httpapi"
+)
+
+func newServeCmd(a *app) *cobra.Command {
+	var (
+		addr        string
+		allowRemote bool
+	)
+	c := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:7420] [--allow-remote]",
+		Short: "Serve an HTTP JSON API for editors and tools",
+		Long: `serve answers HTTP requests until interrupted (SIGINT or SIGTERM end it
+gracefully):
+
+  GET  /graph/neighborhood/{node}?depth=N   nodes and edges within N hops (1..3)
+  POST /graph/neighbors {"ids": [...]}       1-hop neighbourhood of many nodes
+  GET  /context?target=FILE[:LINE]&target=…  ranked learnings (as lore context --format json)
+  GET  /learnings/{id}                       one learning
+  GET  /verify                               as lore verify --format json
+
+It listens on loopback only unless --allow-remote is given: the API has no
+authentication. The store is opened per request only.`,
+		Example: `  lore serve
+  curl -s 'http://127.0.0.1:7420/context?target=src/auth.ts:42'`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ln, err := httpapi.Listen(addr, allowRemote)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stderr, "lore: serving on http://%s\n", ln.Addr())
+			return httpapi.Serve(c.Context(), ln, httpapi.Options{
+				Dir:         a.dir,
+				LockTimeout: a.lockTimeout,
+				Notify:      func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) },
+			})
+		},
+	}
+	c.Flags().StringVar(&addr, "addr", httpapi.DefaultAddr, "listen on `HOST:PORT`")
+	c.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback address (no authentication!)")
+	return c
+}

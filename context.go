@@ -1,0 +1,753 @@
+package lore
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
+)
+
+// Context defaults and limits.
+const (
+	DefaultContextDepth = 2
+	DefaultContextLimit = 10
+	MaxContextLimit     = 200
+)
+
+// Scores of the ways a learning can be reached. A learning anchored to the
+// target ranks first; every hop away from it multiplies the score by a
+// decay and by the weight of the edge it follows.
+const (
+	scoreSymbolExact = 1.0  // anchored to the target symbol
+	scoreLineRange   = 0.95 // a line anchor containing the target line
+	scoreSymbolNear  = 0.85 // anchored to a symbol enclosing or inside the target
+	scoreFileWhole   = 0.8  // a whole-file anchor when the target is a symbol
+	scoreFileInner   = 0.7  // a symbol or line anchor elsewhere in the file
+	scoreGlob        = 0.3  // a glob matching the file
+	scoreSameCode    = 0.2  // a file the target learning is anchored to
+
+	decayImport   = 0.5
+	decayCochange = 0.5
+	decayLink     = 0.6
+	decaySimilar  = 0.5
+
+	minContextScore = 0.01 // paths scoring less are not followed
+	maxFanout       = 64   // edges followed from one node, heaviest first
+)
+
+// Context statuses of a learning, from the last verification.
+const (
+	StatusValid      = "valid"
+	StatusDrifted    = "drifted"
+	StatusInvalid    = "invalid"
+	StatusUnverified = "unverified" // never verified: treated as current
+)
+
+// ContextOptions configure Context.
+type ContextOptions struct {
+	// Targets are what the caller is working on: a file, file:line (the
+	// symbol enclosing the line), a symbol path::Outer::inner, or a
+	// learning id (or unique prefix). At least one.
+	Targets []string
+	// Depth is the most hops (imports, co-change, links, similarity) from
+	// a target: default DefaultContextDepth, at most graph.MaxDepth.
+	Depth int
+	// Limit is the most current learnings returned (and, separately, the
+	// most stale ones): default DefaultContextLimit, at most
+	// MaxContextLimit.
+	Limit int
+}
+
+func (o *ContextOptions) validate() error {
+	if len(o.Targets) == 0 {
+		return errors.New("context: give at least one target: a file, file:line, path::Symbol or a learning id")
+	}
+	if o.Depth < 0 || o.Depth > graph.MaxDepth {
+		return fmt.Errorf("context: depth %d: want 0..%d", o.Depth, graph.MaxDepth)
+	}
+	if o.Limit < 0 || o.Limit > MaxContextLimit {
+		return fmt.Errorf("context: limit %d: want 1..%d", o.Limit, MaxContextLimit)
+	}
+	if o.Depth == 0 {
+		o.Depth = DefaultContextDepth
+	}
+	if o.Limit == 0 {
+		o.Limit = DefaultContextLimit
+	}
+	return nil
+}
+
+// ContextResult is the answer to "what do we know that matters here?".
+// Its JSON form is a stable API:
+//
+//   - targets: each target as given ("arg") and what it resolved to:
+//     "file" (repository path), "line", "symbol" (FQName) or "learning".
+//   - learnings: current learnings (valid, drifted, unverified), best
+//     first; drifted ones describe code that changed since.
+//   - stale: invalid learnings (their code is gone): shown so that
+//     someone fixes them, never to be relied on.
+type ContextResult struct {
+	Targets   []ContextTarget `json:"targets"`
+	Learnings []ContextItem   `json:"learnings"`
+	Stale     []ContextItem   `json:"stale"`
+	// Notes say what limited the answer, such as a file that is not
+	// indexed yet.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ContextTarget is one target and what it resolved to.
+type ContextTarget struct {
+	Arg      string `json:"arg"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Symbol   string `json:"symbol,omitempty"`
+	Learning string `json:"learning,omitempty"`
+}
+
+// ContextItem is one learning in a context answer.
+type ContextItem struct {
+	ID     string   `json:"id"`
+	Title  string   `json:"title"`
+	Tags   []string `json:"tags"`
+	Status string   `json:"status"` // valid, drifted, invalid or unverified
+	// Score in (0, 1]: 1 for a learning anchored to the target symbol,
+	// lower the further away it was reached.
+	Score float64 `json:"score"`
+	// Reason says in words how the learning was reached.
+	Reason string `json:"reason"`
+	// Hops is the number of imports, co-change, link and similarity edges
+	// between the target and the learning.
+	Hops    int             `json:"hops"`
+	Anchors []ContextAnchor `json:"anchors"`
+	Body    string          `json:"body"`
+	Path    string          `json:"path"` // the learning file
+}
+
+// ContextAnchor is where a learning is anchored.
+type ContextAnchor struct {
+	Spec  string `json:"spec"`
+	Path  string `json:"path,omitempty"`
+	Lines string `json:"lines,omitempty"` // "40-62" for symbol and line anchors
+}
+
+// Context ranks the learnings that matter for the targets: those anchored
+// to the target symbol, then to its file, then those reached through
+// imports (both directions), co-change partners and links or similarity
+// between learnings. Scores decay per hop and multiply edge weights; ties
+// are broken by fewer hops, then id, so the answer is deterministic.
+func (w *Workspace) Context(ctx context.Context, opts ContextOptions) (*ContextResult, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	var res *ContextResult
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		var err error
+		res, err = w.context(ctx, st, opts)
+		return err
+	})
+	return res, err
+}
+
+// reach is how a node of the context search was reached.
+type reach struct {
+	node   string // file:<path> or learning:<id>
+	score  float64
+	hops   int
+	reason string // for a file: how it relates to the target, starting with its path
+	leaf   bool   // a file whose imports and co-change are not followed
+	// chain is the direction of the imports that led to a file (Both
+	// when none did): only imports in that direction are followed on.
+	chain graph.Direction
+}
+
+type reachHeap []reach
+
+func (h reachHeap) Len() int { return len(h) }
+func (h reachHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.hops != b.hops {
+		return a.hops < b.hops
+	}
+	if a.node != b.node {
+		return a.node < b.node
+	}
+	return a.reason < b.reason
+}
+func (h reachHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *reachHeap) Push(x any)   { *h = append(*h, x.(reach)) }
+func (h *reachHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// anchorRef is one anchor of one learning, indexed by path.
+type anchorRef struct {
+	learning string
+	a        anchors.Anchor
+}
+
+// fileFocus is what a target says about one of its files: the symbol or
+// line the caller is at, if any.
+type fileFocus struct {
+	symbol string // FQName
+	line   int
+	start  int // lines of the symbol
+	end    int
+}
+
+func (w *Workspace) context(ctx context.Context, st *graph.Store, opts ContextOptions) (*ContextResult, error) {
+	res := &ContextResult{Targets: []ContextTarget{}, Learnings: []ContextItem{}, Stale: []ContextItem{}}
+	byPath := map[string][]anchorRef{}
+	var globs []anchorRef
+	for _, id := range w.learnings.ids {
+		for _, a := range w.learnings.byID[id].Anchors {
+			if a.Type() == anchors.TypeGlob {
+				globs = append(globs, anchorRef{id, a})
+				continue
+			}
+			if p := a.Path(); p != "" {
+				byPath[p] = append(byPath[p], anchorRef{id, a})
+			}
+		}
+	}
+
+	h := &reachHeap{}
+	focus := map[string][]fileFocus{}
+	targetLearnings := map[string]bool{}
+	for _, arg := range opts.Targets {
+		t, err := w.resolveContextTarget(st, arg, res)
+		if err != nil {
+			return nil, err
+		}
+		res.Targets = append(res.Targets, t)
+		switch {
+		case t.Learning != "":
+			targetLearnings[t.Learning] = true
+			heap.Push(h, reach{node: learningNode(t.Learning), score: 1, reason: "#" + t.Learning})
+			// Learnings about the same code matter too.
+			for _, a := range w.learnings.byID[t.Learning].Anchors {
+				if p := a.Path(); p != "" && a.Type() != anchors.TypeGlob {
+					heap.Push(h, reach{node: "file:" + p, score: scoreSameCode, hops: 1, reason: p + ", where the target learning is anchored", leaf: true})
+				}
+			}
+		default:
+			f := fileFocus{symbol: t.Symbol, line: t.Line}
+			if t.Symbol != "" {
+				f.start, f.end = symbolRange(st, t.File, t.Symbol)
+			}
+			focus[t.File] = append(focus[t.File], f)
+			heap.Push(h, reach{node: "file:" + t.File, score: 1, reason: t.File})
+		}
+	}
+
+	done := map[string]reach{}
+	found := map[string]reach{} // learning id → best reach
+	err := st.View(func(tx *graph.Tx) error {
+		for h.Len() > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r := heap.Pop(h).(reach)
+			if _, ok := done[r.node]; ok {
+				continue
+			}
+			done[r.node] = r
+			if id := learningOfNode(r.node); id != "" {
+				if _, ok := w.learnings.byID[id]; !ok {
+					continue
+				}
+				if !targetLearnings[id] {
+					found[id] = r
+				}
+				if r.hops < opts.Depth {
+					if err := w.expandLearning(ctx, tx, h, done, r, id); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			file := strings.TrimPrefix(r.node, "file:")
+			for _, c := range anchoredHere(file, byPath[file], globs, focus[file], r) {
+				if _, ok := done[c.node]; !ok {
+					heap.Push(h, c)
+				}
+			}
+			if r.hops < opts.Depth && !r.leaf {
+				if err := expandFile(ctx, tx, h, done, r, file); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+
+	ids := make([]string, 0, len(found))
+	for id := range found {
+		ids = append(ids, id)
+	}
+	statuses, err := w.learningStatuses(st, ids)
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	var items []ContextItem
+	for _, id := range ids {
+		r := found[id]
+		items = append(items, w.contextItem(id, r, statuses[id]))
+	}
+	sort.Slice(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Hops != b.Hops {
+			return a.Hops < b.Hops
+		}
+		return a.ID < b.ID
+	})
+	for _, it := range items {
+		if it.Status == StatusInvalid {
+			if len(res.Stale) < opts.Limit {
+				res.Stale = append(res.Stale, it)
+			}
+		} else if len(res.Learnings) < opts.Limit {
+			res.Learnings = append(res.Learnings, it)
+		}
+	}
+	return res, nil
+}
+
+func (w *Workspace) contextItem(id string, r reach, s anchors.Status) ContextItem {
+	l := w.learnings.byID[id]
+	status := string(s)
+	if status == "" {
+		status = StatusUnverified
+	}
+	it := ContextItem{
+		ID: id, Title: l.Title, Tags: l.Tags, Status: status,
+		Score: r.score, Reason: r.reason, Hops: r.hops,
+		Anchors: []ContextAnchor{}, Body: l.Body, Path: l.Path,
+	}
+	if it.Tags == nil {
+		it.Tags = []string{}
+	}
+	for _, a := range l.Anchors {
+		ca := ContextAnchor{Spec: a.Spec(), Path: a.Path()}
+		if s, e, ok := a.Range(); ok {
+			ca.Lines = anchors.FormatRange(s, e)
+		}
+		it.Anchors = append(it.Anchors, ca)
+	}
+	return it
+}
+
+// resolveContextTarget turns one target argument into a file (with an
+// optional line and symbol) or a learning.
+func (w *Workspace) resolveContextTarget(st *graph.Store, arg string, res *ContextResult) (ContextTarget, error) {
+	t := ContextTarget{Arg: arg}
+	if arg == "" {
+		return t, errors.New("context: empty target: give a file, file:line, path::Symbol or a learning id")
+	}
+	if rest, ok := strings.CutPrefix(arg, "learning:"); ok {
+		l, err := w.lookup(rest)
+		if err != nil {
+			return t, err
+		}
+		t.Learning = l.ID
+		return t, nil
+	}
+	if p, fq, ok := strings.Cut(arg, "::"); ok {
+		rel, err := w.RelPath(p)
+		if err != nil {
+			return t, err
+		}
+		if !w.isFile(rel) {
+			return t, fmt.Errorf("context: %s: no such file in the repository: %w", p, ErrNotFound)
+		}
+		t.File, t.Symbol = rel, rel+"::"+fq
+		return t, nil
+	}
+	p, line := arg, 0
+	if i := strings.LastIndexByte(arg, ':'); i > 0 {
+		if n, err := strconv.Atoi(arg[i+1:]); err == nil {
+			if n < 1 {
+				return t, fmt.Errorf("context: %s: lines start at 1", arg)
+			}
+			p, line = arg[:i], n
+		}
+	}
+	rel, relErr := w.RelPath(p)
+	isFile := relErr == nil && w.isFile(rel)
+	if !isFile && line == 0 {
+		if l, err := w.lookup(arg); err == nil {
+			t.Learning = l.ID
+			return t, nil
+		} else if _, ok := errors.AsType[*AmbiguousError](err); ok {
+			return t, err
+		}
+	}
+	if relErr != nil {
+		return t, relErr
+	}
+	if !isFile {
+		return t, fmt.Errorf("context: %s is neither a file in the repository nor a learning id: %w", arg, ErrNotFound)
+	}
+	t.File, t.Line = rel, line
+	if _, err := analyzer.FileInfo(st, rel); errors.Is(err, graph.ErrNotFound) {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s is not indexed: run lore index so that its imports and lines are known", rel))
+		return t, nil
+	} else if err != nil {
+		return t, fmt.Errorf("context: %s: %w", arg, err)
+	}
+	if line > 0 {
+		sym, err := analyzer.Enclosing(st, rel, line)
+		if err != nil && !errors.Is(err, graph.ErrNotFound) {
+			return t, fmt.Errorf("context: %s: %w", arg, err)
+		}
+		if sym != nil {
+			t.Symbol = sym.FQName
+		}
+	}
+	return t, nil
+}
+
+func (w *Workspace) isFile(rel string) bool {
+	fi, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(rel)))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// symbolRange returns the lines of a symbol from the index (0, 0 when it
+// is not known).
+func symbolRange(st *graph.Store, file, fq string) (int, int) {
+	syms, err := analyzer.Symbols(st, file)
+	if err != nil {
+		return 0, 0
+	}
+	for _, s := range syms {
+		if s.FQName == fq {
+			return s.StartLine, s.EndLine
+		}
+	}
+	return 0, 0
+}
+
+// anchoredHere returns the learnings anchored to file, reached by r.
+func anchoredHere(file string, refs, globs []anchorRef, focus []fileFocus, r reach) []reach {
+	// rest says how file relates to the target: "" for a target's file,
+	// else ", which src/auth.ts imports" and so on.
+	rest := strings.TrimPrefix(r.reason, file)
+	var out []reach
+	for _, ref := range refs {
+		f, phrase, special := anchorScore(ref.a, focus)
+		why := phrase
+		switch {
+		case special:
+		case ref.a.Type() == anchors.TypeFile:
+			why += rest
+		case rest == "" && len(focus) > 0 && !hasFileFocus(focus):
+			why += ", elsewhere in the target's file"
+		case rest != "":
+			why += " in " + file + rest
+		}
+		out = append(out, reach{node: learningNode(ref.learning), score: roundScore(r.score * f), hops: r.hops, reason: why})
+	}
+	for _, g := range globs {
+		if matchGlob(g.a.Glob, file) {
+			out = append(out, reach{
+				node:   learningNode(g.learning),
+				score:  roundScore(r.score * scoreGlob),
+				hops:   r.hops,
+				reason: "anchored to glob:" + g.a.Glob + ", which matches " + r.reason,
+			})
+		}
+	}
+	return out
+}
+
+// anchorScore rates an anchor against the caller's focus in its file and
+// says how it is anchored; special reports a phrase that relates the
+// anchor to the focus and needs no more words.
+func anchorScore(a anchors.Anchor, focus []fileFocus) (score float64, phrase string, special bool) {
+	consider := func(s float64, h string, sp bool) {
+		if s > score {
+			score, phrase, special = s, h, sp
+		}
+	}
+	whole := len(focus) == 0 || hasFileFocus(focus)
+	switch a.Type() {
+	case anchors.TypeFile:
+		consider(scoreFileWhole, "anchored to "+a.Path(), false)
+		if whole {
+			consider(1, "anchored to "+a.Path(), false)
+		}
+	case anchors.TypeSymbol:
+		fq := a.Symbol
+		consider(scoreFileInner, "anchored to "+fq, false)
+		if whole {
+			consider(0.9, "anchored to "+fq, false)
+		}
+		for _, f := range focus {
+			switch {
+			case f.symbol == "":
+			case fq == f.symbol:
+				consider(scoreSymbolExact, "anchored to "+fq+", the target symbol", true)
+			case strings.HasPrefix(f.symbol, fq+"::"):
+				consider(scoreSymbolNear, "anchored to "+fq+", which encloses the target "+symbolName(f.symbol), true)
+			case strings.HasPrefix(fq, f.symbol+"::"):
+				consider(scoreSymbolNear, "anchored to "+fq+", inside the target "+symbolName(f.symbol), true)
+			}
+		}
+	case anchors.TypeLines:
+		start, end, _ := a.Range()
+		consider(scoreFileInner, "anchored to "+a.Spec(), false)
+		if whole {
+			consider(0.9, "anchored to "+a.Spec(), false)
+		}
+		for _, f := range focus {
+			if f.line > 0 && f.line >= start && f.line <= end {
+				consider(scoreLineRange, fmt.Sprintf("anchored to %s, which contains the target line %d", a.Spec(), f.line), true)
+			} else if f.start > 0 && start <= f.end && end >= f.start {
+				consider(scoreSymbolNear, "anchored to "+a.Spec()+", which overlaps the target "+symbolName(f.symbol), true)
+			}
+		}
+	}
+	return score, phrase, special
+}
+
+// hasFileFocus reports whether one of the targets is the whole file.
+func hasFileFocus(focus []fileFocus) bool {
+	for _, f := range focus {
+		if f.symbol == "" && f.line == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func symbolName(fq string) string {
+	if _, s, ok := strings.Cut(fq, "::"); ok {
+		return s
+	}
+	return fq
+}
+
+// neighbor is one edge from a node of the context search.
+type neighbor struct {
+	node     string
+	typ      graph.EdgeType
+	relation string
+	out      bool // followed from → to
+	weight   float64
+}
+
+// neighbors lists the maxFanout heaviest edges (then by id) of node with
+// the given types in one direction, so that a file imported everywhere
+// does not flood the search. It reads the graph's adjacency through a
+// one-hop traversal, which names only the nodes it keeps.
+func neighbors(ctx context.Context, tx *graph.Tx, node string, dir graph.Direction, types ...graph.EdgeType) ([]neighbor, error) {
+	res, err := tx.Traverse(ctx, graph.TraverseOptions{Seeds: []string{node}, Direction: dir, Depth: 1, Limit: maxFanout, Filter: graph.Filter{Types: types}})
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]neighbor, 0, len(res))
+	for _, r := range res {
+		if len(r.Steps) != 1 {
+			continue
+		}
+		st := r.Steps[0]
+		out = append(out, neighbor{node: r.Node, typ: st.Type, relation: st.Relation, out: st.Direction == graph.Out, weight: st.Weight})
+	}
+	return out, nil
+}
+
+// expandFile follows IMPORTS and CO_CHANGES_WITH edges from a file. Import
+// chains keep their direction (what the target imports, and what those
+// import; what imports the target, and what imports those): a file that
+// merely imports the same thing as the target is no evidence.
+func expandFile(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string]reach, r reach, file string) error {
+	var ns []neighbor
+	for _, q := range []struct {
+		dir graph.Direction
+		typ graph.EdgeType
+	}{{graph.Out, graph.Imports}, {graph.In, graph.Imports}, {graph.Both, graph.CoChangesWith}} {
+		if q.typ == graph.Imports && r.chain != graph.Both && r.chain != q.dir {
+			continue
+		}
+		more, err := neighbors(ctx, tx, r.node, q.dir, q.typ)
+		if err != nil {
+			return err
+		}
+		ns = append(ns, more...)
+	}
+	for _, n := range ns {
+		if _, ok := done[n.node]; ok || !strings.HasPrefix(n.node, "file:") {
+			continue
+		}
+		op := strings.TrimPrefix(n.node, "file:")
+		decay, chain := decayImport, graph.In
+		var why string
+		switch {
+		case n.typ == graph.CoChangesWith:
+			decay, chain = decayCochange, graph.Both
+			why = fmt.Sprintf(", which changes together with %s (coupling %.2f)", file, n.weight)
+		case n.out:
+			chain = graph.Out
+			why = ", which " + file + " imports"
+		default:
+			why = ", which imports " + file
+		}
+		s := roundScore(r.score * decay * n.weight)
+		if s < minContextScore {
+			continue
+		}
+		heap.Push(h, reach{node: n.node, score: s, hops: r.hops + 1, reason: op + why + strings.TrimPrefix(r.reason, file), chain: chain})
+	}
+	return nil
+}
+
+// expandLearning follows LINKS_TO (both ways) and SIMILAR_TO edges from a
+// learning.
+func (w *Workspace) expandLearning(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string]reach, r reach, id string) error {
+	ns, err := neighbors(ctx, tx, r.node, graph.Both, graph.LinksTo, graph.SimilarTo)
+	if err != nil {
+		return err
+	}
+	prev := r.reason
+	if r.hops == 0 && strings.HasPrefix(prev, "#") {
+		prev = "the target learning"
+	} else {
+		prev = "which is " + prev
+	}
+	for _, n := range ns {
+		if _, ok := done[n.node]; ok || learningOfNode(n.node) == "" {
+			continue
+		}
+		var decay float64
+		var why string
+		switch {
+		case n.typ == graph.SimilarTo:
+			decay = decaySimilar
+			why = fmt.Sprintf("similar (%.2f) to #%s, %s", n.weight, id, prev)
+		case n.out:
+			decay = decayLink
+			why = fmt.Sprintf("linked from #%s (%s), %s", id, n.relation, prev)
+		default:
+			decay = decayLink
+			why = fmt.Sprintf("links to #%s (%s), %s", id, n.relation, prev)
+		}
+		s := roundScore(r.score * decay * n.weight)
+		if s < minContextScore {
+			continue
+		}
+		heap.Push(h, reach{node: n.node, score: s, hops: r.hops + 1, reason: why})
+	}
+	return nil
+}
+
+func roundScore(s float64) float64 { return math.Round(s*1e4) / 1e4 }
+
+// matchGlob matches a slash path against a pattern where * and ? stay
+// inside one path segment and ** spans any number of segments.
+func matchGlob(pattern, name string) bool {
+	return globSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
+}
+
+func globSegs(pat, name []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(name); i++ {
+				if globSegs(pat[1:], name[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(name) == 0 {
+			return false
+		}
+		if ok, err := path.Match(pat[0], name[0]); err != nil || !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(name) == 0
+}
+
+// WriteMarkdown renders a context answer for a prompt: each learning with
+// its title, status, anchor locations, body and the reason it was
+// reached; stale learnings last, marked as not to be relied on.
+func (r *ContextResult) WriteMarkdown(out io.Writer) error {
+	var b strings.Builder
+	var args []string
+	for _, t := range r.Targets {
+		args = append(args, "`"+t.Arg+"`")
+	}
+	fmt.Fprintf(&b, "# What we know about %s\n\n", strings.Join(args, ", "))
+	if len(r.Learnings) == 0 {
+		b.WriteString("No learnings are anchored to or related to this code.\n")
+	}
+	for _, it := range r.Learnings {
+		writeItemMarkdown(&b, it)
+	}
+	if len(r.Stale) > 0 {
+		b.WriteString("## Stale (invalid: the code they describe is gone; do not rely on them)\n\n")
+		for _, it := range r.Stale {
+			fmt.Fprintf(&b, "- #%s %s — %s\n", it.ID, it.Title, it.Reason)
+		}
+		b.WriteString("\n")
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "> note: %s\n", n)
+	}
+	_, err := io.WriteString(out, b.String())
+	return err
+}
+
+func writeItemMarkdown(b *strings.Builder, it ContextItem) {
+	status := it.Status
+	switch it.Status {
+	case StatusDrifted:
+		status = "drifted — the code changed since this was written; check it still holds"
+	case StatusUnverified:
+		status = "not verified yet"
+	}
+	fmt.Fprintf(b, "## %s\n\n", it.Title)
+	fmt.Fprintf(b, "- id: %s · status: %s · score: %.2f\n", it.ID, status, it.Score)
+	if len(it.Tags) > 0 {
+		fmt.Fprintf(b, "- tags: %s\n", strings.Join(it.Tags, ", "))
+	}
+	for _, a := range it.Anchors {
+		loc := a.Spec
+		if a.Lines != "" && !strings.Contains(a.Spec, "#L") {
+			loc += " (lines " + a.Lines + ")"
+		}
+		fmt.Fprintf(b, "- anchor: %s\n", loc)
+	}
+	fmt.Fprintf(b, "- why: %s\n", it.Reason)
+	if body := strings.TrimSpace(it.Body); body != "" {
+		fmt.Fprintf(b, "\n%s\n", body)
+	}
+	b.WriteString("\n")
+}

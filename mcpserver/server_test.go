@@ -1,0 +1,70 @@
+package mcpserver_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/mcpserver"
+)
+
+func TestOptions(t *testing.T) {
+	if _, err := mcpserver.New(mcpserver.Options{}); err == nil {
+		t.Error("options without Dir accepted")
+	}
+	if _, err := mcpserver.New(mcpserver.Options{Dir: ".", LockTimeout: -1}); err == nil {
+		t.Error("negative lock timeout accepted")
+	}
+}
+
+// TestConcurrentCalls drives the server in memory with calls in parallel:
+// they are served one at a time and each opens the store afresh.
+func TestConcurrentCalls(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := lore.Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc F() {}\n"), 0o644)
+	s, err := mcpserver.New(mcpserver.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lore_learn", Arguments: map[string]any{"title": "F is pure", "anchors": []string{"a.go"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("lore_learn: %v %+v", err, res)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lore_context", Arguments: map[string]any{"targets": []string{"a.go"}}})
+			if err != nil || res.IsError {
+				t.Errorf("lore_context: %v %+v", err, res)
+				return
+			}
+			if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, "## F is pure") {
+				t.Errorf("lore_context text:\n%s", text)
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,323 @@
+package lore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/lorehq/lore/graph"
+)
+
+// Lexical similarity between learnings: TF-IDF vectors over title, tags,
+// body and anchor locations, compared by cosine. SIMILAR_TO edges join a
+// learning to its most similar others above a threshold, with the cosine
+// as weight.
+const (
+	similarThreshold = 0.25
+	similarMax       = 10 // edges kept per changed learning
+	// similarBulk is how many changed learnings make a sync recompute
+	// every SIMILAR_TO edge and replace them in bulk.
+	similarBulk = 100
+)
+
+// SimilarLearning is a learning similar to another one.
+type SimilarLearning struct {
+	ID    string   `json:"id"`
+	Title string   `json:"title"`
+	Tags  []string `json:"tags"`
+	Score float64  `json:"score"` // cosine similarity in (0, 1]
+}
+
+// Similar returns the learnings most similar to id (an id or unique
+// prefix), best first; limit 0 means all that sync recorded.
+func (w *Workspace) Similar(ctx context.Context, id string, limit int) ([]SimilarLearning, error) {
+	if limit < 0 {
+		return nil, errors.New("similar: limit must not be negative")
+	}
+	out := []SimilarLearning{}
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		l, err := w.lookup(id)
+		if err != nil {
+			return err
+		}
+		es, err := st.Edges(learningNode(l.ID), graph.Both, graph.Filter{Types: []graph.EdgeType{graph.SimilarTo}})
+		if err != nil && !errors.Is(err, graph.ErrNotFound) {
+			return fmt.Errorf("similar: %w", err)
+		}
+		for _, e := range es {
+			other := learningOfNode(e.To)
+			if other == l.ID {
+				other = learningOfNode(e.From)
+			}
+			o := w.learnings.byID[other]
+			if o == nil {
+				continue
+			}
+			tags := o.Tags
+			if tags == nil {
+				tags = []string{}
+			}
+			out = append(out, SimilarLearning{ID: o.ID, Title: o.Title, Tags: tags, Score: e.Weight})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// similarAfterSync recomputes the SIMILAR_TO edges of the learnings a sync
+// added or changed. It does nothing when nothing changed, so that the
+// common sync stays a stat of each file. When many changed (a fresh clone,
+// a rebuilt store), it recomputes every edge and replaces the whole set in
+// bulk.
+func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh []*Learning) error {
+	var changed []*Learning
+	for _, l := range fresh {
+		if cur := w.learnings.byID[l.ID]; cur != nil {
+			changed = append(changed, cur)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	if len(changed) <= similarBulk {
+		return st.Update(func(tx *graph.Tx) error { return w.updateSimilar(tx, changed) })
+	}
+	c := newCorpus(w.learnings)
+	seen := map[graph.EdgeKey]bool{}
+	var all []graph.Edge
+	for _, id := range w.learnings.ids {
+		for _, m := range c.nearest(id, similarMax, similarThreshold) {
+			a, b := learningNode(id), learningNode(m.id)
+			if b < a {
+				a, b = b, a
+			}
+			k := graph.EdgeKey{Type: graph.SimilarTo, From: a, To: b}
+			if !seen[k] {
+				seen[k] = true
+				all = append(all, graph.Edge{Type: graph.SimilarTo, From: a, To: b, Weight: m.score})
+			}
+		}
+	}
+	return st.ReplaceEdges(ctx, graph.SimilarTo, all)
+}
+
+// updateSimilar recomputes SIMILAR_TO edges for the learnings that sync
+// found added or changed, against every learning of the index.
+func (w *Workspace) updateSimilar(g graphWriter, changed []*Learning) error {
+	if len(changed) == 0 {
+		return nil
+	}
+	c := newCorpus(w.learnings)
+	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
+	seen := map[string]bool{}
+	for _, l := range changed {
+		if seen[l.ID] {
+			continue
+		}
+		seen[l.ID] = true
+		var edges []graph.Edge
+		for _, m := range c.nearest(l.ID, similarMax, similarThreshold) {
+			edges = append(edges, graph.Edge{To: learningNode(m.id), Weight: m.score})
+		}
+		if err := g.SetOutEdges(learningNode(l.ID), graph.SimilarTo, edges); err != nil {
+			return fmt.Errorf("similar %s: %w", l.ID, err)
+		}
+	}
+	return nil
+}
+
+// corpus holds the TF-IDF vectors of every learning and an inverted index
+// from term to the learnings that contain it.
+type corpus struct {
+	vecs     map[string]map[string]float64 // id → term → normalized weight
+	postings map[string][]string           // term → ids (sorted)
+}
+
+type match struct {
+	id    string
+	score float64
+}
+
+func newCorpus(idx *learningIndex) *corpus {
+	c := &corpus{vecs: map[string]map[string]float64{}, postings: map[string][]string{}}
+	tfs := make(map[string]map[string]float64, len(idx.ids))
+	df := map[string]int{}
+	for _, id := range idx.ids {
+		tf := termFreqs(idx.byID[id])
+		tfs[id] = tf
+		for t := range tf {
+			df[t]++
+			c.postings[t] = append(c.postings[t], id)
+		}
+	}
+	n := float64(len(idx.ids))
+	for _, id := range idx.ids {
+		v := map[string]float64{}
+		norm := 0.0
+		for t, f := range tfs[id] {
+			x := (1 + math.Log(f)) * math.Log(1+n/float64(df[t]))
+			v[t] = x
+			norm += x * x
+		}
+		if norm > 0 {
+			norm = math.Sqrt(norm)
+			for t := range v {
+				v[t] /= norm
+			}
+		}
+		c.vecs[id] = v
+	}
+	return c
+}
+
+// nearest returns up to k learnings whose cosine with id is at least floor,
+// best first (ties by id).
+func (c *corpus) nearest(id string, k int, floor float64) []match {
+	v := c.vecs[id]
+	acc := map[string]float64{}
+	for t, x := range v {
+		for _, o := range c.postings[t] {
+			if o != id {
+				acc[o] += x * c.vecs[o][t]
+			}
+		}
+	}
+	var out []match
+	for o, s := range acc {
+		s = math.Round(s*1000) / 1000
+		if s >= floor {
+			out = append(out, match{o, math.Min(s, 1)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].id < out[j].id
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// termFreqs counts the terms of a learning: title and tags count twice,
+// the body once, anchor locations (path segments, file names and symbol
+// names) once.
+func termFreqs(l *Learning) map[string]float64 {
+	tf := map[string]float64{}
+	add := func(text string, w float64) {
+		for _, t := range terms(text) {
+			tf[t] += w
+		}
+	}
+	add(l.Title, 2)
+	for _, t := range l.Tags {
+		add(t, 2)
+	}
+	add(l.Body, 1)
+	for _, a := range l.Anchors {
+		p := a.Path()
+		if p == "" {
+			p = a.Glob
+		}
+		add(strings.ReplaceAll(p, "/", " "), 1)
+		base := path.Base(p)
+		add(strings.TrimSuffix(base, path.Ext(base)), 1)
+		if fq := a.FQName(); fq != "" {
+			add(strings.ReplaceAll(fq, "::", " "), 1)
+		}
+	}
+	return tf
+}
+
+// terms splits text into lower-case words of two or more letters or
+// digits, splitting camelCase and snake_case too and keeping the whole
+// identifier, without common English words.
+func terms(text string) []string {
+	var out []string
+	for _, word := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		parts := splitIdent(word)
+		if len(parts) > 1 {
+			parts = append(parts, strings.ReplaceAll(word, "_", ""))
+		}
+		for _, p := range parts {
+			p = strings.ToLower(p)
+			if len(p) < 2 || stopword(p) || isNumber(p) {
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// splitIdent splits validateToken, HTTPServer and max_retries into words.
+func splitIdent(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			out = append(out, string(rs[start:end]))
+		}
+		start = end
+	}
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if r == '_' {
+			flush(i)
+			start = i + 1
+			continue
+		}
+		if i > start && unicode.IsUpper(r) {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				flush(i)
+			}
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+func isNumber(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func stopword(w string) bool {
+	switch w {
+	case "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "do", "does", "for",
+		"from", "has", "have", "if", "in", "into", "is", "it", "its", "not", "of", "on", "or",
+		"so", "than", "that", "the", "then", "there", "these", "this", "to", "was", "we", "were",
+		"when", "which", "while", "will", "with", "you", "must", "should", "only", "all", "any",
+		"no", "our", "out", "up", "use", "used", "uses":
+		return true
+	}
+	return false
+}
