@@ -435,35 +435,52 @@ func stateKey(learning string, anchor int) string { return fmt.Sprintf("%s/%04d"
 
 // recordTransitions stores each anchor's status and a transition when it
 // changed; an anchor turning invalid adds INVALIDATED_BY learning→commit.
+// States are read in one transaction and only changes are written, through
+// a batch, so a first verification of many anchors fits.
 func (w *Workspace) recordTransitions(st *graph.Store, commit string, rs []anchors.Result) error {
 	now := time.Now().UTC()
-	return st.Update(func(tx *graph.Tx) error {
-		for _, r := range rs {
-			key := stateKey(r.Learning, r.Anchor)
+	type change struct {
+		r   *anchors.Result
+		cur anchorState
+		old anchorState
+	}
+	var changes []change
+	err := st.View(func(tx *graph.Tx) error {
+		for i := range rs {
+			r := &rs[i]
 			var old anchorState
-			if b, err := tx.Get(nsAnchorState, key); err == nil {
+			if b, err := tx.Get(nsAnchorState, stateKey(r.Learning, r.Anchor)); err == nil {
 				json.Unmarshal(b, &old)
 			}
 			cur := anchorState{Status: r.Status, Change: r.Change, Spec: r.Spec}
-			if old == cur {
-				continue
+			if old != cur {
+				changes = append(changes, change{r, cur, old})
 			}
-			b, _ := json.Marshal(cur)
-			if err := tx.Set(nsAnchorState, key, b); err != nil {
+		}
+		return nil
+	})
+	if err != nil || len(changes) == 0 {
+		return err
+	}
+	return st.Batch(func(b *graph.Batch) error {
+		for _, c := range changes {
+			r := c.r
+			sb, _ := json.Marshal(c.cur)
+			if err := b.Set(nsAnchorState, stateKey(r.Learning, r.Anchor), sb); err != nil {
 				return err
 			}
-			if old.Status == r.Status && old.Spec == r.Spec {
+			if c.old.Status == r.Status && c.old.Spec == r.Spec {
 				continue // same status, another change kind: not a transition
 			}
 			t := Transition{Time: now, Commit: commit, Learning: r.Learning, Anchor: r.Anchor, Spec: r.Spec,
-				OldStatus: old.Status, NewStatus: r.Status, Change: r.Change, From: r.From, To: r.To, Reason: r.Reason}
+				OldStatus: c.old.Status, NewStatus: r.Status, Change: r.Change, From: r.From, To: r.To, Reason: r.Reason}
 			tb, _ := json.Marshal(t)
 			hk := fmt.Sprintf("%s/%020d/%04d", r.Learning, now.UnixNano(), r.Anchor)
-			if err := tx.Set(nsHistory, hk, tb); err != nil {
+			if err := b.Set(nsHistory, hk, tb); err != nil {
 				return err
 			}
 			if r.Status == anchors.Invalid && commit != "" {
-				_, err := tx.UpsertEdge(graph.Edge{Type: graph.InvalidatedBy, From: learningNode(r.Learning), To: "commit:" + commit, Weight: 1,
+				err := b.UpsertEdge(graph.Edge{Type: graph.InvalidatedBy, From: learningNode(r.Learning), To: "commit:" + commit, Weight: 1,
 					Metadata: map[string]any{"anchor": r.Anchor, "spec": r.Spec, "change": string(r.Change)}})
 				if err != nil {
 					return err
