@@ -10,5 +10,35 @@
 // Badger leaks out: callers see Store, Tx, Batch and domain types, and every
 // byte slice they get is their own copy.
 //
+// # Graph
+//
+// Node ids are typed strings (learning:ID, file:PATH, symbol:PATH::FQNAME,
+// task:ID, run:ID, commit:SHA). Edges have one of eight fixed types, a
+// weight in 0..1, JSON metadata, times, a version and a mention count, and
+// are unique on (type, from, relation, to); only LINKS_TO carries a
+// relation. Writing an edge again updates it (UpsertEdge); edges can be
+// soft-deleted with a reason and restored (InvalidateEdge, RestoreEdge) or
+// removed, and removing a node removes its edges in the same transaction.
+// Recent edge changes are kept in a bounded history (Tx.History).
+//
+// CO_CHANGES_WITH and SIMILAR_TO are undirected: an edge of these types is
+// stored once, with its ends in id order, and is an out-edge and an in-edge
+// of both ends, so it is followed whatever Direction a query asks for.
+//
+// Writes go through Store.Update (one transaction, *Tx), Store.Batch (bulk
+// operations committed in chunks, *Batch) or Store.Load (rebuilds and
+// imports, straight through a write batch). Reads go through Store.View or
+// the Store's wrappers: Node, Edge, Edges, Traverse (best-first, scored by
+// the product of weights along the best path), Neighborhood, Path and Stats.
+// Export and Import speak lore's graph JSON; Export also draws Graphviz DOT
+// and Mermaid.
+//
+// # Storage
+//
+// Node ids are interned to integers, so an edge costs two short keys (four
+// for an undirected one); a node's out-edges and in-edges are each one
+// prefix scan over keys with 9-byte values (flags and weight). See the
+// comment on the key layout in encode.go.
+//
 // graph imports nothing of lore.
 package graph

@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 )
 
 // ErrNotFound reports that a key, node or edge does not exist.
@@ -37,7 +39,7 @@ type Options struct {
 	// HistoryLimit bounds the log of edge changes (see Tx.History). Zero
 	// means DefaultHistoryLimit; negative keeps no history.
 	HistoryLimit int
-	// MemTableSize is Badger's memtable size in bytes. Zero means 8 MiB,
+	// MemTableSize is Badger's memtable size in bytes. Zero means 4 MiB,
 	// which keeps the start of short CLI runs cheap (Badger zeroes the
 	// whole arena at open: 64 MiB cost ~40 ms). Bulk loaders pass more;
 	// one transaction may hold about 15% of it.
@@ -53,6 +55,17 @@ type Store struct {
 	nextUID  atomic.Uint64 // last node uid handed out
 	histSeq  atomic.Uint64 // last history sequence number handed out
 	histKeep uint64        // history entries kept; 0 keeps none
+	searches sync.Pool     // *search buffers for reuse by traversals
+	names    sync.Map      // uid → id, read-through cache (see cachedName)
+	// exclusive is held shared by every transaction and exclusively by a
+	// stream load, which replaces the tables under all of them. Stream
+	// loads only TryLock it, so nothing ever waits for it exclusively and
+	// holding it shared twice in one goroutine is safe.
+	exclusive sync.RWMutex
+	namesLen  atomic.Int64
+	// streamMin is the smallest Load into an empty store that uses the
+	// stream writer (tests lower it).
+	streamMin int
 }
 
 // Key prefixes of the store's key space. Each is one byte so that every
@@ -72,8 +85,9 @@ func Open(dir string, opts Options) (*Store, error) {
 		WithNumMemtables(2).
 		WithNumLevelZeroTables(4).
 		WithNumLevelZeroTablesStall(12).
-		WithBlockCacheSize(16 << 20).
-		WithValueLogFileSize(64 << 20).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
+		WithValueLogFileSize(16 << 20).
 		WithValueThreshold(4 << 10).
 		WithNumCompactors(2).
 		WithCompactL0OnClose(true).
@@ -100,19 +114,20 @@ func Open(dir string, opts Options) (*Store, error) {
 		if !isLockErr(err) {
 			return nil, fmt.Errorf("open store %s: %w", dir, err)
 		}
-		if time.Now().Add(delay).After(deadline) {
+		remaining := time.Until(deadline)
+		if remaining <= 0 {
 			holder := ""
 			if pid := lockHolder(dir); pid != "" {
 				holder = " (pid " + pid + ")"
 			}
-			return nil, fmt.Errorf("open store %s: %w%s; waited %s, try again when it finishes", dir, ErrLocked, holder, wait)
+			return nil, fmt.Errorf("open store %s: %w%s; waited %s, try again when it finishes", dir, ErrLocked, holder, max(wait, 0))
 		}
-		time.Sleep(delay)
+		time.Sleep(min(delay, remaining))
 		if delay < 100*time.Millisecond {
 			delay *= 2
 		}
 	}
-	s := &Store{db: db, dir: dir}
+	s := &Store{db: db, dir: dir, streamMin: defaultStreamMin}
 	switch {
 	case opts.HistoryLimit == 0:
 		s.histKeep = DefaultHistoryLimit
@@ -132,7 +147,7 @@ func Open(dir string, opts Options) (*Store, error) {
 
 func memTableSize(n int64) int64 {
 	if n <= 0 {
-		return 8 << 20
+		return 4 << 20
 	}
 	return n
 }
@@ -223,6 +238,11 @@ func (s *Store) Close() error {
 // Compact flattens the LSM tree and collects value-log garbage. Short-lived
 // writers leave many small tables behind; Compact restores read speed.
 func (s *Store) Compact() error {
+	s.exclusive.RLock()
+	defer s.exclusive.RUnlock()
+	if err := s.trimHistory(); err != nil {
+		return fmt.Errorf("compact %s: %w", s.dir, err)
+	}
 	if err := s.db.Flatten(1); err != nil {
 		return fmt.Errorf("compact %s: %w", s.dir, err)
 	}
@@ -263,12 +283,16 @@ func validNS(ns string) error {
 
 // View runs fn in a read-only transaction.
 func (s *Store) View(fn func(*Tx) error) error {
+	s.exclusive.RLock()
+	defer s.exclusive.RUnlock()
 	return s.db.View(func(txn *badger.Txn) error { return fn(&Tx{txn: txn, s: s}) })
 }
 
 // Update runs fn in a read-write transaction and commits it, retrying a few
 // times when a concurrent transaction conflicted. fn may run more than once.
 func (s *Store) Update(fn func(*Tx) error) error {
+	s.exclusive.RLock()
+	defer s.exclusive.RUnlock()
 	var err error
 	for range 5 {
 		err = s.db.Update(func(txn *badger.Txn) error { return fn(&Tx{txn: txn, s: s, write: true}) })
@@ -340,7 +364,10 @@ func (tx *Tx) scan(ns, prefix string, values bool, fn func(string, []byte) error
 	}
 	p := kvKey(ns, prefix)
 	strip := len(ns) + 2
-	it := tx.txn.NewIterator(badger.IteratorOptions{Prefix: p, PrefetchValues: values, PrefetchSize: 64})
+	// Values up to Options' threshold live in the LSM tree next to their
+	// keys, so reading them in the loop is cheap; Badger's prefetching
+	// would start a goroutine per item.
+	it := tx.txn.NewIterator(badger.IteratorOptions{Prefix: p})
 	defer it.Close()
 	for it.Seek(p); it.ValidForPrefix(p); it.Next() {
 		item := it.Item()
@@ -367,6 +394,8 @@ func (tx *Tx) scan(ns, prefix string, values bool, fn func(string, []byte) error
 // atomic and sees the effects of the ones before it, while the batch as a
 // whole may be as large as needed.
 func (s *Store) Batch(fn func(*Batch) error) error {
+	s.exclusive.RLock()
+	defer s.exclusive.RUnlock()
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	b := &Batch{wb: wb, s: s}

@@ -1,0 +1,448 @@
+package graph
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Format is an export format.
+type Format string
+
+// Export formats.
+const (
+	JSON    Format = "json"    // {"nodes": [...], "edges": [...]} (DESIGN.md §5)
+	DOT     Format = "dot"     // Graphviz: dot -Tsvg
+	Mermaid Format = "mermaid" // Mermaid flowchart
+)
+
+// ParseFormat parses "json", "dot" or "mermaid".
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case JSON, DOT, Mermaid:
+		return f, nil
+	}
+	return "", fmt.Errorf("invalid format %q: want json, dot or mermaid", s)
+}
+
+// sink receives a graph node by node, then edge by edge.
+type sink interface {
+	node(Node) error
+	edge(Edge) error
+	end() error
+}
+
+func newSink(w io.Writer, f Format) (sink, *bufio.Writer, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	switch f {
+	case JSON:
+		return &jsonSink{w: bw}, bw, nil
+	case DOT:
+		return newDOTSink(bw), bw, nil
+	case Mermaid:
+		return newMermaidSink(bw), bw, nil
+	}
+	_, err := ParseFormat(string(f))
+	return nil, nil, err
+}
+
+// Write writes g in format f.
+func (g *Subgraph) Write(w io.Writer, f Format) error {
+	s, bw, err := newSink(w, f)
+	if err != nil {
+		return err
+	}
+	for _, n := range g.Nodes {
+		if err := s.node(n); err != nil {
+			return err
+		}
+	}
+	for _, e := range g.Edges {
+		if err := s.edge(e); err != nil {
+			return err
+		}
+	}
+	if err := s.end(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// Export writes the whole graph in format f, streaming from one read
+// transaction. Nodes come in creation order, edges grouped by source node.
+func (s *Store) Export(ctx context.Context, w io.Writer, f Format) error {
+	sk, bw, err := newSink(w, f)
+	if err != nil {
+		return err
+	}
+	s.exclusive.RLock()
+	defer s.exclusive.RUnlock()
+	err = s.db.View(func(txn *badger.Txn) error {
+		r := newReader(s, txn)
+		p := []byte{prefixNode}
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+		count := 0
+		for it.Seek(p); it.ValidForPrefix(p); it.Next() {
+			if count++; count%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					it.Close()
+					return err
+				}
+			}
+			item := it.Item()
+			u, _, err := getUID(item.Key()[1:])
+			if err != nil {
+				it.Close()
+				return err
+			}
+			var n Node
+			if err := item.Value(func(v []byte) error { n, err = decodeNode(v); return err }); err != nil {
+				it.Close()
+				return err
+			}
+			r.names[u] = n.ID
+			if err := sk.node(n); err != nil {
+				it.Close()
+				return err
+			}
+		}
+		it.Close()
+		p = []byte{prefixOut}
+		it = txn.NewIterator(badger.IteratorOptions{Prefix: p})
+		defer it.Close()
+		for it.Seek(p); it.ValidForPrefix(p); it.Next() {
+			if count++; count%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			item := it.Item()
+			a, err := parseAdjKey(item.Key())
+			if err != nil {
+				return err
+			}
+			var rec edgeRecord
+			mirror := false
+			err = item.Value(func(v []byte) error {
+				if len(v) > 0 && v[0]&flagMirror != 0 {
+					mirror = true
+					return nil
+				}
+				rec, err = decodeRecord(v)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if mirror {
+				continue
+			}
+			from, err := r.name(a.self)
+			if err != nil {
+				return err
+			}
+			to, err := r.name(a.other)
+			if err != nil {
+				return err
+			}
+			e, err := rec.edge(EdgeKey{Type: typeOf(a.typ), From: from, To: to, Relation: a.rel})
+			if err != nil {
+				return err
+			}
+			if err := sk.edge(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := sk.end(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+type jsonSink struct {
+	w            *bufio.Writer
+	nodes, edges int
+}
+
+func (s *jsonSink) node(n Node) error {
+	if s.nodes == 0 {
+		s.w.WriteString(`{"nodes":[`)
+	} else {
+		s.w.WriteByte(',')
+	}
+	s.nodes++
+	if n.Attrs == nil {
+		n.Attrs = map[string]string{}
+	}
+	return s.put(n)
+}
+
+func (s *jsonSink) edge(e Edge) error {
+	if s.nodes == 0 {
+		s.w.WriteString(`{"nodes":[`)
+		s.nodes = -1
+	}
+	if s.edges == 0 {
+		s.w.WriteString(`],"edges":[`)
+	} else {
+		s.w.WriteByte(',')
+	}
+	s.edges++
+	return s.put(e)
+}
+
+func (s *jsonSink) put(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	s.w.WriteByte('\n')
+	_, err = s.w.Write(b)
+	return err
+}
+
+func (s *jsonSink) end() error {
+	if s.nodes == 0 {
+		s.w.WriteString(`{"nodes":[`)
+	}
+	if s.edges == 0 {
+		s.w.WriteString(`],"edges":[`)
+	}
+	_, err := s.w.WriteString("]}\n")
+	return err
+}
+
+// jsonEdge is the import form of an edge: only type, from and to are
+// required; weight defaults to 1.
+type jsonEdge struct {
+	Type          EdgeType       `json:"type"`
+	From          string         `json:"from"`
+	To            string         `json:"to"`
+	Relation      string         `json:"relation"`
+	Weight        *float64       `json:"weight"`
+	Metadata      map[string]any `json:"metadata"`
+	CreatedAt     time.Time      `json:"created_at"`
+	UpdatedAt     time.Time      `json:"updated_at"`
+	InvalidatedAt *time.Time     `json:"invalidated_at"`
+	InvalidReason string         `json:"invalidated_reason"`
+	Version       int            `json:"version"`
+	Mentions      int            `json:"mentions"`
+}
+
+// ReadJSON reads lore's graph JSON and checks every node and edge against
+// the rules. On edges only type, from and to are required; weight defaults
+// to 1.
+func ReadJSON(r io.Reader) (*Subgraph, error) {
+	var doc struct {
+		Nodes []Node     `json:"nodes"`
+		Edges []jsonEdge `json:"edges"`
+	}
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("read graph JSON: %w", err)
+	}
+	g := &Subgraph{Nodes: make([]Node, 0, len(doc.Nodes)), Edges: make([]Edge, 0, len(doc.Edges))}
+	for i, n := range doc.Nodes {
+		t, err := NodeType(n.ID)
+		if err != nil {
+			return nil, fmt.Errorf("read graph JSON: node %d: %w", i, err)
+		}
+		n.Type = t
+		g.Nodes = append(g.Nodes, n)
+	}
+	for i, j := range doc.Edges {
+		var missing []string
+		for _, f := range []struct{ name, v string }{{"type", string(j.Type)}, {"from", j.From}, {"to", j.To}} {
+			if f.v == "" {
+				missing = append(missing, f.name)
+			}
+		}
+		if len(missing) > 0 {
+			return nil, fmt.Errorf("read graph JSON: edge %d: missing %s", i, strings.Join(missing, ", "))
+		}
+		e := Edge{Type: j.Type, From: j.From, To: j.To, Relation: j.Relation, Weight: 1, Metadata: j.Metadata,
+			CreatedAt: j.CreatedAt.UTC(), UpdatedAt: j.UpdatedAt.UTC(), Version: j.Version, Mentions: j.Mentions}
+		if j.CreatedAt.IsZero() {
+			e.CreatedAt = time.Time{}
+		}
+		if j.UpdatedAt.IsZero() {
+			e.UpdatedAt = time.Time{}
+		}
+		if j.Weight != nil {
+			e.Weight = *j.Weight
+		}
+		if j.InvalidatedAt != nil {
+			t := j.InvalidatedAt.UTC()
+			e.InvalidatedAt = &t
+			e.InvalidReason = j.InvalidReason
+		}
+		if err := e.Valid(); err != nil {
+			return nil, fmt.Errorf("read graph JSON: edge %d: %w", i, err)
+		}
+		g.Edges = append(g.Edges, e)
+	}
+	return g, nil
+}
+
+// Import reads lore's graph JSON from r and loads it (see Load): nodes and
+// edges are added, an edge that exists is overwritten.
+func (s *Store) Import(ctx context.Context, r io.Reader) error {
+	g, err := ReadJSON(r)
+	if err != nil {
+		return err
+	}
+	return s.Load(ctx, g.Nodes, g.Edges)
+}
+
+// colours returns the fill and border colours of a node type, shared by
+// DOT and Mermaid.
+func colours(typ string) (fill, border string) {
+	switch typ {
+	case TypeLearning:
+		return "#fff3bf", "#e0a800"
+	case TypeFile:
+		return "#d0ebff", "#1c7ed6"
+	case TypeSymbol:
+		return "#d3f9d8", "#2f9e44"
+	case TypeTask:
+		return "#f3d9fa", "#ae3ec9"
+	case TypeRun:
+		return "#ffe8cc", "#f76707"
+	}
+	return "#e9ecef", "#495057"
+}
+
+// nodeLabel is what a picture shows for a node: its title attribute when it
+// has one, else the id without its type prefix.
+func nodeLabel(n Node) string {
+	if t := n.Attrs["title"]; t != "" {
+		return t
+	}
+	if t := n.Attrs["name"]; t != "" {
+		return t
+	}
+	_, name, _ := strings.Cut(n.ID, ":")
+	return name
+}
+
+func edgeLabel(e Edge) string {
+	s := string(e.Type)
+	if e.Relation != "" {
+		s = e.Relation
+	}
+	return s + " " + strconv.FormatFloat(e.Weight, 'g', 3, 64)
+}
+
+type dotSink struct {
+	w       *bufio.Writer
+	started bool
+}
+
+func newDOTSink(w *bufio.Writer) *dotSink { return &dotSink{w: w} }
+
+func (s *dotSink) start() {
+	if s.started {
+		return
+	}
+	s.started = true
+	s.w.WriteString("digraph lore {\n  rankdir=LR;\n" +
+		"  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n" +
+		"  edge [fontname=\"Helvetica\", fontsize=9, color=\"#555555\"];\n")
+}
+
+func dotQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s) + `"`
+}
+
+func (s *dotSink) node(n Node) error {
+	s.start()
+	t, _ := NodeType(n.ID)
+	fill, border := colours(t)
+	fmt.Fprintf(s.w, "  %s [label=%s, tooltip=%s, fillcolor=%q, color=%q];\n",
+		dotQuote(n.ID), dotQuote(nodeLabel(n)+"\n"+t), dotQuote(n.ID), fill, border)
+	return nil
+}
+
+func (s *dotSink) edge(e Edge) error {
+	s.start()
+	attrs := fmt.Sprintf("label=%s, penwidth=%.2f", dotQuote(edgeLabel(e)), 0.5+2*e.Weight)
+	if e.Type.Symmetric() {
+		attrs += ", dir=none"
+	}
+	if e.Invalidated() {
+		attrs += ", style=dashed, color=\"#aaaaaa\", fontcolor=\"#aaaaaa\""
+	}
+	_, err := fmt.Fprintf(s.w, "  %s -> %s [%s];\n", dotQuote(e.From), dotQuote(e.To), attrs)
+	return err
+}
+
+func (s *dotSink) end() error {
+	s.start()
+	_, err := s.w.WriteString("}\n")
+	return err
+}
+
+type mermaidSink struct {
+	w   *bufio.Writer
+	ids map[string]string
+}
+
+func newMermaidSink(w *bufio.Writer) *mermaidSink {
+	w.WriteString("flowchart LR\n")
+	return &mermaidSink{w: w, ids: map[string]string{}}
+}
+
+func mermaidText(s string) string {
+	return strings.NewReplacer(`"`, "#quot;", "\n", " ", "<", "#lt;", ">", "#gt;").Replace(s)
+}
+
+// id returns the Mermaid id of a node, declaring it when first seen.
+func (s *mermaidSink) id(n Node) string {
+	if m, ok := s.ids[n.ID]; ok {
+		return m
+	}
+	m := "n" + strconv.Itoa(len(s.ids))
+	s.ids[n.ID] = m
+	t, _ := NodeType(n.ID)
+	fmt.Fprintf(s.w, "  %s[\"%s<br/><small>%s</small>\"]:::%s\n", m, mermaidText(nodeLabel(n)), t, t)
+	return m
+}
+
+func (s *mermaidSink) node(n Node) error {
+	s.id(n)
+	return nil
+}
+
+func (s *mermaidSink) edge(e Edge) error {
+	from := s.id(Node{ID: e.From})
+	to := s.id(Node{ID: e.To})
+	arrow := "-->"
+	switch {
+	case e.Invalidated():
+		arrow = "-.->"
+	case e.Type.Symmetric():
+		arrow = "---"
+	}
+	_, err := fmt.Fprintf(s.w, "  %s %s|\"%s\"| %s\n", from, arrow, mermaidText(edgeLabel(e)), to)
+	return err
+}
+
+func (s *mermaidSink) end() error {
+	for _, t := range nodeTypes() {
+		fill, border := colours(t)
+		fmt.Fprintf(s.w, "  classDef %s fill:%s,stroke:%s\n", t, fill, border)
+	}
+	return nil
+}

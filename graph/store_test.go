@@ -1,0 +1,473 @@
+package graph
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Child processes: the test binary re-executed with LORE_GRAPH_CHILD set.
+//
+//	hold DIR MS   open DIR, print "ready", hold it MS milliseconds, close
+//	write DIR     open DIR and commit edges and KV pairs forever, printing
+//	              the number of each committed transaction
+func TestMain(m *testing.M) {
+	if spec := os.Getenv("LORE_GRAPH_CHILD"); spec != "" {
+		os.Exit(child(strings.Fields(spec)))
+	}
+	os.Exit(m.Run())
+}
+
+func child(args []string) int {
+	s, err := Open(args[1], Options{Schema: 1})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 3
+	}
+	switch args[0] {
+	case "hold":
+		ms, _ := strconv.Atoi(args[2])
+		fmt.Println("ready")
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		if err := s.Close(); err != nil {
+			return 4
+		}
+	case "write":
+		for i := 0; ; i++ {
+			err := s.Update(func(tx *Tx) error {
+				for j := range 20 {
+					e := Edge{Type: Imports, From: fileID(i), To: fileID(i*20 + j + 1_000_000), Weight: 0.5}
+					if _, err := tx.UpsertEdge(e); err != nil {
+						return err
+					}
+				}
+				return tx.Set("kv", fmt.Sprintf("%08d", i), bytes.Repeat([]byte{'x'}, 100))
+			})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 5
+			}
+			fmt.Println(i)
+		}
+	}
+	return 0
+}
+
+func startChild(t *testing.T, spec string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LORE_GRAPH_CHILD="+spec)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, bufio.NewScanner(out)
+}
+
+func TestLockWaitAcrossProcesses(t *testing.T) {
+	dir := t.TempDir()
+	cmd, out := startChild(t, "hold "+dir+" 700")
+	if !out.Scan() || out.Text() != "ready" {
+		t.Fatalf("child did not start: %q", out.Text())
+	}
+	// Too short a wait fails with ErrLocked naming the holder.
+	start := time.Now()
+	_, err := Open(dir, Options{Schema: 1, LockTimeout: 100 * time.Millisecond})
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("got %v, want ErrLocked", err)
+	}
+	if !strings.Contains(err.Error(), "pid "+strconv.Itoa(cmd.Process.Pid)) {
+		t.Fatalf("error does not name the holder: %v", err)
+	}
+	if d := time.Since(start); d < 80*time.Millisecond || d > 2*time.Second {
+		t.Fatalf("waited %s for a 100ms timeout", d)
+	}
+	// A long enough wait gets the store once the child closes it.
+	s, err := Open(dir, Options{Schema: 1, LockTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if d := time.Since(start); d < 500*time.Millisecond {
+		t.Fatalf("opened after %s while the child held the lock for 700ms", d)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+}
+
+func TestCrashRecovery(t *testing.T) {
+	dir := t.TempDir()
+	cmd, out := startChild(t, "write "+dir)
+	last := -1
+	for out.Scan() {
+		last, _ = strconv.Atoi(out.Text())
+		if last >= 150 {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if last < 150 {
+		t.Fatalf("child wrote only %d transactions", last)
+	}
+	s, err := Open(dir, Options{Schema: 1, LockTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("reopen after kill -9: %v", err)
+	}
+	defer s.Close()
+	if s.Rebuilt() {
+		t.Fatal("crash must not trigger a rebuild")
+	}
+	// Every transaction the child reported is there, whole.
+	for i := 0; i <= last; i++ {
+		es, err := s.Edges(fileID(i), Out, Filter{})
+		if err != nil || len(es) != 20 {
+			t.Fatalf("transaction %d: %v, %d edges", i, err, len(es))
+		}
+		err = s.View(func(tx *Tx) error {
+			_, err := tx.Get("kv", fmt.Sprintf("%08d", i))
+			return err
+		})
+		if err != nil {
+			t.Fatalf("kv %d: %v", i, err)
+		}
+	}
+	checkAdjacency(t, s)
+	// And the store takes writes again.
+	mustUpsert(t, s, Edge{Type: Imports, From: "file:after", To: "file:crash", Weight: 1})
+}
+
+// checkAdjacency verifies that every edge is visible from both ends.
+func checkAdjacency(t *testing.T, s *Store) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := s.Export(context.Background(), &buf, JSON); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ReadJSON(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range g.Edges {
+		for _, end := range []struct {
+			id  string
+			dir Direction
+		}{{e.From, Out}, {e.To, In}} {
+			es, err := s.Edges(end.id, end.dir, Filter{Types: []EdgeType{e.Type}, IncludeInvalidated: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, x := range es {
+				found = found || x.Key() == e.Key()
+			}
+			if !found {
+				t.Fatalf("%s not visible from %s", e.Key(), end.id)
+			}
+		}
+	}
+}
+
+func TestSchemaRebuild(t *testing.T) {
+	dir := t.TempDir()
+	open := func(schema int) *Store {
+		t.Helper()
+		s, err := Open(dir, Options{Schema: schema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := open(1)
+	if s.Rebuilt() {
+		t.Fatal("fresh store reported rebuilt")
+	}
+	mustUpsert(t, s, Edge{Type: Imports, From: "file:a", To: "file:b", Weight: 1})
+	s.Close()
+	s = open(1)
+	if s.Rebuilt() {
+		t.Fatal("same schema rebuilt")
+	}
+	if _, err := s.Node("file:a"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = open(2)
+	if !s.Rebuilt() {
+		t.Fatal("schema change did not rebuild")
+	}
+	if _, err := s.Node("file:a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("data survived a rebuild: %v", err)
+	}
+	// Uids restart cleanly after a rebuild and survive a reopen.
+	mustUpsert(t, s, Edge{Type: Imports, From: "file:c", To: "file:d", Weight: 1})
+	s.Close()
+	s = open(2)
+	defer s.Close()
+	mustUpsert(t, s, Edge{Type: Imports, From: "file:e", To: "file:f", Weight: 1})
+	for _, id := range []string{"file:c", "file:d", "file:e", "file:f"} {
+		es, err := s.Edges(id, Both, Filter{})
+		if err != nil || len(es) != 1 {
+			t.Fatalf("%s: %v %+v", id, err, es)
+		}
+	}
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKV(t *testing.T) {
+	s := openMem(t)
+	err := s.Update(func(tx *Tx) error {
+		val := []byte("v1")
+		if err := tx.Set("ns", "a/1", val); err != nil {
+			return err
+		}
+		val[0] = 'X' // Set must have copied
+		for _, k := range []string{"a/2", "a/3", "b/1"} {
+			if err := tx.Set("ns", k, []byte(k)); err != nil {
+				return err
+			}
+		}
+		return tx.Set("other", "a/1", []byte("other"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(func(tx *Tx) error {
+		v, err := tx.Get("ns", "a/1")
+		if err != nil || string(v) != "v1" {
+			return fmt.Errorf("get: %q %v", v, err)
+		}
+		v[0] = 'Z'
+		if v, _ := tx.Get("ns", "a/1"); string(v) != "v1" {
+			return fmt.Errorf("Get returned shared bytes")
+		}
+		if _, err := tx.Get("ns", "zz"); !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("missing: %v", err)
+		}
+		var keys []string
+		if err := tx.Scan("ns", "a/", func(k string, v []byte) error {
+			keys = append(keys, k+"="+string(v))
+			return nil
+		}); err != nil {
+			return err
+		}
+		if strings.Join(keys, " ") != "a/1=v1 a/2=a/2 a/3=a/3" {
+			return fmt.Errorf("scan: %v", keys)
+		}
+		keys = nil
+		if err := tx.Keys("ns", "", func(k string) error { keys = append(keys, k); return nil }); err != nil {
+			return err
+		}
+		if strings.Join(keys, " ") != "a/1 a/2 a/3 b/1" {
+			return fmt.Errorf("keys: %v", keys)
+		}
+		stop := errors.New("stop")
+		n := 0
+		if err := tx.Keys("ns", "", func(string) error { n++; return stop }); err != stop || n != 1 {
+			return fmt.Errorf("stop: %v %d", err, n)
+		}
+		if err := tx.Set("ns", "x", nil); err == nil {
+			return fmt.Errorf("Set in View succeeded")
+		}
+		if _, err := tx.Get("", "x"); err == nil {
+			return fmt.Errorf("empty namespace accepted")
+		}
+		if _, err := tx.Get("a\x00b", "x"); err == nil {
+			return fmt.Errorf("NUL in namespace accepted")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(func(tx *Tx) error { return tx.Delete("ns", "a/2") }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(func(tx *Tx) error { return tx.Delete("ns", "never") }); err != nil {
+		t.Fatalf("deleting a missing key: %v", err)
+	}
+	s.View(func(tx *Tx) error {
+		if _, err := tx.Get("ns", "a/2"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("deleted key: %v", err)
+		}
+		if v, _ := tx.Get("other", "a/1"); string(v) != "other" {
+			t.Errorf("namespaces leak: %q", v)
+		}
+		return nil
+	})
+	// A failing Update commits nothing.
+	boom := errors.New("boom")
+	err = s.Update(func(tx *Tx) error {
+		tx.Set("ns", "ghost", []byte("x"))
+		mustNot(tx.UpsertEdge(Edge{Type: Imports, From: "file:g1", To: "file:g2", Weight: 1}))
+		return boom
+	})
+	if err != boom {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := s.Node("file:g1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("aborted transaction left a node: %v", err)
+	}
+}
+
+func mustNot(_ Edge, _ error) {}
+
+func TestBatch(t *testing.T) {
+	s := openMem(t)
+	const n = 200_000
+	err := s.Batch(func(b *Batch) error {
+		for i := range n {
+			if err := b.Set("bulk", fmt.Sprintf("%07d", i), []byte{byte(i)}); err != nil {
+				return err
+			}
+		}
+		for i := range 20_000 {
+			if err := b.UpsertEdge(Edge{Type: Imports, From: fileID(i), To: fileID(i + 1), Weight: 1}); err != nil {
+				return err
+			}
+		}
+		// Later operations see earlier ones, across internal commits.
+		if err := b.RemoveNode(fileID(10)); err != nil {
+			return err
+		}
+		if err := b.InvalidateEdge(EdgeKey{Type: Imports, From: fileID(100), To: fileID(101)}, "test"); err != nil {
+			return err
+		}
+		if err := b.UpsertEdge(Edge{Type: Imports, From: fileID(0), To: fileID(1), Weight: 0.5}); err != nil {
+			return err
+		}
+		if err := b.RemoveEdge(EdgeKey{Type: Imports, From: "file:none", To: fileID(1)}); !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("remove missing: %v", err)
+		}
+		return b.Delete("bulk", "0000000")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := 0
+	s.View(func(tx *Tx) error {
+		return tx.Keys("bulk", "", func(string) error { count++; return nil })
+	})
+	if count != n-1 {
+		t.Fatalf("%d keys", count)
+	}
+	st, _ := s.Stats()
+	if st.Edges != 20_000-2 || st.Invalidated != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	if e, _ := s.Edge(EdgeKey{Type: Imports, From: fileID(0), To: fileID(1)}); e.Version != 2 || e.Weight != 0.5 {
+		t.Fatalf("edge %+v", e)
+	}
+	// A failing batch function stops the batch.
+	boom := errors.New("boom")
+	if err := s.Batch(func(b *Batch) error { return boom }); err != boom {
+		t.Fatal(err)
+	}
+}
+
+// TestShortWriterRuns opens the store, writes a little and closes it many
+// times, as hooks and editors do, and checks that tables do not pile up.
+func TestShortWriterRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	dir := t.TempDir()
+	for i := range 60 {
+		s, err := Open(dir, Options{Schema: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustUpsert(t, s, Edge{Type: Imports, From: fileID(i), To: fileID(i + 1), Weight: 1})
+		if err := s.Update(func(tx *Tx) error { return tx.Set("runs", fmt.Sprint(i), []byte("x")) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tables := 0
+	for _, n := range s.Tables() {
+		tables += n
+	}
+	if tables > 12 {
+		t.Fatalf("%d tables after 60 short runs: %v", tables, s.Tables())
+	}
+	rs, err := s.Traverse(context.Background(), TraverseOptions{Seeds: []string{fileID(0)}, Direction: Out, Depth: 5})
+	if err != nil || len(rs) != 5 {
+		t.Fatalf("%v %d", err, len(rs))
+	}
+	t.Logf("tables per level after 60 runs: %v", s.Tables())
+}
+
+// TestBatchReplaysAfterConflict makes a transaction commit a change to an
+// edge the batch has read but not committed: the batch's commit conflicts,
+// and the batch replays its operations on the new state instead of losing
+// either write.
+func TestBatchReplaysAfterConflict(t *testing.T) {
+	s := openMem(t)
+	e := Edge{Type: Imports, From: "file:a", To: "file:b", Weight: 0.5}
+	err := s.Batch(func(b *Batch) error {
+		if err := b.UpsertEdge(e); err != nil {
+			return err
+		}
+		_, err := s.UpsertEdge(Edge{Type: Imports, From: "file:a", To: "file:b", Weight: 1})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Edge(e.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != 2 || got.Mentions != 2 || got.Weight != 0.5 {
+		t.Fatalf("after replay: %+v", got)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	s := openMem(t)
+	var es []Edge
+	for i := range 5000 {
+		es = append(es, Edge{Type: Imports, From: fileID(i), To: fileID(i + 1), Weight: 1})
+	}
+	if err := s.Load(context.Background(), nil, es); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Export(ctx, io.Discard, JSON); !errors.Is(err, context.Canceled) {
+		t.Fatalf("export: %v", err)
+	}
+	if err := s.Load(ctx, nil, es); !errors.Is(err, context.Canceled) {
+		t.Fatalf("load: %v", err)
+	}
+	if err := s.ReplaceEdges(ctx, Imports, es); !errors.Is(err, context.Canceled) {
+		t.Fatalf("replace: %v", err)
+	}
+}
