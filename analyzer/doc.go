@@ -1,0 +1,30 @@
+// Package analyzer owns lore's understanding of source code: the
+// repository walk (.gitignore at every level, .git/info/exclude, extra
+// ignores, size limit, binary files, symlinks), the language table, parsing
+// (go/parser for Go, tree-sitter for TypeScript, TSX, JavaScript, Python,
+// Rust, Java and C), symbols with their fingerprints, imports and their
+// resolution to files of the repository, and the incremental file index
+// kept in the graph store.
+//
+// A language is a table entry (see NewTable): name, extensions, grammar,
+// a selective tree walk for symbols, the embedded query files of package
+// queries for imports, and an import resolver. Symbols are found by a walk
+// that only descends where declarations can be, which costs less than a
+// query cursor over the whole tree; imports use the queries.
+//
+// Fingerprints are exported for the verifier: HashText (exact text up to
+// line endings and trailing blanks), Shape/ShapeOf/Tokens/RangeTokens
+// (ordered non-comment tokens) and RangeFingerprint for line ranges and
+// whole files. A Symbol's Hash and Shape equal RangeFingerprint of its
+// lines; its Sig is the shape of its header only.
+//
+// Update brings the index up to date with any source (an fs.FS from
+// package source, a txtar archive in tests) and records resolved imports
+// as IMPORTS edges file:<a> → file:<b> (for a Go package import, to the
+// package files that declare the names the importing file uses); Files,
+// Symbols, AllSymbols, SymbolsByName, Enclosing, Imports, AllImports and
+// Diagnostics read it back. Records are keyed by path and carry the
+// content hash and the language's Version (schema, grammar and query
+// files), so only changed files, and all files of a language whose
+// queries changed, are parsed again.
+package analyzer

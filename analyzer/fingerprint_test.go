@@ -1,0 +1,155 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHashTextNormalizes(t *testing.T) {
+	base := HashText([]byte("a := 1\nb := 2\n"))
+	for _, v := range []string{"a := 1\r\nb := 2\r\n", "a := 1  \nb := 2\t\n", "a := 1\nb := 2"} {
+		if got := HashText([]byte(v)); got != base {
+			t.Errorf("HashText(%q) = %s, want %s", v, got, base)
+		}
+	}
+	if HashText([]byte("a := 1\nb := 3\n")) == base {
+		t.Error("different text, same hash")
+	}
+	if HashText([]byte("a :=  1\nb := 2\n")) == base {
+		t.Error("inner whitespace must count for the exact hash")
+	}
+	if !strings.HasPrefix(base, "sha256:") || len(base) != 7+64 {
+		t.Errorf("bad format %q", base)
+	}
+}
+
+// TestShapeIgnoresFormatting checks, per language, that reformatting and
+// comments keep the shape while a changed token changes it.
+func TestShapeIgnoresFormatting(t *testing.T) {
+	cases := []struct {
+		lang, a, same, diff string
+	}{
+		{"go", "func f(a int) int {\n\treturn a + 1\n}\n", "// doc\nfunc f(a int) int { return a+1 /* one */ }", "func f(a int) int { return a + 2 }"},
+		{"python", "def f(a):\n    return a + 1\n", "def f( a ):  # c\n    return a+1\n", "def f(a):\n    return a + '1'\n"},
+		{"typescript", "function f(a: number) {\n  return `x ${a}`; // c\n}", "function f(a:number){return `x ${a}`}", "function f(a: number) { return `y ${a}` }"},
+		{"rust", "fn f<'a>(x: &'a str) -> char { 'x' }", "fn f<'a>(x:&'a str)->char{ /* c /* nested */ */ 'x' }", "fn f<'a>(x: &'a str) -> char { 'y' }"},
+		{"java", "int f(int a) { return a; }", "int f(int a)\n{\n  return a; // c\n}", "int f(int b) { return b; }"},
+		{"c", "int f(void) { return \"//not a comment\"[0]; }", "int f(void){return \"//not a comment\"[0];}", "int f(void) { return \"//\"[0]; }"},
+		{"", "a b, c", "a   b ,\n c", "a b; c"},
+	}
+	for _, c := range cases {
+		sa, ss, sd := ShapeOf(c.lang, []byte(c.a)), ShapeOf(c.lang, []byte(c.same)), ShapeOf(c.lang, []byte(c.diff))
+		if sa != ss {
+			t.Errorf("%s: shape differs for reformatted text:\n%q\n%q\ntokens %q vs %q", c.lang, c.a, c.same, Tokens(c.lang, []byte(c.a)), Tokens(c.lang, []byte(c.same)))
+		}
+		if sa == sd {
+			t.Errorf("%s: shape equal for changed text %q", c.lang, c.diff)
+		}
+	}
+}
+
+func TestTokensDropComments(t *testing.T) {
+	got := strings.Join(Tokens("python", []byte("x = 'a # b'  # comment\ny = \"\"\"doc\n# kept\"\"\"\n")), " ")
+	want := `x = 'a # b' y = """doc
+# kept"""`
+	if got != want {
+		t.Errorf("Tokens = %q, want %q", got, want)
+	}
+	if got := Tokens("go", []byte("a /* c */ b // d\n`raw\r\nx`")); len(got) != 3 || got[2] != "`raw\r\nx`" {
+		t.Errorf("go tokens = %q", got)
+	}
+}
+
+// TestSymbolFingerprints checks that a symbol's Hash and Shape equal the
+// fingerprint of its line range and that Sig tells a signature change from
+// a body change.
+func TestSymbolFingerprints(t *testing.T) {
+	p := NewParser(nil)
+	defer p.Close()
+	type variant struct{ name, src string }
+	langs := []struct {
+		path, sym            string
+		base, body, sig, fmt string
+	}{
+		{"a.go", "a.go::T::M",
+			"package a\n\n// M doc.\nfunc (t *T) M(x int) int {\n\treturn x\n}\n",
+			"package a\n\n// M doc.\nfunc (t *T) M(x int) int {\n\treturn x + 1\n}\n",
+			"package a\n\n// M doc.\nfunc (t *T) M(x int64) int {\n\treturn x\n}\n",
+			"package a\n\n// M doc, reworded.\nfunc (t *T) M(x int) int { return x }\n"},
+		{"a.py", "a.py::C::m",
+			"class C:\n    @dec\n    def m(self, x):\n        return x\n",
+			"class C:\n    @dec\n    def m(self, x):\n        return x * 2\n",
+			"class C:\n    @dec\n    def m(self, x, y):\n        return x\n",
+			"class C:\n    @dec\n    def m(self,x):  # note\n        return x\n"},
+		{"a.ts", "a.ts::C::m",
+			"class C {\n  m(x: number): number {\n    return x;\n  }\n}\n",
+			"class C {\n  m(x: number): number {\n    return x + 1;\n  }\n}\n",
+			"class C {\n  m(x: string): number {\n    return x;\n  }\n}\n",
+			"class C {\n  m(x: number): number { return x; } // c\n}\n"},
+		{"a.rs", "a.rs::S::m",
+			"impl S {\n    fn m(&self) -> u8 {\n        1\n    }\n}\n",
+			"impl S {\n    fn m(&self) -> u8 {\n        2\n    }\n}\n",
+			"impl S {\n    fn m(&mut self) -> u8 {\n        1\n    }\n}\n",
+			"impl S {\n    fn m(&self) -> u8 { 1 }\n}\n"},
+		{"A.java", "A.java::A::m",
+			"class A {\n  int m(int x) {\n    return x;\n  }\n}\n",
+			"class A {\n  int m(int x) {\n    return -x;\n  }\n}\n",
+			"class A {\n  long m(int x) {\n    return x;\n  }\n}\n",
+			"class A {\n  int m(int x) { return x; }\n}\n"},
+	}
+	find := func(f *File, fq string) *Symbol {
+		for i := range f.Symbols {
+			if f.Symbols[i].FQName == fq {
+				return &f.Symbols[i]
+			}
+		}
+		t.Fatalf("%s: no symbol %s in %+v", f.Path, fq, f.Symbols)
+		return nil
+	}
+	for _, l := range langs {
+		parse := func(src string) *Symbol {
+			f, err := p.Parse(l.path, []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := find(f, l.sym)
+			fp, ok := RangeFingerprint(f.Lang, []byte(src), s.StartLine, s.EndLine)
+			if !ok || fp.Hash != s.Hash || fp.Shape != s.Shape {
+				t.Errorf("%s: symbol fingerprint %s/%s != range fingerprint %+v", l.sym, s.Hash, s.Shape, fp)
+			}
+			return s
+		}
+		base, body, sig, reformatted := parse(l.base), parse(l.body), parse(l.sig), parse(l.fmt)
+		if body.Sig != base.Sig || body.Shape == base.Shape {
+			t.Errorf("%s: body change: sig equal=%v shape equal=%v", l.sym, body.Sig == base.Sig, body.Shape == base.Shape)
+		}
+		if sig.Sig == base.Sig {
+			t.Errorf("%s: signature change not seen in Sig", l.sym)
+		}
+		if reformatted.Shape != base.Shape || reformatted.Hash == base.Hash {
+			t.Errorf("%s: reformat: shape equal=%v hash equal=%v (tokens %q vs %q)", l.sym, reformatted.Shape == base.Shape, reformatted.Hash == base.Hash,
+				RangeTokens(langOf(l.path), []byte(l.fmt), reformatted.StartLine, reformatted.EndLine),
+				RangeTokens(langOf(l.path), []byte(l.base), base.StartLine, base.EndLine))
+		}
+	}
+}
+
+func langOf(p string) string {
+	if l := NewTable().ForPath(p); l != nil {
+		return l.Name
+	}
+	return ""
+}
+
+func TestLines(t *testing.T) {
+	src := []byte("one\ntwo\nthree")
+	if got, ok := Lines(src, 2, 3); !ok || string(got) != "two\nthree" {
+		t.Errorf("Lines(2,3) = %q %v", got, ok)
+	}
+	if _, ok := Lines(src, 4, 5); ok {
+		t.Error("Lines past the end should fail")
+	}
+	if got, _ := Lines(src, 1, 1); string(got) != "one\n" {
+		t.Errorf("Lines(1,1) = %q", got)
+	}
+}

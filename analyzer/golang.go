@@ -1,0 +1,213 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// parseGo extracts symbols and imports of a Go file with go/parser. It
+// returns each symbol's header end offset (see fingerprint).
+func parseGo(f *File, src []byte) []int {
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, f.Path, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		if list, ok := err.(scanner.ErrorList); ok {
+			for i, e := range list {
+				if i == 10 {
+					break
+				}
+				f.Errors = append(f.Errors, Diagnostic{Path: f.Path, Line: e.Pos.Line, Col: e.Pos.Column, Message: e.Msg})
+			}
+		} else {
+			f.Errors = append(f.Errors, Diagnostic{Path: f.Path, Line: 1, Col: 1, Message: err.Error()})
+		}
+	}
+	if af == nil {
+		return nil
+	}
+	tf := fset.File(af.Pos())
+	line := func(p token.Pos) int { return tf.Line(p) }
+	off := func(p token.Pos) int { return tf.Offset(p) }
+	var header []int
+	add := func(scope, name, kind string, start, end token.Pos, body int) {
+		if name == "" || name == "_" || !start.IsValid() || !end.IsValid() {
+			return
+		}
+		fq := f.Path + "::" + name
+		if scope != "" {
+			fq = f.Path + "::" + scope + "::" + name
+		}
+		f.Symbols = append(f.Symbols, Symbol{Path: f.Path, FQName: fq, Name: name, Kind: kind, StartLine: line(start), EndLine: line(end - 1)})
+		header = append(header, body)
+	}
+	local := map[string]int{} // package name in this file -> index in f.Imports
+	for _, is := range af.Imports {
+		if is.Path == nil {
+			continue
+		}
+		spec, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := goPackageName(spec)
+		if is.Name != nil {
+			name = is.Name.Name
+		}
+		if name != "_" && name != "." {
+			local[name] = len(f.Imports)
+		}
+		f.Imports = append(f.Imports, Import{Path: f.Path, Spec: spec, Kind: ImportStatic, Line: line(is.Path.Pos()), Targets: []string{}})
+	}
+	if len(local) > 0 {
+		goUsedNames(af, local, f.Imports)
+	}
+	for _, d := range af.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			start := d.Pos()
+			if d.Doc != nil {
+				start = d.Doc.Pos()
+			}
+			body := -1
+			if d.Body != nil {
+				body = off(d.Body.Lbrace)
+			}
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				add(recvName(d.Recv.List[0].Type), d.Name.Name, KindMethod, start, d.End(), body)
+			} else {
+				add("", d.Name.Name, KindFunction, start, d.End(), body)
+			}
+		case *ast.GenDecl:
+			single := !d.Lparen.IsValid()
+			for _, sp := range d.Specs {
+				start, end := sp.Pos(), sp.End()
+				if single {
+					start, end = d.Pos(), d.End()
+					if d.Doc != nil {
+						start = d.Doc.Pos()
+					}
+				}
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					if !single && sp.Doc != nil {
+						start = sp.Doc.Pos()
+					}
+					kind, body := KindType, -1
+					switch t := sp.Type.(type) {
+					case *ast.StructType:
+						kind = KindStruct
+						if t.Fields != nil && t.Fields.Opening.IsValid() {
+							body = off(t.Fields.Opening)
+						}
+					case *ast.InterfaceType:
+						kind = KindInterface
+						if t.Methods != nil && t.Methods.Opening.IsValid() {
+							body = off(t.Methods.Opening)
+						}
+					}
+					add("", sp.Name.Name, kind, start, end, body)
+					if it, ok := sp.Type.(*ast.InterfaceType); ok && it.Methods != nil {
+						for _, m := range it.Methods.List {
+							if _, ok := m.Type.(*ast.FuncType); !ok || len(m.Names) == 0 {
+								continue
+							}
+							ms := m.Pos()
+							if m.Doc != nil {
+								ms = m.Doc.Pos()
+							}
+							add(sp.Name.Name, m.Names[0].Name, KindMethod, ms, m.End(), -1)
+						}
+					}
+				case *ast.ValueSpec:
+					if !single && sp.Doc != nil {
+						start = sp.Doc.Pos()
+					}
+					kind := KindVariable
+					if d.Tok == token.CONST {
+						kind = KindConstant
+					}
+					body := -1
+					if len(sp.Values) > 0 {
+						body = off(sp.Values[0].Pos())
+					}
+					for _, n := range sp.Names {
+						add("", n.Name, kind, start, end, body)
+					}
+				}
+			}
+		}
+	}
+	return header
+}
+
+// goPackageName guesses the name a package is referred to by from its
+// import path: the last element, skipping a major-version element (v2)
+// and dropping "go-" / "-go" and a ".vN" suffix (gopkg.in/yaml.v3).
+func goPackageName(spec string) string {
+	elems := strings.Split(spec, "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		name = elems[len(elems)-2]
+	}
+	if i := strings.Index(name, "."); i > 0 {
+		name = name[:i]
+	}
+	name = strings.TrimPrefix(strings.TrimSuffix(name, "-go"), "go-")
+	return strings.ReplaceAll(name, "-", "_")
+}
+
+// goUsedNames records, as each import's Names, the package-level names
+// the file uses through it (pkg.Name), sorted: the IMPORTS edges of a Go
+// file go to the files of the package that declare them.
+func goUsedNames(af *ast.File, local map[string]int, imps []Import) {
+	used := make([]map[string]bool, len(imps))
+	ast.Inspect(af, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := sel.X.(*ast.Ident); ok {
+			if i, ok := local[id.Name]; ok {
+				if used[i] == nil {
+					used[i] = map[string]bool{}
+				}
+				used[i][sel.Sel.Name] = true
+			}
+		}
+		return true
+	})
+	for i, u := range used {
+		for n := range u {
+			imps[i].Names = append(imps[i].Names, n)
+		}
+		sort.Strings(imps[i].Names)
+	}
+}
+
+// recvName is the receiver's type name without pointers, parentheses or
+// type parameters.
+func recvName(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		case *ast.SelectorExpr:
+			return t.Sel.Name
+		default:
+			return ""
+		}
+	}
+}

@@ -1,0 +1,656 @@
+package analyzer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lorehq/lore/graph"
+)
+
+// Namespaces of the analyzer's records in the graph store.
+const (
+	nsMeta    = "axf" // path -> fileMeta
+	nsSymbols = "axs" // path -> symbols and diagnostics
+	nsImports = "axi" // path -> imports with targets
+	nsNames   = "axn" // bucket of names -> sorted (name, path) pairs (see names.go)
+	nsState   = "axm" // "state" -> time of the last update
+	nsBinary  = "axb" // path -> size and time of a file skipped as binary
+)
+
+// Options configure Update.
+type Options struct {
+	// Table is the language table; nil means NewTable().
+	Table *Table
+	// Workers walk directories and parse files in parallel, one parser
+	// per worker and one writer into the store; 0 means GOMAXPROCS, 1
+	// walks and parses on the calling goroutine with no goroutines at all.
+	Workers int
+	// Ignore and MaxFileSize are passed to Walk.
+	Ignore      []string
+	MaxFileSize int64
+	// Force re-parses every file.
+	Force bool
+	// Progress, when set, is called after each file that had to be read,
+	// always from the goroutine that called Update.
+	Progress func(Progress)
+}
+
+// Progress reports how far Update got: Done of Total files to read.
+type Progress struct {
+	Done, Total int
+	Path        string
+}
+
+// Summary reports what Update did.
+type Summary struct {
+	Files      int           `json:"files"`     // files in the source that are indexed
+	Parsed     int           `json:"parsed"`    // files parsed in this run
+	Unchanged  int           `json:"unchanged"` // files whose records were kept
+	Removed    int           `json:"removed"`   // files dropped from the index
+	Symbols    int           `json:"symbols"`   // symbols in the index
+	Imports    int           `json:"imports"`   // imports resolved again in this run
+	Skipped    []Skip        `json:"skipped"`   // files left out, and why
+	ErrorFiles int           `json:"error_files"`
+	Errors     []Diagnostic  `json:"errors"` // the first syntax error of each file that has any
+	Duration   time.Duration `json:"duration_ns"`
+	// Phases splits Duration: walking the source, reading and parsing
+	// files (with their symbol records written as they come), resolving
+	// imports (with IMPORTS edges), and committing the file records.
+	Phases struct {
+		Walk    time.Duration `json:"walk_ns"`
+		Parse   time.Duration `json:"parse_ns"`
+		Resolve time.Duration `json:"resolve_ns"`
+		Commit  time.Duration `json:"commit_ns"`
+	} `json:"phases"`
+}
+
+func (t *Table) versionOf(l *Language) string {
+	if l == nil {
+		return schemaVersion + "/none"
+	}
+	return l.version
+}
+
+// configFile reports files whose change can change import resolution.
+func configFile(p string) bool {
+	switch path.Base(p) {
+	case "go.mod", "package.json", "tsconfig.json", "jsconfig.json", "Cargo.toml":
+		return true
+	}
+	return false
+}
+
+type result struct {
+	e    Entry
+	skip string
+	hash string
+	file *File // nil: content unchanged
+}
+
+// Update brings the analyzer's index in store up to date with fsys:
+// files that are new or changed (by size and modification time, then by
+// content hash) are parsed, deleted ones dropped with their symbols and
+// edges, and files whose language's extractor or queries changed are
+// parsed again. Resolved imports become IMPORTS edges file:<a> → file:<b>.
+// Syntax errors are findings in the Summary; an error means the index
+// could not be updated.
+func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (Summary, error) {
+	start := time.Now()
+	var sum Summary
+	table := opts.Table
+	if table == nil {
+		table = NewTable()
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	max := opts.MaxFileSize
+	if max == 0 {
+		max = DefaultMaxFileSize
+	}
+	entries, skips, err := Walk(ctx, fsys, WalkOptions{Ignore: opts.Ignore, MaxFileSize: max, Workers: workers})
+	if err != nil {
+		return sum, fmt.Errorf("walk: %w", err)
+	}
+	sum.Skipped = skips
+	sum.Phases.Walk = time.Since(start)
+
+	old := map[string]fileMeta{}
+	oldBin := map[string][2]int64{}
+	binNow := map[string]bool{}
+	var lastRun int64
+	err = store.View(func(tx *graph.Tx) error {
+		if b, err := tx.Get(nsState, "state"); err == nil {
+			d := dec{b: b}
+			lastRun = d.int()
+		} else if !errors.Is(err, graph.ErrNotFound) {
+			return err
+		}
+		err := tx.Scan(nsBinary, "", func(k string, v []byte) error {
+			d := dec{b: v}
+			oldBin[k] = [2]int64{d.int(), d.int()}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return tx.Scan(nsMeta, "", func(k string, v []byte) error {
+			if m, err := decodeMeta(k, v); err == nil {
+				old[k] = m
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return sum, fmt.Errorf("read index: %w", err)
+	}
+	racy := lastRun - int64(2*time.Second)
+
+	metas := make(map[string]fileMeta, len(entries))
+	seen := make(map[string]bool, len(entries))
+	var todo []Entry
+	for _, e := range entries {
+		seen[e.Path] = true
+		if b, ok := oldBin[e.Path]; ok && !opts.Force && e.ModTime != 0 && b == [2]int64{e.Size, e.ModTime} && e.ModTime < racy {
+			sum.Skipped = append(sum.Skipped, Skip{Path: e.Path, Reason: "binary"})
+			binNow[e.Path] = true
+			delete(seen, e.Path)
+			continue
+		}
+		m, ok := old[e.Path]
+		if ok && !opts.Force && m.Version == table.versionOf(table.ForPath(e.Path)) &&
+			e.ModTime != 0 && m.ModTime == e.ModTime && m.Size == e.Size && e.ModTime < racy {
+			metas[e.Path] = m
+			sum.Unchanged++
+			continue
+		}
+		todo = append(todo, e)
+	}
+	var removed []string
+	for p := range old {
+		if !seen[p] {
+			removed = append(removed, p)
+		}
+	}
+	sort.Strings(removed)
+
+	setChanged := len(removed) > 0
+	configChanged := false
+	parsedImports := map[string][]Import{}
+	names := newNameIndex(len(old) == 0)
+	decls := goDecls{}
+	declChanged := false
+	var metaWrites []string
+
+	process := func(p *Parser, e Entry) (result, error) {
+		r := result{e: e}
+		src, err := fs.ReadFile(fsys, e.Path)
+		if err != nil {
+			r.skip = "unreadable: " + err.Error()
+			return r, nil
+		}
+		if max > 0 && int64(len(src)) > max {
+			r.skip = "larger than the size limit"
+			return r, nil
+		}
+		if isBinary(src) {
+			r.skip = "binary"
+			return r, nil
+		}
+		r.hash = HashText(src)
+		m, ok := old[e.Path]
+		if ok && !opts.Force && m.Hash == r.hash && m.Version == table.versionOf(table.ForPath(e.Path)) {
+			return r, nil
+		}
+		f, err := p.parse(ctx, e.Path, src, r.hash)
+		if err != nil {
+			return r, err
+		}
+		r.file = f
+		return r, nil
+	}
+
+	err = store.Batch(func(b *graph.Batch) error {
+		done := 0
+		write := func(r result) error {
+			done++
+			if opts.Progress != nil {
+				opts.Progress(Progress{Done: done, Total: len(todo), Path: r.e.Path})
+			}
+			p := r.e.Path
+			m, had := old[p]
+			_, wasBin := oldBin[p]
+			if r.skip == "binary" {
+				binNow[p] = true
+				e := enc{}
+				e.int(r.e.Size)
+				e.int(r.e.ModTime)
+				if err := b.Set(nsBinary, p, e.b); err != nil {
+					return err
+				}
+			} else if wasBin {
+				if err := b.Delete(nsBinary, p); err != nil {
+					return err
+				}
+			}
+			if r.skip != "" {
+				sum.Skipped = append(sum.Skipped, Skip{Path: p, Reason: r.skip})
+				delete(seen, p)
+				if had {
+					removed = append(removed, p)
+					setChanged = true
+				}
+				return nil
+			}
+			if !had {
+				setChanged = true
+			}
+			if r.file == nil { // same content: refresh size and time only
+				m.Size, m.ModTime = r.e.Size, r.e.ModTime
+				metas[p] = m
+				metaWrites = append(metaWrites, p)
+				sum.Unchanged++
+				return nil
+			}
+			f := r.file
+			sum.Parsed++
+			if configFile(p) {
+				configChanged = true
+			}
+			var oldTop map[string]bool
+			if had && m.Lang != "" {
+				var err error
+				if oldTop, err = names.forget(store, p); err != nil {
+					return err
+				}
+			}
+			if f.Lang == "go" {
+				top := topLevelNames(f.Symbols)
+				decls.add(p, top)
+				if had && !sameSet(oldTop, top) {
+					declChanged = true // importers' edges may point elsewhere now
+				}
+			}
+			nm := fileMeta{Version: table.versionOf(table.ForPath(p)), Lang: f.Lang, Hash: r.hash,
+				Size: r.e.Size, ModTime: r.e.ModTime, Symbols: len(f.Symbols), Errors: len(f.Errors)}
+			if len(f.Errors) > 0 {
+				nm.FirstErr = f.Errors[0]
+			}
+			metas[p] = nm
+			metaWrites = append(metaWrites, p)
+			if f.Lang == "" {
+				if had && m.Lang != "" {
+					if err := b.Delete(nsSymbols, p); err != nil {
+						return err
+					}
+					if err := b.Delete(nsImports, p); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if err := b.Set(nsSymbols, p, encodeSymbols(f)); err != nil {
+				return err
+			}
+			names.learn(p, f.Symbols)
+			parsedImports[p] = f.Imports
+			return nil
+		}
+
+		if workers == 1 || len(todo) < 2 {
+			p := NewParser(table)
+			defer p.Close()
+			for _, e := range todo {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				r, err := process(p, e)
+				if err != nil {
+					return err
+				}
+				if err := write(r); err != nil {
+					return err
+				}
+			}
+		} else if err := parallel(ctx, table, workers, todo, process, write); err != nil {
+			return err
+		}
+		sum.Phases.Parse = time.Since(start) - sum.Phases.Walk
+
+		for p := range oldBin {
+			if !seen[p] && !binNow[p] {
+				if err := b.Delete(nsBinary, p); err != nil {
+					return err
+				}
+			}
+		}
+		// removed files: drop records, names and out-edges
+		for _, p := range removed {
+			if m, ok := old[p]; ok && m.Lang != "" {
+				if _, err := names.forget(store, p); err != nil {
+					return err
+				}
+			}
+			for _, ns := range []string{nsSymbols, nsImports, nsMeta} {
+				if err := b.Delete(ns, p); err != nil {
+					return err
+				}
+			}
+			if err := b.SetOutEdges("file:"+p, graph.Imports, nil); err != nil {
+				return fmt.Errorf("%s: clear edges: %w", p, err)
+			}
+			delete(metas, p)
+			sum.Removed++
+		}
+		if err := names.write(store, b); err != nil {
+			return err
+		}
+		return resolveAll(ctx, store, b, fsys, table, metas, parsedImports, decls,
+			setChanged || configChanged || declChanged || opts.Force, len(old) == 0, &sum)
+	})
+	if err != nil {
+		return sum, fmt.Errorf("update index: %w", err)
+	}
+	sum.Phases.Resolve = time.Since(start) - sum.Phases.Walk - sum.Phases.Parse
+	err = store.Batch(func(b *graph.Batch) error {
+		for _, p := range metaWrites {
+			if m, ok := metas[p]; ok {
+				if err := b.Set(nsMeta, p, encodeMeta(&m)); err != nil {
+					return err
+				}
+			}
+		}
+		e := enc{}
+		e.int(start.UnixNano())
+		return b.Set(nsState, "state", e.b)
+	})
+	if err != nil {
+		return sum, fmt.Errorf("update index: %w", err)
+	}
+	sum.Files = len(metas)
+	paths := make([]string, 0, len(metas))
+	for p, m := range metas {
+		sum.Symbols += m.Symbols
+		if m.Errors > 0 {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	sum.ErrorFiles = len(paths)
+	for _, p := range paths {
+		sum.Errors = append(sum.Errors, metas[p].FirstErr)
+	}
+	sum.Duration = time.Since(start)
+	sum.Phases.Commit = sum.Duration - sum.Phases.Walk - sum.Phases.Parse - sum.Phases.Resolve
+	return sum, nil
+}
+
+// parallel runs process on workers goroutines, each with its own Parser,
+// and hands results to write on the calling goroutine.
+func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
+	process func(*Parser, Entry) (result, error), write func(result) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers + 1)
+	jobs := make(chan Entry)
+	results := make(chan result, workers*2)
+	g.Go(func() error {
+		defer close(jobs)
+		for _, e := range todo {
+			select {
+			case jobs <- e:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	for i := 0; i < workers; i++ {
+		g.Go(func() error {
+			p := NewParser(table)
+			defer p.Close()
+			for e := range jobs {
+				r, err := process(p, e)
+				if err != nil {
+					return err
+				}
+				select {
+				case results <- r:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- g.Wait(); close(results) }()
+	var werr error
+	for r := range results {
+		if werr == nil {
+			if werr = write(r); werr != nil {
+				cancel() // stop the workers; keep draining so they can exit
+			}
+		}
+	}
+	if err := <-errc; err != nil && werr == nil {
+		return err
+	}
+	return werr
+}
+
+// topLevelNames are the names a file declares at package level.
+func topLevelNames(syms []Symbol) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range syms {
+		if strings.Count(s.FQName[len(s.Path):], "::") == 1 {
+			out[s.Name] = true
+		}
+	}
+	return out
+}
+
+// resolveAll resolves the imports of parsed files, and of every file when
+// all is set (files were added or removed, or a go.mod, package.json,
+// tsconfig.json or Cargo.toml changed), writing records and IMPORTS edges
+// whose targets changed.
+func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs.FS, table *Table,
+	metas map[string]fileMeta, parsed map[string][]Import, decls goDecls, all, cold bool, sum *Summary) error {
+	if len(parsed) == 0 && !all {
+		return nil
+	}
+	paths := make([]string, 0, len(metas))
+	for p := range metas {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	r := newResolver(fsys, paths)
+	prev := map[string][]Import{}
+	if all {
+		err := store.View(func(tx *graph.Tx) error {
+			return tx.Scan(nsImports, "", func(k string, v []byte) error {
+				if _, ok := parsed[k]; ok {
+					return nil
+				}
+				if _, ok := metas[k]; !ok {
+					return nil
+				}
+				imps, err := decodeImports(k, v)
+				if err == nil {
+					prev[k] = imps
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return fmt.Errorf("read imports: %w", err)
+		}
+	}
+	var allEdges []graph.Edge
+	// A first index writes its edges in bulk (Store.Load), in chunks so
+	// that memory stays bounded however many edges there are.
+	flush := func(force bool) error {
+		if !cold || (len(allEdges) < 1<<15 && !force) || len(allEdges) == 0 {
+			return nil
+		}
+		if err := store.Load(ctx, nil, allEdges); err != nil {
+			return fmt.Errorf("write import edges: %w", err)
+		}
+		allEdges = allEdges[:0]
+		return nil
+	}
+	edgesOf := func(p string, imps []Import) []graph.Edge {
+		var edges []graph.Edge
+		seen := map[string]bool{}
+		for _, im := range imps {
+			targets := im.Targets
+			if metas[p].Lang == "go" {
+				targets = decls.users(store, parsed, im)
+			}
+			for _, t := range targets {
+				if t != p && !seen[t] {
+					seen[t] = true
+					edges = append(edges, graph.Edge{Type: graph.Imports, From: "file:" + p, To: "file:" + t, Weight: 1})
+				}
+			}
+		}
+		return edges
+	}
+	write := func(p string, imps []Import) error {
+		if err := b.Set(nsImports, p, encodeImports(imps)); err != nil {
+			return err
+		}
+		if all {
+			return nil
+		}
+		if err := b.SetOutEdges("file:"+p, graph.Imports, edgesOf(p, imps)); err != nil {
+			return fmt.Errorf("%s: set edges: %w", p, err)
+		}
+		return nil
+	}
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l := table.Lookup(metas[p].Lang)
+		if imps, ok := parsed[p]; ok {
+			for i := range imps {
+				r.resolve(l, &imps[i])
+			}
+			sum.Imports += len(imps)
+			if err := write(p, imps); err != nil {
+				return err
+			}
+			if all {
+				allEdges = append(allEdges, edgesOf(p, imps)...)
+				if err := flush(false); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		imps, ok := prev[p]
+		if !ok {
+			continue
+		}
+		changed := false
+		for i := range imps {
+			before, beforeDir := imps[i].Targets, imps[i].pkgDir
+			r.resolve(l, &imps[i])
+			if beforeDir != imps[i].pkgDir || (beforeDir == "" && !equalStrings(before, imps[i].Targets)) {
+				changed = true
+			}
+		}
+		sum.Imports += len(imps)
+		if changed {
+			if err := write(p, imps); err != nil {
+				return err
+			}
+		}
+		allEdges = append(allEdges, edgesOf(p, imps)...)
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	if !all {
+		return nil
+	}
+	if cold {
+		return flush(true)
+	}
+	return b.ReplaceEdges(ctx, graph.Imports, allEdges)
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// goDecls maps a Go file to the package-level names it declares, for the
+// files parsed in this update; other files are read from the index when
+// needed.
+type goDecls map[string]map[string]bool
+
+func (d goDecls) add(p string, names map[string]bool) { d[p] = names }
+
+// users narrows a Go import's targets to the files that declare the names
+// the importing file uses; all targets when it uses none that are found
+// (blank and dot imports, names from other build configurations).
+func (d goDecls) users(store *graph.Store, parsed map[string][]Import, im Import) []string {
+	if len(im.Names) == 0 || len(im.Targets) < 2 {
+		return im.Targets
+	}
+	var out []string
+	for _, t := range im.Targets {
+		names, ok := d[t]
+		if !ok {
+			var syms []Symbol
+			store.View(func(tx *graph.Tx) error {
+				syms, _ = symbolsTx(tx, t)
+				return nil
+			})
+			names = topLevelNames(syms)
+			d[t] = names
+		}
+		for _, n := range im.Names {
+			if names[n] {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return im.Targets
+	}
+	return out
+}
+
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,294 @@
+package analyzer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/source"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func openStore(t *testing.T) *graph.Store {
+	t.Helper()
+	s, err := graph.Open("", graph.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func mustUpdate(t *testing.T, store *graph.Store, dir string, opts Options) Summary {
+	t.Helper()
+	sum, err := Update(context.Background(), store, source.Dir(dir), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+func importEdges(t *testing.T, store *graph.Store, path string) []string {
+	t.Helper()
+	var out []string
+	err := store.View(func(tx *graph.Tx) error {
+		es, err := tx.Edges("file:"+path, graph.Both, graph.Filter{Types: []graph.EdgeType{graph.Imports}})
+		for _, e := range es {
+			out = append(out, e.From+">"+e.To)
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, graph.ErrNotFound) {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestIncrementalUpdate(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":         "module example.com/m\n",
+		"a/a.go":         "package a\n\nimport \"example.com/m/b\"\n\nfunc A() { b.B() }\n",
+		"b/b.go":         "package b\n\nfunc B() {}\n",
+		"py/mod.py":      "from . import helper\n\ndef run():\n    pass\n",
+		"py/helper.py":   "def help():\n    pass\n",
+		"py/__init__.py": "",
+		"README.md":      "# readme\n",
+	})
+	store := openStore(t)
+	table := NewTable()
+	opts := Options{Table: table}
+
+	sum := mustUpdate(t, store, dir, opts)
+	if sum.Files != 7 || sum.Parsed != 7 || sum.Removed != 0 {
+		t.Fatalf("cold: %+v", sum)
+	}
+	if got := importEdges(t, store, "b/b.go"); !reflect.DeepEqual(got, []string{"file:a/a.go>file:b/b.go"}) {
+		t.Fatalf("edges of b/b.go: %v", got)
+	}
+
+	sum = mustUpdate(t, store, dir, opts)
+	if sum.Parsed != 0 || sum.Unchanged != 7 {
+		t.Fatalf("nothing changed: %+v", sum)
+	}
+
+	// a body change re-parses one file and updates its symbols and names
+	writeFiles(t, dir, map[string]string{"b/b.go": "package b\n\nfunc B2() {}\n"})
+	sum = mustUpdate(t, store, dir, opts)
+	if sum.Parsed != 1 || sum.Unchanged != 6 {
+		t.Fatalf("one changed: %+v", sum)
+	}
+	if got, _ := SymbolsByName(store, "B"); len(got) != 0 {
+		t.Errorf("old name still indexed: %+v", got)
+	}
+	if got, _ := SymbolsByName(store, "B2"); len(got) != 1 || got[0].FQName != "b/b.go::B2" {
+		t.Errorf("SymbolsByName(B2) = %+v", got)
+	}
+
+	// touching without changing content parses nothing
+	now := filepathTouch(t, filepath.Join(dir, "a/a.go"))
+	_ = now
+	if sum = mustUpdate(t, store, dir, opts); sum.Parsed != 0 {
+		t.Fatalf("touched: %+v", sum)
+	}
+
+	// deleting drops symbols and the edges into the file
+	os.Remove(filepath.Join(dir, "b/b.go"))
+	sum = mustUpdate(t, store, dir, opts)
+	if sum.Removed != 1 {
+		t.Fatalf("delete: %+v", sum)
+	}
+	if _, err := Symbols(store, "b/b.go"); !errors.Is(err, graph.ErrNotFound) {
+		t.Errorf("Symbols of deleted file: err = %v", err)
+	}
+	if got := importEdges(t, store, "a/a.go"); len(got) != 0 {
+		t.Errorf("edges to a deleted file remain: %v", got)
+	}
+	if got, _ := SymbolsByName(store, "B2"); len(got) != 0 {
+		t.Errorf("deleted file's names remain: %+v", got)
+	}
+
+	// renaming is a removal plus an addition; importers follow
+	if err := os.Rename(filepath.Join(dir, "py/helper.py"), filepath.Join(dir, "py/helper2.py")); err != nil {
+		t.Fatal(err)
+	}
+	sum = mustUpdate(t, store, dir, opts)
+	if sum.Removed != 1 || sum.Parsed != 1 {
+		t.Fatalf("rename: %+v", sum)
+	}
+	if got, _ := SymbolsByName(store, "help"); len(got) != 1 || got[0].Path != "py/helper2.py" {
+		t.Errorf("renamed symbol: %+v", got)
+	}
+	imps, err := Imports(store, "py/mod.py")
+	if err != nil || len(imps) != 1 || len(imps[0].Targets) != 1 || imps[0].Targets[0] != "py/__init__.py" {
+		t.Errorf("imports after rename: %+v %v", imps, err)
+	}
+
+	// a change of Python's queries or extractor re-parses only Python
+	table.Lookup("python").version += "+test"
+	sum = mustUpdate(t, store, dir, opts)
+	if sum.Parsed != 3 {
+		t.Fatalf("python version bump parsed %d files, want 3: %+v", sum.Parsed, sum)
+	}
+
+	// Enclosing and FileInfo
+	s, err := Enclosing(store, "py/mod.py", 4)
+	if err != nil || s == nil || s.FQName != "py/mod.py::run" {
+		t.Errorf("Enclosing = %+v, %v", s, err)
+	}
+	if fi, err := FileInfo(store, "README.md"); err != nil || fi.Lang != "" || fi.Hash != HashText([]byte("# readme\n")) {
+		t.Errorf("FileInfo = %+v, %v", fi, err)
+	}
+}
+
+func filepathTouch(t *testing.T, p string) int64 {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt := fi.ModTime().Add(1e9)
+	if err := os.Chtimes(p, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	return mt.UnixNano()
+}
+
+// TestWorkersAgree checks that the sequential mode and the parallel mode
+// build the same index.
+func TestWorkersAgree(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module x\n"}
+	for i := 0; i < 40; i++ {
+		files[filepath.ToSlash(filepath.Join("p", string(rune('a'+i%26))+strings.Repeat("x", i/26), "f.go"))] =
+			"package p\n\nimport \"x/q\"\n\nfunc F() { q.Q() }\n\ntype T struct{}\n\nfunc (T) M() {}\n"
+		files["q/q"+strings.Repeat("y", i)+".py"] = "class C:\n    def m(self):\n        pass\n"
+	}
+	files["q/q.go"] = "package q\n\nfunc Q() {}\n"
+	writeFiles(t, dir, files)
+	dump := func(workers int) []string {
+		store := openStore(t)
+		mustUpdate(t, store, dir, Options{Workers: workers})
+		var out []string
+		AllSymbols(store, func(s Symbol) error {
+			out = append(out, s.FQName+" "+s.Hash+" "+s.Shape+" "+s.Sig)
+			return nil
+		})
+		AllImports(store, func(im Import) error {
+			out = append(out, im.Path+" "+im.Spec+" "+strings.Join(im.Targets, ","))
+			return nil
+		})
+		out = append(out, importEdges(t, store, "q/q.go")...)
+		return out
+	}
+	seq, par := dump(1), dump(4)
+	if len(seq) < 200 || !reflect.DeepEqual(seq, par) {
+		t.Errorf("Workers=1 and Workers=4 differ (%d vs %d entries)", len(seq), len(par))
+	}
+}
+
+// TestBadInput covers binary files, files over the size limit, symlinks
+// out of the repository, malformed source and ignore files.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".gitignore":          "*.log\n/build/\n",
+		"sub/.gitignore":      "secret.py\n!keep.log\n",
+		"sub/secret.py":       "def s(): pass\n",
+		"sub/keep.log":        "kept\n",
+		"sub/ok.py":           "def ok(): pass\n",
+		"x.log":               "ignored\n",
+		"build/gen.go":        "package gen\n",
+		"excluded/e.go":       "package e\n",
+		"config_ignored/c.go": "package c\n",
+		"big.py":              "x = 1\n" + strings.Repeat("# filler line\n", 200),
+		"broken.py":           "def f(:\n    pass\nclass K:\n    pass\n",
+		"garbage.ts":          "}}}{{{ export class ((( function",
+	})
+	writeFiles(t, outside, map[string]string{"secret.go": "package secret\n"})
+	os.WriteFile(filepath.Join(dir, "blob.py"), []byte("abc\x00def"), 0o644)
+	if err := os.Symlink(filepath.Join(outside, "secret.go"), filepath.Join(dir, "escape.go")); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	os.Symlink("sub/ok.py", filepath.Join(dir, "inside.py"))
+	os.MkdirAll(filepath.Join(dir, ".git", "info"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("excluded/\n"), 0o644)
+
+	store := openStore(t)
+	sum := mustUpdate(t, store, dir, Options{MaxFileSize: 1024, Ignore: []string{"config_ignored/"}})
+	var got []string
+	Files(store, func(f IndexedFile) error { got = append(got, f.Path); return nil })
+	want := []string{".gitignore", "broken.py", "garbage.ts", "inside.py", "sub/.gitignore", "sub/keep.log", "sub/ok.py"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("indexed files\n got %v\nwant %v", got, want)
+	}
+	reasons := map[string]string{}
+	for _, s := range sum.Skipped {
+		reasons[s.Path] = s.Reason
+	}
+	for p, r := range map[string]string{"blob.py": "binary", "big.py": "larger than the size limit", "escape.go": "symlink outside the repository"} {
+		if reasons[p] != r {
+			t.Errorf("skip reason of %s = %q, want %q (all: %v)", p, reasons[p], r, sum.Skipped)
+		}
+	}
+	if sum.ErrorFiles != 2 || len(sum.Errors) != 2 || sum.Errors[0].Path != "broken.py" {
+		t.Errorf("errors: %d %+v", sum.ErrorFiles, sum.Errors)
+	}
+	syms, _ := Symbols(store, "broken.py")
+	if len(syms) == 0 || syms[len(syms)-1].Name != "K" {
+		t.Errorf("symbols after a syntax error should still be found: %+v", syms)
+	}
+}
+
+// TestGoEdgesFollowDeclarations checks that a Go file's IMPORTS edges go
+// to the files of the imported package that declare the names it uses,
+// and follow a function moved to another file of that package.
+func TestGoEdgesFollowDeclarations(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":        "module m\n",
+		"main.go":       "package main\n\nimport \"m/lib\"\n\nfunc main() { lib.A() }\n",
+		"lib/a.go":      "package lib\n\nfunc A() {}\n",
+		"lib/b.go":      "package lib\n\nfunc B() {}\n",
+		"lib/c.go":      "package lib\n\nfunc C() {}\n",
+		"lib/x_test.go": "package lib\n",
+	})
+	store := openStore(t)
+	mustUpdate(t, store, dir, Options{})
+	if got := importEdges(t, store, "main.go"); !reflect.DeepEqual(got, []string{"file:main.go>file:lib/a.go"}) {
+		t.Fatalf("edges = %v", got)
+	}
+	imps, _ := Imports(store, "main.go")
+	if len(imps) != 1 || !reflect.DeepEqual(imps[0].Targets, []string{"lib/a.go", "lib/b.go", "lib/c.go"}) || !reflect.DeepEqual(imps[0].Names, []string{"A"}) {
+		t.Fatalf("imports = %+v", imps)
+	}
+	// move A from a.go to c.go
+	writeFiles(t, dir, map[string]string{
+		"lib/a.go": "package lib\n",
+		"lib/c.go": "package lib\n\nfunc C() {}\n\nfunc A() {}\n",
+	})
+	mustUpdate(t, store, dir, Options{})
+	if got := importEdges(t, store, "main.go"); !reflect.DeepEqual(got, []string{"file:main.go>file:lib/c.go"}) {
+		t.Fatalf("edges after moving A = %v", got)
+	}
+}

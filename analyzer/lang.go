@@ -1,0 +1,158 @@
+package analyzer
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+
+	"github.com/lorehq/lore/queries"
+)
+
+// schemaVersion changes whenever extraction or the stored record format
+// changes in a way that needs every file re-parsed.
+const schemaVersion = "ax5"
+
+// grammarVersion names the grammar set compiled into the binary.
+const grammarVersion = "smacker-20240827"
+
+// Language is one entry of the language table: how files of a language
+// are recognised, parsed, walked for symbols and imports, and how their
+// imports resolve to files of the repository.
+type Language struct {
+	Name       string   // "go", "python", …; also the queries directory
+	Extensions []string // with the dot: ".py"
+
+	grammar func() *sitter.Language             // nil: not a tree-sitter language
+	walk    func(*walker, *sitter.Node)         // symbol extraction (selective tree walk)
+	imports func(*walker, string, *sitter.Node) // one query capture → imports
+	resolve func(*resolver, *Import) []string   // in-repo targets of an import
+	attach  map[string]bool                     // sibling node types attached to the next declaration
+	trimEnd bool                                // end at the last non-comment token (Python)
+	// triggers, when set, are literals without which the imports query
+	// cannot match; files containing none of them skip the query cursor.
+	triggers [][]byte
+
+	once    sync.Once
+	tsLang  *sitter.Language
+	query   *sitter.Query
+	qerr    error
+	version string
+}
+
+// Version identifies what produced an index record for this language:
+// lore's schema, the grammar set and the language's query files. A change
+// re-parses exactly the files of this language.
+func (l *Language) Version() string {
+	return l.version
+}
+
+// compiled returns the grammar and the compiled imports query, compiling
+// them once per table.
+func (l *Language) compiled() (*sitter.Language, *sitter.Query, error) {
+	l.once.Do(func() {
+		if l.grammar == nil {
+			return
+		}
+		l.tsLang = l.grammar()
+		var src []byte
+		for _, name := range queries.Files(l.Name) {
+			b, err := queries.Read(l.Name, name)
+			if err != nil {
+				l.qerr = err
+				return
+			}
+			if name == "imports.scm" {
+				src = b
+			}
+		}
+		if src == nil {
+			return
+		}
+		q, err := sitter.NewQuery(src, l.tsLang)
+		if err != nil {
+			l.qerr = fmt.Errorf("queries/%s/imports.scm: %w", l.Name, err)
+			return
+		}
+		l.query = q
+	})
+	return l.tsLang, l.query, l.qerr
+}
+
+// Table is the set of languages lore understands, looked up by file name.
+type Table struct {
+	langs []*Language
+	byExt map[string]*Language
+}
+
+// NewTable returns the default language table: Go (go/parser), and
+// TypeScript, TSX, JavaScript, Python, Rust, Java and C (tree-sitter).
+func NewTable() *Table {
+	cComments := map[string]bool{"comment": true}
+	jsTriggers := [][]byte{[]byte("require"), []byte("import(")}
+	langs := []*Language{
+		{Name: "go", Extensions: []string{".go"}, resolve: resolveGo},
+		{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.GetLanguage,
+			walk: walkJS, imports: importsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, triggers: jsTriggers},
+		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage,
+			walk: walkJS, imports: importsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, triggers: jsTriggers},
+		{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, grammar: javascript.GetLanguage,
+			walk: walkJS, imports: importsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, triggers: jsTriggers},
+		{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.GetLanguage,
+			walk: walkPython, imports: importsPython, resolve: resolvePython, attach: cComments, trimEnd: true,
+			triggers: [][]byte{[]byte("import_module"), []byte("__import__")}},
+		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage,
+			walk: walkRust, imports: importsRust, resolve: resolveRust,
+			attach: map[string]bool{"line_comment": true, "block_comment": true, "attribute_item": true}},
+		{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage,
+			walk: walkJava, imports: importsJava, resolve: resolveJava,
+			attach: map[string]bool{"line_comment": true, "block_comment": true}},
+		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage,
+			walk: walkC, imports: importsC, resolve: resolveC, attach: cComments},
+	}
+	t := &Table{langs: langs, byExt: map[string]*Language{}}
+	for _, l := range langs {
+		l.version = schemaVersion + "/" + grammarVersion + "/" + queries.Version(l.Name)
+		if l.grammar == nil {
+			l.version = schemaVersion + "/go"
+		}
+		for _, e := range l.Extensions {
+			t.byExt[e] = l
+		}
+	}
+	return t
+}
+
+// Languages returns the table's entries.
+func (t *Table) Languages() []*Language { return append([]*Language(nil), t.langs...) }
+
+// Lookup returns the language named name, or nil.
+func (t *Table) Lookup(name string) *Language {
+	for _, l := range t.langs {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// ForPath returns the language of a file by its extension, or nil.
+func (t *Table) ForPath(p string) *Language {
+	ext := path.Ext(p)
+	if ext == "" {
+		return nil
+	}
+	if l, ok := t.byExt[ext]; ok {
+		return l
+	}
+	return t.byExt[strings.ToLower(ext)]
+}

@@ -1,0 +1,74 @@
+package analyzer
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// walkJava extracts types (classes, interfaces, enums, records,
+// annotations; inner types qualified by their outer types), methods,
+// constructors and fields.
+func walkJava(w *walker, root *sitter.Node) {
+	javaBody(w, root, nil, false)
+}
+
+func javaBody(w *walker, n *sitter.Node, scope []string, inInterface bool) {
+	eachNamed(n, func(c *sitter.Node) {
+		switch c.Type() {
+		case "class_declaration", "record_declaration":
+			javaType(w, c, scope, KindClass, false)
+		case "interface_declaration", "annotation_type_declaration":
+			javaType(w, c, scope, KindInterface, true)
+		case "enum_declaration":
+			javaType(w, c, scope, KindEnum, false)
+		case "enum_body_declarations", "ERROR":
+			javaBody(w, c, scope, inInterface)
+		case "method_declaration", "annotation_type_element_declaration":
+			w.emit(scope, w.text(c.ChildByFieldName("name")), KindMethod, c, c.ChildByFieldName("body"))
+		case "constructor_declaration", "compact_constructor_declaration":
+			w.emit(scope, w.text(c.ChildByFieldName("name")), KindConstructor, c, c.ChildByFieldName("body"))
+		case "field_declaration", "constant_declaration":
+			kind := KindField
+			if inInterface || c.Type() == "constant_declaration" {
+				kind = KindConstant
+			}
+			eachNamed(c, func(d *sitter.Node) {
+				if d.Type() == "variable_declarator" {
+					w.emit(scope, w.text(d.ChildByFieldName("name")), kind, c, d.ChildByFieldName("value"))
+				}
+			})
+		}
+	})
+}
+
+func javaType(w *walker, c *sitter.Node, scope []string, kind string, iface bool) {
+	name := w.text(c.ChildByFieldName("name"))
+	body := c.ChildByFieldName("body")
+	w.emit(scope, name, kind, c, body)
+	if body != nil && name != "" {
+		javaBody(w, body, push(scope, name), iface)
+	}
+}
+
+func importsJava(w *walker, capture string, n *sitter.Node) {
+	var spec string
+	static := false
+	eachNamed(n, func(c *sitter.Node) {
+		switch c.Type() {
+		case "scoped_identifier", "identifier":
+			spec = strings.Join(strings.Fields(w.text(c)), "")
+		case "asterisk":
+			spec += ".*"
+		}
+	})
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if c := n.Child(i); !c.IsNamed() && c.Type() == "static" {
+			static = true
+		}
+	}
+	if static {
+		spec = "static " + spec
+	}
+	w.addImport(spec, ImportStatic, n)
+}

@@ -1,0 +1,172 @@
+package analyzer
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// walkJS extracts declarations of JavaScript, TypeScript and TSX:
+// module-level and namespace-level declarations, class and interface
+// members. Functions declared inside function bodies are not symbols.
+func walkJS(w *walker, root *sitter.Node) {
+	eachNamed(root, func(c *sitter.Node) { jsDecl(w, c, c, nil) })
+}
+
+func jsDecl(w *walker, n, rng *sitter.Node, scope []string) {
+	switch n.Type() {
+	case "import_statement":
+		if src := n.ChildByFieldName("source"); src != nil {
+			importsJS(w, "js.import", src)
+		} else if c := n.NamedChild(0); c != nil && c.Type() == "import_require_clause" {
+			if src := c.ChildByFieldName("source"); src != nil {
+				w.addImport(unquote(w.text(src)), ImportStatic, src)
+			}
+		}
+	case "export_statement":
+		if src := n.ChildByFieldName("source"); src != nil {
+			importsJS(w, "js.export", src)
+			return
+		}
+		if d := n.ChildByFieldName("declaration"); d != nil {
+			jsDecl(w, d, rng, scope)
+			return
+		}
+		if v := n.ChildByFieldName("value"); v != nil {
+			switch v.Type() {
+			case "function_expression", "function", "generator_function", "arrow_function":
+				name := w.text(v.ChildByFieldName("name"))
+				if name == "" {
+					name = "default"
+				}
+				w.emit(scope, name, KindFunction, rng, v.ChildByFieldName("body"))
+			case "class":
+				name := w.text(v.ChildByFieldName("name"))
+				if name == "" {
+					name = "default"
+				}
+				jsClass(w, v, rng, scope, name, KindClass)
+			}
+		}
+	case "function_declaration", "generator_function_declaration", "function_signature", "function":
+		w.emit(scope, w.text(n.ChildByFieldName("name")), KindFunction, rng, n.ChildByFieldName("body"))
+	case "class_declaration", "abstract_class_declaration", "class":
+		jsClass(w, n, rng, scope, w.text(n.ChildByFieldName("name")), KindClass)
+	case "interface_declaration":
+		jsClass(w, n, rng, scope, w.text(n.ChildByFieldName("name")), KindInterface)
+	case "type_alias_declaration":
+		w.emit(scope, w.text(n.ChildByFieldName("name")), KindType, rng, n.ChildByFieldName("value"))
+	case "enum_declaration":
+		w.emit(scope, w.text(n.ChildByFieldName("name")), KindEnum, rng, n.ChildByFieldName("body"))
+	case "internal_module", "module":
+		name := unquote(w.text(n.ChildByFieldName("name")))
+		body := n.ChildByFieldName("body")
+		w.emit(scope, name, KindNamespace, rng, body)
+		if body != nil && name != "" {
+			inner := push(scope, name)
+			eachNamed(body, func(c *sitter.Node) { jsDecl(w, c, c, inner) })
+		}
+	case "expression_statement":
+		if c := n.NamedChild(0); c != nil && c.Type() == "internal_module" {
+			jsDecl(w, c, rng, scope)
+		}
+	case "ERROR", "statement_block": // error recovery; `global { … }` inside a module
+		eachNamed(n, func(c *sitter.Node) { jsDecl(w, c, c, scope) })
+	case "ambient_declaration":
+		eachNamed(n, func(c *sitter.Node) {
+			if c.Type() == "statement_block" { // declare global { … }
+				eachNamed(c, func(d *sitter.Node) { jsDecl(w, d, d, scope) })
+				return
+			}
+			jsDecl(w, c, rng, scope)
+		})
+	case "lexical_declaration", "variable_declaration":
+		kind := KindVariable
+		if n.Child(0) != nil && n.Child(0).Type() == "const" {
+			kind = KindConstant
+		}
+		eachNamed(n, func(d *sitter.Node) {
+			if d.Type() != "variable_declarator" {
+				return
+			}
+			name := d.ChildByFieldName("name")
+			if name == nil || name.Type() != "identifier" {
+				return // destructuring
+			}
+			v := d.ChildByFieldName("value")
+			k, body := kind, v
+			if v != nil {
+				switch v.Type() {
+				case "arrow_function", "function_expression", "function", "generator_function":
+					k, body = KindFunction, v.ChildByFieldName("body")
+				case "class":
+					k, body = KindClass, v.ChildByFieldName("body")
+				}
+			}
+			w.emit(scope, w.text(name), k, rng, body)
+		})
+	}
+}
+
+func jsClass(w *walker, n, rng *sitter.Node, scope []string, name, kind string) {
+	body := n.ChildByFieldName("body")
+	w.emit(scope, name, kind, rng, body)
+	if body == nil || name == "" {
+		return
+	}
+	inner := push(scope, name)
+	eachNamed(body, func(m *sitter.Node) {
+		switch m.Type() {
+		case "method_definition", "method_signature", "abstract_method_signature":
+			mname := jsMemberName(w, m.ChildByFieldName("name"))
+			k := KindMethod
+			if mname == "constructor" && kind == KindClass {
+				k = KindConstructor
+			}
+			w.emit(inner, mname, k, m, m.ChildByFieldName("body"))
+		case "public_field_definition", "field_definition":
+			if kind != KindClass {
+				return
+			}
+			nm := m.ChildByFieldName("name")
+			if nm == nil {
+				nm = m.ChildByFieldName("property")
+			}
+			v := m.ChildByFieldName("value")
+			k, b := KindField, v
+			if v != nil && (v.Type() == "arrow_function" || v.Type() == "function_expression") {
+				k, b = KindMethod, v.ChildByFieldName("body")
+			}
+			w.emit(inner, jsMemberName(w, nm), k, m, b)
+		}
+	})
+}
+
+func jsMemberName(w *walker, n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	switch n.Type() {
+	case "string":
+		return unquote(w.text(n))
+	case "computed_property_name":
+		return strings.Join(strings.Fields(w.text(n)), " ")
+	}
+	return w.text(n)
+}
+
+func importsJS(w *walker, capture string, n *sitter.Node) {
+	spec := unquote(w.text(n))
+	switch capture {
+	case "js.import":
+		kind := ImportStatic
+		if st := n.Parent(); st != nil && st.ChildCount() > 1 {
+			if k := st.Child(1); !k.IsNamed() && k.Type() == "type" {
+				kind = ImportTypeOnly
+			}
+		}
+		w.addImport(spec, kind, n)
+	case "js.export":
+		w.addImport(spec, ImportReExport, n)
+	}
+}

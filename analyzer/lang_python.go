@@ -1,0 +1,161 @@
+package analyzer
+
+import (
+	"bytes"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// walkPython extracts classes, functions (methods inside classes, nested
+// functions qualified by their enclosing definitions) and module- and
+// class-level assignments, descending through compound statements.
+func walkPython(w *walker, root *sitter.Node) {
+	pyBlock(w, root, nil, false, false)
+}
+
+func pyBlock(w *walker, n *sitter.Node, scope []string, inClass, inFunc bool) {
+	eachNamed(n, func(c *sitter.Node) { pyStmt(w, c, scope, inClass, inFunc) })
+}
+
+func pyStmt(w *walker, c *sitter.Node, scope []string, inClass, inFunc bool) {
+	switch t := c.Type(); t {
+	case "function_definition", "class_definition":
+		pyDef(w, c, c, scope, inClass)
+	case "decorated_definition":
+		if d := c.ChildByFieldName("definition"); d != nil {
+			pyDef(w, d, c, scope, inClass)
+		}
+	case "expression_statement":
+		if inFunc {
+			return
+		}
+		a := c.NamedChild(0)
+		if a == nil || a.Type() != "assignment" {
+			return
+		}
+		left := a.ChildByFieldName("left")
+		if left == nil || left.Type() != "identifier" {
+			return
+		}
+		name := w.text(left)
+		kind := KindVariable
+		if inClass {
+			kind = KindField
+		} else if isUpperName(name) {
+			kind = KindConstant
+		}
+		w.emit(scope, name, kind, c, a.ChildByFieldName("right"))
+	case "import_statement":
+		importsPython(w, "py.import", c)
+	case "import_from_statement":
+		importsPython(w, "py.from", c)
+	case "future_import_statement":
+		importsPython(w, "py.future", c)
+	case "block", "ERROR": // look into error recovery nodes for what survived
+		pyBlock(w, c, scope, inClass, inFunc)
+	case "if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "match_statement":
+		pyBlock(w, c, scope, inClass, inFunc)
+	default:
+		if strings.HasSuffix(t, "_clause") {
+			pyBlock(w, c, scope, inClass, inFunc)
+		}
+	}
+}
+
+func pyDef(w *walker, d, rng *sitter.Node, scope []string, inClass bool) {
+	name := w.text(d.ChildByFieldName("name"))
+	body := d.ChildByFieldName("body")
+	if d.Type() == "class_definition" {
+		w.emit(scope, name, KindClass, rng, body)
+		if body != nil && name != "" {
+			pyBlock(w, body, push(scope, name), true, false)
+		}
+		return
+	}
+	kind := KindFunction
+	if inClass {
+		kind = KindMethod
+	}
+	w.emit(scope, name, kind, rng, body)
+	// Inside a function only nested definitions and imports matter; most
+	// bodies have neither, and a byte scan is far cheaper than visiting
+	// their statements through cgo.
+	if body != nil && name != "" && pyMayDeclare(w.src[body.StartByte():body.EndByte()]) {
+		pyBlock(w, body, push(scope, name), false, true)
+	}
+}
+
+func pyMayDeclare(b []byte) bool {
+	return bytes.Contains(b, []byte("def")) || bytes.Contains(b, []byte("class")) || bytes.Contains(b, []byte("import"))
+}
+
+func isUpperName(s string) bool {
+	hasLetter := false
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			hasLetter = true
+		case r == '_' || (r >= '0' && r <= '9'):
+		default:
+			return false
+		}
+	}
+	return hasLetter
+}
+
+func importsPython(w *walker, capture string, n *sitter.Node) {
+	kind := ImportStatic
+	if pyTypeChecking(w, n) {
+		kind = ImportTypeOnly
+	}
+	switch capture {
+	case "py.import":
+		eachNamed(n, func(c *sitter.Node) {
+			switch c.Type() {
+			case "dotted_name":
+				w.addImport(w.text(c), kind, c)
+			case "aliased_import":
+				w.addImport(w.text(c.ChildByFieldName("name")), kind, c)
+			}
+		})
+	case "py.from":
+		mod := n.ChildByFieldName("module_name")
+		if mod == nil {
+			return
+		}
+		var names []string
+		eachNamed(n, func(c *sitter.Node) {
+			if c.Equal(mod) {
+				return
+			}
+			switch c.Type() {
+			case "dotted_name":
+				names = append(names, w.text(c))
+			case "aliased_import":
+				names = append(names, w.text(c.ChildByFieldName("name")))
+			case "wildcard_import":
+				names = append(names, "*")
+			}
+		})
+		w.addImport(strings.Join(strings.Fields(w.text(mod)), ""), kind, n)
+		w.file.Imports[len(w.file.Imports)-1].Names = names
+	case "py.future":
+		w.addImport("__future__", ImportStatic, n)
+	}
+}
+
+// pyTypeChecking tells whether n sits under `if TYPE_CHECKING:`.
+func pyTypeChecking(w *walker, n *sitter.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Type() {
+		case "if_statement":
+			if strings.Contains(w.text(p.ChildByFieldName("condition")), "TYPE_CHECKING") {
+				return true
+			}
+		case "function_definition", "class_definition", "module":
+			return false
+		}
+	}
+	return false
+}

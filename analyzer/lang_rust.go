@@ -1,0 +1,132 @@
+package analyzer
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// walkRust extracts items; functions in impl blocks are methods of the
+// implementing type (path::Type::method), in traits of the trait.
+func walkRust(w *walker, root *sitter.Node) {
+	rsItems(w, root, nil, false)
+}
+
+func rsItems(w *walker, n *sitter.Node, scope []string, inType bool) {
+	eachNamed(n, func(c *sitter.Node) {
+		name := func() string { return w.text(c.ChildByFieldName("name")) }
+		switch c.Type() {
+		case "function_item", "function_signature_item":
+			k := KindFunction
+			if inType {
+				k = KindMethod
+			}
+			w.emit(scope, name(), k, c, c.ChildByFieldName("body"))
+		case "struct_item", "union_item":
+			w.emit(scope, name(), KindStruct, c, c.ChildByFieldName("body"))
+		case "enum_item":
+			w.emit(scope, name(), KindEnum, c, c.ChildByFieldName("body"))
+		case "trait_item":
+			nm := name()
+			body := c.ChildByFieldName("body")
+			w.emit(scope, nm, KindTrait, c, body)
+			if body != nil && nm != "" {
+				rsItems(w, body, push(scope, nm), true)
+			}
+		case "impl_item":
+			nm := rsTypeName(w, c.ChildByFieldName("type"))
+			if body := c.ChildByFieldName("body"); body != nil && nm != "" {
+				rsItems(w, body, push(scope, nm), true)
+			}
+		case "mod_item":
+			body := c.ChildByFieldName("body")
+			if body == nil {
+				return
+			}
+			nm := name()
+			w.emit(scope, nm, KindModule, c, body)
+			if nm != "" {
+				rsItems(w, body, push(scope, nm), false)
+			}
+		case "type_item", "associated_type":
+			w.emit(scope, name(), KindType, c, c.ChildByFieldName("type"))
+		case "const_item":
+			w.emit(scope, name(), KindConstant, c, c.ChildByFieldName("value"))
+		case "static_item":
+			w.emit(scope, name(), KindVariable, c, c.ChildByFieldName("value"))
+		case "ERROR":
+			rsItems(w, c, scope, inType)
+		case "macro_definition":
+			w.emit(scope, name(), KindFunction, c, nil)
+		}
+	})
+}
+
+// rsTypeName is the bare name of an impl's self type: Foo for Foo<T>,
+// &Foo, a::b::Foo.
+func rsTypeName(w *walker, t *sitter.Node) string {
+	for t != nil {
+		switch t.Type() {
+		case "type_identifier", "primitive_type":
+			return w.text(t)
+		case "generic_type", "reference_type", "pointer_type":
+			t = t.ChildByFieldName("type")
+		case "scoped_type_identifier":
+			t = t.ChildByFieldName("name")
+		default:
+			return strings.Join(strings.Fields(w.text(t)), "")
+		}
+	}
+	return ""
+}
+
+func importsRust(w *walker, capture string, n *sitter.Node) {
+	switch capture {
+	case "rs.use":
+		kind := ImportStatic
+		if c := n.NamedChild(0); c != nil && c.Type() == "visibility_modifier" {
+			kind = ImportReExport
+		}
+		var specs []string
+		rsUseTree(w, n.ChildByFieldName("argument"), "", &specs)
+		for _, s := range specs {
+			w.addImport(s, kind, n)
+		}
+	case "rs.mod":
+		w.addImport("mod "+w.text(n.ChildByFieldName("name")), ImportStatic, n)
+	case "rs.extern":
+		w.addImport(w.text(n.ChildByFieldName("name")), ImportStatic, n)
+	}
+}
+
+func rsUseTree(w *walker, n *sitter.Node, prefix string, out *[]string) {
+	if n == nil {
+		return
+	}
+	join := func(a, b string) string {
+		if a == "" {
+			return b
+		}
+		if b == "" {
+			return a
+		}
+		return a + "::" + b
+	}
+	switch n.Type() {
+	case "use_as_clause":
+		rsUseTree(w, n.ChildByFieldName("path"), prefix, out)
+	case "scoped_use_list":
+		p := join(prefix, strings.Join(strings.Fields(w.text(n.ChildByFieldName("path"))), ""))
+		rsUseTree(w, n.ChildByFieldName("list"), p, out)
+	case "use_list":
+		eachNamed(n, func(c *sitter.Node) { rsUseTree(w, c, prefix, out) })
+	case "use_wildcard":
+		p := ""
+		if c := n.NamedChild(0); c != nil {
+			p = strings.Join(strings.Fields(w.text(c)), "")
+		}
+		*out = append(*out, join(join(prefix, p), "*"))
+	default:
+		*out = append(*out, join(prefix, strings.Join(strings.Fields(w.text(n)), "")))
+	}
+}

@@ -1,0 +1,159 @@
+package analyzer
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strings"
+
+	"github.com/lorehq/lore/graph"
+)
+
+// The name index maps a symbol name to the files that declare it, for
+// relocating moved symbols. It is kept in nameBuckets records (a hash of
+// the name picks the record), each a sorted list of (name, path) pairs:
+// a few thousand values instead of one key per name and file, which a
+// cold index of a large repository writes much faster.
+const nameBuckets = 4096
+
+func nameBucket(name string) string {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("%03x", h.Sum32()%nameBuckets)
+}
+
+// nameIndex collects the changes of one update, applied by write.
+type nameIndex struct {
+	cold bool                       // nothing stored yet: no need to read buckets back
+	adds map[string][]string        // bucket -> "name\x00path"
+	dels map[string]map[string]bool // bucket -> "name\x00path"
+}
+
+func newNameIndex(cold bool) *nameIndex {
+	return &nameIndex{cold: cold, adds: map[string][]string{}, dels: map[string]map[string]bool{}}
+}
+
+// learn records the names of a parsed file.
+func (x *nameIndex) learn(p string, syms []Symbol) {
+	seen := map[string]bool{}
+	for _, s := range syms {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			b := nameBucket(s.Name)
+			x.adds[b] = append(x.adds[b], s.Name+"\x00"+p)
+		}
+	}
+}
+
+// forget drops the stored names of p (before p is parsed again or
+// removed) and returns its package-level names.
+func (x *nameIndex) forget(store *graph.Store, p string) (map[string]bool, error) {
+	var syms []Symbol
+	err := store.View(func(tx *graph.Tx) error {
+		v, err := tx.Get(nsSymbols, p)
+		if err != nil {
+			return err
+		}
+		_, syms, _, err = decodeSymbols(p, v)
+		return err
+	})
+	if errors.Is(err, graph.ErrNotFound) || errors.Is(err, errCorrupt) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: read symbols: %w", p, err)
+	}
+	for _, s := range syms {
+		b := nameBucket(s.Name)
+		if x.dels[b] == nil {
+			x.dels[b] = map[string]bool{}
+		}
+		x.dels[b][s.Name+"\x00"+p] = true
+	}
+	return topLevelNames(syms), nil
+}
+
+// write stores every bucket that changed.
+func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
+	touched := map[string]bool{}
+	for k := range x.adds {
+		touched[k] = true
+	}
+	for k := range x.dels {
+		touched[k] = true
+	}
+	for k := range touched {
+		var entries []string
+		if !x.cold {
+			err := store.View(func(tx *graph.Tx) error {
+				v, err := tx.Get(nsNames, k)
+				if err != nil {
+					return err
+				}
+				entries, err = decodeNames(v)
+				return err
+			})
+			if err != nil && !errors.Is(err, graph.ErrNotFound) && !errors.Is(err, errCorrupt) {
+				return fmt.Errorf("name index: %w", err)
+			}
+		}
+		kept := entries[:0]
+		for _, e := range entries {
+			if !x.dels[k][e] {
+				kept = append(kept, e)
+			}
+		}
+		kept = append(kept, x.adds[k]...)
+		sort.Strings(kept)
+		out := kept[:0]
+		for i, e := range kept {
+			if i == 0 || e != kept[i-1] {
+				out = append(out, e)
+			}
+		}
+		if len(out) == 0 {
+			if err := b.Delete(nsNames, k); err != nil {
+				return err
+			}
+			continue
+		}
+		e := enc{b: []byte{recordFormat}}
+		e.strs(out)
+		if err := b.Set(nsNames, k, e.b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeNames(v []byte) ([]string, error) {
+	if len(v) == 0 || v[0] != recordFormat {
+		return nil, errCorrupt
+	}
+	d := dec{b: v[1:]}
+	out := d.strs()
+	return out, d.err
+}
+
+// pathsNamed returns the files that declare name, in path order.
+func pathsNamed(tx *graph.Tx, name string) ([]string, error) {
+	v, err := tx.Get(nsNames, nameBucket(name))
+	if errors.Is(err, graph.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	entries, err := decodeNames(v)
+	if err != nil {
+		return nil, err
+	}
+	prefix := name + "\x00"
+	i := sort.SearchStrings(entries, prefix)
+	var out []string
+	for ; i < len(entries) && strings.HasPrefix(entries[i], prefix); i++ {
+		out = append(out, entries[i][len(prefix):])
+	}
+	return out, nil
+}

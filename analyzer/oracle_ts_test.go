@@ -1,0 +1,160 @@
+package analyzer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tsOracle lists declarations the way lore names them, using the
+// TypeScript compiler API. Normalisations: class members are methods,
+// constructors, accessors and properties; interface members only method
+// signatures; module-level variables one per declared identifier with the
+// statement's lines; anonymous default exports are named "default";
+// `declare global` blocks are transparent.
+const tsOracle = `
+const ts = require(process.argv[2]);
+const fs = require('fs');
+const path = require('path');
+const root = process.argv[3];
+const files = fs.readFileSync(0, 'utf8').split('\n').filter(Boolean);
+function lineOf(sf, pos) { return sf.getLineAndCharacterOfPosition(pos).line + 1; }
+for (const rel of files) {
+  const text = fs.readFileSync(path.join(root, rel), 'utf8');
+  const kind = rel.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, kind);
+  if (sf.parseDiagnostics && sf.parseDiagnostics.length) continue;
+  const lines = text.split('\n');
+  const out = [];
+  const isComment = (s) => { s = s.trim(); return s.startsWith('//') || s.startsWith('/*') || s.startsWith('*'); };
+  function add(scope, name, node) {
+    const hi = lineOf(sf, node.getStart(sf));
+    let lo = lineOf(sf, node.getStart(sf, true));
+    while (lo > 1 && isComment(lines[lo - 2])) lo--;
+    out.push([[rel, ...scope, name].join('::'), Math.min(lo, hi), hi, lineOf(sf, node.end)]);
+  }
+  const nameOf = (n) => n.name ? (ts.isComputedPropertyName(n.name) ? n.name.getText(sf).split(/\s+/).join(' ') : (n.name.text !== undefined ? n.name.text : n.name.getText(sf))) : 'default';
+  function members(scope, node, iface) {
+    for (const m of node.members) {
+      if (iface) { if (ts.isMethodSignature(m)) add(scope, nameOf(m), m); continue; }
+      if (ts.isConstructorDeclaration(m)) add(scope, 'constructor', m);
+      else if (ts.isMethodDeclaration(m) || ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m) || ts.isPropertyDeclaration(m)) add(scope, nameOf(m), m);
+    }
+  }
+  function stmts(scope, list) {
+    for (const s of list) {
+      if (ts.isFunctionDeclaration(s)) add(scope, nameOf(s), s);
+      else if (ts.isClassDeclaration(s)) { const n = nameOf(s); add(scope, n, s); members([...scope, n], s, false); }
+      else if (ts.isInterfaceDeclaration(s)) { add(scope, s.name.text, s); members([...scope, s.name.text], s, true); }
+      else if (ts.isTypeAliasDeclaration(s) || ts.isEnumDeclaration(s)) add(scope, s.name.text, s);
+      else if (ts.isModuleDeclaration(s)) {
+        if (s.name.text === 'global' && !ts.isStringLiteral(s.name)) { if (s.body && s.body.statements) stmts(scope, s.body.statements); continue; }
+        let name = s.name.text, body = s.body;
+        while (body && ts.isModuleDeclaration(body)) { name += '.' + body.name.text; body = body.body; }
+        add(scope, name, s);
+        if (body && body.statements) stmts([...scope, name], body.statements);
+      } else if (ts.isVariableStatement(s)) {
+        for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) add(scope, d.name.text, s);
+      }
+    }
+  }
+  stmts([], sf.statements);
+  process.stdout.write(JSON.stringify({path: rel, syms: out}) + '\n');
+}
+`
+
+// TestOracleTypeScript installs typescript@5.9 and a TypeScript corpus
+// (rxjs sources) from npm into $LORE_TS_ORACLE_DIR (default: a directory
+// under the OS temp dir, reused between runs) and compares declarations.
+func TestOracleTypeScript(t *testing.T) {
+	corpusTest(t)
+	node, err1 := exec.LookPath("node")
+	npm, err2 := exec.LookPath("npm")
+	if err1 != nil || err2 != nil {
+		t.Skip("node/npm not installed: no TypeScript compiler oracle")
+	}
+	dir := os.Getenv("LORE_TS_ORACLE_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
+	}
+	tsPath := filepath.Join(dir, "node_modules", "typescript")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@types", "node")); err != nil {
+		os.MkdirAll(dir, 0o755)
+		cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "typescript@5.9", "rxjs@7.8.2", "@types/node@22")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("npm install failed (offline?): %v\n%s", err, out)
+		}
+	}
+	var all agreement
+	for _, corpus := range []string{filepath.Join(dir, "node_modules", "rxjs", "src"), filepath.Join(dir, "node_modules", "@types", "node")} {
+		a := tsCorpus(t, node, tsPath, corpus)
+		all.total += a.total
+		all.matched += a.matched
+		all.extra += a.extra
+		all.missing = append(all.missing, a.missing...)
+	}
+	all.report(t, "TypeScript vs typescript@5.9 (all corpora)", 99.5)
+}
+
+func tsCorpus(t *testing.T, node, tsPath, corpus string) agreement {
+	entries, _, err := Walk(context.Background(), os.DirFS(corpus), WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Path, ".ts") || strings.HasSuffix(e.Path, ".tsx") {
+			list = append(list, e.Path)
+		}
+	}
+	script := filepath.Join(t.TempDir(), "oracle.js")
+	os.WriteFile(script, []byte(tsOracle), 0o644)
+	cmd := exec.Command(node, script, tsPath, corpus)
+	cmd.Stdin = strings.NewReader(strings.Join(list, "\n"))
+	res, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	p := NewParser(nil)
+	defer p.Close()
+	var all agreement
+	files := 0
+	sc := bufio.NewScanner(bytes.NewReader(res))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var rec struct {
+			Path string
+			Syms [][4]any
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		src, err := os.ReadFile(filepath.Join(corpus, rec.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := p.Parse(rec.Path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files++
+		var oracle []oracleSym
+		for _, s := range rec.Syms {
+			oracle = append(oracle, oracleSym{FQ: s[0].(string), Lo: int(s[1].(float64)), Hi: int(s[2].(float64)), End: int(s[3].(float64))})
+		}
+		a := compare(oracle, f.Symbols)
+		all.total += a.total
+		all.matched += a.matched
+		all.extra += a.extra
+		all.missing = append(all.missing, a.missing...)
+	}
+	t.Logf("TypeScript corpus %s: %d files tsc parses without diagnostics", corpus, files)
+	all.report(t, "  "+filepath.Base(filepath.Dir(corpus))+"/"+filepath.Base(corpus), 0)
+	return all
+}

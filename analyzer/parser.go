@@ -1,0 +1,331 @@
+package analyzer
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Parser parses files of any language of its table. A Parser holds
+// tree-sitter memory and is not safe for concurrent use: give each worker
+// its own and Close it when done.
+type Parser struct {
+	table   *Table
+	parsers map[*Language]*sitter.Parser
+	cursor  *sitter.QueryCursor
+	spans   []span
+}
+
+// NewParser returns a parser over table (the default table when nil).
+func NewParser(table *Table) *Parser {
+	if table == nil {
+		table = NewTable()
+	}
+	return &Parser{table: table, parsers: map[*Language]*sitter.Parser{}}
+}
+
+// Table returns the parser's language table.
+func (p *Parser) Table() *Table { return p.table }
+
+// Close frees the parser's tree-sitter parsers and cursor.
+func (p *Parser) Close() {
+	for l, tp := range p.parsers {
+		tp.Close()
+		delete(p.parsers, l)
+	}
+	if p.cursor != nil {
+		p.cursor.Close()
+		p.cursor = nil
+	}
+}
+
+// Parse extracts the symbols and imports of one file. path is the file's
+// slash path relative to the repository root; it chooses the language and
+// prefixes FQNames. Syntax errors are reported in File.Errors, never as an
+// error; an error means the parser itself failed. Import targets are left
+// empty: resolving needs the whole repository (see Update and Resolve).
+func (p *Parser) Parse(path string, src []byte) (*File, error) {
+	return p.ParseContext(context.Background(), path, src)
+}
+
+// ParseContext is Parse with cancellation of long tree-sitter parses.
+func (p *Parser) ParseContext(ctx context.Context, path string, src []byte) (*File, error) {
+	return p.parse(ctx, path, src, HashText(src))
+}
+
+func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string) (*File, error) {
+	f := &File{Path: path, Hash: hash, Symbols: []Symbol{}, Imports: []Import{}}
+	l := p.table.ForPath(path)
+	if l == nil {
+		return f, nil
+	}
+	f.Lang = l.Name
+	var header []int
+	if l.grammar == nil {
+		header = parseGo(f, src)
+	} else {
+		var err error
+		if header, err = p.parseTS(ctx, l, f, src); err != nil {
+			return nil, fmt.Errorf("%s: parse: %w", path, err)
+		}
+	}
+	p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
+	fingerprint(src, p.spans, f.Symbols, header)
+	if cap(p.spans) > 1<<20 {
+		p.spans = nil
+	}
+	return f, nil
+}
+
+func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) ([]int, error) {
+	tsl, q, err := l.compiled()
+	if err != nil {
+		return nil, err
+	}
+	tp := p.parsers[l]
+	if tp == nil {
+		tp = sitter.NewParser()
+		tp.SetLanguage(tsl)
+		p.parsers[l] = tp
+	}
+	tree, err := tp.ParseCtx(ctx, nil, src)
+	if err != nil {
+		return nil, err
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	w := &walker{lang: l, src: src, file: f}
+	l.walk(w, root)
+	if q != nil && triggered(l.triggers, src) {
+		if p.cursor == nil {
+			p.cursor = sitter.NewQueryCursor()
+		}
+		qc := p.cursor
+		qc.Exec(q, root)
+		for {
+			m, ok := qc.NextMatch()
+			if !ok {
+				break
+			}
+			if len(m.Captures) == 0 {
+				continue
+			}
+			m = qc.FilterPredicates(m, src)
+			for _, c := range m.Captures {
+				name := q.CaptureNameForId(c.Index)
+				if strings.HasPrefix(name, "_") {
+					continue
+				}
+				if kind, ok := strings.CutPrefix(name, "spec."); ok {
+					w.addImport(unquote(c.Node.Content(src)), kind, c.Node)
+					continue
+				}
+				l.imports(w, name, c.Node)
+			}
+		}
+		sort.SliceStable(f.Imports, func(i, j int) bool { return f.Imports[i].Line < f.Imports[j].Line })
+	}
+	if root.HasError() {
+		w.diagnose(root)
+	}
+	return w.header, nil
+}
+
+// walker collects symbols and imports from one tree-sitter tree.
+type walker struct {
+	lang   *Language
+	src    []byte
+	file   *File
+	header []int
+	nerr   int
+}
+
+func (w *walker) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return string(w.src[n.StartByte():n.EndByte()])
+}
+
+func endLine(n *sitter.Node) int {
+	e := n.EndPoint()
+	if e.Column == 0 && e.Row > n.StartPoint().Row {
+		return int(e.Row)
+	}
+	return int(e.Row) + 1
+}
+
+// lastTokenEnd is the end line of n's last token that is not a comment.
+func (w *walker) lastTokenEnd(n *sitter.Node) int {
+	for {
+		cnt := int(n.ChildCount())
+		var next *sitter.Node
+		for i := cnt - 1; i >= 0; i-- {
+			c := n.Child(i)
+			if c.Type() == "comment" || c.EndByte() == c.StartByte() {
+				continue
+			}
+			next = c
+			break
+		}
+		if next == nil {
+			return endLine(n)
+		}
+		n = next
+	}
+}
+
+// startOf extends n upwards over attached siblings (doc comments,
+// decorators, attributes) that touch it with no blank line in between and
+// do not trail code on their own line.
+func (w *walker) startOf(n *sitter.Node) int {
+	start := int(n.StartPoint().Row)
+	if w.lang.attach == nil {
+		return start + 1
+	}
+	for prev := n.PrevSibling(); prev != nil; prev = prev.PrevSibling() {
+		if !w.lang.attach[prev.Type()] || endLine(prev) < start {
+			break
+		}
+		ps := int(prev.StartPoint().Row)
+		if before := prev.PrevSibling(); before != nil && endLine(before) > ps && !w.lang.attach[before.Type()] {
+			break // a comment trailing the previous statement
+		}
+		start = ps
+	}
+	return start + 1
+}
+
+// emit records a symbol. decl is the node whose name/body define it, rng
+// the node whose extent (plus attached siblings) is its range, body the
+// node where its header ends (nil: the symbol is all header).
+func (w *walker) emit(scope []string, name, kind string, rng, body *sitter.Node) {
+	if name == "" {
+		return
+	}
+	end := endLine(rng)
+	if w.lang.trimEnd {
+		end = w.lastTokenEnd(rng)
+	}
+	fq := w.file.Path
+	for _, s := range scope {
+		fq += "::" + s
+	}
+	fq += "::" + name
+	w.file.Symbols = append(w.file.Symbols, Symbol{
+		Path: w.file.Path, FQName: fq, Name: name, Kind: kind,
+		StartLine: w.startOf(rng), EndLine: end,
+	})
+	h := -1
+	if body != nil {
+		h = int(body.StartByte())
+	}
+	w.header = append(w.header, h)
+}
+
+func (w *walker) addImport(spec, kind string, n *sitter.Node) {
+	if spec == "" {
+		return
+	}
+	w.file.Imports = append(w.file.Imports, Import{Path: w.file.Path, Spec: spec, Kind: kind, Line: int(n.StartPoint().Row) + 1, Targets: []string{}})
+}
+
+// diagnose reports up to 10 syntax errors below n.
+func (w *walker) diagnose(n *sitter.Node) {
+	if w.nerr >= 10 {
+		return
+	}
+	if n.IsError() || n.IsMissing() {
+		msg := "syntax error"
+		if n.IsMissing() {
+			msg = "syntax error: missing " + n.Type()
+		} else if c := n.ChildCount(); c > 0 {
+			msg = fmt.Sprintf("syntax error near %q", firstLine(w.text(n.Child(0)), 40))
+		}
+		p := n.StartPoint()
+		w.file.Errors = append(w.file.Errors, Diagnostic{Path: w.file.Path, Line: int(p.Row) + 1, Col: int(p.Column) + 1, Message: msg})
+		w.nerr++
+		return
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if c := n.Child(i); c.HasError() || c.IsMissing() {
+			w.diagnose(c)
+		}
+	}
+}
+
+func firstLine(s string, max int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > max {
+		s = s[:max]
+	}
+	return s
+}
+
+// unquote strips string delimiters and prefixes: "x", 'x', `x`, r"x",
+// b'x', """x""".
+func unquote(s string) string {
+	i := 0
+	for i < len(s) && s[i] != '"' && s[i] != '\'' && s[i] != '`' && s[i] != '<' {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	q := s[i]
+	j := i
+	for j < len(s) && s[j] == q && j-i < 3 {
+		j++
+	}
+	if q == '<' {
+		return strings.TrimSuffix(s[i+1:], ">")
+	}
+	n := j - i
+	if n == 2 && len(s)-i == 2 { // empty string
+		return ""
+	}
+	if n == 2 {
+		n = 1
+	}
+	body := s[i+n:]
+	for k := 0; k < n && len(body) > 0 && body[len(body)-1] == q; k++ {
+		body = body[:len(body)-1]
+	}
+	return body
+}
+
+// childrenByType calls fn for each named child of n.
+func eachNamed(n *sitter.Node, fn func(c *sitter.Node)) {
+	if n == nil {
+		return
+	}
+	cnt := int(n.NamedChildCount())
+	for i := 0; i < cnt; i++ {
+		fn(n.NamedChild(i))
+	}
+}
+
+func push(scope []string, name string) []string {
+	out := make([]string, len(scope)+1)
+	copy(out, scope)
+	out[len(scope)] = name
+	return out
+}
+
+func triggered(triggers [][]byte, src []byte) bool {
+	if triggers == nil {
+		return true
+	}
+	for _, t := range triggers {
+		if bytes.Contains(src, t) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,55 @@
+package analyzer
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/lorehq/lore/queries"
+)
+
+// TestQueriesCompile compiles every embedded query file against its
+// language's grammar and reports failures as queries/<lang>/<file>:row:col.
+func TestQueriesCompile(t *testing.T) {
+	table := NewTable()
+	for _, lang := range queries.Languages() {
+		l := table.Lookup(lang)
+		if l == nil || l.grammar == nil {
+			t.Errorf("queries/%s: no tree-sitter language of that name in the table", lang)
+			continue
+		}
+		for _, name := range queries.Files(lang) {
+			src, err := queries.Read(lang, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := sitter.NewQuery(src, l.grammar())
+			if err != nil {
+				var qe *sitter.QueryError
+				row, col := 1, 1
+				if errors.As(err, &qe) {
+					row, col = position(src, int(qe.Offset))
+				}
+				t.Errorf("queries/%s/%s:%d:%d: %v", lang, name, row, col, err)
+				continue
+			}
+			q.Close()
+		}
+	}
+	for _, l := range table.Languages() {
+		if l.grammar != nil && len(queries.Files(l.Name)) == 0 {
+			t.Errorf("language %s has no query files", l.Name)
+		}
+	}
+}
+
+func position(src []byte, off int) (row, col int) {
+	if off > len(src) {
+		off = len(src)
+	}
+	row = bytes.Count(src[:off], []byte{'\n'}) + 1
+	col = off - bytes.LastIndexByte(src[:off], '\n')
+	return row, col
+}

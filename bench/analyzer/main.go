@@ -1,0 +1,67 @@
+// Command analyzer-bench indexes a directory with lore's analyzer into an
+// on-disk Badger store, end to end, and prints the Summary as JSON. It is
+// the library-side stand-in for `lore index` in bench/analyzer/run.sh.
+//
+//	go run ./bench/analyzer -repo $(go env GOROOT)/src -db /tmp/db
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"time"
+
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/source"
+)
+
+func main() {
+	repo := flag.String("repo", ".", "directory to index")
+	db := flag.String("db", "", "Badger directory (required)")
+	workers := flag.Int("workers", 0, "parallel parsers (0: GOMAXPROCS)")
+	force := flag.Bool("force", false, "re-parse every file")
+	quiet := flag.Bool("q", false, "print only the counts")
+	prof := flag.String("cpuprofile", "", "write a CPU profile")
+	memtable := flag.Int64("memtable", 0, "Badger memtable bytes (0: graph's default)")
+	flag.Parse()
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
+	if err := run(*repo, *db, *workers, *force, *quiet, *memtable); err != nil {
+		fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
+		pprof.StopCPUProfile()
+		os.Exit(2)
+	}
+}
+
+func run(repo, db string, workers int, force, quiet bool, memtable int64) error {
+	if db == "" {
+		return fmt.Errorf("-db is required")
+	}
+	start := time.Now()
+	store, err := graph.Open(db, graph.Options{MemTableSize: memtable})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	read, last := 0, ""
+	progress := func(p analyzer.Progress) { read, last = p.Total, p.Path }
+	sum, err := analyzer.Update(context.Background(), store, source.Dir(repo), analyzer.Options{Workers: workers, Force: force, Progress: progress})
+	if err != nil {
+		return err
+	}
+	if quiet {
+		sum.Skipped, sum.Errors = nil, nil
+	}
+	b, _ := json.Marshal(sum)
+	fmt.Printf("%s\nread %d files (last %s)\nwall %.3fs\n", b, read, last, time.Since(start).Seconds())
+	return nil
+}

@@ -1,0 +1,11 @@
+; Imports inside expressions: require("x") and import("x"). Import and
+; export-from statements are module-level and collected by the analyzer's
+; statement walk; this query only runs on files that mention require or
+; import(.
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @spec.dynamic))
+(call_expression
+  function: (identifier) @_f
+  arguments: (arguments . (string) @spec.static)
+  (#eq? @_f "require"))

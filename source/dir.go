@@ -1,0 +1,155 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// ErrEscape reports a symbolic link that resolves outside the repository.
+var ErrEscape = errors.New("symlink resolves outside the repository")
+
+// Dir returns the working tree rooted at root. Directory listings never
+// include ".git" (files below it can still be opened by name, for example
+// ".git/info/exclude"). Symbolic links are followed only when they resolve
+// inside root; opening one that escapes fails with ErrEscape.
+func Dir(root string) fs.FS {
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = r
+		}
+	}
+	return &dirFS{root: abs}
+}
+
+type dirFS struct {
+	root string
+	// inside caches directories (relative names) known to resolve inside
+	// root without symlinks, so that a walk pays one lstat per directory
+	// instead of resolving every path from the root.
+	inside sync.Map
+}
+
+func (d *dirFS) join(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(d.root, filepath.FromSlash(name)), nil
+}
+
+// resolve returns the real path of name after following symbolic links and
+// refuses it when that lies outside root.
+func (d *dirFS) resolve(op, name string) (string, error) {
+	full, err := d.join(op, name)
+	if err != nil {
+		return "", err
+	}
+	if name == "." {
+		return d.root, nil
+	}
+	if _, ok := d.inside.Load(path.Dir(name)); ok || path.Dir(name) == "." {
+		// the parent is a real directory inside root: only the leaf can be a link
+		if fi, err := os.Lstat(full); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+			if fi.IsDir() {
+				d.inside.Store(name, true)
+			}
+			return full, nil
+		}
+	}
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return "", &fs.PathError{Op: op, Path: name, Err: unwrapPathErr(err)}
+	}
+	if real != d.root && !strings.HasPrefix(real, d.root+string(filepath.Separator)) {
+		return "", &fs.PathError{Op: op, Path: name, Err: ErrEscape}
+	}
+	return real, nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func (d *dirFS) Open(name string) (fs.File, error) {
+	p, err := d.resolve("open", name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: unwrapPathErr(err)}
+	}
+	return dirFile{File: f}, nil
+}
+
+func (d *dirFS) ReadFile(name string) ([]byte, error) {
+	p, err := d.resolve("read", name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPathErr(err)}
+	}
+	return b, nil
+}
+
+func (d *dirFS) Stat(name string) (fs.FileInfo, error) {
+	p, err := d.resolve("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: unwrapPathErr(err)}
+	}
+	return fi, nil
+}
+
+// ReadDir lists a directory without following links and without ".git".
+// Entries for symbolic links report the link itself (type fs.ModeSymlink);
+// callers that want the target use Stat, which refuses escapes.
+func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	p, err := d.resolve("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(p)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: unwrapPathErr(err)}
+	}
+	out := ents[:0]
+	for _, e := range ents {
+		if e.Name() == ".git" {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// dirFile wraps *os.File so ReadDir on an opened directory hides ".git" too.
+type dirFile struct{ *os.File }
+
+func (f dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	ents, err := f.File.ReadDir(n)
+	out := ents[:0]
+	for _, e := range ents {
+		if e.Name() != ".git" {
+			out = append(out, e)
+		}
+	}
+	return out, err
+}
+
+func (d *dirFS) String() string { return fmt.Sprintf("source.Dir(%s)", d.root) }

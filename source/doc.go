@@ -1,0 +1,9 @@
+// Package source owns how lore reads source files. Every place lore reads
+// code from — the working tree, git's staged index, a commit's tree, or
+// unsaved editor buffers layered over any of those — is an io/fs.FS whose
+// paths are slash-separated and relative to the repository root, so the
+// analyzer and the verifier run the same code whatever they read.
+//
+// txtar archives (golang.org/x/tools/txtar.FS) are sources too and serve
+// as fixtures in tests.
+package source

@@ -1,0 +1,208 @@
+package source
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// memFS is a read-only tree of files whose content is loaded on demand.
+// Git sources (index, commit trees) and overlays are built on it.
+type memFS struct {
+	files map[string]*memEntry
+	dirs  map[string][]string // dir -> sorted child names (files and dirs)
+}
+
+type memEntry struct {
+	size    int64
+	mode    fs.FileMode
+	modTime time.Time
+	load    func() ([]byte, error)
+}
+
+func newMemFS() *memFS {
+	return &memFS{files: map[string]*memEntry{}, dirs: map[string][]string{".": nil}}
+}
+
+func (m *memFS) add(name string, e *memEntry) {
+	if _, ok := m.files[name]; !ok {
+		m.link(name)
+	}
+	m.files[name] = e
+}
+
+// link records name in its parent directory, creating parents as needed.
+func (m *memFS) link(name string) {
+	for name != "." {
+		dir := path.Dir(name)
+		_, existed := m.dirs[dir]
+		m.dirs[dir] = append(m.dirs[dir], path.Base(name))
+		if existed {
+			return
+		}
+		name = dir
+	}
+}
+
+func (m *memFS) finish() {
+	for d, kids := range m.dirs {
+		sort.Strings(kids)
+		out := kids[:0]
+		for i, k := range kids {
+			if i == 0 || k != kids[i-1] {
+				out = append(out, k)
+			}
+		}
+		m.dirs[d] = out
+	}
+}
+
+func (m *memFS) stat(name string) (fs.FileInfo, error) {
+	if e, ok := m.files[name]; ok {
+		return memInfo{name: path.Base(name), e: e}, nil
+	}
+	if _, ok := m.dirs[name]; ok {
+		return memInfo{name: path.Base(name), dir: true}, nil
+	}
+	return nil, fs.ErrNotExist
+}
+
+func (m *memFS) Stat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	fi, err := m.stat(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	return fi, nil
+}
+
+func (m *memFS) ReadFile(name string) ([]byte, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	e, ok := m.files[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	}
+	b, err := e.load()
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return b, nil
+}
+
+func (m *memFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	kids, ok := m.dirs[name]
+	if !ok {
+		if _, isFile := m.files[name]; isFile {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+		}
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	out := make([]fs.DirEntry, 0, len(kids))
+	for _, k := range kids {
+		fi, _ := m.stat(path.Join(name, k))
+		out = append(out, fs.FileInfoToDirEntry(fi))
+	}
+	return out, nil
+}
+
+func (m *memFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if e, ok := m.files[name]; ok {
+		b, err := e.load()
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		return &memFile{info: memInfo{name: path.Base(name), e: e}, r: bytes.NewReader(b)}, nil
+	}
+	if _, ok := m.dirs[name]; ok {
+		ents, _ := m.ReadDir(name)
+		return &memDir{info: memInfo{name: path.Base(name), dir: true}, ents: ents}, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+type memInfo struct {
+	name string
+	dir  bool
+	e    *memEntry
+}
+
+func (i memInfo) Name() string { return i.name }
+func (i memInfo) Size() int64 {
+	if i.e == nil {
+		return 0
+	}
+	return i.e.size
+}
+func (i memInfo) Mode() fs.FileMode {
+	if i.dir {
+		return fs.ModeDir | 0o555
+	}
+	return i.e.mode
+}
+func (i memInfo) ModTime() time.Time {
+	if i.e == nil {
+		return time.Time{}
+	}
+	return i.e.modTime
+}
+func (i memInfo) IsDir() bool { return i.dir }
+func (i memInfo) Sys() any    { return nil }
+
+type memFile struct {
+	info memInfo
+	r    *bytes.Reader
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+func (f *memFile) Close() error               { return nil }
+
+type memDir struct {
+	info memInfo
+	ents []fs.DirEntry
+	off  int
+}
+
+func (d *memDir) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *memDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.info.name, Err: fs.ErrInvalid}
+}
+func (d *memDir) Close() error { return nil }
+func (d *memDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	rest := d.ents[d.off:]
+	if n <= 0 {
+		d.off = len(d.ents)
+		return rest, nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	if n > len(rest) {
+		n = len(rest)
+	}
+	d.off += n
+	return rest[:n], nil
+}
+
+// cleanRel turns a git path into an fs.FS path, or "" when it is unusable.
+func cleanRel(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	if !fs.ValidPath(p) || p == "." {
+		return ""
+	}
+	return p
+}

@@ -1,0 +1,179 @@
+package source_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+	"testing/fstest"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/lorehq/lore/source"
+)
+
+func write(t *testing.T, dir, name, body string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func files(t *testing.T, fsys fs.FS) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		out[p] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// repo makes a git repository with two commits, a staged change and an
+// unstaged change.
+func repo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "a.txt", "one\n")
+	write(t, dir, "d/b.txt", "bee\n")
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "first")
+	write(t, dir, "a.txt", "two\n")
+	git(t, dir, "commit", "-q", "-am", "second")
+	write(t, dir, "a.txt", "staged\n")
+	write(t, dir, "d/new.txt", "new\n")
+	git(t, dir, "add", ".")
+	write(t, dir, "a.txt", "worktree\n")
+	return dir
+}
+
+func TestGitSources(t *testing.T) {
+	dir := repo(t)
+	idx, err := source.GitIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := files(t, idx), map[string]string{"a.txt": "staged\n", "d/b.txt": "bee\n", "d/new.txt": "new\n"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("GitIndex = %v, want %v", got, want)
+	}
+	if err := fstest.TestFS(idx, "a.txt", "d/b.txt", "d/new.txt"); err != nil {
+		t.Error(err)
+	}
+	for rev, want := range map[string]string{"HEAD": "two\n", "HEAD~1": "one\n", "main": "two\n"} {
+		tree, err := source.GitTree(dir, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := files(t, tree); got["a.txt"] != want || got["d/b.txt"] != "bee\n" || len(got) != 2 {
+			t.Errorf("GitTree(%s) = %v", rev, got)
+		}
+	}
+	if _, err := source.GitTree(dir, "nope"); err == nil {
+		t.Error("GitTree of an unknown revision should fail")
+	}
+	// from a subdirectory of the work tree
+	if _, err := source.GitIndex(filepath.Join(dir, "d")); err != nil {
+		t.Errorf("GitIndex from a subdirectory: %v", err)
+	}
+}
+
+func TestDir(t *testing.T) {
+	dir := repo(t)
+	outside := t.TempDir()
+	write(t, outside, "secret.txt", "secret\n")
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "escape.txt")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	os.Symlink("a.txt", filepath.Join(dir, "inside.txt"))
+	fsys := source.Dir(dir)
+	ents, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if want := []string{"a.txt", "d", "escape.txt", "inside.txt"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("ReadDir = %v, want %v (.git must not be listed)", names, want)
+	}
+	if _, err := fs.ReadFile(fsys, "escape.txt"); !errors.Is(err, source.ErrEscape) {
+		t.Errorf("reading a symlink out of the repo: err = %v, want ErrEscape", err)
+	}
+	if b, err := fs.ReadFile(fsys, "inside.txt"); err != nil || string(b) != "worktree\n" {
+		t.Errorf("symlink inside: %q %v", b, err)
+	}
+	if _, err := fs.ReadFile(fsys, "../x"); err == nil {
+		t.Error("paths leaving the root must be invalid")
+	}
+	if _, err := fs.ReadFile(fsys, ".git/HEAD"); err != nil {
+		t.Errorf(".git files can be opened by name: %v", err)
+	}
+	f, err := fsys.Open(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	des, _ := f.(fs.ReadDirFile).ReadDir(-1)
+	f.Close()
+	for _, d := range des {
+		if d.Name() == ".git" {
+			t.Error("Open(.).ReadDir lists .git")
+		}
+	}
+}
+
+func TestOverlay(t *testing.T) {
+	base, err := txtar.FS(txtar.Parse([]byte("-- a.go --\npackage a\n-- d/b.go --\npackage b\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := source.Overlay(base, map[string][]byte{"a.go": []byte("package edited\n"), "d/new.go": []byte("package n\n"), "e/f/g.go": []byte("package g\n")})
+	got := files(t, o)
+	want := map[string]string{"a.go": "package edited\n", "d/b.go": "package b\n", "d/new.go": "package n\n", "e/f/g.go": "package g\n"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Overlay = %v, want %v", got, want)
+	}
+	var ps []string
+	for p := range want {
+		ps = append(ps, p)
+	}
+	sort.Strings(ps)
+	if err := fstest.TestFS(o, ps...); err != nil {
+		t.Error(err)
+	}
+}
