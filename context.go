@@ -16,6 +16,7 @@ import (
 
 	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/cochange"
 	"github.com/lorehq/lore/graph"
 )
 
@@ -154,8 +155,13 @@ func (w *Workspace) Context(ctx context.Context, opts ContextOptions) (*ContextR
 	var res *ContextResult
 	err := w.withStore(ctx, func(st *graph.Store) error {
 		var err error
-		res, err = w.context(ctx, st, opts)
-		return err
+		if res, err = w.context(ctx, st, opts); err != nil {
+			return err
+		}
+		if s, err := cochange.CheckStatus(ctx, st, w.root); err == nil && s.Analyzed && s.Stale {
+			res.Notes = append(res.Notes, fmt.Sprintf("co-change analysis is stale (%s): run lore cochange analyze", s.Reason))
+		}
+		return nil
 	})
 	return res, err
 }
