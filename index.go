@@ -47,26 +47,18 @@ func (w *Workspace) index(ctx context.Context, st *graph.Store, opts IndexOption
 // directories, repository-relative; none means all), after bringing the
 // index up to date.
 func (w *Workspace) Symbols(ctx context.Context, paths []string, fn func(analyzer.Symbol) error) error {
-	match, err := w.pathMatcher(paths)
-	if err != nil {
-		return err
-	}
-	return w.withStore(ctx, func(st *graph.Store) error {
-		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
-			return err
-		}
-		return analyzer.AllSymbols(st, func(s analyzer.Symbol) error {
-			if match(s.Path) {
-				return fn(s)
-			}
-			return nil
-		})
-	})
+	return indexed(ctx, w, paths, analyzer.AllSymbols, func(s analyzer.Symbol) string { return s.Path }, fn)
 }
 
 // Imports calls fn for the imports of the given paths (files or
 // directories; none means all), after bringing the index up to date.
 func (w *Workspace) Imports(ctx context.Context, paths []string, fn func(analyzer.Import) error) error {
+	return indexed(ctx, w, paths, analyzer.AllImports, func(im analyzer.Import) string { return im.Path }, fn)
+}
+
+// indexed updates the index, then calls fn for the items of all that lie
+// under paths.
+func indexed[T any](ctx context.Context, w *Workspace, paths []string, all func(*graph.Store, func(T) error) error, pathOf func(T) string, fn func(T) error) error {
 	match, err := w.pathMatcher(paths)
 	if err != nil {
 		return err
@@ -75,9 +67,9 @@ func (w *Workspace) Imports(ctx context.Context, paths []string, fn func(analyze
 		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
 			return err
 		}
-		return analyzer.AllImports(st, func(im analyzer.Import) error {
-			if match(im.Path) {
-				return fn(im)
+		return all(st, func(x T) error {
+			if match(pathOf(x)) {
+				return fn(x)
 			}
 			return nil
 		})

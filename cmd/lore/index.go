@@ -45,7 +45,7 @@ Unchanged files are not parsed again. Syntax errors are reported, not fatal.`,
 			fmt.Fprintf(a.stdout, "indexed %d files (%d parsed, %d unchanged, %d removed), %d symbols in %s\n",
 				sum.Files, sum.Parsed, sum.Unchanged, sum.Removed, sum.Symbols, sum.Duration.Round(time.Millisecond))
 			if sum.ErrorFiles > 0 {
-				fmt.Fprintf(a.stdout, "%d files have syntax errors:\n", sum.ErrorFiles)
+				fmt.Fprintf(a.stdout, "syntax errors in %d file(s):\n", sum.ErrorFiles)
 				for i, d := range sum.Errors {
 					if i == 10 {
 						fmt.Fprintf(a.stdout, "  … and %d more (lore index --json lists them)\n", len(sum.Errors)-10)
