@@ -106,6 +106,10 @@ func newLearnListCmd(a *app) *cobra.Command {
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			for _, l := range ls {
+				if len(l.Tags) == 0 {
+					fmt.Fprintf(tw, "%s\t%s\n", l.ID, l.Title) // no padding after the last cell
+					continue
+				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", l.ID, l.Title, strings.Join(l.Tags, ","))
 			}
 			return tw.Flush()
