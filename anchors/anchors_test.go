@@ -127,7 +127,7 @@ func F(a int) int {
 `)
 	a := baseline(t, src, "a.go::F")
 	if a.Kind != "function" || a.Lines != "3-6" || !strings.HasPrefix(a.Hash, "sha256:") ||
-		!strings.HasPrefix(a.Shape, "sha256:") || !strings.HasPrefix(a.Sig, "sha256:") {
+		!strings.HasPrefix(a.Shape, "sha256:") || !strings.HasPrefix(a.Sig, "sha256:") || !strings.HasPrefix(a.Sketch, "m1:") {
 		t.Errorf("baseline = %+v", a)
 	}
 	l := baseline(t, src, "a.go#L4")
@@ -275,16 +275,37 @@ func Split(s string) []string {
 	if acc, ok := anchors.Accept(r); !ok || acc.Symbol != "a.go::Split" {
 		t.Errorf("Accept = %+v, %v", acc, ok)
 	}
-	// Without history the same header and length in the same file still
-	// point at it.
-	r = verify(t, after, anchors.Options{}, a)
+	// Without history and without a sketch (an older anchor) the same
+	// header and length in the same file still point at it.
+	old := a
+	old.Sketch = ""
+	r = verify(t, after, anchors.Options{}, old)
 	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || !strings.Contains(r.Reason, "same header") {
+		t.Errorf("without history or sketch: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	// With the sketch, the body is compared.
+	r = verify(t, after, anchors.Options{}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.FQName != "Split" ||
+		!strings.Contains(r.Reason, "sketch") {
 		t.Errorf("without history: %s/%s: %s", r.Status, r.Change, r.Reason)
 	}
-	// A changed header too leaves nothing to go by.
+	if _, ok := anchors.Fix(r); ok {
+		t.Error("Fix accepted drift found by the sketch")
+	}
+	// A Base that no longer holds the baseline (taken many commits ago)
+	// is no better than none: the sketch is used.
+	r = verify(t, after, anchors.Options{Base: after}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || !strings.Contains(r.Reason, "sketch") {
+		t.Errorf("Base without the baseline: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	// A changed header too leaves nothing to go by but the sketch.
 	edited := strings.Replace(afterText, "func Split(s string) []string", "func Split(s string, sep rune) []string", 1)
-	r = verify(t, srcOf(t, "-- a.go --\n"+edited), anchors.Options{}, a)
+	r = verify(t, srcOf(t, "-- a.go --\n"+edited), anchors.Options{}, old)
 	if r.Status != anchors.Invalid || r.Change != anchors.ChangeDeleted {
+		t.Errorf("without history or sketch, new header: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	r = verify(t, srcOf(t, "-- a.go --\n"+edited), anchors.Options{}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.FQName != "Split" {
 		t.Errorf("without history, new header: %s/%s: %s", r.Status, r.Change, r.Reason)
 	}
 	r = verify(t, srcOf(t, "-- a.go --\n"+edited), anchors.Options{Base: before}, a)
@@ -304,9 +325,23 @@ func TestLinesFuzzy(t *testing.T) {
 	if r.Status != anchors.Drifted || r.Change != anchors.ChangeBodyChanged || r.To == nil || r.To.Lines != "7-10" {
 		t.Errorf("with history: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
 	}
+	// Without history the sketch finds the edited text.
+	if !strings.HasPrefix(a.Sketch, "m1:") {
+		t.Errorf("lines baseline without a sketch: %+v", a)
+	}
 	r = verify(t, after, anchors.Options{}, a)
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeBodyChanged || r.To == nil || r.To.Lines != "7-10" {
+		t.Errorf("without history: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+	if acc, ok := anchors.Accept(r); !ok || acc.Lines != "a.go#L7-L10" || acc.Sketch == "" || acc.Sketch == a.Sketch {
+		t.Errorf("Accept = %+v, %v", acc, ok)
+	}
+	// An anchor without a sketch (an older lore) knows only its lines.
+	old := a
+	old.Sketch = ""
+	r = verify(t, after, anchors.Options{}, old)
 	if r.Status != anchors.Drifted || r.Change != anchors.ChangeNoMatch {
-		t.Errorf("without history: %s/%s: %s", r.Status, r.Change, r.Reason)
+		t.Errorf("without history or sketch: %s/%s: %s", r.Status, r.Change, r.Reason)
 	}
 	gone := srcOf(t, "-- a.go --\npackage p\n")
 	r = verify(t, gone, anchors.Options{Base: before}, a)
@@ -619,5 +654,90 @@ func TestLinesFuzzyLargeFile(t *testing.T) {
 	}
 	if r.Status != anchors.Drifted || r.To == nil {
 		t.Errorf("got %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+}
+
+func TestFixAndAcceptRecordSketch(t *testing.T) {
+	before := srcOf(t, `
+-- a.go --
+package p
+
+func Sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+`)
+	a := baseline(t, before, "a.go::Sum")
+	a.Sketch = "" // recorded by an older lore
+	after := srcOf(t, `
+-- a.go --
+package p
+
+func Total(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+`)
+	r := verify(t, after, anchors.Options{}, a)
+	fixed, ok := anchors.Fix(r)
+	if !ok || fixed.Symbol != "a.go::Total" {
+		t.Fatalf("Fix = %+v, %v (%s/%s: %s)", fixed, ok, r.Status, r.Change, r.Reason)
+	}
+	want := baseline(t, after, "a.go::Total")
+	if fixed.Sketch == "" || fixed.Sketch != want.Sketch {
+		t.Errorf("fixed sketch %q, want %q", fixed.Sketch, want.Sketch)
+	}
+	acc, ok := anchors.Accept(r)
+	if !ok || acc.Sketch != want.Sketch {
+		t.Errorf("accepted sketch %q, want %q", acc.Sketch, want.Sketch)
+	}
+	// A rename alone keeps the sketch.
+	if old := baseline(t, before, "a.go::Sum"); old.Sketch != want.Sketch {
+		t.Errorf("sketch changed by a rename: %s → %s", old.Sketch, want.Sketch)
+	}
+}
+
+// A tiny body moved and renamed into a file of the same directory is
+// followed when the anchor has a sketch; an older anchor only gets a
+// candidate. Tiny bodies elsewhere are never compared by sketch.
+func TestTinyMovedRenamedNextDoor(t *testing.T) {
+	before := srcOf(t, `
+-- p/a.go --
+package p
+
+func (h *handler) Available() bool { return h.ready && !h.closed }
+-- q/c.go --
+package q
+
+func (h *handler) Ready() bool { return h.ready && !h.closed }
+`)
+	a := baseline(t, before, "p/a.go::handler::Available")
+	after := srcOf(t, `
+-- p/a.go --
+package p
+-- p/b.go --
+package p
+
+func (h *handler) Usable() bool { return h.ready && !h.closed }
+-- q/c.go --
+package q
+
+func (h *handler) Ready() bool { return h.ready && !h.closed }
+`)
+	r := verify(t, after, anchors.Options{}, a)
+	if r.Status != anchors.Valid || r.Change != anchors.ChangeMovedRenamed || r.To == nil || r.To.Path != "p/b.go" {
+		t.Errorf("with a sketch: %s/%s %+v: %s %v", r.Status, r.Change, r.To, r.Reason, r.Candidates)
+	}
+	old := a
+	old.Sketch = ""
+	r = verify(t, after, anchors.Options{}, old)
+	if r.Status != anchors.Invalid || r.To != nil {
+		t.Errorf("without a sketch: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
 	}
 }

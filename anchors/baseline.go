@@ -18,9 +18,10 @@ var ErrAmbiguous = errors.New("ambiguous symbol")
 var ErrNoTarget = errors.New("anchor points at nothing")
 
 // Baseline checks that a points at something in files and returns it with
-// its baseline recorded: kind, lines, hash, shape and sig for a symbol;
-// hash and shape for lines and files. A symbol spec must name exactly one
-// symbol. Errors wrap ErrNoTarget or ErrAmbiguous when the spec is wrong.
+// its baseline recorded: kind, lines, hash, shape, sig and sketch for a
+// symbol; hash, shape and sketch for lines; hash and shape for files. A
+// symbol spec must name exactly one symbol. Errors wrap ErrNoTarget or
+// ErrAmbiguous when the spec is wrong.
 func Baseline(ctx context.Context, files Files, a Anchor) (Anchor, error) {
 	if files == nil {
 		return a, errors.New("anchors: baseline: nil Files")
@@ -58,13 +59,17 @@ func Baseline(ctx context.Context, files Files, a Anchor) (Anchor, error) {
 		if n := lineCount(f.Src); end > n {
 			return a, fmt.Errorf("anchor %s: %s has %d lines: %w", spec, f.Path, n, ErrNoTarget)
 		}
-		return linesAnchor(f, start, end), nil
+		out := linesAnchor(f, start, end)
+		out.Sketch = symbolSketch(f.Lang, f.Src, "", start, end)
+		return out, nil
 	case TypeSymbol:
 		sym, err := findSymbol(f, parsed)
 		if err != nil {
 			return a, err
 		}
-		return symbolAnchor(sym), nil
+		out := symbolAnchor(sym)
+		out.Sketch = symbolSketch(f.Lang, f.Src, out.FQName(), sym.StartLine, sym.EndLine)
+		return out, nil
 	}
 	return a, fmt.Errorf("anchor %q: names no target", spec)
 }

@@ -24,8 +24,10 @@
 //
 // A symbol anchor records the symbol's kind, lines, hash (its text up to
 // line endings and trailing blanks), shape (its tokens without comments
-// and layout) and sig (the tokens of its header). Lines and file anchors
-// record hash and shape. Globs record nothing. Baseline refuses a spec
+// and layout), sig (the tokens of its header) and sketch (a 4-bit MinHash
+// of its runs of three tokens, its own and outer names read as
+// placeholders: "m1:" and 64 hex digits, see sketch.go). Lines anchors
+// record hash, shape and sketch, file anchors hash and shape. Globs record nothing. Baseline refuses a spec
 // that names nothing or, for symbols, more than one symbol (two Go init
 // functions, Java overloads): anchor those by lines.
 //
@@ -47,8 +49,16 @@
 // the anchored code may still be found with its baseline hash. When it is,
 // relocation compares token similarity with the old body (renamed and
 // edited, lines moved and edited) and ignores symbols that already existed
-// there. Without it relocation still follows moves, renames with an
-// unchanged body and reformatting.
+// there. Without it, an anchor's sketch stands in for the old body: a
+// symbol renamed and edited is recognised by the estimated similarity of
+// its tokens to the sketch (the same file, the files the rename map and
+// the name point at, then the rest of the source within a budget), and
+// tiny identical bodies are followed into files of the same directory;
+// edited lines are looked for as the window most similar to the sketch.
+// Anchors without a sketch (recorded by older versions) follow moves,
+// renames with an unchanged body, reformatting and, in their own file, a
+// symbol with the same header and about the same length. Fix and Accept
+// record a fresh sketch.
 //
 // Verifying all anchors of a run in one VerifyLearnings or VerifyAll call
 // is better than one Verify each: two anchors never relocate to the same

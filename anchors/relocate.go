@@ -15,13 +15,19 @@ import (
 // candidate is a symbol that may be where a missing anchor went.
 type candidate struct {
 	sym      analyzer.Symbol
+	file     *File
 	score    float64
 	sameBody bool // tokens equal up to the rename
 	sameName bool
 	header   bool // matched by header and length only
 	sim      float64
 	simKnown bool
+	sketched bool // sim estimated from the anchor's sketch
 }
+
+// maxSketchScan bounds how many symbols from the rest of the source are
+// compared with an anchor's sketch when relocating it.
+const maxSketchScan = 20000
 
 // relocateSymbol looks for a symbol anchor whose symbol is no longer in
 // its file (f is nil when the file is gone): same name elsewhere (moved),
@@ -32,6 +38,13 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 	name, outer := lastName(fq), outerName(fq)
 	baseToks, baseOK := v.baseSymbolTokens(ctx, a)
 	renamedTo := v.files.Renamed(a.Path())
+	// Without the old body, the baseline's sketch stands in for it.
+	var want *sketch
+	if !baseOK {
+		if sk, ok := parseSketch(a.Sketch); ok {
+			want = &sk
+		}
+	}
 
 	seen := map[string]bool{}
 	var cands []candidate
@@ -55,7 +68,7 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 		if baseOK && v.existedInBase(ctx, fresh) && fresh.Path != renamedTo {
 			return // it was already there: not where a's symbol went
 		}
-		if c, ok := v.score(a, name, outer, cf, fresh, baseToks, baseOK, run); ok {
+		if c, ok := v.score(a, name, outer, cf, fresh, baseToks, baseOK, want, run); ok {
 			cands = append(cands, c)
 		}
 	}
@@ -88,6 +101,7 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 		if s, e, ok := a.Range(); ok {
 			lines = e - s + 1
 		}
+		budget := maxSketchScan
 		_ = v.files.EachSymbol(ctx, func(s analyzer.Symbol) error {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -95,8 +109,14 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 			if s.Name == name || !kindsCompatible(a.Kind, s.Kind) || !sizeCompatible(lines, s.EndLine-s.StartLine+1, baseOK) {
 				return nil
 			}
-			if lines > 0 && lines <= 2 && !baseOK {
-				return nil // too small to recognise without history
+			if lines > 0 && lines <= 2 && !baseOK && (want == nil || path.Dir(s.Path) != path.Dir(a.Path())) {
+				return nil // too small to recognise without history, but next door
+			}
+			if want != nil {
+				if budget == 0 {
+					return errStopScan
+				}
+				budget--
 			}
 			consider(s)
 			return nil
@@ -136,7 +156,7 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 		return
 	}
 	s := best.sym
-	r.foundAt(symLocation(s), symbolAnchor(s))
+	r.foundSymbol(best.file, s)
 	ch, reason := v.relocationReason(a, best, renamedTo)
 	st := Valid
 	if !best.sameBody {
@@ -201,6 +221,8 @@ func (v *Verifier) relocationReason(a Anchor, c candidate, renamedTo string) (Ch
 	switch {
 	case c.header:
 		body = "same header and length, body changed"
+	case !c.sameBody && c.sketched:
+		body = fmt.Sprintf("body changed (about %.0f%% similar to the baseline's sketch)", 100*c.sim)
 	case !c.sameBody && c.simKnown:
 		body = fmt.Sprintf("body changed (%.0f%% similar)", 100*c.sim)
 	case !c.sameBody:
@@ -229,8 +251,8 @@ func (v *Verifier) candidateReason(a Anchor, c candidate, renamedTo string) stri
 }
 
 // score rates candidate s (in file cf) as the new place of a's symbol.
-func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symbol, baseToks []string, baseOK bool, run *runInfo) (candidate, bool) {
-	c := candidate{sym: s}
+func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symbol, baseToks []string, baseOK bool, want *sketch, run *runInfo) (candidate, bool) {
+	c := candidate{sym: s, file: cf}
 	sameName := s.Name == name
 	c.sameName = sameName
 	sOuter := outerName(func() string { _, q, _ := cutFQ(s.FQName); return q }())
@@ -255,6 +277,13 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 			c.sim = 1
 		}
 	}
+	if want != nil && !c.simKnown && (c.sameBody || sketchable(a, s, len(toks))) {
+		c.simKnown, c.sketched = true, true
+		c.sim = 1
+		if !c.sameBody {
+			c.sim = want.similarity(v.symbolSketch(cf, s, toks))
+		}
+	}
 	switch {
 	case c.sameBody:
 		c.score = 1
@@ -262,7 +291,11 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 			// Identical small bodies are common (getters, stubs): trust
 			// them less, and less still in another file.
 			small := 24
-			if s.Path == a.Path() {
+			if s.Path == a.Path() || want != nil && path.Dir(s.Path) == path.Dir(a.Path()) {
+				// The same file or, for anchors with a sketch, its
+				// directory: moves mostly stay in the package. (Anchors
+				// without one keep the stricter rule they were
+				// verified by.)
 				small = 12
 			}
 			if n := len(toks); n < small {
@@ -285,6 +318,17 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 		// edited, likely.
 		c.score = 0.82
 		c.header = true
+	case c.sketched && c.sim >= 0.6 && a.Sig != "" && linesClose(a, s) && nearby(a, s.Path, v.files.Renamed(a.Path())) && headerMatchesFrom(norm, a.Sig, 3):
+		// The sketch of a short body is coarse, but with the same header
+		// (up to the name), about the same length and next door it is
+		// enough.
+		c.score = max(sketchScore(c.sim), 0.84+0.3*(c.sim-0.6))
+	case c.sketched && c.sim >= 0.8:
+		c.score = sketchScore(c.sim)
+	case c.sketched && c.sim >= 0.65:
+		// Siblings look this much alike (startPos and endPos): without
+		// the same header, only a candidate.
+		c.score = min(sketchScore(c.sim), 0.75)
 	case c.simKnown && c.sim >= 0.7:
 		c.score = 0.95 * c.sim
 	default:
@@ -299,16 +343,63 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 	return c, true
 }
 
+// nearby reports whether p is in the directory of a's file, or is where
+// the rename map says that file went.
+func nearby(a Anchor, p, renamedTo string) bool {
+	return p == renamedTo || path.Dir(p) == path.Dir(a.Path())
+}
+
+// sketchable reports whether a sketch says enough about candidate s (n
+// tokens) for anchor a: a handful of tokens makes a coarse sketch, good
+// enough in the anchor's own file, not elsewhere unless the anchored
+// symbol spanned a few lines.
+func sketchable(a Anchor, s analyzer.Symbol, n int) bool {
+	if n < 12 {
+		return false
+	}
+	if s.Path == a.Path() {
+		return true
+	}
+	start, end, ok := a.Range()
+	return ok && end-start+1 >= 3
+}
+
+// sketchScore rates a candidate whose body is about sim similar to the
+// anchor's sketch. The sketch compares runs of three tokens, so each
+// edited token costs about three times what it costs in the token
+// similarity used with a Base source: 0.7 here is roughly 0.9 there.
+func sketchScore(sim float64) float64 {
+	return 0.8 + 0.2*(sim-0.7)/0.3
+}
+
 // symbolTokens returns the tokens of s in cf, cached for the run: a
 // symbol is a candidate for many missing anchors.
 func (v *Verifier) symbolTokens(cf *File, s analyzer.Symbol) []string {
-	key := fmt.Sprintf("%s#%d-%d#%s", s.Path, s.StartLine, s.EndLine, cf.Hash)
+	key := symbolKey(cf, s)
 	if t, ok := v.tokens.Load(key); ok {
 		return t.([]string)
 	}
 	toks := analyzer.RangeTokens(cf.Lang, cf.Src, s.StartLine, s.EndLine)
 	v.tokens.Store(key, toks)
 	return toks
+}
+
+func symbolKey(cf *File, s analyzer.Symbol) string {
+	return fmt.Sprintf("%s#%d-%d#%s", s.Path, s.StartLine, s.EndLine, cf.Hash)
+}
+
+// symbolSketch returns the sketch of s (tokens toks) in cf, cached for
+// the run like its tokens.
+func (v *Verifier) symbolSketch(cf *File, s analyzer.Symbol, toks []string) sketch {
+	key := symbolKey(cf, s)
+	if sk, ok := v.sketches.Load(key); ok {
+		return sk.(sketch)
+	}
+	_, fq, _ := cutFQ(s.FQName)
+	name, outer := sketchNames(fq)
+	sk, _ := sketchTokens(toks, name, outer)
+	v.sketches.Store(key, sk)
+	return sk
 }
 
 // renamesUsed lists "old → new" for the renamed names that occur in toks.
@@ -327,8 +418,12 @@ func renamesUsed(toks []string, renames map[string]string) []string {
 
 // headerMatches reports whether some prefix of toks, at least 7 tokens,
 // fingerprints to sig (the header's shape).
-func headerMatches(toks []string, sig string) bool {
-	for k := 7; k <= len(toks) && k <= 80; k++ {
+func headerMatches(toks []string, sig string) bool { return headerMatchesFrom(toks, sig, 7) }
+
+// headerMatchesFrom reports whether some prefix of toks, at least minK
+// tokens, fingerprints to sig.
+func headerMatchesFrom(toks []string, sig string, minK int) bool {
+	for k := minK; k <= len(toks) && k <= 80; k++ {
 		if analyzer.Shape(toks[:k]) == sig {
 			return true
 		}

@@ -74,9 +74,30 @@ type Result struct {
 	Reason     string      `json:"reason"`
 	Candidates []Candidate `json:"candidates,omitempty"`
 
-	// current is the anchor re-baselined at To (zero when not found).
+	// current is the anchor re-baselined at To (zero when not found),
+	// without its sketch; file holds the content of a symbol or lines
+	// anchor's target, from which rebaselined computes the sketch only
+	// when it is asked for.
 	current Anchor
+	file    *File
 	found   bool
+}
+
+// rebaselined is current with its sketch (symbols and lines).
+func (r Result) rebaselined() Anchor {
+	a := r.current
+	if a.Sketch != "" || r.file == nil {
+		return a
+	}
+	if s, e, ok := a.Range(); ok {
+		switch a.Type() {
+		case TypeSymbol:
+			a.Sketch = symbolSketch(r.file.Lang, r.file.Src, a.FQName(), s, e)
+		case TypeLines:
+			a.Sketch = symbolSketch(r.file.Lang, r.file.Src, "", s, e)
+		}
+	}
+	return a
 }
 
 // Worst returns the worst status of rs, the status of a learning whose
@@ -123,7 +144,7 @@ func Fix(r Result) (Anchor, bool) {
 	}
 	switch r.Change {
 	case ChangeReformatted, ChangeMoved, ChangeRenamed, ChangeMovedRenamed, ChangeLinesShifted:
-		return r.current, true
+		return r.rebaselined(), true
 	}
 	return Anchor{}, false
 }
@@ -135,5 +156,5 @@ func Accept(r Result) (Anchor, bool) {
 	if !r.found {
 		return Anchor{}, false
 	}
-	return r.current, true
+	return r.rebaselined(), true
 }

@@ -33,8 +33,9 @@ type Anchor struct {
 	Hash   string `json:"hash,omitempty"`   // exact text fingerprint
 	Shape  string `json:"shape,omitempty"`  // token fingerprint
 	Sig    string `json:"sig,omitempty"`    // signature fingerprint (symbols)
-	// Sketch summarises the baseline's tokens (symbols) so that a renamed
-	// and edited symbol can be recognised without history. Optional.
+	// Sketch summarises the baseline's tokens (symbols and lines) so that
+	// a renamed and edited symbol, or edited lines, can be recognised
+	// without history: "m1:" and 64 hex digits (see sketch.go). Optional.
 	Sketch string `json:"sketch,omitempty"`
 }
 

@@ -30,7 +30,8 @@ type Options struct {
 	// there, relocation compares bodies by token similarity (a symbol
 	// renamed and edited, text edited after it moved) and ignores symbols
 	// that already existed there (a same-named function in another file
-	// is not where a deleted one went).
+	// is not where a deleted one went). When it is not, or there is no
+	// Base, the anchor's sketch (if recorded) stands in for the old body.
 	Base Files
 	// Workers verify in parallel in VerifyAll and VerifyLearning; 0 means
 	// GOMAXPROCS, 1 verifies on the calling goroutine. With more than one
@@ -43,10 +44,14 @@ type Options struct {
 // run: its Files cache what they read. Verify is safe for concurrent use
 // when the Files are.
 type Verifier struct {
-	files  Files
-	opts   Options
-	tokens sync.Map // symbol → tokens, see symbolTokens
+	files    Files
+	opts     Options
+	tokens   sync.Map // symbol → tokens, see symbolTokens
+	sketches sync.Map // symbol → sketch, see symbolSketch
 }
+
+// errStopScan ends a walk over the source's symbols early.
+var errStopScan = errors.New("scan budget spent")
 
 // NewVerifier returns a verifier reading files.
 func NewVerifier(files Files, opts Options) (*Verifier, error) {
@@ -236,7 +241,7 @@ func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 		c := Candidate{Location: *r.To, Confidence: round(r.Confidence / 2),
 			Reason: r.Reason + "; equally good a match for " + other}
 		what := fmt.Sprintf("%s no longer exists in %s", r.From.FQName, r.From.Path)
-		r.To, r.found, r.current = nil, false, Anchor{}
+		r.To, r.found, r.current, r.file = nil, false, Anchor{}, nil
 		r.Candidates = append([]Candidate{c}, r.Candidates...)
 		r.set(Invalid, ChangeDeleted, c.Confidence, what+"; its best match is equally good a match for "+other)
 	}
@@ -358,6 +363,19 @@ func (r *Result) foundAt(to *Location, cur Anchor) {
 	r.To, r.current, r.found = to, cur, true
 }
 
+// foundLines records lines s..e of f as the anchor's target.
+func (r *Result) foundLines(f *File, s, e int) {
+	r.foundAt(&Location{Path: f.Path, Lines: FormatRange(s, e)}, linesAnchor(f, s, e))
+	r.file = f
+}
+
+// foundSymbol records symbol s of f as the anchor's target; the sketch of
+// the re-baselined anchor is computed from f when Fix or Accept asks.
+func (r *Result) foundSymbol(f *File, s analyzer.Symbol) {
+	r.foundAt(symLocation(s), symbolAnchor(s))
+	r.file = f
+}
+
 func readFailure(r *Result, path string, err error) {
 	r.set(Invalid, ChangeFileDeleted, 0, fmt.Sprintf("cannot read %s: %v", path, err))
 }
@@ -373,7 +391,7 @@ func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *r
 	}
 	if err == nil {
 		if sym, ok := pickSymbol(f, a); ok {
-			r.foundAt(symLocation(sym), symbolAnchor(sym))
+			r.foundSymbol(f, sym)
 			compareSymbol(a, sym, r)
 			if r.Status == Drifted && run != nil && len(run.renames) > 0 {
 				toks := analyzer.RangeTokens(f.Lang, f.Src, sym.StartLine, sym.EndLine)
@@ -461,7 +479,7 @@ func (v *Verifier) verifyLines(ctx context.Context, a Anchor, r *Result) {
 			return
 		}
 		if a.Hash == "" && a.Shape == "" {
-			r.foundAt(&Location{Path: path, Lines: FormatRange(start, end)}, linesAnchor(f, start, end))
+			r.foundLines(f, start, end)
 			r.set(Valid, ChangeNone, 1, "no baseline recorded; run lore anchor accept to record one")
 			return
 		}
@@ -501,9 +519,8 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 	start, end, _ := a.Range()
 	n := end - start + 1
 	w := newWindows(f)
-	loc := func(s, e int) *Location { return &Location{Path: f.Path, Lines: FormatRange(s, e)} }
 	ok := func(s, e int, ch Change, conf float64, reason string) bool {
-		r.foundAt(loc(s, e), linesAnchor(f, s, e))
+		r.foundLines(f, s, e)
 		if moved {
 			ch = ChangeMoved
 			reason = fmt.Sprintf("%s renamed to %s; text found at L%d-L%d", a.Path(), f.Path, s, e)
@@ -566,22 +583,38 @@ func (v *Verifier) fuzzyLines(ctx context.Context, a Anchor, f *File, r *Result)
 		s, e, sim := w.mostSimilar(toks, end-start+1, start)
 		switch {
 		case sim >= v.opts.Threshold:
-			r.foundAt(&Location{Path: f.Path, Lines: FormatRange(s, e)}, linesAnchor(f, s, e))
+			r.foundLines(f, s, e)
 			r.set(Drifted, ChangeBodyChanged, round(sim), fmt.Sprintf("text changed (%.0f%% similar), now at L%d-L%d", 100*sim, s, e))
 			return
 		case sim >= 0.4:
 			r.Candidates = []Candidate{{Location: Location{Path: f.Path, Lines: FormatRange(s, e)}, Confidence: round(sim), Reason: "similar text"}}
-			r.current, r.found = linesAnchor(f, s, e), true
+			r.current, r.found, r.file = linesAnchor(f, s, e), true, f
 			r.set(Drifted, ChangeNoMatch, round(sim), fmt.Sprintf("text not found; L%d-L%d is %.0f%% similar", s, e, 100*sim))
 			return
 		}
 		r.set(Invalid, ChangeNoMatch, 1, "the anchored text is no longer in "+f.Path)
 		return
 	}
+	if sk, ok := parseSketch(a.Sketch); ok {
+		// No old text, but its sketch: the window of the same length
+		// most similar to it.
+		s, e, sim := w.mostSimilarSketch(sk, end-start+1, start)
+		switch score := round(sketchScore(sim)); {
+		case sim >= 0.7 && score >= v.opts.Threshold:
+			r.foundLines(f, s, e)
+			r.set(Drifted, ChangeBodyChanged, score, fmt.Sprintf("text changed (about %.0f%% similar to the baseline's sketch), now at L%d-L%d", 100*sim, s, e))
+			return
+		case sim >= 0.5:
+			r.Candidates = []Candidate{{Location: Location{Path: f.Path, Lines: FormatRange(s, e)}, Confidence: round(min(score, sim)), Reason: "similar text"}}
+			r.current, r.found, r.file = linesAnchor(f, s, e), true, f
+			r.set(Drifted, ChangeNoMatch, round(min(score, sim)), fmt.Sprintf("text not found; L%d-L%d is about %.0f%% similar to the baseline's sketch", s, e, 100*sim))
+			return
+		}
+	}
 	if start <= w.n() {
 		e := min(end, w.n())
 		r.Candidates = []Candidate{{Location: Location{Path: f.Path, Lines: FormatRange(start, e)}, Confidence: 0.5, Reason: "same lines"}}
-		r.current, r.found = linesAnchor(f, start, e), true
+		r.current, r.found, r.file = linesAnchor(f, start, e), true, f
 		r.set(Drifted, ChangeNoMatch, 0.5, fmt.Sprintf("text at L%d-L%d changed and was not found elsewhere in %s", start, end, f.Path))
 		return
 	}

@@ -209,3 +209,45 @@ func (w *windows) mostSimilar(toks []string, n, near int) (int, int, float64) {
 	}
 	return bs, be, best
 }
+
+// maxSketchTokens bounds the tokens read by mostSimilarSketch, so that a
+// large file costs a bounded time; windows nearest to the old lines are
+// read first.
+const maxSketchTokens = 2_000_000
+
+// mostSimilarSketch returns the n-line window whose tokens are most
+// similar to sk (see sketch.similarity); ties go to the window nearest to
+// near.
+func (w *windows) mostSimilarSketch(sk sketch, n, near int) (int, int, float64) {
+	if n < 1 || w.n() == 0 {
+		return 0, 0, 0
+	}
+	n = min(n, w.n())
+	starts := make([]int, 0, w.n()-n+1)
+	for s := 1; s+n-1 <= w.n(); s++ {
+		starts = append(starts, s)
+	}
+	byDistance(starts, near)
+	var buf []string
+	bestS, best, budget := 0, -1.0, maxSketchTokens
+	for _, s := range starts {
+		buf = buf[:0]
+		for i := s; i < s+n; i++ {
+			buf = append(buf, w.lineTokens(i)...)
+		}
+		if budget -= len(buf); budget < 0 {
+			break
+		}
+		got, ok := sketchTokens(buf, "", "")
+		if !ok {
+			continue
+		}
+		if sim := sk.similarity(got); sim > best {
+			bestS, best = s, sim
+		}
+	}
+	if best < 0 {
+		return 0, 0, 0
+	}
+	return bestS, bestS + n - 1, best
+}

@@ -60,15 +60,17 @@ func TestRelocation(t *testing.T) {
 			t.Logf("%s: no files under %s, skipped", c.name, c.root)
 			continue
 		}
-		for _, withBase := range []bool{true, false} {
-			m := mutationRun(t, c.name, files, withBase)
-			rows = append(rows, m.row())
+		for _, editedOnly := range []bool{false, true} {
+			for _, mode := range []runMode{withBase, noHistory, noHistoryNoSketch} {
+				m := mutationRun(t, c.name, files, mode, editedOnly)
+				rows = append(rows, m.row())
+			}
 		}
 		f := formatRun(t, c.name, files)
 		rows = append(rows, f...)
 	}
 	fmt.Println()
-	fmt.Printf("%-30s %8s %8s %9s %9s %9s %10s %8s\n", "corpus / run", "anchors", "relocs", "precision", "recall", "status", "fmt-drift", "time")
+	fmt.Printf("%-46s %8s %8s %9s %9s %9s %10s %8s\n", "corpus / run", "anchors", "relocs", "precision", "recall", "status", "fmt-drift", "time")
 	for _, r := range rows {
 		fmt.Println(r)
 	}
@@ -148,7 +150,7 @@ func (m metrics) row() string {
 	if m.expectedRelocs > 0 {
 		r = float64(m.correct) / float64(m.expectedRelocs)
 	}
-	return fmt.Sprintf("%-30s %8d %8d %9.3f %9.3f %9.3f %10s %7.1fs", m.name, m.anchors, m.expectedRelocs, p, r,
+	return fmt.Sprintf("%-46s %8d %8d %9.3f %9.3f %9.3f %10s %7.1fs", m.name, m.anchors, m.expectedRelocs, p, r,
 		float64(m.statusOK)/float64(max(1, m.anchors)), "-", m.secs)
 }
 
@@ -199,7 +201,19 @@ type mutation struct {
 	dest string // new path
 }
 
-func mutationRun(t *testing.T, corpus string, files map[string][]byte, withBase bool) metrics {
+// runMode says what the verifier has besides the edited files.
+type runMode int
+
+const (
+	withBase          runMode = iota // Options.Base holds the original files
+	noHistory                        // no Base: only the anchors' baselines
+	noHistoryNoSketch                // no Base, anchors without a sketch (recorded by older versions)
+)
+
+// mutationRun edits the corpus and verifies its anchors. editedOnly
+// anchors only the edited symbols, so that no anchor left in place holds
+// a look-alike of a deleted or relocated symbol.
+func mutationRun(t *testing.T, corpus string, files map[string][]byte, mode runMode, editedOnly bool) metrics {
 	ctx := context.Background()
 	start := nowSecs()
 	before := newSrc(t, files)
@@ -338,7 +352,13 @@ func mutationRun(t *testing.T, corpus string, files map[string][]byte, withBase 
 			if spoiled[s.FQName] {
 				continue
 			}
+			if mode == noHistoryNoSketch {
+				a.Sketch = ""
+			}
 			e, ok := exp[s.FQName]
+			if !ok && editedOnly {
+				continue
+			}
 			if !ok { // untouched by the script: its text may still change (a renamed callee)
 				var now []analyzer.Symbol
 				for _, x := range af.Symbols {
@@ -360,9 +380,15 @@ func mutationRun(t *testing.T, corpus string, files map[string][]byte, withBase 
 	}
 	opts := anchors.Options{}
 	name := corpus + " edits, no history"
-	if withBase {
+	switch mode {
+	case withBase:
 		opts.Base = before
 		name = corpus + " edits, Base=before"
+	case noHistoryNoSketch:
+		name = corpus + " edits, no history, no sketch"
+	}
+	if editedOnly {
+		name = strings.Replace(name, "edits", "edited only", 1)
 	}
 	v, err := anchors.NewVerifier(afterSrc, opts)
 	if err != nil {
@@ -643,7 +669,7 @@ func formatRun(t *testing.T, corpus string, files map[string][]byte) []string {
 				}
 			}
 		}
-		rows = append(rows, fmt.Sprintf("%-30s %8d %8s %9s %9s %9s %10d %7.1fs", corpus+" "+vr.name+fmt.Sprintf(" (%d files)", changed),
+		rows = append(rows, fmt.Sprintf("%-46s %8d %8s %9s %9s %9s %10d %7.1fs", corpus+" "+vr.name+fmt.Sprintf(" (%d files)", changed),
 			len(as), "-", "-", "-", "-", drift, nowSecs()-start))
 	}
 	return rows
