@@ -294,3 +294,58 @@ func expandTargets(tx *graph.Tx, imps []Import, cache map[string][]string) error
 	}
 	return nil
 }
+
+func (d *dec) skip(n uint64) {
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return
+	}
+	d.b = d.b[n:]
+}
+
+func (d *dec) skipDigest() {
+	if len(d.b) == 0 {
+		d.fail()
+		return
+	}
+	flag := d.b[0]
+	d.b = d.b[1:]
+	if flag == 0 {
+		d.skip(d.uint())
+		return
+	}
+	d.skip(32)
+}
+
+// decodeTopNames reads only the package-level names of a symbols record
+// (those topLevelNames gives for decodeSymbols), without building the
+// symbols and their fingerprints.
+func decodeTopNames(b []byte) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(b) == 0 || b[0] != recordFormat {
+		return out, errCorrupt
+	}
+	d := dec{b: b[1:]}
+	d.skip(d.uint()) // language
+	n := d.uint()
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		fl := d.uint()
+		if fl > uint64(len(d.b)) {
+			d.fail()
+			break
+		}
+		nested := strings.Contains(string(d.b[:fl]), "::")
+		d.b = d.b[fl:]
+		name := d.str()
+		d.skip(d.uint()) // kind
+		d.uint()
+		d.uint()
+		d.skipDigest()
+		d.skipDigest()
+		d.skipDigest()
+		if d.err == nil && !nested {
+			out[name] = true
+		}
+	}
+	return out, d.err
+}

@@ -160,8 +160,10 @@ func lineSpan(src []byte, ls []int, start, end int) (a, b int, ok bool) {
 
 // fingerprint fills Hash, Shape and Sig of syms from the whole-file token
 // list toks (sorted by offset). header[i] is the byte offset where symbol
-// i's body starts, or -1 when the whole symbol is its header.
-func fingerprint(src []byte, toks []span, syms []Symbol, header []int) {
+// i's body starts, or -1 when the whole symbol is its header. buf is
+// scratch space, returned for reuse: each fingerprint is one SHA-256 over
+// one buffer instead of a write per line or token.
+func fingerprint(src []byte, toks []span, syms []Symbol, header []int, buf []byte) []byte {
 	ls := lineStarts(src)
 	for i := range syms {
 		s := &syms[i]
@@ -169,17 +171,64 @@ func fingerprint(src []byte, toks []span, syms []Symbol, header []int) {
 		if !ok {
 			continue
 		}
-		h := sha256.New()
-		writeNormalized(h, src[a:b])
-		s.Hash = hashPrefix + hex.EncodeToString(h.Sum(nil))
+		buf = appendNormalized(buf[:0], src[a:b])
+		s.Hash = digestString(buf)
 		lo := sort.Search(len(toks), func(k int) bool { return toks[k].start >= a })
 		hi := lo + sort.Search(len(toks)-lo, func(k int) bool { return toks[lo+k].end > b })
-		s.Shape = shapeSpans(src, toks[lo:hi])
-		if header[i] < 0 || header[i] >= b {
+		sig := -1
+		if header[i] >= 0 && header[i] < b {
+			sig = lo + sort.Search(hi-lo, func(k int) bool { return toks[lo+k].start >= header[i] })
+		}
+		buf = buf[:0]
+		sigLen := 0
+		for k := lo; k < hi; k++ {
+			if k == sig {
+				sigLen = len(buf)
+			}
+			buf = append(buf, src[toks[k].start:toks[k].end]...)
+			buf = append(buf, 0)
+		}
+		if sig == hi {
+			sigLen = len(buf)
+		}
+		s.Shape = digestString(buf)
+		if sig < 0 {
 			s.Sig = s.Shape
 			continue
 		}
-		hh := lo + sort.Search(hi-lo, func(k int) bool { return toks[lo+k].start >= header[i] })
-		s.Sig = shapeSpans(src, toks[lo:hh])
+		s.Sig = digestString(buf[:sigLen])
 	}
+	return buf
+}
+
+// appendNormalized appends text as writeNormalized hashes it.
+func appendNormalized(buf, text []byte) []byte {
+	if n := len(text); n > 0 && text[n-1] == '\n' {
+		text = text[:n-1]
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
+	}
+	for {
+		i := bytes.IndexByte(text, '\n')
+		line := text
+		if i >= 0 {
+			line = text[:i]
+		}
+		buf = append(buf, bytes.TrimRight(line, " \t\r")...)
+		if i < 0 {
+			return buf
+		}
+		buf = append(buf, '\n')
+		text = text[i+1:]
+	}
+}
+
+// digestString is "sha256:<hex>" of b, with one allocation.
+func digestString(b []byte) string {
+	sum := sha256.Sum256(b)
+	var out [len(hashPrefix) + 2*sha256.Size]byte
+	copy(out[:], hashPrefix)
+	hex.Encode(out[len(hashPrefix):], sum[:])
+	return string(out[:])
 }

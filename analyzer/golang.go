@@ -33,7 +33,22 @@ func parseGo(f *File, src []byte) []int {
 	tf := fset.File(af.Pos())
 	line := func(p token.Pos) int { return tf.Line(p) }
 	off := func(p token.Pos) int { return tf.Offset(p) }
-	var header []int
+	n := 0 // symbols, at most (interface methods not counted)
+	for _, d := range af.Decls {
+		if g, ok := d.(*ast.GenDecl); ok {
+			for _, sp := range g.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok {
+					n += len(vs.Names)
+				} else {
+					n++
+				}
+			}
+			continue
+		}
+		n++
+	}
+	f.Symbols = make([]Symbol, 0, n)
+	header := make([]int, 0, n)
 	add := func(scope, name, kind string, start, end token.Pos, body int) {
 		if name == "" || name == "_" || !start.IsValid() || !end.IsValid() {
 			return

@@ -93,7 +93,11 @@ type result struct {
 	e    Entry
 	skip string
 	hash string
-	file *File // nil: content unchanged
+	file *File  // nil: content unchanged
+	rec  []byte // encodeSymbols(file), made by the worker
+	// names and top (Go: package-level names) of file, made by the worker
+	names []bucketed
+	top   map[string]bool
 }
 
 // Update brings the analyzer's index in store up to date with fsys:
@@ -188,13 +192,13 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	configChanged := false
 	parsedImports := map[string][]Import{}
 	names := newNameIndex(len(old) == 0)
-	decls := goDecls{}
+	decls := newGoDecls()
 	declChanged := false
 	var metaWrites []string
 
 	process := func(p *Parser, e Entry) (result, error) {
 		r := result{e: e}
-		src, err := fs.ReadFile(fsys, e.Path)
+		src, err := p.read(fsys, e)
 		if err != nil {
 			r.skip = "unreadable: " + err.Error()
 			return r, nil
@@ -207,7 +211,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			r.skip = "binary"
 			return r, nil
 		}
-		r.hash = HashText(src)
+		r.hash = p.hashText(src)
 		m, ok := old[e.Path]
 		if ok && !opts.Force && m.Hash == r.hash && m.Version == table.versionOf(table.ForPath(e.Path)) {
 			return r, nil
@@ -217,6 +221,13 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			return r, err
 		}
 		r.file = f
+		if f.Lang != "" {
+			r.rec = encodeSymbols(f)
+			r.names = fileNames(e.Path, f.Symbols)
+			if f.Lang == "go" {
+				r.top = topLevelNames(f.Symbols)
+			}
+		}
 		return r, nil
 	}
 
@@ -275,7 +286,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 				}
 			}
 			if f.Lang == "go" {
-				top := topLevelNames(f.Symbols)
+				top := r.top
 				decls.add(p, top)
 				if had && !sameSet(oldTop, top) {
 					declChanged = true // importers' edges may point elsewhere now
@@ -299,10 +310,10 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 				}
 				return nil
 			}
-			if err := b.Set(nsSymbols, p, encodeSymbols(f)); err != nil {
+			if err := b.Set(nsSymbols, p, r.rec); err != nil {
 				return err
 			}
-			names.learn(p, f.Symbols)
+			names.learn(r.names)
 			parsedImports[p] = f.Imports
 			return nil
 		}
@@ -466,7 +477,7 @@ func topLevelNames(syms []Symbol) map[string]bool {
 // tsconfig.json or Cargo.toml changed), writing records and IMPORTS edges
 // whose targets changed.
 func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs.FS, table *Table,
-	metas map[string]fileMeta, parsed map[string][]Import, decls goDecls, all, cold bool, sum *Summary) error {
+	metas map[string]fileMeta, parsed map[string][]Import, decls *goDecls, all, cold bool, sum *Summary) error {
 	if len(parsed) == 0 && !all {
 		return nil
 	}
@@ -510,9 +521,19 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		allEdges = allEdges[:0]
 		return nil
 	}
+	ids := map[string]string{} // path -> "file:"+path, one string per file
+	nodeID := func(p string) string {
+		id, ok := ids[p]
+		if !ok {
+			id = "file:" + p
+			ids[p] = id
+		}
+		return id
+	}
 	edgesOf := func(p string, imps []Import) []graph.Edge {
 		var edges []graph.Edge
 		seen := map[string]bool{}
+		from := nodeID(p)
 		for _, im := range imps {
 			targets := im.Targets
 			if metas[p].Lang == "go" {
@@ -521,7 +542,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 			for _, t := range targets {
 				if t != p && !seen[t] {
 					seen[t] = true
-					edges = append(edges, graph.Edge{Type: graph.Imports, From: "file:" + p, To: "file:" + t, Weight: 1})
+					edges = append(edges, graph.Edge{Type: graph.Imports, From: from, To: nodeID(t), Weight: 1})
 				}
 			}
 		}
@@ -604,36 +625,61 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// goDecls maps a Go file to the package-level names it declares, for the
-// files parsed in this update; other files are read from the index when
-// needed.
-type goDecls map[string]map[string]bool
+// goDecls maps a Go file to the package-level names it declares (sorted),
+// for the files parsed in this update; other files are read from the
+// index when needed.
+type goDecls struct {
+	files map[string][]string
+	pkgs  map[string]map[string][]int // see index
+}
 
-func (d goDecls) add(p string, names map[string]bool) { d[p] = names }
+func newGoDecls() *goDecls {
+	return &goDecls{files: map[string][]string{}, pkgs: map[string]map[string][]int{}}
+}
+
+func (d *goDecls) add(p string, names map[string]bool) { d.files[p] = sortedKeys(names) }
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // users narrows a Go import's targets to the files that declare the names
 // the importing file uses; all targets when it uses none that are found
 // (blank and dot imports, names from other build configurations).
-func (d goDecls) users(store *graph.Store, parsed map[string][]Import, im Import) []string {
+func (d *goDecls) users(store *graph.Store, parsed map[string][]Import, im Import) []string {
 	if len(im.Names) == 0 || len(im.Targets) < 2 {
 		return im.Targets
 	}
 	var out []string
-	for _, t := range im.Targets {
-		names, ok := d[t]
-		if !ok {
-			var syms []Symbol
-			store.View(func(tx *graph.Tx) error {
-				syms, _ = symbolsTx(tx, t)
-				return nil
-			})
-			names = topLevelNames(syms)
-			d[t] = names
-		}
+	if im.pkgDir != "" { // the whole package: through its inverted index
+		byName := d.index(store, im.pkgDir, im.Targets)
+		var hit []bool
 		for _, n := range im.Names {
-			if names[n] {
-				out = append(out, t)
-				break
+			for _, i := range byName[n] {
+				if hit == nil {
+					hit = make([]bool, len(im.Targets))
+				}
+				hit[i] = true
+			}
+		}
+		for i, ok := range hit {
+			if ok {
+				out = append(out, im.Targets[i])
+			}
+		}
+	} else {
+		for _, t := range im.Targets {
+			names := d.names(store, t)
+			for _, n := range im.Names {
+				if i := sort.SearchStrings(names, n); i < len(names) && names[i] == n {
+					out = append(out, t)
+					break
+				}
 			}
 		}
 	}
@@ -641,6 +687,40 @@ func (d goDecls) users(store *graph.Store, parsed map[string][]Import, im Import
 		return im.Targets
 	}
 	return out
+}
+
+// names returns the package-level names of Go file t, read from the
+// index when t was not parsed in this update.
+func (d *goDecls) names(store *graph.Store, t string) []string {
+	if names, ok := d.files[t]; ok {
+		return names
+	}
+	var top map[string]bool
+	store.View(func(tx *graph.Tx) error {
+		if v, err := tx.Get(nsSymbols, t); err == nil {
+			top, _ = decodeTopNames(v)
+		}
+		return nil
+	})
+	d.files[t] = sortedKeys(top)
+	return d.files[t]
+}
+
+// index maps each package-level name of the package in dir (whose files
+// are files) to the indexes in files of the files declaring it, built once
+// per package: every whole-package import of dir has the same files.
+func (d *goDecls) index(store *graph.Store, dir string, files []string) map[string][]int {
+	if byName, ok := d.pkgs[dir]; ok {
+		return byName
+	}
+	byName := map[string][]int{}
+	d.pkgs[dir] = byName
+	for i, t := range files {
+		for _, n := range d.names(store, t) {
+			byName[n] = append(byName[n], i)
+		}
+	}
+	return byName
 }
 
 func sameSet(a, b map[string]bool) bool {

@@ -44,6 +44,7 @@ type Language struct {
 
 	once    sync.Once
 	tsLang  *sitter.Language
+	types   []string // node type names by symbol (see walker.typ)
 	query   *sitter.Query
 	qerr    error
 	version string
@@ -64,6 +65,10 @@ func (l *Language) compiled() (*sitter.Language, *sitter.Query, error) {
 			return
 		}
 		l.tsLang = l.grammar()
+		l.types = make([]string, l.tsLang.SymbolCount())
+		for i := range l.types {
+			l.types[i] = l.tsLang.SymbolName(sitter.Symbol(i))
+		}
 		var src []byte
 		for _, name := range queries.Files(l.Name) {
 			b, err := queries.Read(l.Name, name)

@@ -19,7 +19,7 @@ func pyBlock(w *walker, n *sitter.Node, scope []string, inClass, inFunc bool) {
 }
 
 func pyStmt(w *walker, c *sitter.Node, scope []string, inClass, inFunc bool) {
-	switch t := c.Type(); t {
+	switch t := w.typ(c); t {
 	case "function_definition", "class_definition":
 		pyDef(w, c, c, scope, inClass)
 	case "decorated_definition":
@@ -31,11 +31,11 @@ func pyStmt(w *walker, c *sitter.Node, scope []string, inClass, inFunc bool) {
 			return
 		}
 		a := c.NamedChild(0)
-		if a == nil || a.Type() != "assignment" {
+		if a == nil || w.typ(a) != "assignment" {
 			return
 		}
 		left := a.ChildByFieldName("left")
-		if left == nil || left.Type() != "identifier" {
+		if left == nil || w.typ(left) != "identifier" {
 			return
 		}
 		name := w.text(left)
@@ -66,7 +66,7 @@ func pyStmt(w *walker, c *sitter.Node, scope []string, inClass, inFunc bool) {
 func pyDef(w *walker, d, rng *sitter.Node, scope []string, inClass bool) {
 	name := w.text(d.ChildByFieldName("name"))
 	body := d.ChildByFieldName("body")
-	if d.Type() == "class_definition" {
+	if w.typ(d) == "class_definition" {
 		w.emit(scope, name, KindClass, rng, body)
 		if body != nil && name != "" {
 			pyBlock(w, body, push(scope, name), true, false)
@@ -112,7 +112,7 @@ func importsPython(w *walker, capture string, n *sitter.Node) {
 	switch capture {
 	case "py.import":
 		eachNamed(n, func(c *sitter.Node) {
-			switch c.Type() {
+			switch w.typ(c) {
 			case "dotted_name":
 				w.addImport(w.text(c), kind, c)
 			case "aliased_import":
@@ -129,7 +129,7 @@ func importsPython(w *walker, capture string, n *sitter.Node) {
 			if c.Equal(mod) {
 				return
 			}
-			switch c.Type() {
+			switch w.typ(c) {
 			case "dotted_name":
 				names = append(names, w.text(c))
 			case "aliased_import":
@@ -148,7 +148,7 @@ func importsPython(w *walker, capture string, n *sitter.Node) {
 // pyTypeChecking tells whether n sits under `if TYPE_CHECKING:`.
 func pyTypeChecking(w *walker, n *sitter.Node) bool {
 	for p := n.Parent(); p != nil; p = p.Parent() {
-		switch p.Type() {
+		switch w.typ(p) {
 		case "if_statement":
 			if strings.Contains(w.text(p.ChildByFieldName("condition")), "TYPE_CHECKING") {
 				return true

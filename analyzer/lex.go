@@ -260,6 +260,15 @@ func skipRawRust(src []byte, j int, prefix []byte) (int, bool) {
 type goLexer struct{}
 
 func (goLexer) tokens(src []byte, out []span) []span {
+	if fast, ok := goFastTokens(src, out); ok {
+		return fast
+	}
+	return goScanTokens(src, out)
+}
+
+// goScanTokens is the go/scanner pass behind goLexer: the reference for
+// goFastTokens and the fallback for source it does not handle.
+func goScanTokens(src []byte, out []span) []span {
 	fset := token.NewFileSet()
 	f := fset.AddFile("", -1, len(src))
 	var s scanner.Scanner

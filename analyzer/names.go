@@ -3,7 +3,6 @@ package analyzer
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"sort"
 	"strings"
 
@@ -17,32 +16,58 @@ import (
 // cold index of a large repository writes much faster.
 const nameBuckets = 4096
 
+// nameBucket is the record of name: FNV-1a of the name modulo
+// nameBuckets, as three hex digits.
 func nameBucket(name string) string {
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	return fmt.Sprintf("%03x", h.Sum32()%nameBuckets)
+	const digits = "0123456789abcdef"
+	h := uint32(2166136261)
+	for i := 0; i < len(name); i++ {
+		h ^= uint32(name[i])
+		h *= 16777619
+	}
+	v := h % nameBuckets
+	return string([]byte{digits[v>>8&15], digits[v>>4&15], digits[v&15]})
 }
 
 // nameIndex collects the changes of one update, applied by write.
 type nameIndex struct {
 	cold bool                       // nothing stored yet: no need to read buckets back
-	adds map[string][]string        // bucket -> "name\x00path"
+	adds map[string][]nameEntry     // bucket -> names learnt in this update
 	dels map[string]map[string]bool // bucket -> "name\x00path"
 }
 
 func newNameIndex(cold bool) *nameIndex {
-	return &nameIndex{cold: cold, adds: map[string][]string{}, dels: map[string]map[string]bool{}}
+	return &nameIndex{cold: cold, adds: map[string][]nameEntry{}, dels: map[string]map[string]bool{}}
 }
 
-// learn records the names of a parsed file.
-func (x *nameIndex) learn(p string, syms []Symbol) {
-	seen := map[string]bool{}
+// nameEntry is a learnt (name, path) pair; it shares the strings of the
+// symbol and the path, and becomes "name\x00path" only when its bucket is
+// written, so that a cold index does not hold a new string per symbol.
+type nameEntry struct{ name, path string }
+
+// fileNames lists the distinct names of a parsed file with their buckets;
+// workers compute it so that the writer only appends (learn).
+func fileNames(p string, syms []Symbol) []bucketed {
+	seen := make(map[string]bool, len(syms))
+	out := make([]bucketed, 0, len(syms))
 	for _, s := range syms {
 		if !seen[s.Name] {
 			seen[s.Name] = true
-			b := nameBucket(s.Name)
-			x.adds[b] = append(x.adds[b], s.Name+"\x00"+p)
+			out = append(out, bucketed{nameBucket(s.Name), nameEntry{s.Name, p}})
 		}
+	}
+	return out
+}
+
+type bucketed struct {
+	bucket string
+	e      nameEntry
+}
+
+// learn records the names of a parsed file (from fileNames).
+func (x *nameIndex) learn(names []bucketed) {
+	for _, n := range names {
+		x.adds[n.bucket] = append(x.adds[n.bucket], n.e)
 	}
 }
 
@@ -104,7 +129,9 @@ func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 				kept = append(kept, e)
 			}
 		}
-		kept = append(kept, x.adds[k]...)
+		for _, e := range x.adds[k] {
+			kept = append(kept, e.name+"\x00"+e.path)
+		}
 		sort.Strings(kept)
 		out := kept[:0]
 		for i, e := range kept {
@@ -118,7 +145,12 @@ func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 			}
 			continue
 		}
-		e := enc{b: []byte{recordFormat}}
+		size := 8
+		for _, s := range out {
+			size += len(s) + 2
+		}
+		e := enc{b: make([]byte, 1, size)}
+		e.b[0] = recordFormat
 		e.strs(out)
 		if err := b.Set(nsNames, k, e.b); err != nil {
 			return err

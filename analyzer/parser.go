@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -18,6 +20,8 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
 	spans   []span
+	buf     []byte // fingerprint scratch
+	src     []byte // file buffer of read, reused from file to file
 }
 
 // NewParser returns a parser over table (the default table when nil).
@@ -54,7 +58,50 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 
 // ParseContext is Parse with cancellation of long tree-sitter parses.
 func (p *Parser) ParseContext(ctx context.Context, path string, src []byte) (*File, error) {
-	return p.parse(ctx, path, src, HashText(src))
+	return p.parse(ctx, path, src, p.hashText(src))
+}
+
+// read reads file e of fsys into the parser's file buffer, valid until
+// the next read: nothing parse returns points into it (symbols, imports
+// and diagnostics hold copies), so one buffer serves a worker's files
+// instead of a new one per file.
+func (p *Parser) read(fsys fs.FS, e Entry) ([]byte, error) {
+	f, err := fsys.Open(e.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := p.src[:0]
+	if want := int(e.Size) + 1; cap(buf) < want {
+		buf = make([]byte, 0, want)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if cap(buf) <= 1<<21 {
+		p.src = buf
+	}
+	return buf, nil
+}
+
+// hashText is HashText through the parser's scratch buffer.
+func (p *Parser) hashText(src []byte) string {
+	p.buf = appendNormalized(p.buf[:0], src)
+	h := digestString(p.buf)
+	if cap(p.buf) > 1<<22 {
+		p.buf = nil
+	}
+	return h
 }
 
 func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string) (*File, error) {
@@ -74,9 +121,12 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 		}
 	}
 	p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
-	fingerprint(src, p.spans, f.Symbols, header)
+	p.buf = fingerprint(src, p.spans, f.Symbols, header, p.buf)
 	if cap(p.spans) > 1<<20 {
 		p.spans = nil
+	}
+	if cap(p.buf) > 1<<22 {
+		p.buf = nil
 	}
 	return f, nil
 }
@@ -98,7 +148,7 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	w := &walker{lang: l, src: src, file: f}
+	w := &walker{lang: l, types: l.types, src: src, file: f}
 	l.walk(w, root)
 	if q != nil && triggered(l.triggers, src) {
 		if p.cursor == nil {
@@ -138,10 +188,20 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 // walker collects symbols and imports from one tree-sitter tree.
 type walker struct {
 	lang   *Language
+	types  []string
 	src    []byte
 	file   *File
 	header []int
 	nerr   int
+}
+
+// typ is n.Type() without a C string copied into Go per call: the name of
+// n's symbol from the language's table (what ts_node_type returns).
+func (w *walker) typ(n *sitter.Node) string {
+	if s := int(n.Symbol()); s < len(w.types) {
+		return w.types[s]
+	}
+	return n.Type()
 }
 
 func (w *walker) text(n *sitter.Node) string {
@@ -166,7 +226,7 @@ func (w *walker) lastTokenEnd(n *sitter.Node) int {
 		var next *sitter.Node
 		for i := cnt - 1; i >= 0; i-- {
 			c := n.Child(i)
-			if c.Type() == "comment" || c.EndByte() == c.StartByte() {
+			if w.typ(c) == "comment" || c.EndByte() == c.StartByte() {
 				continue
 			}
 			next = c
@@ -188,11 +248,11 @@ func (w *walker) startOf(n *sitter.Node) int {
 		return start + 1
 	}
 	for prev := n.PrevSibling(); prev != nil; prev = prev.PrevSibling() {
-		if !w.lang.attach[prev.Type()] || endLine(prev) < start {
+		if !w.lang.attach[w.typ(prev)] || endLine(prev) < start {
 			break
 		}
 		ps := int(prev.StartPoint().Row)
-		if before := prev.PrevSibling(); before != nil && endLine(before) > ps && !w.lang.attach[before.Type()] {
+		if before := prev.PrevSibling(); before != nil && endLine(before) > ps && !w.lang.attach[w.typ(before)] {
 			break // a comment trailing the previous statement
 		}
 		start = ps

@@ -26,6 +26,7 @@ type resolver struct {
 	byBase     map[string][]string // file name -> paths
 	rustCrates map[string]string   // crate name -> crate root dir (the dir holding lib.rs/main.rs)
 	pyRoots    []string
+	goPkgs     map[string][]string // goPackage results by directory
 }
 
 type goModule struct{ path, dir string }
@@ -43,7 +44,7 @@ type jsPackage struct {
 }
 
 func newResolver(fsys fs.FS, paths []string) *resolver {
-	r := &resolver{fsys: fsys, files: make(map[string]bool, len(paths)), dirs: map[string][]string{},
+	r := &resolver{fsys: fsys, files: make(map[string]bool, len(paths)), dirs: map[string][]string{}, goPkgs: map[string][]string{},
 		tsconfigs: map[string]*tsconfig{}, byBase: map[string][]string{}, rustCrates: map[string]string{}}
 	for _, p := range paths {
 		r.files[p] = true
@@ -91,25 +92,38 @@ func (r *resolver) read(p string) []byte {
 	return b
 }
 
-// resolve fills imp.Targets for an import of a file in language l.
+// resolve fills imp.Targets for an import of a file in language l: the
+// resolver's candidates that are files of the repository, sorted, without
+// duplicates. A Go import of a whole package shares the package's cached
+// file list (Targets are never modified in place).
 func (r *resolver) resolve(l *Language, imp *Import) {
 	imp.Targets = []string{}
+	imp.pkgDir = ""
 	if l == nil || l.resolve == nil {
 		return
 	}
-	seen := map[string]bool{}
-	for _, t := range l.resolve(r, imp) {
-		if t != "" && !seen[t] && r.files[t] {
-			seen[t] = true
-			imp.Targets = append(imp.Targets, t)
+	cand := l.resolve(r, imp)
+	if len(cand) == 0 {
+		return
+	}
+	targets := make([]string, 0, len(cand))
+	for _, t := range cand {
+		if t != "" && r.files[t] {
+			targets = append(targets, t)
 		}
 	}
-	sort.Strings(imp.Targets)
-	imp.pkgDir = ""
-	if l.Name == "go" && len(imp.Targets) > 1 {
-		d := path.Dir(imp.Targets[0])
-		if pkg := r.goPackage(d); equalStrings(pkg, imp.Targets) {
-			imp.pkgDir = d
+	sort.Strings(targets)
+	out := targets[:0]
+	for i, t := range targets {
+		if i == 0 || t != targets[i-1] {
+			out = append(out, t)
+		}
+	}
+	imp.Targets = out
+	if l.Name == "go" && len(out) > 1 {
+		d := path.Dir(out[0])
+		if pkg := r.goPackage(d); equalStrings(pkg, out) {
+			imp.Targets, imp.pkgDir = pkg, d
 		}
 	}
 }
@@ -168,13 +182,19 @@ func (r *resolver) goModuleOf(p string) string {
 	return best
 }
 
+// goPackage lists the non-test .go files of dir (cached: callers must not
+// modify the result).
 func (r *resolver) goPackage(dir string) []string {
+	if out, ok := r.goPkgs[dir]; ok {
+		return out
+	}
 	var out []string
 	for _, f := range r.dirs[dir] {
 		if strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") {
 			out = append(out, f)
 		}
 	}
+	r.goPkgs[dir] = out
 	return out
 }
 

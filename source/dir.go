@@ -44,7 +44,11 @@ func (d *dirFS) join(op, name string) (string, error) {
 }
 
 // resolve returns the real path of name after following symbolic links and
-// refuses it when that lies outside root.
+// refuses it when that lies outside root. The fast path lstats the leaf and
+// each directory above it not yet known to be a real directory (each such
+// directory once per dirFS): a path with no symbolic link in it cannot
+// leave root, since fs.ValidPath rules out "..". Only a path with a link
+// somewhere in it pays for filepath.EvalSymlinks and the escape check.
 func (d *dirFS) resolve(op, name string) (string, error) {
 	full, err := d.join(op, name)
 	if err != nil {
@@ -53,8 +57,7 @@ func (d *dirFS) resolve(op, name string) (string, error) {
 	if name == "." {
 		return d.root, nil
 	}
-	if _, ok := d.inside.Load(path.Dir(name)); ok || path.Dir(name) == "." {
-		// the parent is a real directory inside root: only the leaf can be a link
+	if d.realDir(path.Dir(name)) {
 		if fi, err := os.Lstat(full); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
 			if fi.IsDir() {
 				d.inside.Store(name, true)
@@ -70,6 +73,27 @@ func (d *dirFS) resolve(op, name string) (string, error) {
 		return "", &fs.PathError{Op: op, Path: name, Err: ErrEscape}
 	}
 	return real, nil
+}
+
+// realDir reports whether dir (a slash path relative to root) and every
+// directory above it are directories, not symbolic links, remembering the
+// ones found so.
+func (d *dirFS) realDir(dir string) bool {
+	if dir == "." {
+		return true
+	}
+	if _, ok := d.inside.Load(dir); ok {
+		return true
+	}
+	if !d.realDir(path.Dir(dir)) {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(dir)))
+	if err != nil || !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+		return false
+	}
+	d.inside.Store(dir, true)
+	return true
 }
 
 func unwrapPathErr(err error) error {

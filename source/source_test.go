@@ -157,6 +157,40 @@ func TestDir(t *testing.T) {
 	}
 }
 
+// TestDirLinkedDirectories checks paths with a symbolic link above the
+// leaf: a linked directory inside the repository is followed, one leading
+// out of it is refused, and nested plain paths are read without links.
+func TestDirLinkedDirectories(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	write(t, outside, "sub/secret.txt", "secret\n")
+	write(t, dir, "real/deep/x.txt", "x\n")
+	if err := os.Symlink(filepath.Join(outside, "sub"), filepath.Join(dir, "out")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if err := os.Symlink("real", filepath.Join(dir, "in")); err != nil {
+		t.Fatal(err)
+	}
+	fsys := source.Dir(dir)
+	for range 2 { // the second round goes through the cache of real directories
+		if b, err := fs.ReadFile(fsys, "real/deep/x.txt"); err != nil || string(b) != "x\n" {
+			t.Errorf("plain nested path: %q %v", b, err)
+		}
+		if b, err := fs.ReadFile(fsys, "in/deep/x.txt"); err != nil || string(b) != "x\n" {
+			t.Errorf("through a linked directory inside: %q %v", b, err)
+		}
+		if _, err := fs.ReadFile(fsys, "out/secret.txt"); !errors.Is(err, source.ErrEscape) {
+			t.Errorf("through a linked directory outside: err = %v, want ErrEscape", err)
+		}
+		if _, err := fs.Stat(fsys, "out"); !errors.Is(err, source.ErrEscape) {
+			t.Errorf("stat of a linked directory outside: err = %v, want ErrEscape", err)
+		}
+		if _, err := fs.ReadFile(fsys, "real/missing.txt"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("missing file: err = %v, want ErrNotExist", err)
+		}
+	}
+}
+
 func TestOverlay(t *testing.T) {
 	base, err := txtar.FS(txtar.Parse([]byte("-- a.go --\npackage a\n-- d/b.go --\npackage b\n")))
 	if err != nil {

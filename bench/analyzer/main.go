@@ -27,7 +27,17 @@ func main() {
 	quiet := flag.Bool("q", false, "print only the counts")
 	prof := flag.String("cpuprofile", "", "write a CPU profile")
 	memtable := flag.Int64("memtable", 0, "Badger memtable bytes (0: graph's default)")
+	memprof := flag.String("memprofile", "", "write an allocation profile at the end")
+	heapprof := flag.String("heapprofile", "", "write a heap profile when the last file is parsed")
 	flag.Parse()
+	if *memprof != "" {
+		defer func() {
+			if f, err := os.Create(*memprof); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	if *prof != "" {
 		f, err := os.Create(*prof)
 		if err == nil {
@@ -35,14 +45,14 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	if err := run(*repo, *db, *workers, *force, *quiet, *memtable); err != nil {
+	if err := run(*repo, *db, *workers, *force, *quiet, *memtable, *heapprof); err != nil {
 		fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
 		pprof.StopCPUProfile()
 		os.Exit(2)
 	}
 }
 
-func run(repo, db string, workers int, force, quiet bool, memtable int64) error {
+func run(repo, db string, workers int, force, quiet bool, memtable int64, heapprof string) error {
 	if db == "" {
 		return fmt.Errorf("-db is required")
 	}
@@ -53,7 +63,15 @@ func run(repo, db string, workers int, force, quiet bool, memtable int64) error 
 	}
 	defer store.Close()
 	read, last := 0, ""
-	progress := func(p analyzer.Progress) { read, last = p.Total, p.Path }
+	progress := func(p analyzer.Progress) {
+		read, last = p.Total, p.Path
+		if heapprof != "" && p.Done == p.Total {
+			if f, err := os.Create(heapprof); err == nil {
+				pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+		}
+	}
 	sum, err := analyzer.Update(context.Background(), store, source.Dir(repo), analyzer.Options{Workers: workers, Force: force, Progress: progress})
 	if err != nil {
 		return err

@@ -1,0 +1,37 @@
+package analyzer
+
+import (
+	"fmt"
+	"hash/fnv"
+	"testing"
+)
+
+// TestNameBucketFormat pins the stored bucket keys: FNV-1a modulo
+// nameBuckets as "%03x".
+func TestNameBucketFormat(t *testing.T) {
+	for _, n := range []string{"", "a", "Update", "main", "__init__", "ÄÖ", "x\x00y"} {
+		h := fnv.New32a()
+		h.Write([]byte(n))
+		if want := fmt.Sprintf("%03x", h.Sum32()%nameBuckets); nameBucket(n) != want {
+			t.Errorf("nameBucket(%q) = %s, want %s", n, nameBucket(n), want)
+		}
+	}
+}
+
+// TestDecodeTopNames checks the light decoder against topLevelNames of
+// the full decode.
+func TestDecodeTopNames(t *testing.T) {
+	p := NewParser(nil)
+	defer p.Close()
+	f, err := p.Parse("a/b.go", []byte("package b\n\ntype T struct{}\n\nfunc (T) M() {}\n\ntype I interface{ N() }\n\nconst C, D = 1, 2\n\nfunc F() {}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeTopNames(encodeSymbols(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := topLevelNames(f.Symbols); !sameSet(got, want) || len(want) != 5 {
+		t.Errorf("decodeTopNames = %v, want %v", got, want)
+	}
+}
