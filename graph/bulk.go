@@ -142,6 +142,9 @@ func (s *Store) Load(ctx context.Context, nodes []Node, edges []Edge) error {
 			return err
 		}
 	}
+	if err := s.writable(); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
 	// An empty store (as after a rebuild) is filled by Badger's stream
 	// writer, which builds the tables directly; otherwise by a write batch.
 	var stream bool

@@ -6,7 +6,11 @@
 // graph owns the database's lifecycle. Open waits a bounded time for another
 // lore process that holds the database, recovers after a crash (Badger
 // replays its write-ahead log), keeps Badger quiet on stderr, and rebuilds
-// the store when its schema version differs from the caller's. Nothing of
+// the store when its schema version differs from the caller's. An existing
+// database is opened read-only (a shared lock, no files created) and
+// reopened for writing on the first write, so that short read-only runs pay
+// almost nothing to open and close it; a writer compacts level 0 on close
+// only once short writers have left several tables there. Nothing of
 // Badger leaks out: callers see Store, Tx, Batch and domain types, and every
 // byte slice they get is their own copy.
 //

@@ -44,13 +44,30 @@ type Options struct {
 	// whole arena at open: 64 MiB cost ~40 ms). Bulk loaders pass more;
 	// one transaction may hold about 15% of it.
 	MemTableSize int64
+	// ReadWrite opens an existing database for writing at once instead
+	// of read-only until the first write (see Store). Runs that will
+	// write anyway save reopening it: on a 100 MB store the read-only
+	// handle's open and close cost about 10 ms of CPU.
+	ReadWrite bool
 }
 
 // Store is an open database. It is safe for concurrent use by goroutines.
+//
+// A Store opened on an existing database starts read-only: Badger then takes
+// a shared lock and creates no memtable, write-ahead log or value-log file,
+// which is most of the cost of opening and closing it. The first write
+// (Update, Batch, Load, Compact) closes the read-only handle and reopens the
+// database for writing, waiting for other processes as Open does. Another
+// process may commit between the two, so a caller that must read and write
+// atomically does both inside one Update.
 type Store struct {
 	db      *badger.DB
 	dir     string
 	rebuilt bool
+	opts    Options
+
+	readOnly atomic.Bool // db is the read-only handle
+	upgrade  sync.Mutex  // serialises reopening for writing
 
 	nextUID  atomic.Uint64 // last node uid handed out
 	histSeq  atomic.Uint64 // last history sequence number handed out
@@ -58,9 +75,11 @@ type Store struct {
 	searches sync.Pool     // *search buffers for reuse by traversals
 	names    sync.Map      // uid → id, read-through cache (see cachedName)
 	// exclusive is held shared by every transaction and exclusively by a
-	// stream load, which replaces the tables under all of them. Stream
-	// loads only TryLock it, so nothing ever waits for it exclusively and
-	// holding it shared twice in one goroutine is safe.
+	// stream load, which replaces the tables under all of them, and by
+	// the reopening for writing. Stream loads only TryLock it and the
+	// reopening gives up after the lock timeout, so nothing ever waits for
+	// it exclusively without bound and holding it shared twice in one
+	// goroutine is safe.
 	exclusive sync.RWMutex
 	namesLen  atomic.Int64
 	// streamMin is the smallest Load into an empty store that uses the
@@ -77,72 +96,192 @@ const (
 
 const metaSchema = "schema"
 
+// compactL0At is the number of level-0 tables at which a writer compacts
+// level 0 into the levels below when it closes. Each short writer run
+// leaves one small level-0 table (its memtable); compacting on every close
+// rewrites the overlapping tables below each time (30–50 ms on a 5 MB
+// store, ~400 ms on a 100 MB one, since a writer's keys span several key
+// families), while reads only slow down measurably with tens of level-0
+// tables. Badger's own compactors start at the same count, but a short run
+// ends before they do. See bench/graph/RESULTS.md.
+const compactL0At = 8
+
 // Open opens (creating if needed) the database in dir.
 func Open(dir string, opts Options) (*Store, error) {
-	bo := badger.DefaultOptions(dir).
-		WithLogger(nil).
-		WithMemTableSize(memTableSize(opts.MemTableSize)).
-		WithNumMemtables(2).
-		WithNumLevelZeroTables(4).
-		WithNumLevelZeroTablesStall(12).
-		WithCompression(options.None).
-		WithBlockCacheSize(0).
-		WithValueLogFileSize(16 << 20).
-		WithValueThreshold(4 << 10).
-		WithNumCompactors(2).
-		WithCompactL0OnClose(true).
-		WithMetricsEnabled(false).
-		WithDetectConflicts(true)
-	if opts.InMemory {
-		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
-	}
-	wait := opts.LockTimeout
-	if wait == 0 {
-		wait = DefaultLockTimeout
-	}
-	deadline := time.Now().Add(wait)
-	delay := 5 * time.Millisecond
-	var db *badger.DB
-	for {
-		var err error
-		db, err = badger.Open(bo)
-		if err == nil {
-			break
-		}
-		if !isLockErr(err) {
-			return nil, fmt.Errorf("open store %s: %w", dir, err)
-		}
-		remaining := time.Until(deadline)
-		if remaining <= 0 {
-			holder := ""
-			if pid := lockHolder(dir); pid != "" {
-				holder = " (pid " + pid + ")"
-			}
-			return nil, fmt.Errorf("open store %s: %w%s; waited %s, try again when it finishes", dir, ErrLocked, holder, max(wait, 0))
-		}
-		time.Sleep(min(delay, remaining))
-		if delay < 100*time.Millisecond {
-			delay *= 2
-		}
-	}
-	s := &Store{db: db, dir: dir, streamMin: defaultStreamMin}
+	s := &Store{dir: dir, opts: opts, streamMin: defaultStreamMin}
 	switch {
 	case opts.HistoryLimit == 0:
 		s.histKeep = DefaultHistoryLimit
 	case opts.HistoryLimit > 0:
 		s.histKeep = uint64(opts.HistoryLimit)
 	}
+	if !opts.InMemory {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("open store %s: %w", dir, err)
+		}
+	}
+	db, ro, err := s.openDB(!opts.ReadWrite, false)
+	if err != nil {
+		return nil, err
+	}
+	s.db = db
+	s.readOnly.Store(ro)
 	if err := s.checkSchema(opts.Schema); err != nil {
-		db.Close()
+		s.db.Close()
 		return nil, err
 	}
 	if err := s.loadCounters(); err != nil {
-		db.Close()
+		s.db.Close()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	return s, nil
+}
+
+// badgerOptions are the options of every handle; compactOnClose is decided
+// per handle.
+func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
+	bo := badger.DefaultOptions(s.dir).
+		WithLogger(nil).
+		WithMemTableSize(memTableSize(s.opts.MemTableSize)).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(compactL0At).
+		WithNumLevelZeroTablesStall(2 * compactL0At).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
+		WithValueLogFileSize(16 << 20).
+		WithValueThreshold(4 << 10).
+		WithNumCompactors(2).
+		WithCompactL0OnClose(compactOnClose).
+		WithMetricsEnabled(false).
+		WithDetectConflicts(true)
+	if s.opts.InMemory {
+		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
+	}
+	return bo
+}
+
+// openDB opens a Badger handle, read-only when tryReadOnly and the
+// database exists and needs no recovery, waiting up to the lock timeout
+// for other processes. A handle for writing compacts level 0 on close when
+// compactOnClose or when it finds compactL0At-1 level-0 tables or more (the
+// writer's own memtable makes one more).
+func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, error) {
+	if s.opts.InMemory {
+		db, err := badger.Open(s.badgerOptions(false))
+		if err != nil {
+			return nil, false, fmt.Errorf("open store: %w", err)
+		}
+		return db, false, nil
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, badger.ManifestFilename)); err != nil {
+		tryReadOnly = false // a new database
+	}
+	wait := s.opts.LockTimeout
+	if wait == 0 {
+		wait = DefaultLockTimeout
+	}
+	deadline := time.Now().Add(wait)
+	delay := 5 * time.Millisecond
+	for {
+		var db *badger.DB
+		var err error
+		if tryReadOnly {
+			db, err = badger.Open(s.badgerOptions(false).WithReadOnly(true))
+			if err == nil {
+				return db, true, nil
+			}
+			if !isLockErr(err) {
+				// A crashed writer left a write-ahead log to replay, or
+				// the store needs repair: only a writer can do that.
+				tryReadOnly = false
+				continue
+			}
+		} else {
+			db, err = badger.Open(s.badgerOptions(compactOnClose))
+			if err == nil {
+				if !compactOnClose && levelZero(db) >= compactL0At-1 {
+					db.Close()
+					compactOnClose = true
+					continue
+				}
+				return db, false, nil
+			}
+			if !isLockErr(err) {
+				return nil, false, fmt.Errorf("open store %s: %w", s.dir, err)
+			}
+		}
+		remaining := time.Until(deadline)
+		if remaining <= 0 {
+			holder := ""
+			if pid := lockHolder(s.dir); pid != "" {
+				holder = " (pid " + pid + ")"
+			}
+			return nil, false, fmt.Errorf("open store %s: %w%s; waited %s, try again when it finishes", s.dir, ErrLocked, holder, max(wait, 0))
+		}
+		time.Sleep(min(delay, remaining))
+		if delay < 100*time.Millisecond {
+			delay *= 2
+		}
+	}
+}
+
+func levelZero(db *badger.DB) int {
+	n := 0
+	for _, t := range db.Tables() {
+		if t.Level == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// writable makes sure the Store's handle can write, reopening the database
+// for writing if it was opened read-only. See Store.
+func (s *Store) writable() error {
+	if !s.readOnly.Load() {
+		return nil
+	}
+	s.upgrade.Lock()
+	defer s.upgrade.Unlock()
+	if !s.readOnly.Load() {
+		return nil
+	}
+	if s.db == nil {
+		return fmt.Errorf("store %s is closed", s.dir)
+	}
+	// Wait for this Store's transactions on the read-only handle to end.
+	// A write from inside one of them would wait forever: give up after
+	// the lock timeout instead.
+	wait := s.opts.LockTimeout
+	if wait <= 0 {
+		wait = DefaultLockTimeout
+	}
+	deadline := time.Now().Add(wait)
+	for !s.exclusive.TryLock() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("store %s: cannot reopen for writing while a read transaction is open", s.dir)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	defer s.exclusive.Unlock()
+	compact := levelZero(s.db) >= compactL0At-1
+	if err := s.db.Close(); err != nil {
+		s.db = nil
+		return fmt.Errorf("store %s: reopen for writing: %w", s.dir, err)
+	}
+	db, _, err := s.openDB(false, compact)
+	if err != nil {
+		// Keep reading if we can; if even that fails, the Store is
+		// closed and only Close may be called.
+		s.db, _, _ = s.openDB(true, false)
+		return err
+	}
+	s.db = db
+	s.readOnly.Store(false)
+	// Another process may have written meanwhile: its nodes took uids.
+	s.names.Clear()
+	s.namesLen.Store(0)
+	return s.loadCounters()
 }
 
 func memTableSize(n int64) int64 {
@@ -193,6 +332,9 @@ func (s *Store) checkSchema(want int) error {
 	default:
 		s.rebuilt = true
 	}
+	if err := s.writable(); err != nil {
+		return err
+	}
 	if s.rebuilt {
 		if err := s.db.DropAll(); err != nil {
 			return fmt.Errorf("open store %s: drop for rebuild: %w", s.dir, err)
@@ -224,7 +366,12 @@ func (s *Store) Dir() string { return s.dir }
 
 // Close flushes and closes the database. Calling it twice is harmless.
 func (s *Store) Close() error {
-	if s == nil || s.db == nil {
+	if s == nil {
+		return nil
+	}
+	s.upgrade.Lock()
+	defer s.upgrade.Unlock()
+	if s.db == nil {
 		return nil
 	}
 	err := s.db.Close()
@@ -238,6 +385,9 @@ func (s *Store) Close() error {
 // Compact flattens the LSM tree and collects value-log garbage. Short-lived
 // writers leave many small tables behind; Compact restores read speed.
 func (s *Store) Compact() error {
+	if err := s.writable(); err != nil {
+		return fmt.Errorf("compact %s: %w", s.dir, err)
+	}
 	s.exclusive.RLock()
 	defer s.exclusive.RUnlock()
 	if err := s.trimHistory(); err != nil {
@@ -254,6 +404,8 @@ func (s *Store) Compact() error {
 // Tables reports the number of LSM tables per level (index = level).
 // Callers use it to decide when to Compact.
 func (s *Store) Tables() []int {
+	s.exclusive.RLock()
+	defer s.exclusive.RUnlock()
 	var levels []int
 	for _, t := range s.db.Tables() {
 		for len(levels) <= t.Level {
@@ -291,6 +443,9 @@ func (s *Store) View(fn func(*Tx) error) error {
 // Update runs fn in a read-write transaction and commits it, retrying a few
 // times when a concurrent transaction conflicted. fn may run more than once.
 func (s *Store) Update(fn func(*Tx) error) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	s.exclusive.RLock()
 	defer s.exclusive.RUnlock()
 	var err error
@@ -394,6 +549,9 @@ func (tx *Tx) scan(ns, prefix string, values bool, fn func(string, []byte) error
 // atomic and sees the effects of the ones before it, while the batch as a
 // whole may be as large as needed.
 func (s *Store) Batch(fn func(*Batch) error) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	s.exclusive.RLock()
 	defer s.exclusive.RUnlock()
 	wb := s.db.NewWriteBatch()

@@ -471,3 +471,154 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("replace: %v", err)
 	}
 }
+
+// A Store opened on an existing database starts read-only: several may be
+// open at once, and the first write reopens the database for writing.
+func TestReadOnlyUntilFirstWrite(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUpsert(t, s, Edge{Type: Imports, From: "file:a.go", To: "file:b.go", Weight: 1})
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(dir, Options{Schema: 1, LockTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	// a never closes before b is open: b would time out if a held the
+	// database exclusively.
+	b, err := Open(dir, Options{Schema: 1, LockTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("second reader: %v", err)
+	}
+	if !a.readOnly.Load() || !b.readOnly.Load() {
+		t.Fatal("readers did not open read-only")
+	}
+	// Both upgrade; whichever writes second waits for the first to close
+	// and must see its node (no uid handed out twice).
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.UpsertEdge(Edge{Type: Imports, From: "file:a.go", To: "file:from-a.go", Weight: 1})
+		if err == nil {
+			err = a.Close()
+		}
+		done <- err
+	}()
+	if _, err := b.UpsertEdge(Edge{Type: Imports, From: "file:b.go", To: "file:from-b.go", Weight: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	c, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, id := range []string{"file:from-a.go", "file:from-b.go", "file:a.go", "file:b.go"} {
+		if _, err := c.Node(id); err != nil {
+			t.Errorf("node %s: %v", id, err)
+		}
+	}
+	es, err := c.Edges("file:a.go", Out, Filter{})
+	if err != nil || len(es) != 2 {
+		t.Fatalf("out-edges of a: %v %v", es, err)
+	}
+	if es, err = c.Edges("file:from-b.go", In, Filter{}); err != nil || len(es) != 1 || es[0].From != "file:b.go" {
+		t.Fatalf("in-edges of from-b: %v %v", es, err)
+	}
+	checkAdjacency(t, c)
+}
+
+// A write from inside a read transaction of a read-only Store cannot
+// reopen the database under it: it fails after the lock timeout.
+func TestWriteInsideReadOnlyView(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(dir, Options{Schema: 1, LockTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.View(func(*Tx) error {
+		return s.Update(func(tx *Tx) error { return tx.Set("kv", "k", nil) })
+	})
+	if err == nil || !strings.Contains(err.Error(), "read transaction") {
+		t.Fatalf("got %v", err)
+	}
+	// Outside the read transaction the write goes through.
+	if err := s.Update(func(tx *Tx) error { return tx.Set("kv", "k", []byte("v")) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Short writer runs leave one level-0 table each; a writer that finds
+// compactL0At-1 of them compacts level 0 when it closes, so they never pile
+// up, and reads see every write.
+func TestShortWritersKeepLevelZeroSmall(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 2 * compactL0At {
+		s, err := Open(dir, Options{Schema: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustUpsert(t, s, Edge{Type: Imports, From: fileID(i), To: fileID(i + 1), Weight: 1})
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if l0 := s.Tables()[0]; l0 >= compactL0At {
+		t.Fatalf("%d level-0 tables after %d short writers (levels %v)", l0, 2*compactL0At, s.Tables())
+	}
+	for i := range 2 * compactL0At {
+		if es, err := s.Edges(fileID(i), Out, Filter{}); err != nil || len(es) != 1 {
+			t.Fatalf("edges of %s: %v %v", fileID(i), es, err)
+		}
+	}
+}
+
+// Options.ReadWrite skips the read-only start; short writers opened that way
+// still keep level 0 small.
+func TestReadWriteOption(t *testing.T) {
+	dir := t.TempDir()
+	for i := range compactL0At + 2 {
+		s, err := Open(dir, Options{Schema: 1, ReadWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.readOnly.Load() {
+			t.Fatal("ReadWrite store opened read-only")
+		}
+		mustUpsert(t, s, Edge{Type: Imports, From: fileID(i), To: fileID(i + 1), Weight: 1})
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.readOnly.Load() {
+		t.Fatal("default store did not open read-only")
+	}
+	if l0 := s.Tables()[0]; l0 >= compactL0At {
+		t.Fatalf("%d level-0 tables (levels %v)", l0, s.Tables())
+	}
+}

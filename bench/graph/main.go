@@ -6,8 +6,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -39,7 +41,12 @@ func run() error {
 	dir := flag.String("dir", "", "store directory (default: a temporary one, removed after)")
 	seed := flag.Uint64("seed", 1, "random seed")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file")
+	jsonOut := flag.String("json", "", "only write the generated graph as lore's graph JSON to this file (for cli.sh)")
 	flag.Parse()
+	if *jsonOut != "" {
+		ids, edges := generate(rand.New(rand.NewPCG(*seed, 42)), *nodes, *m)
+		return writeJSON(*jsonOut, ids, edges)
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -270,6 +277,45 @@ func exportImport(ctx context.Context, dir string, sub []graph.Edge) error {
 	report("import 10,000 edges from JSON into an empty store", imp, 100*time.Millisecond, "")
 	report("  same, process CPU time (all threads)", impCPU, 100*time.Millisecond, "")
 	return nil
+}
+
+// writeJSON writes the graph in the shape `lore graph import` reads: nodes
+// by id, edges with type, ends, relation and weight.
+func writeJSON(path string, ids []string, edges []graph.Edge) error {
+	type node struct {
+		ID string `json:"id"`
+	}
+	type edge struct {
+		Type     graph.EdgeType `json:"type"`
+		From     string         `json:"from"`
+		To       string         `json:"to"`
+		Relation string         `json:"relation,omitempty"`
+		Weight   float64        `json:"weight"`
+	}
+	doc := struct {
+		Nodes []node `json:"nodes"`
+		Edges []edge `json:"edges"`
+	}{make([]node, len(ids)), make([]edge, len(edges))}
+	for i, id := range ids {
+		doc.Nodes[i] = node{id}
+	}
+	for i, e := range edges {
+		doc.Edges[i] = edge{e.Type, e.From, e.To, e.Relation, e.Weight}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := json.NewEncoder(w).Encode(doc); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func pass(ok bool) string {
