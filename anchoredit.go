@@ -16,7 +16,7 @@ import (
 // position or its spec.
 func (w *Workspace) RemoveAnchor(ctx context.Context, id, anchor string) (*Learning, error) {
 	var out *Learning
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		l, err := w.lookup(id)
 		if err != nil {
 			return err
@@ -67,7 +67,7 @@ type AcceptOptions struct {
 // the results that were accepted.
 func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) ([]anchors.Result, error) {
 	var accepted []anchors.Result
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		l, err := w.lookup(opts.Learning)
 		if err != nil {
 			return err

@@ -16,7 +16,7 @@ import (
 // nothing. It returns the learning as written.
 func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*Learning, error) {
 	var out *Learning
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		l, err := w.lookup(id)
 		if err != nil {
 			return err

@@ -51,7 +51,7 @@ func (w *Workspace) AnalyzeCochange(ctx context.Context, opts cochange.Options) 
 		return nil, err
 	}
 	var res *cochange.Result
-	err = w.withStore(ctx, func(st *graph.Store) error {
+	err = w.withWriter(ctx, func(st *graph.Store) error {
 		res, err = cochange.Analyze(ctx, st, w.root, opts)
 		return err
 	})

@@ -53,7 +53,7 @@ func (w *Workspace) Feedback(ctx context.Context, opts FeedbackOptions) (*Feedba
 		return nil, err
 	}
 	var fb *Feedback
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		l, err := w.lookup(opts.Learning)
 		if err != nil {
 			return err

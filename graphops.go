@@ -177,5 +177,5 @@ func (w *Workspace) ExportGraph(ctx context.Context, out io.Writer, format graph
 // learnings are authored in learning files: an imported LINKS_TO edge lasts
 // until its learning's file next changes.
 func (w *Workspace) ImportGraph(ctx context.Context, in io.Reader) error {
-	return w.withStore(ctx, func(st *graph.Store) error { return st.Import(ctx, in) })
+	return w.withWriter(ctx, func(st *graph.Store) error { return st.Import(ctx, in) })
 }

@@ -25,7 +25,7 @@ type IndexOptions struct {
 // up to date with the working tree. Only new and changed files are parsed.
 func (w *Workspace) Index(ctx context.Context, opts IndexOptions) (analyzer.Summary, error) {
 	var sum analyzer.Summary
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		var err error
 		sum, err = w.index(ctx, st, opts)
 		return err

@@ -49,7 +49,7 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*Learning, error)
 			return nil, err
 		}
 	}
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		for _, lk := range l.Links {
 			if _, ok := w.learnings.byID[lk.To]; !ok {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
@@ -199,7 +199,7 @@ func (w *Workspace) writeLearning(l *Learning) error {
 // it. It returns the removed learning.
 func (w *Workspace) Remove(ctx context.Context, id string) (*Learning, error) {
 	var l *Learning
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		var err error
 		if l, err = w.lookup(id); err != nil {
 			return err
@@ -276,7 +276,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 	}
 	nl.Path = l.Path
 	nl.Updated = time.Now().UTC().Truncate(time.Second)
-	err = w.withStore(ctx, func(st *graph.Store) error {
+	err = w.withWriter(ctx, func(st *graph.Store) error {
 		for _, lk := range nl.Links {
 			if _, ok := w.learnings.byID[lk.To]; !ok {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)

@@ -42,7 +42,7 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 		return nil, err
 	}
 	var out []graph.Edge
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		from, err := w.lookup(opts.From)
 		if err != nil {
 			return err
@@ -103,7 +103,7 @@ type UnrelateOptions struct {
 // bidirectional). It returns how many links it removed.
 func (w *Workspace) Unrelate(ctx context.Context, opts UnrelateOptions) (int, error) {
 	n := 0
-	err := w.withStore(ctx, func(st *graph.Store) error {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
 		from, err := w.lookup(opts.From)
 		if err != nil {
 			return err

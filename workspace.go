@@ -137,7 +137,17 @@ func (w *Workspace) notify(format string, args ...any) {
 // runs fn and closes the store. The store is held only for the call, so
 // long-running servers do not keep other lore processes waiting.
 func (w *Workspace) withStore(ctx context.Context, fn func(*graph.Store) error) error {
-	st, err := w.openStore()
+	return w.useStore(ctx, false, fn)
+}
+
+// withWriter is withStore for operations that always write: the store is
+// opened for writing at once instead of read-only until the first write.
+func (w *Workspace) withWriter(ctx context.Context, fn func(*graph.Store) error) error {
+	return w.useStore(ctx, true, fn)
+}
+
+func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Store) error) error {
+	st, err := w.openStore(write)
 	if err != nil {
 		return err
 	}
@@ -151,8 +161,8 @@ func (w *Workspace) withStore(ctx context.Context, fn func(*graph.Store) error) 
 	return st.Close()
 }
 
-func (w *Workspace) openStore() (*graph.Store, error) {
-	opts := graph.Options{LockTimeout: w.opts.LockTimeout, Schema: storeSchema}
+func (w *Workspace) openStore(write bool) (*graph.Store, error) {
+	opts := graph.Options{LockTimeout: w.opts.LockTimeout, Schema: storeSchema, ReadWrite: write}
 	st, err := graph.Open(w.dbDir(), opts)
 	if err != nil && !errors.Is(err, graph.ErrLocked) {
 		// The store is derived data: when it cannot be opened, set it

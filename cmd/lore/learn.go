@@ -249,7 +249,7 @@ func runEditor(a *app, path string) error {
 		ed = "vi"
 	}
 	cmd := exec.Command("sh", "-c", ed+` "$1"`, "editor", path)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.rawStdout, a.stderr
 	if f, ok := a.stdin.(*os.File); ok {
 		cmd.Stdin = f
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,14 +27,18 @@ const (
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	dir            string
-	lockTimeout    time.Duration
+	// rawStdout is stdout unbuffered, for what streams to it (the MCP
+	// server) or hands it to a child (the editor); stdout buffers output
+	// and is flushed when the command returns.
+	rawStdout   io.Writer
+	dir         string
+	lockTimeout time.Duration
 	// findings is set by commands whose results cross --fail-on.
 	findings bool
 }
 
 func (a *app) isTTY() bool {
-	f, ok := a.stdout.(*os.File)
+	f, ok := a.rawStdout.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
@@ -57,13 +62,17 @@ func (a *app) jsonLine(v any) error {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	a := &app{stdin: stdin, stdout: out, rawStdout: stdout, stderr: stderr}
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("write output: %w", ferr)
+	}
 	if err != nil {
 		msg := strings.TrimSpace(err.Error())
 		msg = strings.ReplaceAll(msg, "\n", "; ")
