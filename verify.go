@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"testing/fstest"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -138,9 +140,9 @@ func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts Verify
 	// The base is where baselines were probably taken; a commit is not its
 	// own base.
 	if baseRev != "" && !(opts.Rev != "" && baseRev == vs.commit) {
-		if b, err := source.GitTree(w.root, baseRev); err == nil {
-			vs.base = b
-		}
+		// Read lazily: the base serves only relocation, which most runs
+		// never need, and reading a large tree costs ~100 ms.
+		vs.base = &lazyFS{open: func() (fs.FS, error) { return source.GitTree(w.root, baseRev) }}
 	}
 	return vs, nil
 }
@@ -547,3 +549,29 @@ func (w *Workspace) learningStatuses(st *graph.Store, ids []string) (map[string]
 	})
 	return out, err
 }
+
+// lazyFS builds its file system on first use. A failure to build it reads
+// as an empty file system: the base is only a help for relocation.
+type lazyFS struct {
+	open func() (fs.FS, error)
+	once sync.Once
+	fsys fs.FS
+}
+
+func (l *lazyFS) get() fs.FS {
+	l.once.Do(func() {
+		f, err := l.open()
+		if err != nil {
+			f = fstest.MapFS{}
+		}
+		l.fsys = f
+	})
+	return l.fsys
+}
+
+func (l *lazyFS) Open(name string) (fs.File, error) { return l.get().Open(name) }
+
+// ReadFile, Stat and ReadDir keep the fast paths of the underlying FS.
+func (l *lazyFS) ReadFile(name string) ([]byte, error)       { return fs.ReadFile(l.get(), name) }
+func (l *lazyFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(l.get(), name) }
+func (l *lazyFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(l.get(), name) }

@@ -136,11 +136,15 @@ func addTree(s storer.EncodedObjectStorer, m *memFS, t *object.Tree, prefix stri
 		case filemode.Submodule:
 			continue
 		default:
-			size, err := s.EncodedObjectSize(e.Hash)
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+			h := e.Hash
+			sizeOf := func() int64 {
+				n, err := s.EncodedObjectSize(h)
+				if err != nil {
+					return 0 // reading the blob will report the error
+				}
+				return n
 			}
-			m.add(name, &memEntry{size: size, mode: gitMode(e.Mode), load: blobLoader(s, e.Hash)})
+			m.add(name, &memEntry{sizeOf: sizeOf, mode: gitMode(e.Mode), load: blobLoader(s, h)})
 		}
 	}
 	return nil

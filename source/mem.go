@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,6 +23,18 @@ type memEntry struct {
 	mode    fs.FileMode
 	modTime time.Time
 	load    func() ([]byte, error)
+	// sizeOf, when set, computes size on first use: asking git for the
+	// size of every blob of a tree up front cost seconds on large trees,
+	// and most callers read only a few files.
+	sizeOf   func() int64
+	sizeOnce sync.Once
+}
+
+func (e *memEntry) fileSize() int64 {
+	if e.sizeOf != nil {
+		e.sizeOnce.Do(func() { e.size = e.sizeOf() })
+	}
+	return e.size
 }
 
 func newMemFS() *memFS {
@@ -145,7 +158,7 @@ func (i memInfo) Size() int64 {
 	if i.e == nil {
 		return 0
 	}
-	return i.e.size
+	return i.e.fileSize()
 }
 func (i memInfo) Mode() fs.FileMode {
 	if i.dir {
