@@ -192,7 +192,15 @@ func newCorpus(idx *learningIndex) *corpus {
 func (c *corpus) nearest(id string, k int, floor float64) []match {
 	v := c.vecs[id]
 	acc := map[string]float64{}
+	// Terms in more than a tenth of a large corpus weigh little (low IDF)
+	// but would make every comparison visit most learnings: skipping them
+	// keeps a full recomputation near-linear (10,000 learnings took a
+	// minute with them).
+	common := max(50, len(c.vecs)/10)
 	for t, x := range v {
+		if len(c.postings[t]) > common {
+			continue
+		}
 		for _, o := range c.postings[t] {
 			if o != id {
 				acc[o] += x * c.vecs[o][t]
