@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -314,14 +316,5 @@ between learnings are authored in learning files: use lore relate for those.`,
 }
 
 func sortedKeys[K ~string, V any](m map[K]V) []K {
-	var ks []K
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := 1; i < len(ks); i++ {
-		for j := i; j > 0 && ks[j] < ks[j-1]; j-- {
-			ks[j], ks[j-1] = ks[j-1], ks[j]
-		}
-	}
-	return ks
+	return slices.Sorted(maps.Keys(m))
 }
