@@ -126,10 +126,7 @@ func (w *Workspace) Neighbors(ctx context.Context, opts NeighborsOptions) (*grap
 			to.Seeds = append(to.Seeds, id)
 		}
 		var err error
-		if res, err = st.Traverse(ctx, to); err != nil {
-			return err
-		}
-		sub, err = st.Neighborhood(ctx, to)
+		sub, res, err = st.NeighborhoodResults(ctx, to)
 		return err
 	})
 	return sub, res, err

@@ -309,6 +309,18 @@ func (s *Store) Neighborhood(ctx context.Context, opts TraverseOptions) (*Subgra
 	return out, err
 }
 
+// NeighborhoodResults runs Tx.NeighborhoodResults in a read transaction.
+func (s *Store) NeighborhoodResults(ctx context.Context, opts TraverseOptions) (*Subgraph, []Result, error) {
+	var out *Subgraph
+	var res []Result
+	err := s.View(func(tx *Tx) error {
+		var err error
+		out, res, err = tx.NeighborhoodResults(ctx, opts)
+		return err
+	})
+	return out, res, err
+}
+
 // Path runs Tx.Path in a read transaction.
 func (s *Store) Path(ctx context.Context, to string, opts TraverseOptions) (Result, error) {
 	var out Result

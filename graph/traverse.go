@@ -451,9 +451,21 @@ type Subgraph struct {
 // edge among them that passes opts.Filter (in any direction). Nodes are in
 // traversal order (seeds first), edges sorted by type, from, to, relation.
 func (tx *Tx) Neighborhood(ctx context.Context, opts TraverseOptions) (*Subgraph, error) {
-	s, hits, err := tx.traverse(ctx, opts, false)
+	g, _, err := tx.neighborhood(ctx, opts, false)
+	return g, err
+}
+
+// NeighborhoodResults is Neighborhood that also returns the traversal's
+// results (with paths), from one search instead of a Traverse and a
+// Neighborhood.
+func (tx *Tx) NeighborhoodResults(ctx context.Context, opts TraverseOptions) (*Subgraph, []Result, error) {
+	return tx.neighborhood(ctx, opts, true)
+}
+
+func (tx *Tx) neighborhood(ctx context.Context, opts TraverseOptions, paths bool) (*Subgraph, []Result, error) {
+	s, hits, err := tx.traverse(ctx, opts, paths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := s.r
 	defer s.release()
@@ -462,7 +474,7 @@ func (tx *Tx) Neighborhood(ctx context.Context, opts TraverseOptions) (*Subgraph
 	for _, id := range opts.Seeds {
 		u, err := r.uid(id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !in[u] {
 			in[u] = true
@@ -483,7 +495,7 @@ func (tx *Tx) Neighborhood(ctx context.Context, opts TraverseOptions) (*Subgraph
 	for _, u := range byKey {
 		n, err := r.node(u)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		nodes[u] = n
 	}
@@ -508,9 +520,16 @@ func (tx *Tx) Neighborhood(ctx context.Context, opts TraverseOptions) (*Subgraph
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	sortEdges(g.Edges)
-	return g, nil
+	var res []Result
+	if paths {
+		res = make([]Result, len(hits))
+		for i, h := range hits {
+			res[i] = h.Result
+		}
+	}
+	return g, res, nil
 }
