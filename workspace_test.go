@@ -56,6 +56,21 @@ func newWorkspace(t *testing.T) *Workspace {
 	return ws
 }
 
+// newNotingWorkspace is newWorkspace that records the notices it gives.
+func newNotingWorkspace(t *testing.T) (*Workspace, *[]string) {
+	t.Helper()
+	notes := new([]string)
+	dir := t.TempDir()
+	if _, err := Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Open(dir, Options{Notify: func(m string) { *notes = append(*notes, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, notes
+}
+
 func ids(ls []*Learning) []string {
 	var out []string
 	for _, l := range ls {
@@ -202,18 +217,15 @@ func TestSyncSeesExternalEdits(t *testing.T) {
 
 func TestMalformedFileDoesNotHideOthers(t *testing.T) {
 	ctx := context.Background()
-	var notes []string
-	dir := t.TempDir()
-	Init(dir)
-	ws, _ := Open(dir, Options{Notify: func(m string) { notes = append(notes, m) }})
+	ws, notes := newNotingWorkspace(t)
 	good, _ := ws.Add(ctx, AddOptions{Title: "good"})
 	os.WriteFile(filepath.Join(ws.learningsDir(), "broken0001.md"), []byte("---\nid: broken0001\ntitle: t\n  bad: indent\n---\n"), 0o644)
 	ls, err := ws.List(ctx, ListOptions{})
 	if err != nil || len(ls) != 1 || ls[0].ID != good.ID {
 		t.Fatalf("list with a broken file: %v %v", ids(ls), err)
 	}
-	if len(notes) == 0 || !strings.HasPrefix(notes[len(notes)-1], ".lore/learnings/broken0001.md:4: front matter: mapping values are not allowed") {
-		t.Errorf("notice = %q", notes)
+	if len(*notes) == 0 || !strings.HasPrefix((*notes)[len(*notes)-1], ".lore/learnings/broken0001.md:4: front matter: mapping values are not allowed") {
+		t.Errorf("notice = %q", *notes)
 	}
 	rep, err := ws.Sync(ctx)
 	if err != nil || len(rep.Problems) != 1 {
@@ -223,10 +235,7 @@ func TestMalformedFileDoesNotHideOthers(t *testing.T) {
 
 func TestDuplicateIDs(t *testing.T) {
 	ctx := context.Background()
-	var notes []string
-	dir := t.TempDir()
-	Init(dir)
-	ws, _ := Open(dir, Options{Notify: func(m string) { notes = append(notes, m) }})
+	ws, notes := newNotingWorkspace(t)
 	l, _ := ws.Add(ctx, AddOptions{Title: "original"})
 	data, _ := os.ReadFile(filepath.Join(ws.Root(), l.Path))
 	os.WriteFile(filepath.Join(ws.learningsDir(), "copy.md"), data, 0o644)
@@ -235,8 +244,8 @@ func TestDuplicateIDs(t *testing.T) {
 		t.Fatalf("duplicate: %+v", ls)
 	}
 	want := "duplicate learning id " + l.ID + " in .lore/learnings/" + l.ID + ".md and .lore/learnings/copy.md"
-	if len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "duplicate learning id "+l.ID) {
-		t.Errorf("notes = %q, want %q", notes, want)
+	if len(*notes) == 0 || !strings.Contains(strings.Join(*notes, "\n"), "duplicate learning id "+l.ID) {
+		t.Errorf("notes = %q, want %q", *notes, want)
 	}
 }
 
@@ -257,27 +266,21 @@ func TestDBDeletedIsRebuilt(t *testing.T) {
 
 func TestCorruptDBIsSetAside(t *testing.T) {
 	ctx := context.Background()
-	var notes []string
-	dir := t.TempDir()
-	Init(dir)
-	ws, _ := Open(dir, Options{Notify: func(m string) { notes = append(notes, m) }})
+	ws, notes := newNotingWorkspace(t)
 	ws.Add(ctx, AddOptions{Title: "kept"})
 	os.WriteFile(filepath.Join(ws.dbDir(), "MANIFEST"), []byte("garbage"), 0o644)
 	ls, err := ws.List(ctx, ListOptions{})
 	if err != nil || len(ls) != 1 {
 		t.Fatalf("list over a corrupt db: %v %v", ls, err)
 	}
-	if len(notes) == 0 || !strings.Contains(notes[0], "moved it to db.broken-") {
-		t.Errorf("notes = %q", notes)
+	if len(*notes) == 0 || !strings.Contains((*notes)[0], "moved it to db.broken-") {
+		t.Errorf("notes = %q", *notes)
 	}
 }
 
 func TestSchemaChangeRebuilds(t *testing.T) {
 	ctx := context.Background()
-	var notes []string
-	dir := t.TempDir()
-	Init(dir)
-	ws, _ := Open(dir, Options{Notify: func(m string) { notes = append(notes, m) }})
+	ws, notes := newNotingWorkspace(t)
 	ws.Add(ctx, AddOptions{Title: "kept"})
 	st, err := openGraph(ws.dbDir(), storeSchema+1)
 	if err != nil {
@@ -288,8 +291,8 @@ func TestSchemaChangeRebuilds(t *testing.T) {
 	if err != nil || len(ls) != 1 {
 		t.Fatalf("after schema change: %v %v", ls, err)
 	}
-	if len(notes) == 0 || !strings.Contains(notes[0], "rebuilding") {
-		t.Errorf("notes = %q", notes)
+	if len(*notes) == 0 || !strings.Contains((*notes)[0], "rebuilding") {
+		t.Errorf("notes = %q", *notes)
 	}
 }
 
