@@ -26,15 +26,7 @@ repo="$work/repo"
 mkdir -p "$repo" && cd "$repo" && git init -q && "$lore" init >/dev/null
 
 # min/p50/p95 in milliseconds of RUNS runs of a command.
-measure() {
-	local t0 t1 i
-	for ((i = 0; i < RUNS; i++)); do
-		t0=${EPOCHREALTIME/./}
-		"$@" >/dev/null
-		t1=${EPOCHREALTIME/./}
-		echo $((t1 - t0))
-	done | sort -n | awk '{a[NR]=$1} END {printf "min %.1f ms  p50 %.1f ms  p95 %.1f ms", a[1]/1000, a[int(NR*0.5)+1]/1000, a[int(NR*0.95)]/1000}'
-}
+. "$root/bench/timing.sh"
 
 # N learnings written as files, as a git pull would bring them.
 python3 - "$N" <<'PY'

@@ -51,15 +51,7 @@ PY
 git add .lore && git -c user.name=b -c user.email=b@b.invalid commit -qm learnings
 "$lore" verify >/dev/null # first sync of 10,000 learning files
 
-measure() {
-	local t0 t1 i
-	for ((i = 0; i < RUNS; i++)); do
-		t0=${EPOCHREALTIME/./}
-		"$@" >/dev/null || true
-		t1=${EPOCHREALTIME/./}
-		echo $((t1 - t0))
-	done | sort -n | awk '{a[NR]=$1} END {printf "p50 %.0f ms  p95 %.0f ms", a[int(NR*0.5)+1]/1000, a[int(NR*0.95)]/1000}'
-}
+. "$root/bench/timing.sh"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(go version | cut -d' ' -f3)"
 echo "cold lore index ($(git ls-files | wc -l) files):       ${cold_index} ms"
 echo "full lore verify, index up to date:     $(measure "$lore" verify)"
