@@ -36,45 +36,56 @@ func (w *recWriter) time(t time.Time) {
 	w.int(t.UnixNano())
 }
 
+// recReader reads a record from one string: converting the record once
+// and handing out substrings costs one allocation per record instead of
+// one per field.
 type recReader struct {
-	b   []byte
+	s   string
 	err error
 }
 
+func (r *recReader) fail() { r.err, r.s = errRecord, "" }
+
 func (r *recReader) uint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err, r.b = errRecord, nil
-		return 0
+	var v uint64
+	for i := 0; i < len(r.s) && i < binary.MaxVarintLen64; i++ {
+		c := r.s[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				break
+			}
+			r.s = r.s[i+1:]
+			return v | uint64(c)<<(7*i)
+		}
+		v |= uint64(c&0x7f) << (7 * i)
 	}
-	r.b = r.b[n:]
-	return v
+	r.fail()
+	return 0
 }
 
 func (r *recReader) int() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err, r.b = errRecord, nil
-		return 0
+	u := r.uint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	r.b = r.b[n:]
 	return v
 }
 
 func (r *recReader) str() string {
 	n := r.uint()
-	if n > uint64(len(r.b)) {
-		r.err, r.b = errRecord, nil
+	if n > uint64(len(r.s)) {
+		r.fail()
 		return ""
 	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
+	s := r.s[:n]
+	r.s = r.s[n:]
 	return s
 }
 
 func (r *recReader) strs() []string {
 	n := r.uint()
-	if n == 0 || n > uint64(len(r.b)) {
+	if n == 0 || n > uint64(len(r.s)) {
 		return nil
 	}
 	out := make([]string, n)
@@ -128,7 +139,7 @@ func encodeRecord(rec fileRecord) []byte {
 }
 
 func decodeRecord(b []byte) (fileRecord, error) {
-	r := &recReader{b: b}
+	r := &recReader{s: string(b)}
 	var rec fileRecord
 	if r.uint() != recordVersion {
 		return rec, errRecord
@@ -138,17 +149,18 @@ func decodeRecord(b []byte) (fileRecord, error) {
 		return rec, r.err
 	}
 	l := &Learning{ID: r.str(), Title: r.str(), Tags: r.strs()}
-	if n := r.uint(); n > 0 && n <= uint64(len(r.b)) {
+	if n := r.uint(); n > 0 && n <= uint64(len(r.s)) {
 		l.Anchors = make([]anchors.Anchor, n)
 		for i := range l.Anchors {
-			f := r.strs()
-			if len(f) != 9 {
+			if r.uint() != 9 {
 				return rec, errRecord
 			}
-			l.Anchors[i] = anchors.Anchor{Symbol: f[0], Lines: f[1], File: f[2], Glob: f[3], Kind: f[4], Hash: f[5], Shape: f[6], Sig: f[7], Sketch: f[8]}
+			a := &l.Anchors[i]
+			a.Symbol, a.Lines, a.File, a.Glob, a.Kind = r.str(), r.str(), r.str(), r.str(), r.str()
+			a.Hash, a.Shape, a.Sig, a.Sketch = r.str(), r.str(), r.str(), r.str()
 		}
 	}
-	if n := r.uint(); n > 0 && n <= uint64(len(r.b)) {
+	if n := r.uint(); n > 0 && n <= uint64(len(r.s)) {
 		l.Links = make([]Link, n)
 		for i := range l.Links {
 			l.Links[i] = Link{To: r.str(), Type: r.str(), Weight: math.Float64frombits(r.uint()), Note: r.str()}

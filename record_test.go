@@ -1,6 +1,8 @@
 package lore
 
 import (
+	"encoding/binary"
+	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -38,6 +40,28 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 	if _, err := decodeRecord([]byte{1, 2}); err == nil {
 		t.Error("truncated record decoded")
+	}
+}
+
+// The string reader decodes varints itself; it must agree with
+// encoding/binary on every edge, including overlong and overflowing input.
+func TestRecordVarints(t *testing.T) {
+	for _, v := range []int64{0, 1, -1, 63, -64, 64, 1 << 40, math.MaxInt64, math.MinInt64} {
+		r := &recReader{s: string(binary.AppendVarint(nil, v))}
+		if got := r.int(); got != v || r.err != nil || r.s != "" {
+			t.Errorf("int %d: got %d, err %v, rest %q", v, got, r.err, r.s)
+		}
+	}
+	for _, b := range [][]byte{
+		{0x80}, {}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02},
+		{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, {0x81, 0x00},
+	} {
+		want, n := binary.Uvarint(b)
+		r := &recReader{s: string(b)}
+		got := r.uint()
+		if (n <= 0) != (r.err != nil) || (n > 0 && got != want) {
+			t.Errorf("uint % x: got %d err %v, encoding/binary %d n=%d", b, got, r.err, want, n)
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,15 +52,14 @@ func (w *Workspace) Sync(ctx context.Context) (*SyncReport, error) {
 // (size and mtime first, content hash when they differ) and stores what
 // changed. Malformed files are reported as problems, not errors.
 func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
+	return w.syncListed(ctx, st, startListing(w.learningsDir()))
+}
+
+// syncListed is sync with the directory read already started.
+func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing) error {
 	dir := w.learningsDir()
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		entries = nil
-	} else if err != nil {
-		return fmt.Errorf("read learnings: %w", err)
-	}
 	old := map[string]fileRecord{}
-	err = st.View(func(tx *graph.Tx) error {
+	err := st.View(func(tx *graph.Tx) error {
 		return tx.Scan(nsFiles, "", func(k string, v []byte) error {
 			if r, err := decodeRecord(v); err == nil {
 				old[k] = r
@@ -72,30 +70,30 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
+	entries, err := ls.wait()
+	if err != nil {
+		return fmt.Errorf("read learnings: %w", err)
+	}
 	rep := &SyncReport{}
 	changed := map[string]fileRecord{}
-	present := map[string]bool{}
+	present := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		name := e.Name()
+		name := e.name
 		if isTmp(name) {
-			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleTmp {
+			if time.Since(time.Unix(0, e.mtime)) > staleTmp {
 				os.Remove(filepath.Join(dir, name))
 			}
 			continue
 		}
-		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
+		if !e.regular {
 			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue // removed meanwhile
 		}
 		present[name] = true
 		r, had := old[name]
-		if had && r.Size == fi.Size() && r.MTime == fi.ModTime().UnixNano() {
+		if had && r.Size == e.size && r.MTime == e.mtime {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, name))
@@ -103,7 +101,7 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 			continue
 		}
 		sum := sha256.Sum256(data)
-		nr := fileRecord{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Sum: hex.EncodeToString(sum[:16])}
+		nr := fileRecord{Size: e.size, MTime: e.mtime, Sum: hex.EncodeToString(sum[:16])}
 		if had && r.Sum == nr.Sum {
 			nr.Learning, nr.Err = r.Learning, r.Err
 			changed[name] = nr
@@ -207,13 +205,14 @@ type learningIndex struct {
 }
 
 func buildIndex(recs map[string]fileRecord) *learningIndex {
-	idx := &learningIndex{byID: map[string]*Learning{}}
+	idx := &learningIndex{byID: make(map[string]*Learning, len(recs)), ids: make([]string, 0, len(recs))}
 	names := make([]string, 0, len(recs))
 	for n := range recs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	files := map[string][]string{}
+	file := make(map[string]string, len(recs)) // id -> the file it is read from
+	var dups map[string][]string               // id -> all its files, when more than one
 	for _, n := range names {
 		r := recs[n]
 		if r.Err != "" {
@@ -223,18 +222,29 @@ func buildIndex(recs map[string]fileRecord) *learningIndex {
 		if r.Learning == nil {
 			continue
 		}
-		files[r.Learning.ID] = append(files[r.Learning.ID], n)
+		id := r.Learning.ID
+		first, seen := file[id]
+		if !seen {
+			file[id] = n
+			idx.ids = append(idx.ids, id)
+			continue
+		}
+		if dups == nil {
+			dups = map[string][]string{}
+		}
+		if dups[id] == nil {
+			dups[id] = []string{first}
+		}
+		dups[id] = append(dups[id], n)
+		if n == id+".md" { // the file named after the id wins
+			file[id] = n
+		}
 	}
-	for id, fs := range files {
-		pick := fs[0]
-		if i := slices.Index(fs, id+".md"); i >= 0 {
-			pick = fs[i]
-		}
-		if len(fs) > 1 {
-			idx.problems = append(idx.problems, fmt.Errorf("duplicate learning id %s in %s: keep one file and give the others new ids (lore learn add)", id, strings.Join(prefixAll(fs), " and ")))
-		}
-		idx.byID[id] = recs[pick].Learning
-		idx.ids = append(idx.ids, id)
+	for id, fs := range dups {
+		idx.problems = append(idx.problems, fmt.Errorf("duplicate learning id %s in %s: keep one file and give the others new ids (lore learn add)", id, strings.Join(prefixAll(fs), " and ")))
+	}
+	for id, n := range file {
+		idx.byID[id] = recs[n].Learning
 	}
 	sort.Strings(idx.ids)
 	sort.Slice(idx.problems, func(i, j int) bool { return idx.problems[i].Error() < idx.problems[j].Error() })

@@ -147,12 +147,15 @@ func (w *Workspace) withWriter(ctx context.Context, fn func(*graph.Store) error)
 }
 
 func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Store) error) error {
+	// The learnings directory is read while the store opens.
+	ls := startListing(w.learningsDir())
 	st, err := w.openStore(write)
 	if err != nil {
+		ls.wait()
 		return err
 	}
 	defer st.Close()
-	if err := w.sync(ctx, st); err != nil {
+	if err := w.syncListed(ctx, st, ls); err != nil {
 		return err
 	}
 	if err := fn(st); err != nil {

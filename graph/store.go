@@ -526,14 +526,16 @@ func (tx *Tx) scan(ns, prefix string, values bool, fn func(string, []byte) error
 	defer it.Close()
 	for it.Seek(p); it.ValidForPrefix(p); it.Next() {
 		item := it.Item()
-		var val []byte
+		key := string(item.Key()[strip:])
+		var err error
 		if values {
-			var err error
-			if val, err = item.ValueCopy(nil); err != nil {
-				return err
-			}
+			// Value lends the bytes for the call, as Scan's contract says,
+			// instead of copying every value.
+			err = item.Value(func(val []byte) error { return fn(key, val) })
+		} else {
+			err = fn(key, nil)
 		}
-		if err := fn(string(item.Key()[strip:]), val); err != nil {
+		if err != nil {
 			return err
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -104,15 +103,8 @@ func newLearnListCmd(a *app) *cobra.Command {
 				}
 				return a.json(ls)
 			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			for _, l := range ls {
-				if len(l.Tags) == 0 {
-					fmt.Fprintf(tw, "%s\t%s\n", l.ID, l.Title) // no padding after the last cell
-					continue
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", l.ID, l.Title, strings.Join(l.Tags, ","))
-			}
-			return tw.Flush()
+			_, err = a.stdout.Write(appendLearningTable(nil, ls))
+			return err
 		},
 	}
 	c.Flags().StringVar(&opts.Tag, "tag", "", "only learnings with this tag")
