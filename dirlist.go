@@ -3,6 +3,7 @@ package lore
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 )
 
@@ -15,7 +16,7 @@ type dirFile struct {
 	regular bool
 }
 
-// listing is a read of the learnings directory, possibly still under way:
+// listing is a read of the learnings directory in name order, possibly still under way:
 // useStore starts it before opening the store so that the two overlap.
 type listing struct {
 	done  chan struct{}
@@ -31,6 +32,7 @@ func startListing(dir string) *listing {
 		if errors.Is(l.err, fs.ErrNotExist) {
 			l.files, l.err = nil, nil
 		}
+		slices.SortFunc(l.files, func(a, b dirFile) int { return strings.Compare(a.name, b.name) })
 	}()
 	return l
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -55,14 +56,22 @@ func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
 	return w.syncListed(ctx, st, startListing(w.learningsDir()))
 }
 
-// syncListed is sync with the directory read already started.
+// namedRecord is the record of one learning file.
+type namedRecord struct {
+	name string
+	rec  fileRecord
+}
+
+// syncListed is sync with the directory read already started. The store
+// keeps records in name order and the listing is sorted, so the two are
+// merged in one pass.
 func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing) error {
 	dir := w.learningsDir()
-	old := map[string]fileRecord{}
+	var old []namedRecord
 	err := st.View(func(tx *graph.Tx) error {
 		return tx.Scan(nsFiles, "", func(k string, v []byte) error {
 			if r, err := decodeRecord(v); err == nil {
-				old[k] = r
+				old = append(old, namedRecord{k, r})
 			}
 			return nil
 		})
@@ -75,8 +84,19 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		return fmt.Errorf("read learnings: %w", err)
 	}
 	rep := &SyncReport{}
-	changed := map[string]fileRecord{}
-	present := make(map[string]bool, len(entries))
+	cur := make([]namedRecord, 0, max(len(entries), len(old))) // the records after this sync
+	var (
+		store []namedRecord // records to write
+		fresh []*Learning   // learnings added or changed
+		gone  []*Learning   // learnings whose file went or now holds another id
+	)
+	removed := func(r namedRecord) {
+		rep.Removed = append(rep.Removed, r.name)
+		if r.rec.Learning != nil {
+			gone = append(gone, r.rec.Learning)
+		}
+	}
+	i := 0
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -91,20 +111,33 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		if !e.regular {
 			continue
 		}
-		present[name] = true
-		r, had := old[name]
+		for i < len(old) && old[i].name < name {
+			removed(old[i])
+			i++
+		}
+		var r fileRecord
+		had := i < len(old) && old[i].name == name
+		if had {
+			r = old[i].rec
+			i++
+		}
 		if had && r.Size == e.size && r.MTime == e.mtime {
+			cur = append(cur, namedRecord{name, r})
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
+		if err != nil { // removed meanwhile: the next sync sees it gone
+			if had {
+				cur = append(cur, namedRecord{name, r})
+			}
 			continue
 		}
 		sum := sha256.Sum256(data)
 		nr := fileRecord{Size: e.size, MTime: e.mtime, Sum: hex.EncodeToString(sum[:16])}
-		if had && r.Sum == nr.Sum {
+		if had && r.Sum == nr.Sum { // touched, not changed
 			nr.Learning, nr.Err = r.Learning, r.Err
-			changed[name] = nr
+			store = append(store, namedRecord{name, nr})
+			cur = append(cur, namedRecord{name, nr})
 			continue
 		}
 		rel := filepath.ToSlash(filepath.Join(Dir, "learnings", name))
@@ -115,45 +148,35 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			l.Path = rel
 			l.doc = nil
 			nr.Learning = l
+			fresh = append(fresh, l)
 		}
-		changed[name] = nr
 		if had {
 			rep.Changed = append(rep.Changed, name)
+			if was := r.Learning; was != nil && (l == nil || was.ID != l.ID) {
+				gone = append(gone, was)
+			}
 		} else {
 			rep.Added = append(rep.Added, name)
 		}
+		store = append(store, namedRecord{name, nr})
+		cur = append(cur, namedRecord{name, nr})
 	}
-	for name := range old {
-		if !present[name] {
-			rep.Removed = append(rep.Removed, name)
-		}
+	for ; i < len(old); i++ {
+		removed(old[i])
 	}
-	sort.Strings(rep.Removed)
 
-	var fresh []*Learning // added or changed learnings
-	if len(changed) > 0 || len(rep.Removed) > 0 {
-		var gone []*Learning
-		for _, name := range rep.Removed {
-			if l := old[name].Learning; l != nil {
-				gone = append(gone, l)
-			}
-			delete(old, name)
-		}
-		for name, r := range changed {
-			old[name] = r
-			if r.Learning != nil && (slices.Contains(rep.Added, name) || slices.Contains(rep.Changed, name)) {
-				fresh = append(fresh, r.Learning)
-			}
-		}
+	if len(store) > 0 || len(rep.Removed) > 0 {
 		live := map[string]bool{}
-		for _, r := range old {
-			if r.Learning != nil {
-				live[r.Learning.ID] = true
+		if len(gone) > 0 {
+			for _, r := range cur {
+				if r.rec.Learning != nil {
+					live[r.rec.Learning.ID] = true
+				}
 			}
 		}
 		write := func(g graphWriter) error {
-			for name, r := range changed {
-				if err := g.Set(nsFiles, name, encodeRecord(r)); err != nil {
+			for _, r := range store {
+				if err := g.Set(nsFiles, r.name, encodeRecord(r.rec)); err != nil {
 					return err
 				}
 			}
@@ -176,7 +199,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			}
 			return nil
 		}
-		if len(changed)+len(rep.Removed) > 100 {
+		if len(store)+len(rep.Removed) > 100 {
 			err = st.Batch(func(b *graph.Batch) error { return write(b) })
 		} else {
 			err = st.Update(func(tx *graph.Tx) error { return write(tx) })
@@ -185,7 +208,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
-	w.learnings = buildIndex(old)
+	w.learnings = buildIndex(cur)
 	if err := w.similarAfterSync(ctx, st, fresh); err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
@@ -204,17 +227,13 @@ type learningIndex struct {
 	problems []error
 }
 
-func buildIndex(recs map[string]fileRecord) *learningIndex {
+// buildIndex indexes records given in name order. When files share an id,
+// the one named after it wins, else the first; each clash is a problem.
+func buildIndex(recs []namedRecord) *learningIndex {
 	idx := &learningIndex{byID: make(map[string]*Learning, len(recs)), ids: make([]string, 0, len(recs))}
-	names := make([]string, 0, len(recs))
-	for n := range recs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	file := make(map[string]string, len(recs)) // id -> the file it is read from
-	var dups map[string][]string               // id -> all its files, when more than one
-	for _, n := range names {
-		r := recs[n]
+	var dups map[string][]string // id -> all its files, when more than one
+	for _, nr := range recs {
+		r := nr.rec
 		if r.Err != "" {
 			idx.problems = append(idx.problems, errors.New(r.Err))
 			continue
@@ -223,9 +242,9 @@ func buildIndex(recs map[string]fileRecord) *learningIndex {
 			continue
 		}
 		id := r.Learning.ID
-		first, seen := file[id]
+		first, seen := idx.byID[id]
 		if !seen {
-			file[id] = n
+			idx.byID[id] = r.Learning
 			idx.ids = append(idx.ids, id)
 			continue
 		}
@@ -233,20 +252,17 @@ func buildIndex(recs map[string]fileRecord) *learningIndex {
 			dups = map[string][]string{}
 		}
 		if dups[id] == nil {
-			dups[id] = []string{first}
+			dups[id] = []string{path.Base(first.Path)}
 		}
-		dups[id] = append(dups[id], n)
-		if n == id+".md" { // the file named after the id wins
-			file[id] = n
+		dups[id] = append(dups[id], nr.name)
+		if nr.name == id+".md" {
+			idx.byID[id] = r.Learning
 		}
 	}
 	for id, fs := range dups {
 		idx.problems = append(idx.problems, fmt.Errorf("duplicate learning id %s in %s: keep one file and give the others new ids (lore learn add)", id, strings.Join(prefixAll(fs), " and ")))
 	}
-	for id, n := range file {
-		idx.byID[id] = recs[n].Learning
-	}
-	sort.Strings(idx.ids)
+	slices.Sort(idx.ids)
 	sort.Slice(idx.problems, func(i, j int) bool { return idx.problems[i].Error() < idx.problems[j].Error() })
 	return idx
 }

@@ -215,6 +215,31 @@ func TestSyncSeesExternalEdits(t *testing.T) {
 	}
 }
 
+// A file edited to carry another id takes its old learning out of the
+// graph, unless another file still holds that id.
+func TestSyncIDChangedInPlace(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	p := filepath.Join(ws.learningsDir(), "note.md")
+	os.WriteFile(p, []byte("---\nid: first00001\ntitle: t\n---\n"), 0o644)
+	if _, err := ws.Get(ctx, "first00001"); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p, []byte("---\nid: second0001\ntitle: t\n---\n"), 0o644)
+	err := ws.withStore(ctx, func(st *graphStore) error {
+		if _, err := st.Node(learningNode("first00001")); err == nil {
+			t.Error("node of the old id still in the graph")
+		}
+		if _, err := st.Node(learningNode("second0001")); err != nil {
+			t.Errorf("node of the new id: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestMalformedFileDoesNotHideOthers(t *testing.T) {
 	ctx := context.Background()
 	ws, notes := newNotingWorkspace(t)
