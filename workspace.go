@@ -164,14 +164,28 @@ func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Sto
 	return st.Close()
 }
 
+// moveAside renames dir to a name of the form DIR.broken-TIME that no
+// earlier move took.
+func moveAside(dir string) (string, error) {
+	base := dir + ".broken-" + time.Now().UTC().Format("20060102T150405")
+	aside := base
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(aside); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		aside = fmt.Sprintf("%s-%d", base, i)
+	}
+	return aside, os.Rename(dir, aside)
+}
+
 func (w *Workspace) openStore(write bool) (*graph.Store, error) {
 	opts := graph.Options{LockTimeout: w.opts.LockTimeout, Schema: storeSchema, ReadWrite: write}
 	st, err := graph.Open(w.dbDir(), opts)
 	if err != nil && !errors.Is(err, graph.ErrLocked) {
 		// The store is derived data: when it cannot be opened, set it
 		// aside and rebuild rather than fail every command.
-		aside := w.dbDir() + ".broken-" + time.Now().UTC().Format("20060102T150405")
-		if rerr := os.Rename(w.dbDir(), aside); rerr != nil {
+		aside, rerr := moveAside(w.dbDir())
+		if rerr != nil {
 			return nil, fmt.Errorf("%w (and could not move it aside: %v); delete %s and retry", err, rerr, w.dbDir())
 		}
 		w.notify("store could not be opened (%v); moved it to %s and rebuilding", err, filepath.Base(aside))

@@ -175,6 +175,8 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 	}
 	if _, err := os.Stat(filepath.Join(s.dir, badger.ManifestFilename)); err != nil {
 		tryReadOnly = false // a new database
+	} else {
+		removeEmptyLogs(s.dir)
 	}
 	wait := s.opts.LockTimeout
 	if wait == 0 {
@@ -182,6 +184,7 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 	}
 	deadline := time.Now().Add(wait)
 	delay := 5 * time.Millisecond
+	repaired := false // empty log files of a crashed writer removed once
 	for {
 		var db *badger.DB
 		var err error
@@ -207,6 +210,13 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 				return db, false, nil
 			}
 			if !isLockErr(err) {
+				if !repaired {
+					// Badger sizes an empty log file while failing on it,
+					// and opens it the next time (dgraph-io/badger#2207).
+					repaired = true
+					removeEmptyLogs(s.dir)
+					continue
+				}
 				return nil, false, fmt.Errorf("open store %s: %w", s.dir, err)
 			}
 		}

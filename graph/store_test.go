@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -153,6 +154,39 @@ func TestCrashRecovery(t *testing.T) {
 	checkAdjacency(t, s)
 	// And the store takes writes again.
 	mustUpsert(t, s, Edge{Type: Imports, From: "file:after", To: "file:crash", Weight: 1})
+}
+
+// A writer killed between creating a log file and sizing it leaves an
+// empty .mem or .vlog file, on which Badger's Open fails
+// (dgraph-io/badger#2207). The next open removes it and keeps every value.
+func TestEmptyLogFilesAfterCrash(t *testing.T) {
+	for _, name := range []string{"00009.mem", "000009.vlog"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			s, err := Open(dir, Options{Schema: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustUpsert(t, s, Edge{Type: Imports, From: "file:a", To: "file:b", Weight: 1})
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, rw := range []bool{false, true} {
+				s, err := Open(dir, Options{Schema: 1, ReadWrite: rw})
+				if err != nil {
+					t.Fatalf("open (read-write %v) with an empty %s: %v", rw, name, err)
+				}
+				es, err := s.Edges("file:a", Out, Filter{})
+				if err != nil || len(es) != 1 {
+					t.Errorf("edges after recovery: %v, %v", es, err)
+				}
+				s.Close()
+			}
+		})
+	}
 }
 
 // checkAdjacency verifies that every edge is visible from both ends.
