@@ -16,9 +16,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/source"
@@ -92,12 +89,10 @@ type verifySource struct {
 }
 
 func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts VerifyOptions) (*verifySource, error) {
-	repo, _ := git.PlainOpenWithOptions(w.root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, _ := source.OpenRepo(w.root)
 	head := ""
 	if repo != nil {
-		if h, err := repo.Head(); err == nil {
-			head = h.Hash().String()
-		}
+		head, _ = repo.Head() // "" on an unborn branch
 	}
 	vs := &verifySource{}
 	switch {
@@ -105,20 +100,20 @@ func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts Verify
 		if repo == nil {
 			return nil, fmt.Errorf("--rev %s: %s is not in a git repository", opts.Rev, w.root)
 		}
-		h, err := repo.ResolveRevision(plumbing.Revision(opts.Rev))
+		id, err := repo.Resolve(ctx, opts.Rev)
 		if err != nil {
 			return nil, fmt.Errorf("--rev %s: unknown revision: %w", opts.Rev, err)
 		}
-		if vs.files, err = source.GitTree(w.root, h.String()); err != nil {
+		if vs.files, err = repo.Tree(id); err != nil {
 			return nil, err
 		}
-		vs.name, vs.commit = h.String(), h.String()
+		vs.name, vs.commit = id, id
 	case opts.Staged:
 		if repo == nil {
 			return nil, fmt.Errorf("--staged: %s is not in a git repository", w.root)
 		}
 		var err error
-		if vs.files, err = source.GitIndex(w.root); err != nil {
+		if vs.files, err = repo.Index(); err != nil {
 			return nil, err
 		}
 		vs.name, vs.commit = "index", head
@@ -139,10 +134,10 @@ func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts Verify
 	}
 	// The base is where baselines were probably taken; a commit is not its
 	// own base.
-	if baseRev != "" && !(opts.Rev != "" && baseRev == vs.commit) {
+	if repo != nil && baseRev != "" && !(opts.Rev != "" && baseRev == vs.commit) {
 		// Read lazily: the base serves only relocation, which most runs
 		// never need, and reading a large tree costs ~100 ms.
-		vs.base = &lazyFS{open: func() (fs.FS, error) { return source.GitTree(w.root, baseRev) }}
+		vs.base = &lazyFS{open: func() (fs.FS, error) { return repo.Tree(baseRev) }}
 	}
 	return vs, nil
 }

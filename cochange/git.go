@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +17,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/lorehq/lore/source"
 )
 
 // objectCacheSize bounds go-git's object cache. go-git only reads what is
@@ -40,23 +41,17 @@ type gitRepo struct {
 // openRepo opens the repository that contains dir (a work tree, a linked
 // worktree or a bare repository).
 func openRepo(dir string) (*gitRepo, error) {
-	dot, err := findGitDir(dir)
+	dot, common, err := source.GitDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	var fs billy.Filesystem = osfs.New(dot)
-	objDir := filepath.Join(dot, "objects")
-	if common, err := os.ReadFile(filepath.Join(dot, "commondir")); err == nil {
-		c := strings.TrimSpace(string(common))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(dot, c)
-		}
-		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(c))
-		objDir = filepath.Join(c, "objects")
+	if common != dot {
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common))
 	}
 	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCacheSize),
 		filesystem.Options{KeepDescriptors: true})
-	r := &gitRepo{st: st, packs: openPacks(objDir)}
+	r := &gitRepo{st: st, packs: openPacks(filepath.Join(common, "objects"))}
 	if idx, err := cgraph.OpenChainOrFileIndex(fs); err == nil {
 		r.cg = idx
 	}
@@ -72,57 +67,6 @@ func openRepo(dir string) (*gitRepo, error) {
 		}
 	}
 	return r, nil
-}
-
-// findGitDir returns the git directory for dir, looking upwards like git
-// does, following "gitdir:" files of linked worktrees and submodules.
-func findGitDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", dir, err)
-	}
-	for p := abs; ; {
-		dot := filepath.Join(p, ".git")
-		fi, err := os.Stat(dot)
-		switch {
-		case err == nil && fi.IsDir():
-			return dot, nil
-		case err == nil:
-			b, err := os.ReadFile(dot)
-			if err != nil {
-				return "", fmt.Errorf("%s: %w", dot, err)
-			}
-			line := strings.TrimSpace(string(b))
-			g, ok := strings.CutPrefix(line, "gitdir:")
-			if !ok {
-				return "", fmt.Errorf("%s: not a gitdir file", dot)
-			}
-			g = strings.TrimSpace(g)
-			if !filepath.IsAbs(g) {
-				g = filepath.Join(p, g)
-			}
-			return g, nil
-		case !os.IsNotExist(err):
-			return "", fmt.Errorf("%s: %w", dot, err)
-		}
-		if isBareGitDir(p) {
-			return p, nil
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return "", fmt.Errorf("%s: %w", abs, ErrNotRepository)
-		}
-		p = parent
-	}
-}
-
-func isBareGitDir(p string) bool {
-	for _, n := range []string{"HEAD", "objects", "refs"} {
-		if _, err := os.Stat(filepath.Join(p, n)); err != nil {
-			return false
-		}
-	}
-	return true
 }
 
 func (r *gitRepo) Close() error {

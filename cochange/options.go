@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lorehq/lore/source"
 )
 
 // Defaults of Options.
@@ -26,7 +28,7 @@ const (
 )
 
 // ErrNotRepository reports that a directory is not inside a git repository.
-var ErrNotRepository = errors.New("not a git repository")
+var ErrNotRepository = source.ErrNotRepository
 
 // Options configure Analyze. The zero value analyses the default window
 // with the default filters.

@@ -1,26 +1,19 @@
 package source
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
-
-func openRepo(repoDir string) (*git.Repository, error) {
-	r, err := git.PlainOpenWithOptions(repoDir, &git.PlainOpenOptions{DetectDotGit: true})
-	if err != nil {
-		return nil, fmt.Errorf("%s: open git repository: %w", repoDir, err)
-	}
-	return r, nil
-}
 
 func blobLoader(s storer.EncodedObjectStorer, h plumbing.Hash) func() ([]byte, error) {
 	return func() ([]byte, error) {
@@ -57,13 +50,18 @@ func gitMode(m filemode.FileMode) fs.FileMode {
 // show their stage-0 entry or, when there is none, "ours". Submodules
 // (gitlinks) are left out. It needs no git binary.
 func GitIndex(repoDir string) (fs.FS, error) {
-	r, err := openRepo(repoDir)
+	r, err := OpenRepo(repoDir)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := r.Storer.Index()
+	return r.Index()
+}
+
+// Index is GitIndex of an open repository.
+func (r *Repo) Index() (fs.FS, error) {
+	idx, err := r.st.Index()
 	if err != nil {
-		return nil, fmt.Errorf("%s: read git index: %w", repoDir, err)
+		return nil, fmt.Errorf("%s: read git index: %w", r.dir, err)
 	}
 	m := newMemFS()
 	for _, e := range idx.Entries {
@@ -80,71 +78,97 @@ func GitIndex(repoDir string) (fs.FS, error) {
 		if prev, ok := m.files[name]; ok && e.Stage != 0 && prev != nil {
 			continue
 		}
-		m.add(name, &memEntry{size: int64(e.Size), mode: gitMode(e.Mode), modTime: e.ModifiedAt, load: blobLoader(r.Storer, e.Hash)})
+		m.add(name, &memEntry{size: int64(e.Size), mode: gitMode(e.Mode), modTime: e.ModifiedAt, load: blobLoader(r.st, e.Hash)})
 	}
 	m.finish()
 	return m, nil
 }
 
 // GitTree returns the tree of the commit that rev names in the repository
-// containing repoDir. rev is anything go-git resolves: "HEAD", a branch or
-// tag, a (short) hash, "HEAD~1". Files carry no modification time.
+// containing repoDir: "HEAD", a branch or tag, a commit id, or any
+// revision git understands ("HEAD~1"; see Repo.Resolve). Files carry no
+// modification time.
 func GitTree(repoDir, rev string) (fs.FS, error) {
-	r, err := openRepo(repoDir)
+	r, err := OpenRepo(repoDir)
 	if err != nil {
 		return nil, err
 	}
-	h, err := r.ResolveRevision(plumbing.Revision(rev))
+	id, err := r.Resolve(context.Background(), rev)
 	if err != nil {
-		return nil, fmt.Errorf("%s: resolve %q: %w", repoDir, rev, err)
+		return nil, fmt.Errorf("%s: %w", repoDir, err)
 	}
-	c, err := r.CommitObject(*h)
-	if err != nil {
-		return nil, fmt.Errorf("%s: commit %s: %w", repoDir, h, err)
+	return r.Tree(id)
+}
+
+// Tree returns the tree of a commit, given by its full id.
+func (r *Repo) Tree(commit string) (fs.FS, error) {
+	if !plumbing.IsHash(commit) || len(commit) != 40 {
+		return nil, fmt.Errorf("%s: %q is not a commit id", r.dir, commit)
 	}
-	t, err := c.Tree()
+	h := plumbing.NewHash(commit)
+	_, body, err := r.object(h, plumbing.CommitObject)
 	if err != nil {
-		return nil, fmt.Errorf("%s: tree of %s: %w", repoDir, h, err)
+		return nil, fmt.Errorf("%s: commit %s: %w", r.dir, h, err)
+	}
+	tree, err := headerHash(body, "tree ")
+	if err != nil {
+		return nil, fmt.Errorf("%s: commit %s: %w", r.dir, h, err)
 	}
 	m := newMemFS()
-	if err := addTree(r.Storer, m, t, ""); err != nil {
-		return nil, fmt.Errorf("%s: walk tree of %s: %w", repoDir, h, err)
+	if err := r.addTree(m, tree, ""); err != nil {
+		return nil, fmt.Errorf("%s: walk tree of %s: %w", r.dir, h, err)
 	}
 	m.finish()
 	return m, nil
 }
 
-func addTree(s storer.EncodedObjectStorer, m *memFS, t *object.Tree, prefix string) error {
-	for _, e := range t.Entries {
-		name := path.Join(prefix, e.Name)
-		if strings.Contains(e.Name, "/") || cleanRel(name) == "" {
+// addTree adds the entries of a tree object ("<octal mode> <name>\0<20-byte
+// id>" each) under prefix.
+func (r *Repo) addTree(m *memFS, tree plumbing.Hash, prefix string) error {
+	_, body, err := r.object(tree, plumbing.TreeObject)
+	if err != nil {
+		return err
+	}
+	for len(body) > 0 {
+		sp := bytes.IndexByte(body, ' ')
+		nul := bytes.IndexByte(body, 0)
+		if sp < 0 || nul < sp || len(body) < nul+1+20 {
+			return fmt.Errorf("tree %s: malformed entry", tree)
+		}
+		mode, err := strconv.ParseUint(string(body[:sp]), 8, 32)
+		if err != nil {
+			return fmt.Errorf("tree %s: bad mode %q", tree, body[:sp])
+		}
+		entry := string(body[sp+1 : nul])
+		var h plumbing.Hash
+		copy(h[:], body[nul+1:nul+21])
+		body = body[nul+21:]
+
+		name := path.Join(prefix, entry)
+		if strings.Contains(entry, "/") || cleanRel(name) == "" {
 			continue
 		}
-		switch e.Mode {
+		switch fm := filemode.FileMode(mode); fm {
 		case filemode.Dir:
-			sub, err := object.GetTree(s, e.Hash)
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
 			if _, ok := m.dirs[name]; !ok {
 				m.dirs[name] = nil
 				m.link(name)
 			}
-			if err := addTree(s, m, sub, name); err != nil {
-				return err
+			if err := r.addTree(m, h, name); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
 			}
 		case filemode.Submodule:
 			continue
 		default:
-			h := e.Hash
+			st := r.st
 			sizeOf := func() int64 {
-				n, err := s.EncodedObjectSize(h)
+				n, err := st.EncodedObjectSize(h)
 				if err != nil {
 					return 0 // reading the blob will report the error
 				}
 				return n
 			}
-			m.add(name, &memEntry{sizeOf: sizeOf, mode: gitMode(e.Mode), load: blobLoader(s, h)})
+			m.add(name, &memEntry{sizeOf: sizeOf, mode: gitMode(fm), load: blobLoader(st, h)})
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -209,5 +210,100 @@ func TestOverlay(t *testing.T) {
 	sort.Strings(ps)
 	if err := fstest.TestFS(o, ps...); err != nil {
 		t.Error(err)
+	}
+}
+
+// C git is the oracle for commit trees: every path, mode and content
+// GitTree shows must match `git ls-tree -r` of the same revision, for
+// branches, annotated tags, revision expressions and linked worktrees.
+func TestGitTreeMatchesGit(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "a.txt", "one\n")
+	write(t, dir, "deep/er/b.go", "package er\n")
+	write(t, dir, "run.sh", "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.txt", filepath.Join(dir, "link")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-qm", "one")
+	git(t, dir, "tag", "-a", "-m", "release", "v1")
+	write(t, dir, "a.txt", "two\n")
+	git(t, dir, "commit", "-qam", "two")
+	git(t, dir, "worktree", "add", "-q", filepath.Join(dir, "wt"), "v1")
+
+	oracle := func(rev string) map[string]string {
+		cmd := exec.Command("git", "ls-tree", "-r", rev)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git ls-tree %s: %v", rev, err)
+		}
+		m := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			meta, name, _ := strings.Cut(line, "\t")
+			f := strings.Fields(meta)
+			blob := exec.Command("git", "cat-file", "blob", f[2])
+			blob.Dir = dir
+			b, err := blob.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[name] = f[0] + " " + string(b)
+		}
+		return m
+	}
+	modeOf := func(m fs.FileMode) string {
+		switch {
+		case m&fs.ModeSymlink != 0:
+			return "120000"
+		case m&0o111 != 0:
+			return "100755"
+		}
+		return "100644"
+	}
+	agree := 0
+	for _, c := range []struct{ from, rev, oracle string }{
+		{dir, "main", "main"}, {dir, "v1", "v1"}, {dir, "HEAD~1", "HEAD~1"},
+		{dir, "refs/tags/v1", "v1"}, {filepath.Join(dir, "deep", "er"), "HEAD", "HEAD"},
+		{filepath.Join(dir, "wt"), "HEAD", "v1"},
+	} {
+		tree, err := source.GitTree(c.from, c.rev)
+		if err != nil {
+			t.Fatalf("GitTree(%s): %v", c.rev, err)
+		}
+		got := map[string]string{}
+		err = fs.WalkDir(tree, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			b, err := fs.ReadFile(tree, p) // a symlink's blob is its target
+			if err != nil {
+				return err
+			}
+			got[p] = modeOf(info.Mode()) + " " + string(b)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := oracle(c.oracle); !reflect.DeepEqual(got, want) {
+			t.Errorf("GitTree(%s) from %s:\n got %q\nwant %q", c.rev, c.from, got, want)
+			continue
+		}
+		agree++
+	}
+	t.Logf("agreement with git ls-tree: %d of 6 revisions", agree)
+	for _, bad := range []string{"nope", "../../etc/passwd", "-h", ""} {
+		if _, err := source.GitTree(dir, bad); err == nil {
+			t.Errorf("GitTree(%q) should fail", bad)
+		}
 	}
 }

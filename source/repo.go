@@ -1,0 +1,254 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// ErrNotRepository reports that a directory is not inside a git repository.
+var ErrNotRepository = errors.New("not a git repository")
+
+// Repo is a git repository's object store and index, read with go-git's
+// storage layer and lore's own parsing of commits and trees. go-git's
+// object model and porcelain would link an OpenPGP and SSH stack into
+// every lore process, a measurable part of the start-up of short commands.
+type Repo struct {
+	dir string // as given, for messages
+	st  *filesystem.Storage
+}
+
+// OpenRepo opens the repository that contains dir: a work tree (from any
+// of its subdirectories), a linked worktree or a bare repository.
+func OpenRepo(dir string) (*Repo, error) {
+	gitDir, common, err := GitDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var fs billy.Filesystem = osfs.New(gitDir)
+	if common != gitDir {
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common))
+	}
+	return &Repo{dir: dir, st: filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, nil
+}
+
+// GitDir returns the git directory for dir, looking upwards as git does
+// and following the "gitdir:" files of linked worktrees and submodules,
+// and the common directory that holds objects and refs (the git
+// directory itself except in linked worktrees).
+func GitDir(dir string) (gitDir, commonDir string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", dir, err)
+	}
+	gitDir, err = findGitDir(abs)
+	if err != nil {
+		return "", "", err
+	}
+	commonDir = gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		commonDir = strings.TrimSpace(string(b))
+		if !filepath.IsAbs(commonDir) {
+			commonDir = filepath.Join(gitDir, commonDir)
+		}
+	}
+	return gitDir, commonDir, nil
+}
+
+func findGitDir(abs string) (string, error) {
+	for p := abs; ; {
+		dot := filepath.Join(p, ".git")
+		fi, err := os.Stat(dot)
+		switch {
+		case err == nil && fi.IsDir():
+			return dot, nil
+		case err == nil:
+			b, err := os.ReadFile(dot)
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", dot, err)
+			}
+			g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+			if !ok {
+				return "", fmt.Errorf("%s: not a gitdir file", dot)
+			}
+			g = strings.TrimSpace(g)
+			if !filepath.IsAbs(g) {
+				g = filepath.Join(p, g)
+			}
+			return g, nil
+		case !errors.Is(err, os.ErrNotExist):
+			return "", fmt.Errorf("%s: %w", dot, err)
+		}
+		if isBareGitDir(p) {
+			return p, nil
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return "", fmt.Errorf("%s: %w", abs, ErrNotRepository)
+		}
+		p = parent
+	}
+}
+
+func isBareGitDir(p string) bool {
+	for _, n := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(p, n)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Head returns the id of the commit HEAD points to; an unborn branch is
+// an error.
+func (r *Repo) Head() (string, error) {
+	ref, err := r.ref(plumbing.HEAD)
+	if err != nil {
+		return "", fmt.Errorf("%s: HEAD: %w", r.dir, err)
+	}
+	return ref.String(), nil
+}
+
+func (r *Repo) ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
+	for range 10 { // symbolic refs, as git, at most a few levels deep
+		ref, err := r.st.Reference(name)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if ref.Type() != plumbing.SymbolicReference {
+			return ref.Hash(), nil
+		}
+		name = ref.Target()
+	}
+	return plumbing.ZeroHash, fmt.Errorf("%s: symbolic reference loop", name)
+}
+
+// Resolve returns the id of the commit rev names. Full ids and ref names
+// (HEAD, branches, tags, remote branches) are resolved here; other
+// revision syntax (HEAD~1, short ids, @{upstream}, ...) is handed to the
+// git binary, so that it means exactly what it means to git.
+func (r *Repo) Resolve(ctx context.Context, rev string) (string, error) {
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return "", fmt.Errorf("resolve %q: not a revision", rev)
+	}
+	h, found := plumbing.ZeroHash, false
+	if len(rev) == 40 && plumbing.IsHash(rev) {
+		h, found = plumbing.NewHash(rev), true
+	} else if plainRefName(rev) {
+		for _, f := range []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"} {
+			if x, err := r.ref(plumbing.ReferenceName(fmt.Sprintf(f, rev))); err == nil {
+				h, found = x, true
+				break
+			}
+		}
+	}
+	if !found {
+		return r.revParse(ctx, rev)
+	}
+	c, err := r.peelCommit(h)
+	if err != nil {
+		return "", fmt.Errorf("resolve %q: %w", rev, err)
+	}
+	return c.String(), nil
+}
+
+// plainRefName says whether rev is a name to look up among refs rather
+// than an expression for git (or something that could leave the git
+// directory).
+func plainRefName(rev string) bool {
+	if rev == "@" || strings.Contains(rev, "..") || strings.Contains(rev, "@{") ||
+		strings.HasPrefix(rev, "/") || strings.HasSuffix(rev, "/") || strings.HasPrefix(rev, ".") {
+		return false
+	}
+	for _, c := range rev {
+		if c < ' ' || c == 0x7f || strings.ContainsRune("~^:?*[\\ ", c) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Repo) revParse(ctx context.Context, rev string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	cmd.Dir = r.dir
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return "", fmt.Errorf("resolve %q: unknown revision", rev)
+		}
+		return "", fmt.Errorf("resolve %q: this revision syntax needs the git binary: %w", rev, err)
+	}
+	id := strings.TrimSpace(out.String())
+	if !plumbing.IsHash(id) {
+		return "", fmt.Errorf("resolve %q: git rev-parse said %q", rev, id)
+	}
+	return id, nil
+}
+
+// peelCommit follows annotated tags to the commit they name.
+func (r *Repo) peelCommit(h plumbing.Hash) (plumbing.Hash, error) {
+	for range 10 {
+		t, body, err := r.object(h, plumbing.AnyObject)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		switch t {
+		case plumbing.CommitObject:
+			return h, nil
+		case plumbing.TagObject:
+			if h, err = headerHash(body, "object "); err != nil {
+				return plumbing.ZeroHash, fmt.Errorf("tag %s: %w", h, err)
+			}
+		default:
+			return plumbing.ZeroHash, fmt.Errorf("%s is a %s, not a commit", h, t)
+		}
+	}
+	return plumbing.ZeroHash, errors.New("tags nested too deeply")
+}
+
+func (r *Repo) object(h plumbing.Hash, t plumbing.ObjectType) (plumbing.ObjectType, []byte, error) {
+	o, err := r.st.EncodedObject(t, h)
+	if err != nil {
+		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	rd, err := o.Reader()
+	if err != nil {
+		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	defer rd.Close()
+	var b bytes.Buffer
+	b.Grow(int(o.Size()))
+	if _, err := b.ReadFrom(rd); err != nil {
+		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	return o.Type(), b.Bytes(), nil
+}
+
+// headerHash reads the id after key in the header of a commit or tag.
+func headerHash(body []byte, key string) (plumbing.Hash, error) {
+	for len(body) > 0 {
+		line, rest, _ := bytes.Cut(body, []byte{'\n'})
+		if len(line) == 0 {
+			break // end of the header
+		}
+		if v, ok := bytes.CutPrefix(line, []byte(key)); ok && len(v) == 40 && plumbing.IsHash(string(v)) {
+			return plumbing.NewHash(string(v)), nil
+		}
+		body = rest
+	}
+	return plumbing.ZeroHash, fmt.Errorf("no %q line", strings.TrimSpace(key))
+}
