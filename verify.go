@@ -85,7 +85,8 @@ type verifySource struct {
 	commit string // the commit transitions are attributed to ("" without git)
 	files  fs.FS
 	base   fs.FS // where baselines were probably taken: HEAD or the merge base
-	index  bool  // the analyzer's index describes files
+	baseID string
+	index  bool // the analyzer's index describes files
 }
 
 func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts VerifyOptions) (*verifySource, error) {
@@ -132,6 +133,7 @@ func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts Verify
 		}
 		baseRev = mb
 	}
+	vs.baseID = baseRev
 	// The base is where baselines were probably taken; a commit is not its
 	// own base.
 	if repo != nil && baseRev != "" && !(opts.Rev != "" && baseRev == vs.commit) {
@@ -151,7 +153,7 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 	renames := map[string]string{}
 	switch {
 	case opts.ChangedSince != "":
-		if changed, renames, err = w.changedFiles(ctx, opts.ChangedSince, opts); err != nil {
+		if changed, renames, err = w.changedFiles(ctx, vs.baseID, opts); err != nil {
 			return nil, err
 		}
 	case opts.Staged && !opts.Everything && vs.commit != "":
@@ -318,13 +320,9 @@ func (w *Workspace) mergeBase(ctx context.Context, since, rev string) (string, e
 	return strings.TrimSpace(string(out)), nil
 }
 
-// changedFiles lists the files that differ between the merge base of
-// since and the source, with the renames among them.
-func (w *Workspace) changedFiles(ctx context.Context, since string, opts VerifyOptions) (map[string]bool, map[string]string, error) {
-	mb, err := w.mergeBase(ctx, since, opts.Rev)
-	if err != nil {
-		return nil, nil, err
-	}
+// changedFiles lists the files that differ between the commit mb and the
+// source, with the renames among them.
+func (w *Workspace) changedFiles(ctx context.Context, mb string, opts VerifyOptions) (map[string]bool, map[string]string, error) {
 	args := []string{"diff", "--name-status", "-M", "-z", mb}
 	switch {
 	case opts.Rev != "":

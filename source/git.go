@@ -3,10 +3,13 @@ package source
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -57,28 +60,50 @@ func GitIndex(repoDir string) (fs.FS, error) {
 	return r.Index()
 }
 
-// Index is GitIndex of an open repository.
+// Index is GitIndex of an open repository. It reads the index file git
+// itself would: $GIT_INDEX_FILE when set (git sets it for hooks of
+// `git commit -a` and `git commit PATHS`, whose staged content is in a
+// temporary index), else the git directory's index.
 func (r *Repo) Index() (fs.FS, error) {
-	idx, err := r.st.Index()
-	if err != nil {
+	file := os.Getenv("GIT_INDEX_FILE")
+	if file == "" {
+		file = filepath.Join(r.gitDir, "index")
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		data = nil // nothing staged yet
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: read git index: %w", r.dir, err)
 	}
+	var entries []indexEntry
+	if data != nil {
+		if entries, err = parseIndex(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+	}
 	m := newMemFS()
-	for _, e := range idx.Entries {
-		if e.Mode == filemode.Submodule || e.IntentToAdd {
+	for _, e := range entries {
+		if e.intentToAdd || e.mode&0o170000 == 0o160000 { // gitlink
 			continue
 		}
-		if e.Stage != 0 && e.Stage != 2 { // merged or ours
+		if e.stage != 0 && e.stage != 2 { // merged or ours
 			continue
 		}
-		name := cleanRel(e.Name)
+		dir := e.mode&0o170000 == 0o040000 // a sparse index's whole directory
+		name := cleanRel(strings.TrimSuffix(e.name, "/"))
 		if name == "" {
 			continue
 		}
-		if prev, ok := m.files[name]; ok && e.Stage != 0 && prev != nil {
+		if dir {
+			if err := r.addTree(m, plumbing.Hash(e.hash), name); err != nil {
+				return nil, fmt.Errorf("%s: sparse directory %s: %w", r.dir, name, err)
+			}
 			continue
 		}
-		m.add(name, &memEntry{size: int64(e.Size), mode: gitMode(e.Mode), modTime: e.ModifiedAt, load: blobLoader(r.st, e.Hash)})
+		if prev, ok := m.files[name]; ok && e.stage != 0 && prev != nil {
+			continue
+		}
+		m.add(name, &memEntry{size: int64(e.size), mode: indexMode(e.mode), modTime: e.mtime, load: blobLoader(r.st, plumbing.Hash(e.hash))})
 	}
 	m.finish()
 	return m, nil

@@ -26,8 +26,9 @@ var ErrNotRepository = errors.New("not a git repository")
 // object model and porcelain would link an OpenPGP and SSH stack into
 // every lore process, a measurable part of the start-up of short commands.
 type Repo struct {
-	dir string // as given, for messages
-	st  *filesystem.Storage
+	dir    string // as given, for messages
+	gitDir string
+	st     *filesystem.Storage
 }
 
 // OpenRepo opens the repository that contains dir: a work tree (from any
@@ -41,7 +42,7 @@ func OpenRepo(dir string) (*Repo, error) {
 	if common != gitDir {
 		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common))
 	}
-	return &Repo{dir: dir, st: filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, nil
+	return &Repo{dir: dir, gitDir: gitDir, st: filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, nil
 }
 
 // GitDir returns the git directory for dir, looking upwards as git does

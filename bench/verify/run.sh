@@ -5,15 +5,24 @@
 #   - `lore verify --staged` with 5 staged files (the pre-commit hook), p50;
 #   - cold `lore verify` (no .lore/db) next to cold `lore index`.
 # usage: bench/verify/run.sh [SRC_TREE]   (default: $(go env GOROOT)/src)
+# env:   RUNS (default 15); WORK=DIR KEEP=1 keeps the workspace in DIR and
+#        reuses it on the next run (setup takes minutes).
 set -euo pipefail
 src=${1:-$(go env GOROOT)/src}
 RUNS=${RUNS:-15}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=${WORK:-$(mktemp -d)}
+[[ -n "${KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT
 go build -o "$work/lore" "$root/cmd/lore"
 lore="$work/lore"
 repo="$work/repo"
+if [[ -f "$work/cold_index" ]]; then
+cd "$repo"
+git reset -q --hard
+"$lore" index >/dev/null
+cold_index=$(cat "$work/cold_index")
+else
+rm -rf "$repo"
 cp -r "$src" "$repo"
 cd "$repo"
 git init -q && git add -A && git -c user.name=b -c user.email=b@b.invalid commit -qm base
@@ -50,6 +59,8 @@ PY
 "$lore" symbols --json | python3 "$work/gen.py"
 git add .lore && git -c user.name=b -c user.email=b@b.invalid commit -qm learnings
 "$lore" verify >/dev/null # first sync of 10,000 learning files
+echo "$cold_index" > "$work/cold_index"
+fi
 
 . "$root/bench/timing.sh"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(go version | cut -d' ' -f3)"

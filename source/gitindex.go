@@ -1,0 +1,165 @@
+package source
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+)
+
+// indexEntry is what lore needs of one entry of git's index.
+type indexEntry struct {
+	name         string
+	mode         uint32
+	size         uint32 // as git recorded it: the low 32 bits of the file's size
+	mtime        time.Time
+	hash         [20]byte
+	stage        int
+	intentToAdd  bool
+	skipWorktree bool
+}
+
+// maxIndexEntries bounds the entry count a header may claim before any
+// allocation: a corrupt or hostile index must not exhaust memory.
+const maxIndexEntries = 1 << 24
+
+var errSplitIndex = errors.New("split index (core.splitIndex) is not supported: run git update-index --no-split-index")
+
+// parseIndex decodes git's index file, versions 2 to 4, as described in
+// git's Documentation/gitformat-index.txt. go-git's decoder allocated per
+// field and was most of the time of a pre-commit verification on a large
+// repository; this one makes one string per path. Extensions are skipped,
+// except that a split index is refused: its entries live in another file.
+func parseIndex(data []byte) ([]indexEntry, error) {
+	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
+		return nil, errors.New("not a git index file")
+	}
+	body, sum := data[:len(data)-20], data[len(data)-20:]
+	if s := sha1.Sum(body); !bytes.Equal(s[:], sum) && !allZero(sum) {
+		// git may skip the checksum (index.skipHash) and writes zeros then.
+		return nil, errors.New("git index checksum mismatch: the file is damaged")
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("git index version %d is not supported", version)
+	}
+	n := binary.BigEndian.Uint32(data[8:12])
+	if n > maxIndexEntries || uint64(n)*(62+2) > uint64(len(body)) {
+		return nil, fmt.Errorf("git index claims %d entries in %d bytes", n, len(body))
+	}
+	entries := make([]indexEntry, 0, n)
+	p := body[12:]
+	var prev []byte // the previous path, for version 4's prefix compression
+	for i := uint32(0); i < n; i++ {
+		if len(p) < 62 {
+			return nil, errTruncatedIndex
+		}
+		e := indexEntry{
+			mtime: time.Unix(int64(binary.BigEndian.Uint32(p[8:12])), int64(binary.BigEndian.Uint32(p[12:16]))),
+			mode:  binary.BigEndian.Uint32(p[24:28]),
+			size:  binary.BigEndian.Uint32(p[36:40]),
+		}
+		copy(e.hash[:], p[40:60])
+		flags := binary.BigEndian.Uint16(p[60:62])
+		e.stage = int(flags>>12) & 3
+		fixed := 62
+		if flags&0x4000 != 0 { // extended flags
+			if version < 3 || len(p) < 64 {
+				return nil, errTruncatedIndex
+			}
+			ext := binary.BigEndian.Uint16(p[62:64])
+			e.skipWorktree = ext&0x4000 != 0
+			e.intentToAdd = ext&0x2000 != 0
+			fixed = 64
+		}
+		rest := p[fixed:]
+		if version == 4 {
+			strip, w := indexVarint(rest)
+			if w == 0 || strip > uint64(len(prev)) {
+				return nil, errTruncatedIndex
+			}
+			rest = rest[w:]
+			nul := bytes.IndexByte(rest, 0)
+			if nul < 0 {
+				return nil, errTruncatedIndex
+			}
+			name := make([]byte, 0, len(prev)-int(strip)+nul)
+			name = append(append(name, prev[:len(prev)-int(strip)]...), rest[:nul]...)
+			e.name, prev = string(name), name
+			p = rest[nul+1:]
+		} else {
+			nul := bytes.IndexByte(rest, 0)
+			if nul < 0 {
+				return nil, errTruncatedIndex
+			}
+			e.name = string(rest[:nul])
+			// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+			size := (fixed + nul + 8) &^ 7
+			if size > len(p) {
+				return nil, errTruncatedIndex
+			}
+			p = p[size:]
+		}
+		entries = append(entries, e)
+	}
+	// Extensions: a four-byte signature and a length each.
+	for len(p) >= 8 {
+		sig, size := string(p[:4]), binary.BigEndian.Uint32(p[4:8])
+		if uint64(size) > uint64(len(p)-8) {
+			return nil, errTruncatedIndex
+		}
+		if sig == "link" {
+			return nil, errSplitIndex
+		}
+		p = p[8+size:]
+	}
+	return entries, nil
+}
+
+var errTruncatedIndex = errors.New("git index is truncated or damaged")
+
+// indexVarint decodes the offset varint of version 4 paths (git's
+// varint.c: each continuation adds one before shifting, so every value
+// has a single encoding). It returns the value and the bytes read, 0 on
+// bad input.
+func indexVarint(b []byte) (uint64, int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	v := uint64(c & 0x7f)
+	i := 1
+	for c&0x80 != 0 {
+		if i >= len(b) || i > 9 {
+			return 0, 0
+		}
+		c = b[i]
+		v = ((v + 1) << 7) | uint64(c&0x7f)
+		i++
+	}
+	return v, i
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// indexMode turns an index entry's mode into a file mode.
+func indexMode(m uint32) fs.FileMode {
+	switch m & 0o170000 {
+	case 0o120000:
+		return fs.ModeSymlink | 0o777
+	}
+	if m&0o111 != 0 {
+		return 0o755
+	}
+	return 0o644
+}
