@@ -223,15 +223,14 @@ func (w *Workspace) context(ctx context.Context, st *graph.Store, opts ContextOp
 	byPath := map[string][]anchorRef{}
 	var globs []anchorRef
 	for _, id := range w.learnings.ids {
-		for _, a := range w.learnings.byID[id].Anchors {
+		w.learnings.byID[id].eachAnchor(func(a anchors.Anchor) bool {
 			if a.Type() == anchors.TypeGlob {
 				globs = append(globs, anchorRef{id, a})
-				continue
-			}
-			if p := a.Path(); p != "" {
+			} else if p := a.Path(); p != "" {
 				byPath[p] = append(byPath[p], anchorRef{id, a})
 			}
-		}
+			return true
+		})
 	}
 
 	h := &reachHeap{}
@@ -248,7 +247,7 @@ func (w *Workspace) context(ctx context.Context, st *graph.Store, opts ContextOp
 			targetLearnings[t.Learning] = true
 			heap.Push(h, reach{node: learningNode(t.Learning), score: 1, reason: "#" + t.Learning})
 			// Learnings about the same code matter too.
-			for _, a := range w.learnings.byID[t.Learning].Anchors {
+			for _, a := range w.learnings.get(t.Learning).Anchors {
 				if p := a.Path(); p != "" && a.Type() != anchors.TypeGlob {
 					heap.Push(h, reach{node: "file:" + p, score: scoreSameCode, hops: 1, reason: p + ", where the target learning is anchored", leaf: true})
 				}
@@ -276,7 +275,7 @@ func (w *Workspace) context(ctx context.Context, st *graph.Store, opts ContextOp
 			}
 			done[r.node] = r
 			if id := learningOfNode(r.node); id != "" {
-				if _, ok := w.learnings.byID[id]; !ok {
+				if !w.learnings.has(id) {
 					continue
 				}
 				if !targetLearnings[id] {
@@ -343,7 +342,7 @@ func (w *Workspace) context(ctx context.Context, st *graph.Store, opts ContextOp
 }
 
 func (w *Workspace) contextItem(id string, r reach, s anchors.Status) ContextItem {
-	l := w.learnings.byID[id]
+	l := w.learnings.get(id)
 	status := string(s)
 	if status == "" {
 		status = StatusUnverified

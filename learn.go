@@ -51,7 +51,7 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*Learning, error)
 	}
 	err := w.withWriter(ctx, func(st *graph.Store) error {
 		for _, lk := range l.Links {
-			if _, ok := w.learnings.byID[lk.To]; !ok {
+			if !w.learnings.has(lk.To) {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
 			}
 		}
@@ -134,7 +134,7 @@ func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*Learning, er
 	var out []*Learning
 	err := w.withStore(ctx, func(*graph.Store) error {
 		for _, id := range w.learnings.ids {
-			l := w.learnings.byID[id]
+			l := w.learnings.get(id)
 			if opts.Tag != "" && !slices.Contains(l.Tags, opts.Tag) {
 				continue
 			}
@@ -167,7 +167,7 @@ func (w *Workspace) lookup(id string) (*Learning, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.learnings.byID[full], nil
+	return w.learnings.get(full), nil
 }
 
 // readLearning parses a learning's file afresh, keeping what a minimal
@@ -207,7 +207,7 @@ func (w *Workspace) Remove(ctx context.Context, id string) (*Learning, error) {
 		// Drop links to it first: if we die in between, the learning is
 		// still there and a rerun finishes the job.
 		for _, oid := range w.learnings.ids {
-			o := w.learnings.byID[oid]
+			o := w.learnings.get(oid)
 			if !slices.ContainsFunc(o.Links, func(lk Link) bool { return lk.To == l.ID }) {
 				continue
 			}
@@ -278,7 +278,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 	nl.Updated = time.Now().UTC().Truncate(time.Second)
 	err = w.withWriter(ctx, func(st *graph.Store) error {
 		for _, lk := range nl.Links {
-			if _, ok := w.learnings.byID[lk.To]; !ok {
+			if !w.learnings.has(lk.To) {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/lorehq/lore/anchors"
@@ -103,6 +104,82 @@ func (r *recReader) time() time.Time {
 	return time.Unix(0, v).UTC()
 }
 
+// fileRecord is what sync remembers of one learning file: its stat and
+// content hash (the cheap change check) and the learning parsed from it,
+// or why it does not parse.
+type fileRecord struct {
+	Size     int64
+	MTime    int64
+	Sum      string
+	Err      string
+	Learning *lazyLearning // nil when the file does not parse
+}
+
+// lazyLearning is a learning that sync read from the store, decoded on
+// first use: commands on a large workspace read few learnings whole, and
+// decoding ten thousand of them was most of a pre-commit verification.
+// Its id and file are known up front; its anchors can be looked at
+// without decoding the rest.
+type lazyLearning struct {
+	ID   string
+	Path string
+	tail string // the encoded learning after its id; "" when l was given
+	once sync.Once
+	l    *Learning
+}
+
+// known wraps a learning that is already decoded.
+func known(l *Learning) *lazyLearning {
+	z := &lazyLearning{ID: l.ID, Path: l.Path, l: l}
+	z.once.Do(func() {})
+	return z
+}
+
+func (z *lazyLearning) get() *Learning {
+	z.once.Do(func() {
+		r := &recReader{s: z.tail}
+		z.l = r.learning(z.ID)
+		if r.err != nil { // checked when read: cannot happen
+			z.l = &Learning{ID: z.ID, Path: z.Path}
+		}
+	})
+	return z.l
+}
+
+// eachAnchor calls fn with each of the learning's anchors until fn
+// returns false, decoding nothing beyond them.
+func (z *lazyLearning) eachAnchor(fn func(anchors.Anchor) bool) {
+	if z.tail == "" {
+		for _, a := range z.get().Anchors {
+			if !fn(a) {
+				return
+			}
+		}
+		return
+	}
+	r := &recReader{s: z.tail}
+	r.str()
+	r.skipStrs()
+	n := r.uint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		var a anchors.Anchor
+		r.anchor(&a)
+		if r.err != nil || !fn(a) {
+			return
+		}
+	}
+}
+
+// anyAnchor reports whether pred holds for one of the learning's anchors.
+func (z *lazyLearning) anyAnchor(pred func(anchors.Anchor) bool) bool {
+	found := false
+	z.eachAnchor(func(a anchors.Anchor) bool {
+		found = pred(a)
+		return !found
+	})
+	return found
+}
+
 func encodeRecord(rec fileRecord) []byte {
 	w := &recWriter{b: make([]byte, 0, 512)}
 	w.uint(recordVersion)
@@ -110,11 +187,11 @@ func encodeRecord(rec fileRecord) []byte {
 	w.int(rec.MTime)
 	w.str(rec.Sum)
 	w.str(rec.Err)
-	l := rec.Learning
-	if l == nil {
+	if rec.Learning == nil {
 		w.uint(0)
 		return w.b
 	}
+	l := rec.Learning.get()
 	w.uint(1)
 	w.str(l.ID)
 	w.str(l.Title)
@@ -138,6 +215,8 @@ func encodeRecord(rec fileRecord) []byte {
 	return w.b
 }
 
+// decodeRecord reads a record's header and checks the whole of it, but
+// leaves the learning encoded until it is used.
 func decodeRecord(b []byte) (fileRecord, error) {
 	r := &recReader{s: string(b)}
 	var rec fileRecord
@@ -148,16 +227,58 @@ func decodeRecord(b []byte) (fileRecord, error) {
 	if r.uint() == 0 {
 		return rec, r.err
 	}
-	l := &Learning{ID: r.str(), Title: r.str(), Tags: r.strs()}
+	z := &lazyLearning{ID: r.str(), tail: r.s}
+	// Walk the rest without building anything, to find the file's path
+	// and to know that decoding it later cannot fail.
+	r.str()
+	r.skipStrs()
+	n := r.uint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		var a anchors.Anchor
+		r.anchor(&a)
+	}
+	n = r.uint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		r.str()
+		r.str()
+		r.uint()
+		r.str()
+	}
+	r.skipStrs()
+	r.int()
+	r.int()
+	r.str()
+	z.Path = r.str()
+	if r.err != nil {
+		return rec, r.err
+	}
+	rec.Learning = z
+	return rec, nil
+}
+
+func (r *recReader) skipStrs() {
+	n := r.uint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		r.str()
+	}
+}
+
+func (r *recReader) anchor(a *anchors.Anchor) {
+	if r.uint() != 9 {
+		r.fail()
+		return
+	}
+	a.Symbol, a.Lines, a.File, a.Glob, a.Kind = r.str(), r.str(), r.str(), r.str(), r.str()
+	a.Hash, a.Shape, a.Sig, a.Sketch = r.str(), r.str(), r.str(), r.str()
+}
+
+// learning decodes the encoded learning after its id.
+func (r *recReader) learning(id string) *Learning {
+	l := &Learning{ID: id, Title: r.str(), Tags: r.strs()}
 	if n := r.uint(); n > 0 && n <= uint64(len(r.s)) {
 		l.Anchors = make([]anchors.Anchor, n)
 		for i := range l.Anchors {
-			if r.uint() != 9 {
-				return rec, errRecord
-			}
-			a := &l.Anchors[i]
-			a.Symbol, a.Lines, a.File, a.Glob, a.Kind = r.str(), r.str(), r.str(), r.str(), r.str()
-			a.Hash, a.Shape, a.Sig, a.Sketch = r.str(), r.str(), r.str(), r.str()
+			r.anchor(&l.Anchors[i])
 		}
 	}
 	if n := r.uint(); n > 0 && n <= uint64(len(r.s)) {
@@ -169,6 +290,5 @@ func decodeRecord(b []byte) (fileRecord, error) {
 	l.DerivedFrom = r.strs()
 	l.Created, l.Updated = r.time(), r.time()
 	l.Body, l.Path = r.str(), r.str()
-	rec.Learning = l
-	return rec, r.err
+	return l
 }

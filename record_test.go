@@ -27,15 +27,41 @@ func TestRecordRoundTrip(t *testing.T) {
 		Links: []Link{{To: "cd34", Type: "caused_by", Weight: 0.25, Note: "n"}}, DerivedFrom: []string{"task:1"},
 		Created: time.Unix(1700000000, 5).UTC(), Body: "body\n", Path: ".lore/learnings/ab12.md"}
 	for _, rec := range []fileRecord{
-		{Size: 10, MTime: -3, Sum: "abc", Learning: l},
+		{Size: 10, MTime: -3, Sum: "abc", Learning: known(l)},
 		{Size: 1, Sum: "s", Err: "x.md:3: broken"},
 	} {
 		got, err := decodeRecord(encodeRecord(rec))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, rec) {
+		if got.Size != rec.Size || got.MTime != rec.MTime || got.Sum != rec.Sum || got.Err != rec.Err || (got.Learning == nil) != (rec.Learning == nil) {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got, rec)
+		}
+		if rec.Learning == nil {
+			continue
+		}
+		z := got.Learning
+		if z.ID != l.ID || z.Path != l.Path {
+			t.Errorf("id, path = %q, %q before decoding", z.ID, z.Path)
+		}
+		var seen []anchors.Anchor
+		z.eachAnchor(func(a anchors.Anchor) bool { seen = append(seen, a); return true })
+		if !reflect.DeepEqual(seen, l.Anchors) {
+			t.Errorf("anchors before decoding:\n got %+v\nwant %+v", seen, l.Anchors)
+		}
+		if !z.anyAnchor(func(a anchors.Anchor) bool { return a.Glob != "" }) || z.anyAnchor(func(a anchors.Anchor) bool { return a.Glob == "nope" }) {
+			t.Error("anyAnchor")
+		}
+		if got := z.get(); !reflect.DeepEqual(got, l) {
+			t.Errorf("decoded:\n got %+v\nwant %+v", got, l)
+		}
+	}
+	// Every truncation of a valid record is refused when read, so that a
+	// learning decoded later cannot fail.
+	full := encodeRecord(fileRecord{Size: 10, Sum: "abc", Learning: known(l)})
+	for n := range len(full) {
+		if _, err := decodeRecord(full[:n]); err == nil {
+			t.Errorf("record cut at %d of %d bytes decoded", n, len(full))
 		}
 	}
 	if _, err := decodeRecord([]byte{1, 2}); err == nil {
@@ -66,8 +92,13 @@ func TestRecordVarints(t *testing.T) {
 }
 
 func FuzzDecodeRecord(f *testing.F) {
-	f.Add(encodeRecord(fileRecord{Size: 3, Sum: "x", Learning: &Learning{ID: "ab", Title: "t", Tags: []string{"a"}}}))
+	f.Add(encodeRecord(fileRecord{Size: 3, Sum: "x", Learning: known(&Learning{ID: "ab", Title: "t", Tags: []string{"a"}})}))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		decodeRecord(b) // must not panic or allocate without bound
+		// Must not panic or allocate without bound, and a record that
+		// reads must decode whole.
+		if rec, err := decodeRecord(b); err == nil && rec.Learning != nil {
+			rec.Learning.get()
+			rec.Learning.eachAnchor(func(anchors.Anchor) bool { return true })
+		}
 	})
 }

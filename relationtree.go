@@ -88,7 +88,7 @@ func relationOf(s graph.Step) string {
 
 // learningLine renders `#id [tags] "title"` for a learning id.
 func (w *Workspace) learningLine(id string) string {
-	l := w.learnings.byID[id]
+	l := w.learnings.get(id)
 	if l == nil {
 		return "#" + id + " (missing)"
 	}

@@ -54,7 +54,7 @@ func (w *Workspace) Similar(ctx context.Context, id string, limit int) ([]Simila
 			if other == l.ID {
 				other = learningOfNode(e.From)
 			}
-			o := w.learnings.byID[other]
+			o := w.learnings.get(other)
 			if o == nil {
 				continue
 			}
@@ -89,7 +89,7 @@ func (w *Workspace) Similar(ctx context.Context, id string, limit int) ([]Simila
 func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh []*Learning) error {
 	var changed []*Learning
 	for _, l := range fresh {
-		if cur := w.learnings.byID[l.ID]; cur != nil {
+		if cur := w.learnings.get(l.ID); cur != nil {
 			changed = append(changed, cur)
 		}
 	}
@@ -160,7 +160,7 @@ func newCorpus(idx *learningIndex) *corpus {
 	tfs := make(map[string]map[string]float64, len(idx.ids))
 	df := map[string]int{}
 	for _, id := range idx.ids {
-		tf := termFreqs(idx.byID[id])
+		tf := termFreqs(idx.get(id))
 		tfs[id] = tf
 		for t := range tf {
 			df[t]++

@@ -22,15 +22,6 @@ import (
 // (the cheap change check) and the learning parsed from it.
 const nsFiles = "lf"
 
-// fileRecord is what sync remembers of one learning file.
-type fileRecord struct {
-	Size     int64
-	MTime    int64
-	Sum      string
-	Learning *Learning
-	Err      string
-}
-
 // SyncReport says what a sync changed and what it could not read.
 type SyncReport struct {
 	Added, Changed, Removed []string // learning file names
@@ -88,12 +79,12 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 	var (
 		store []namedRecord // records to write
 		fresh []*Learning   // learnings added or changed
-		gone  []*Learning   // learnings whose file went or now holds another id
+		gone  []string      // ids of learnings whose file went or now holds another id
 	)
 	removed := func(r namedRecord) {
 		rep.Removed = append(rep.Removed, r.name)
 		if r.rec.Learning != nil {
-			gone = append(gone, r.rec.Learning)
+			gone = append(gone, r.rec.Learning.ID)
 		}
 	}
 	i := 0
@@ -147,13 +138,13 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		} else {
 			l.Path = rel
 			l.doc = nil
-			nr.Learning = l
+			nr.Learning = known(l)
 			fresh = append(fresh, l)
 		}
 		if had {
 			rep.Changed = append(rep.Changed, name)
 			if was := r.Learning; was != nil && (l == nil || was.ID != l.ID) {
-				gone = append(gone, was)
+				gone = append(gone, was.ID)
 			}
 		} else {
 			rep.Added = append(rep.Added, name)
@@ -185,9 +176,9 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 					return err
 				}
 			}
-			for _, l := range gone {
-				if !live[l.ID] {
-					if err := g.RemoveNode(learningNode(l.ID)); err != nil && !errors.Is(err, graph.ErrNotFound) {
+			for _, id := range gone {
+				if !live[id] {
+					if err := g.RemoveNode(learningNode(id)); err != nil && !errors.Is(err, graph.ErrNotFound) {
 						return err
 					}
 				}
@@ -222,15 +213,25 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 
 // learningIndex is the workspace's learnings after a sync.
 type learningIndex struct {
-	byID     map[string]*Learning
+	byID     map[string]*lazyLearning
 	ids      []string // sorted
 	problems []error
 }
 
+// get returns the learning with this full id, nil when there is none.
+func (x *learningIndex) get(id string) *Learning {
+	if z := x.byID[id]; z != nil {
+		return z.get()
+	}
+	return nil
+}
+
+func (x *learningIndex) has(id string) bool { return x.byID[id] != nil }
+
 // buildIndex indexes records given in name order. When files share an id,
 // the one named after it wins, else the first; each clash is a problem.
 func buildIndex(recs []namedRecord) *learningIndex {
-	idx := &learningIndex{byID: make(map[string]*Learning, len(recs)), ids: make([]string, 0, len(recs))}
+	idx := &learningIndex{byID: make(map[string]*lazyLearning, len(recs)), ids: make([]string, 0, len(recs))}
 	var dups map[string][]string // id -> all its files, when more than one
 	for _, nr := range recs {
 		r := nr.rec

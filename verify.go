@@ -70,12 +70,33 @@ func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyRepo
 	if opts.Threshold < 0 || opts.Threshold > 1 {
 		return nil, fmt.Errorf("threshold %v must be between 0 and 1", opts.Threshold)
 	}
+	// What comes from git (the index, a commit's tree, the list of
+	// changed files from a git process) does not need the store: read it
+	// while the store opens and syncs.
+	type gitRead struct {
+		vs  *verifySource
+		err error
+	}
+	fromGit := make(chan gitRead, 1)
+	go func() {
+		vs, err := w.readGit(ctx, opts)
+		fromGit <- gitRead{vs, err}
+	}()
+	received := false
 	var rep *VerifyReport
 	err := w.withStore(ctx, func(st *graph.Store) error {
+		g := <-fromGit
+		received = true
+		if g.err != nil {
+			return g.err
+		}
 		var err error
-		rep, err = w.verify(ctx, st, opts)
+		rep, err = w.verify(ctx, st, opts, g.vs)
 		return err
 	})
+	if !received {
+		<-fromGit
+	}
 	return rep, err
 }
 
@@ -87,15 +108,42 @@ type verifySource struct {
 	base   fs.FS // where baselines were probably taken: HEAD or the merge base
 	baseID string
 	index  bool // the analyzer's index describes files
+	// changed, when not nil, limits verification to anchors into these
+	// files (and renames' old paths).
+	changed map[string]bool
+	renames map[string]string
 }
 
-func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts VerifyOptions) (*verifySource, error) {
+// readGit reads what a verification needs from git: the source for
+// --rev and --staged, the base, and the changed files.
+func (w *Workspace) readGit(ctx context.Context, opts VerifyOptions) (*verifySource, error) {
 	repo, _ := source.OpenRepo(w.root)
 	head := ""
 	if repo != nil {
 		head, _ = repo.Head() // "" on an unborn branch
 	}
-	vs := &verifySource{}
+	vs := &verifySource{renames: map[string]string{}}
+	// A staged verification asks a git process for the staged changes
+	// while this one reads the index.
+	type diff struct {
+		changed map[string]bool
+		renames map[string]string
+		err     error
+	}
+	var staged chan diff
+	if opts.Staged && !opts.Everything && opts.ChangedSince == "" && head != "" {
+		staged = make(chan diff, 1)
+		go func() {
+			var d diff
+			d.changed, d.renames, d.err = w.changedFiles(ctx, head, opts)
+			staged <- d
+		}()
+		defer func() {
+			if staged != nil {
+				<-staged
+			}
+		}()
+	}
 	switch {
 	case opts.Rev != "":
 		if repo == nil {
@@ -120,10 +168,7 @@ func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts Verify
 		vs.name, vs.commit = "index", head
 	default:
 		vs.files, vs.name, vs.commit = source.Dir(w.root), "worktree", head
-		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
-			return nil, err
-		}
-		vs.index = true
+		vs.index = true // once verify brings the index up to date
 	}
 	baseRev := head
 	if opts.ChangedSince != "" {
@@ -141,26 +186,28 @@ func (w *Workspace) openSource(ctx context.Context, st *graph.Store, opts Verify
 		// never need, and reading a large tree costs ~100 ms.
 		vs.base = &lazyFS{open: func() (fs.FS, error) { return repo.Tree(baseRev) }}
 	}
-	return vs, nil
-}
-
-func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOptions) (*VerifyReport, error) {
-	vs, err := w.openSource(ctx, st, opts)
+	var err error
+	switch {
+	case opts.ChangedSince != "":
+		vs.changed, vs.renames, err = w.changedFiles(ctx, vs.baseID, opts)
+	case staged != nil:
+		d := <-staged
+		staged = nil
+		vs.changed, vs.renames, err = d.changed, d.renames, d.err
+	}
 	if err != nil {
 		return nil, err
 	}
-	var changed map[string]bool
-	renames := map[string]string{}
-	switch {
-	case opts.ChangedSince != "":
-		if changed, renames, err = w.changedFiles(ctx, vs.baseID, opts); err != nil {
-			return nil, err
-		}
-	case opts.Staged && !opts.Everything && vs.commit != "":
-		if changed, renames, err = w.changedFiles(ctx, vs.commit, opts); err != nil {
+	return vs, nil
+}
+
+func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOptions, vs *verifySource) (*VerifyReport, error) {
+	if vs.index {
+		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
 			return nil, err
 		}
 	}
+	changed, renames := vs.changed, vs.renames
 	sopts := anchors.SourceOptions{Renames: renames, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize}
 	if vs.index {
 		sopts.Index = st
@@ -193,9 +240,13 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 	var batch []anchors.Learning
 	var positions [][]int // per learning of batch: 1-based positions of its anchors
 	for _, id := range ids {
-		l := w.learnings.byID[id]
+		z := w.learnings.byID[id]
+		whole := changed == nil || changed[z.Path]
+		if !whole && !z.anyAnchor(func(a anchors.Anchor) bool { return touches(a, changed, renames) }) {
+			continue // looked at without decoding the learning
+		}
+		l := z.get()
 		rep.Titles[id] = l.Title
-		whole := changed == nil || changed[l.Path]
 		var as []anchors.Anchor
 		var pos []int
 		for i, a := range l.Anchors {
@@ -372,7 +423,7 @@ func (w *Workspace) fix(ctx context.Context, rs []anchors.Result, stage bool) ([
 	}
 	var files []*Learning
 	for id, fixes := range byLearning {
-		fresh, err := w.readLearning(w.learnings.byID[id])
+		fresh, err := w.readLearning(w.learnings.get(id))
 		if err != nil {
 			return nil, err
 		}
@@ -515,7 +566,7 @@ func (w *Workspace) learningStatuses(st *graph.Store, ids []string) (map[string]
 	out := map[string]anchors.Status{}
 	err := st.View(func(tx *graph.Tx) error {
 		for _, id := range ids {
-			l := w.learnings.byID[id]
+			l := w.learnings.get(id)
 			if l == nil {
 				continue
 			}

@@ -82,6 +82,7 @@ func (r *Repo) Index() (fs.FS, error) {
 		}
 	}
 	m := newMemFS()
+	m.files = make(map[string]*memEntry, len(entries))
 	for _, e := range entries {
 		if e.intentToAdd || e.mode&0o170000 == 0o160000 { // gitlink
 			continue
