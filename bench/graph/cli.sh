@@ -13,14 +13,15 @@
 # env:   RUNS (default 30); LEARNINGS (default 1000);
 #        LORE=path/to/lore to measure a binary built elsewhere (default: build
 #        ./cmd/lore); BASE=path/to/other/lore to alternate each run with a
-#        second binary on the same workspace, for before/after comparisons.
+#        second binary on the same workspace, for before/after comparisons;
+#        WORK=DIR KEEP=1 keeps the workspace in DIR (for profiling).
 set -euo pipefail
 NODES=${1:-100000}
 RUNS=${RUNS:-30}
 LEARNINGS=${LEARNINGS:-1000}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=${WORK:-$(mktemp -d)}
+[[ -n "${KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT
 abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 if [[ -n ${LORE:-} ]]; then
 	lore=$(abs "$LORE")
