@@ -144,10 +144,23 @@ func (w *Workspace) updateSimilar(g graphWriter, changed []*Learning) error {
 }
 
 // corpus holds the TF-IDF vectors of every learning and an inverted index
-// from term to the learnings that contain it.
+// from term to the learnings that contain it. Learnings and terms are
+// numbered: maps keyed by strings made recomputing every edge of 10,000
+// learnings take seconds. nearest reuses its accumulator, so a corpus
+// serves one goroutine.
 type corpus struct {
-	vecs     map[string]map[string]float64 // id → term → normalized weight
-	postings map[string][]string           // term → ids (sorted)
+	ids      []string       // learning number → id
+	num      map[string]int // id → learning number
+	vecs     [][]weight     // learning number → its terms' normalized weights
+	postings [][]weight     // term → the learnings containing it, by number, with their weights
+	acc      []float64
+	touched  []int32
+}
+
+// weight is a term's weight in a learning; n is the term or the learning.
+type weight struct {
+	n int32
+	w float64
 }
 
 type match struct {
@@ -156,33 +169,43 @@ type match struct {
 }
 
 func newCorpus(idx *learningIndex) *corpus {
-	c := &corpus{vecs: map[string]map[string]float64{}, postings: map[string][]string{}}
-	tfs := make(map[string]map[string]float64, len(idx.ids))
-	df := map[string]int{}
-	for _, id := range idx.ids {
+	c := &corpus{ids: idx.ids, num: make(map[string]int, len(idx.ids)), vecs: make([][]weight, len(idx.ids)), acc: make([]float64, len(idx.ids))}
+	term := map[string]int32{}
+	var df []int
+	for i, id := range idx.ids {
+		c.num[id] = i
 		tf := termFreqs(idx.get(id))
-		tfs[id] = tf
-		for t := range tf {
-			df[t]++
-			c.postings[t] = append(c.postings[t], id)
+		v := make([]weight, 0, len(tf))
+		for t, f := range tf {
+			n, ok := term[t]
+			if !ok {
+				n = int32(len(df))
+				term[t] = n
+				df = append(df, 0)
+			}
+			df[n]++
+			v = append(v, weight{n, f})
 		}
+		c.vecs[i] = v
 	}
-	n := float64(len(idx.ids))
-	for _, id := range idx.ids {
-		v := map[string]float64{}
+	c.postings = make([][]weight, len(df))
+	total := float64(len(idx.ids))
+	for i, v := range c.vecs {
 		norm := 0.0
-		for t, f := range tfs[id] {
-			x := (1 + math.Log(f)) * math.Log(1+n/float64(df[t]))
-			v[t] = x
+		for j, tw := range v {
+			x := (1 + math.Log(tw.w)) * math.Log(1+total/float64(df[tw.n]))
+			v[j].w = x
 			norm += x * x
 		}
 		if norm > 0 {
 			norm = math.Sqrt(norm)
-			for t := range v {
-				v[t] /= norm
+			for j := range v {
+				v[j].w /= norm
 			}
 		}
-		c.vecs[id] = v
+		for _, tw := range v {
+			c.postings[tw.n] = append(c.postings[tw.n], weight{int32(i), tw.w})
+		}
 	}
 	return c
 }
@@ -190,30 +213,39 @@ func newCorpus(idx *learningIndex) *corpus {
 // nearest returns up to k learnings whose cosine with id is at least floor,
 // best first (ties by id).
 func (c *corpus) nearest(id string, k int, floor float64) []match {
-	v := c.vecs[id]
-	acc := map[string]float64{}
+	d, ok := c.num[id]
+	if !ok {
+		return nil
+	}
 	// Terms in more than a tenth of a large corpus weigh little (low IDF)
 	// but would make every comparison visit most learnings: skipping them
 	// keeps a full recomputation near-linear (10,000 learnings took a
 	// minute with them).
-	common := max(50, len(c.vecs)/10)
-	for t, x := range v {
-		if len(c.postings[t]) > common {
+	common := max(50, len(c.ids)/10)
+	for _, tw := range c.vecs[d] {
+		ps := c.postings[tw.n]
+		if len(ps) > common {
 			continue
 		}
-		for _, o := range c.postings[t] {
-			if o != id {
-				acc[o] += x * c.vecs[o][t]
+		for _, p := range ps {
+			if int(p.n) == d {
+				continue
 			}
+			if c.acc[p.n] == 0 {
+				c.touched = append(c.touched, p.n)
+			}
+			c.acc[p.n] += tw.w * p.w
 		}
 	}
 	var out []match
-	for o, s := range acc {
-		s = math.Round(s*1000) / 1000
+	for _, o := range c.touched {
+		s := math.Round(c.acc[o]*1000) / 1000
+		c.acc[o] = 0
 		if s >= floor {
-			out = append(out, match{o, math.Min(s, 1)})
+			out = append(out, match{c.ids[o], math.Min(s, 1)})
 		}
 	}
+	c.touched = c.touched[:0]
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
