@@ -3,8 +3,9 @@ package lore
 import (
 	"errors"
 	"io/fs"
-	"slices"
 	"strings"
+
+	"github.com/lorehq/lore/source"
 )
 
 // dirFile is what sync needs to know of one entry of the learnings
@@ -32,7 +33,6 @@ func startListing(dir string) *listing {
 		if errors.Is(l.err, fs.ErrNotExist) {
 			l.files, l.err = nil, nil
 		}
-		slices.SortFunc(l.files, func(a, b dirFile) int { return strings.Compare(a.name, b.name) })
 	}()
 	return l
 }
@@ -40,6 +40,26 @@ func startListing(dir string) *listing {
 func (l *listing) wait() ([]dirFile, error) {
 	<-l.done
 	return l.files, l.err
+}
+
+// readLearningDir lists the entries sync looks at, with their stat.
+func readLearningDir(dir string) ([]dirFile, error) {
+	entries, err := source.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]dirFile, 0, len(entries))
+	for _, e := range entries {
+		if !wantedEntry(e.Name()) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		out = append(out, dirFile{name: e.Name(), size: fi.Size(), mtime: fi.ModTime().UnixNano(), regular: fi.Mode().IsRegular()})
+	}
+	return out, nil
 }
 
 // wantedEntry says whether sync looks at a directory entry: learning files

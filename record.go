@@ -158,6 +158,12 @@ func (z *lazyLearning) eachAnchor(fn func(anchors.Anchor) bool) {
 		return
 	}
 	r := &recReader{s: z.tail}
+	r.anchors(fn)
+}
+
+// anchors reads an encoded learning's title, tags and anchors (its start
+// after the id), calling fn with each anchor until fn returns false.
+func (r *recReader) anchors(fn func(anchors.Anchor) bool) {
 	r.str()
 	r.skipStrs()
 	n := r.uint()
@@ -230,14 +236,8 @@ func decodeRecord(b []byte) (fileRecord, error) {
 	z := &lazyLearning{ID: r.str(), tail: r.s}
 	// Walk the rest without building anything, to find the file's path
 	// and to know that decoding it later cannot fail.
-	r.str()
-	r.skipStrs()
+	r.anchors(func(anchors.Anchor) bool { return true })
 	n := r.uint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		var a anchors.Anchor
-		r.anchor(&a)
-	}
-	n = r.uint()
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		r.str()
 		r.str()

@@ -148,7 +148,7 @@ func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	ents, err := readDir(p)
+	ents, err := ReadDir(p)
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: unwrapPathErr(err)}
 	}

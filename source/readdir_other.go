@@ -7,4 +7,6 @@ import (
 	"os"
 )
 
-func readDir(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) }
+// ReadDir is os.ReadDir here; on unix its entries hold their Lstat
+// information already.
+func ReadDir(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) }

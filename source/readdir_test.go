@@ -23,7 +23,7 @@ func TestReadDirMatchesOS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := readDir(dir)
+	got, err := ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
