@@ -122,18 +122,27 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	if max == 0 {
 		max = DefaultMaxFileSize
 	}
-	entries, skips, err := Walk(ctx, fsys, WalkOptions{Ignore: opts.Ignore, MaxFileSize: max, Workers: workers})
-	if err != nil {
-		return sum, fmt.Errorf("walk: %w", err)
+	// The walk and the read of the last run's records are independent:
+	// run them side by side.
+	type walked struct {
+		entries []Entry
+		skips   []Skip
+		err     error
+		took    time.Duration
 	}
-	sum.Skipped = skips
-	sum.Phases.Walk = time.Since(start)
+	walkDone := make(chan walked, 1)
+	go func() {
+		var w walked
+		w.entries, w.skips, w.err = Walk(ctx, fsys, WalkOptions{Ignore: opts.Ignore, MaxFileSize: max, Workers: workers})
+		w.took = time.Since(start)
+		walkDone <- w
+	}()
 
 	old := map[string]fileMeta{}
 	oldBin := map[string][2]int64{}
 	binNow := map[string]bool{}
 	var lastRun int64
-	err = store.View(func(tx *graph.Tx) error {
+	err := store.View(func(tx *graph.Tx) error {
 		if b, err := tx.Get(nsState, "state"); err == nil {
 			d := dec{b: b}
 			lastRun = d.int()
@@ -155,9 +164,16 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			return nil
 		})
 	})
+	wk := <-walkDone
 	if err != nil {
 		return sum, fmt.Errorf("read index: %w", err)
 	}
+	if wk.err != nil {
+		return sum, fmt.Errorf("walk: %w", wk.err)
+	}
+	entries := wk.entries
+	sum.Skipped = wk.skips
+	sum.Phases.Walk = wk.took
 	racy := lastRun - int64(2*time.Second)
 
 	metas := make(map[string]fileMeta, len(entries))
