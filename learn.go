@@ -151,6 +151,39 @@ func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*Learning, er
 	return out, err
 }
 
+// Summary is what a list of learnings shows of each.
+type Summary struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Tags    []string  `json:"tags"`
+	Created time.Time `json:"created"`
+}
+
+// ListSummaries is List for callers that show ids, titles and tags: it
+// leaves the rest of each learning undecoded, which on a large workspace
+// is most of the work of a list.
+func (w *Workspace) ListSummaries(ctx context.Context, opts ListOptions) ([]Summary, error) {
+	var out []Summary
+	err := w.withStore(ctx, func(*graph.Store) error {
+		out = make([]Summary, 0, len(w.learnings.ids))
+		for _, id := range w.learnings.ids {
+			sm := w.learnings.byID[id].summary()
+			if opts.Tag != "" && !slices.Contains(sm.Tags, opts.Tag) {
+				continue
+			}
+			out = append(out, sm)
+		}
+		return nil
+	})
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.Before(out[j].Created)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, err
+}
+
 // Get returns the learning with the given id or unique id prefix.
 func (w *Workspace) Get(ctx context.Context, id string) (*Learning, error) {
 	var l *Learning

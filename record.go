@@ -166,6 +166,12 @@ func (z *lazyLearning) eachAnchor(fn func(anchors.Anchor) bool) {
 func (r *recReader) anchors(fn func(anchors.Anchor) bool) {
 	r.str()
 	r.skipStrs()
+	r.anchorList(fn)
+}
+
+// anchorList reads a count and that many anchors, calling fn with each
+// until fn returns false.
+func (r *recReader) anchorList(fn func(anchors.Anchor) bool) {
 	n := r.uint()
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		var a anchors.Anchor
@@ -174,6 +180,32 @@ func (r *recReader) anchors(fn func(anchors.Anchor) bool) {
 			return
 		}
 	}
+}
+
+func (r *recReader) skipLinks() {
+	n := r.uint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		r.str()
+		r.str()
+		r.uint()
+		r.str()
+	}
+}
+
+// summary decodes what lists show of the learning: title, tags and
+// creation time, skipping its anchors, links and body.
+func (z *lazyLearning) summary() Summary {
+	if z.tail == "" {
+		l := z.get()
+		return Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}
+	}
+	r := &recReader{s: z.tail}
+	sm := Summary{ID: z.ID, Title: r.str(), Tags: r.strs()}
+	r.anchorList(func(anchors.Anchor) bool { return true })
+	r.skipLinks()
+	r.skipStrs()
+	sm.Created = r.time()
+	return sm
 }
 
 // anyAnchor reports whether pred holds for one of the learning's anchors.
@@ -237,13 +269,7 @@ func decodeRecord(b []byte) (fileRecord, error) {
 	// Walk the rest without building anything, to find the file's path
 	// and to know that decoding it later cannot fail.
 	r.anchors(func(anchors.Anchor) bool { return true })
-	n := r.uint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		r.str()
-		r.str()
-		r.uint()
-		r.str()
-	}
+	r.skipLinks()
 	r.skipStrs()
 	r.int()
 	r.int()

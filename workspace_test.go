@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -160,6 +161,40 @@ func TestAddListGetRemove(t *testing.T) {
 	}
 	if _, err := ws.Get(ctx, a.ID); err == nil {
 		t.Error("removed learning still found")
+	}
+}
+
+// ListSummaries shows what List shows, in the same order, whether the
+// learnings were just parsed or are read back from the store's records.
+func TestListSummariesMatchesList(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	os.WriteFile(filepath.Join(ws.Root(), "a.go"), []byte("package a\n"), 0o644)
+	for i, tags := range [][]string{{"auth"}, nil, {"auth", "db"}, {"db"}} {
+		_, err := ws.Add(ctx, AddOptions{Title: fmt.Sprintf("learning %d", i), Tags: tags, Body: "body",
+			Anchors: []string{"a.go", "glob:**/*.go"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	fresh, err := Open(ws.Root(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []*Workspace{ws, fresh} {
+		for _, tag := range []string{"", "auth", "db", "none"} {
+			ls, err1 := w.List(ctx, ListOptions{Tag: tag})
+			sms, err2 := w.ListSummaries(ctx, ListOptions{Tag: tag})
+			if err1 != nil || err2 != nil || len(ls) != len(sms) {
+				t.Fatalf("tag %q: %d learnings (%v), %d summaries (%v)", tag, len(ls), err1, len(sms), err2)
+			}
+			for i, l := range ls {
+				sm := sms[i]
+				if sm.ID != l.ID || sm.Title != l.Title || !slices.Equal(sm.Tags, l.Tags) || !sm.Created.Equal(l.Created) {
+					t.Errorf("tag %q, #%d: summary %+v, learning %s %q %v %v", tag, i, sm, l.ID, l.Title, l.Tags, l.Created)
+				}
+			}
+		}
 	}
 }
 

@@ -93,15 +93,19 @@ func newLearnListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ls, err := ws.List(c.Context(), opts)
-			if err != nil {
-				return err
-			}
 			if asJSON {
+				ls, err := ws.List(c.Context(), opts)
+				if err != nil {
+					return err
+				}
 				if ls == nil {
 					ls = []*lore.Learning{}
 				}
 				return a.json(ls)
+			}
+			ls, err := ws.ListSummaries(c.Context(), opts)
+			if err != nil {
+				return err
 			}
 			_, err = a.stdout.Write(appendLearningTable(nil, ls))
 			return err

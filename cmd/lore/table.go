@@ -11,7 +11,7 @@ import (
 // padding 2 (ID, title, tags; a row without tags ends at its title), for a
 // fraction of tabwriter's cost: `learn list` runs on every editor refresh
 // and prints a row per learning.
-func appendLearningTable(b []byte, ls []*lore.Learning) []byte {
+func appendLearningTable(b []byte, ls []lore.Summary) []byte {
 	const pad = 2
 	idw := 0
 	for _, l := range ls {

@@ -16,9 +16,9 @@ func TestLearningTableMatchesTabwriter(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	words := []string{"a", "retry", "budget", "naïve", "日本語", "x", ""}
 	for n := range 200 {
-		var ls []*lore.Learning
+		var ls []lore.Summary
 		for range r.IntN(12) {
-			l := &lore.Learning{ID: "l" + strings.Repeat("k", r.IntN(12)), Title: words[r.IntN(len(words))] + " " + words[r.IntN(len(words))]}
+			l := lore.Summary{ID: "l" + strings.Repeat("k", r.IntN(12)), Title: words[r.IntN(len(words))] + " " + words[r.IntN(len(words))]}
 			for range r.IntN(3) {
 				l.Tags = append(l.Tags, words[r.IntN(len(words)-1)])
 			}
