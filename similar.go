@@ -258,9 +258,24 @@ func (c *corpus) nearest(id string, k int, floor float64) []match {
 	return out
 }
 
+// similarityText is everything of a learning that termFreqs reads, so
+// that a sync recomputes similarity only when it changed.
+func similarityText(l *Learning) string {
+	var b strings.Builder
+	b.WriteString(l.Title)
+	for _, t := range l.Tags {
+		b.WriteString("\x00" + t)
+	}
+	b.WriteString("\x00\x00" + l.Body)
+	for _, a := range l.Anchors {
+		b.WriteString("\x00" + a.Path() + "\x00" + a.Glob + "\x00" + a.FQName())
+	}
+	return b.String()
+}
+
 // termFreqs counts the terms of a learning: title and tags count twice,
 // the body once, anchor locations (path segments, file names and symbol
-// names) once.
+// names) once. similarityText must name everything it reads.
 func termFreqs(l *Learning) map[string]float64 {
 	tf := map[string]float64{}
 	add := func(text string, w float64) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lorehq/lore/anchors"
 )
 
 func TestTerms(t *testing.T) {
@@ -130,5 +132,33 @@ func TestSimilarKeepsSyncFast(t *testing.T) {
 	after, err := ws.Similar(ctx, "gen00000", 0)
 	if err != nil || len(after) != len(sims) {
 		t.Errorf("similar after no-change syncs: %d, %v", len(after), err)
+	}
+}
+
+// Sync recomputes similarity only when the words of a learning changed:
+// links, baselines and dates do not change it; title, tags, body and
+// anchor locations do.
+func TestSimilarityText(t *testing.T) {
+	base := &Learning{ID: "a", Title: "retry budget", Tags: []string{"net"}, Body: "b\n",
+		Anchors: []anchors.Anchor{{Symbol: "x.go::Retry", Hash: "sha256:1"}}}
+	same := *base
+	same.Links = []Link{{To: "b", Type: "related", Weight: 0.5}}
+	same.Anchors = []anchors.Anchor{{Symbol: "x.go::Retry", Hash: "sha256:2", Sketch: "m1:+ff"}}
+	same.Updated = base.Updated.Add(time.Hour)
+	if similarityText(&same) != similarityText(base) {
+		t.Error("links, baselines or dates changed the similarity text")
+	}
+	for name, edit := range map[string]func(l *Learning){
+		"title":  func(l *Learning) { l.Title = "retry limit" },
+		"tags":   func(l *Learning) { l.Tags = []string{"net", "db"} },
+		"body":   func(l *Learning) { l.Body = "c\n" },
+		"anchor": func(l *Learning) { l.Anchors = []anchors.Anchor{{Symbol: "y.go::Retry"}} },
+		"glob":   func(l *Learning) { l.Anchors = []anchors.Anchor{{Glob: "**/*.go"}} },
+	} {
+		l := *base
+		edit(&l)
+		if similarityText(&l) == similarityText(base) {
+			t.Errorf("%s change left the similarity text alone", name)
+		}
 	}
 }

@@ -80,6 +80,9 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		store []namedRecord // records to write
 		fresh []*Learning   // learnings added or changed
 		gone  []string      // ids of learnings whose file went or now holds another id
+		// learnings whose words changed: links, baselines and dates
+		// leave similarity as it was
+		reworded []*Learning
 	)
 	removed := func(r namedRecord) {
 		rep.Removed = append(rep.Removed, r.name)
@@ -140,6 +143,9 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			l.doc = nil
 			nr.Learning = known(l)
 			fresh = append(fresh, l)
+			if !had || r.Learning == nil || r.Learning.ID != l.ID || similarityText(r.Learning.get()) != similarityText(l) {
+				reworded = append(reworded, l)
+			}
 		}
 		if had {
 			rep.Changed = append(rep.Changed, name)
@@ -200,7 +206,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		}
 	}
 	w.learnings = buildIndex(cur)
-	if err := w.similarAfterSync(ctx, st, fresh); err != nil {
+	if err := w.similarAfterSync(ctx, st, reworded); err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
 	rep.Problems = w.learnings.problems
