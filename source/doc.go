@@ -4,6 +4,12 @@
 // paths are slash-separated and relative to the repository root, so the
 // analyzer and the verifier run the same code whatever they read.
 //
+// Git is read through go-git's storage layer (loose objects, packs, refs)
+// with commits, trees and the index parsed here: Repo finds a repository
+// from any directory of its work tree (linked worktrees included), GitIndex
+// and GitTree give its staged content and a commit's tree, and ReadDir
+// lists a directory with each entry's stat taken relative to it.
+//
 // txtar archives (golang.org/x/tools/txtar.FS) are sources too and serve
 // as fixtures in tests.
 package source
