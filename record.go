@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 // compact binary form rather than JSON (decoding 1,000 learnings from JSON
 // cost about a third of `lore learn list`). Strings and counts are
 // uvarint-prefixed; the first byte is the format version.
-const recordVersion = 2
+const recordVersion = 3 // 3: the learning's term frequencies follow its path
 
 var errRecord = errors.New("corrupt learning record")
 
@@ -124,8 +125,12 @@ type lazyLearning struct {
 	ID   string
 	Path string
 	tail string // the encoded learning after its id; "" when l was given
-	once sync.Once
-	l    *Learning
+	// terms is the encoded term frequencies of the learning (termFreqs,
+	// computed when the record was written), "" when l was given: the
+	// similarity corpus is built from them without decoding learnings.
+	terms string
+	once  sync.Once
+	l     *Learning
 }
 
 // known wraps a learning that is already decoded.
@@ -208,6 +213,25 @@ func (z *lazyLearning) summary() Summary {
 	return sm
 }
 
+// eachTerm calls fn with each term of the learning and its frequency, as
+// termFreqs counts them.
+func (z *lazyLearning) eachTerm(fn func(term string, f float64)) {
+	if z.terms == "" {
+		for t, f := range termFreqs(z.get()) {
+			fn(t, f)
+		}
+		return
+	}
+	r := &recReader{s: z.terms}
+	n := r.uint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		t, f := r.str(), r.uint()
+		if r.err == nil {
+			fn(t, float64(f))
+		}
+	}
+}
+
 // anyAnchor reports whether pred holds for one of the learning's anchors.
 func (z *lazyLearning) anyAnchor(pred func(anchors.Anchor) bool) bool {
 	found := false
@@ -250,6 +274,20 @@ func encodeRecord(rec fileRecord) []byte {
 	w.time(l.Updated)
 	w.str(l.Body)
 	w.str(l.Path)
+	// Term frequencies are whole numbers (title and tags weigh 2, the
+	// rest 1); in term order, so that a record's bytes depend only on the
+	// learning.
+	tf := termFreqs(l)
+	ts := make([]string, 0, len(tf))
+	for t := range tf {
+		ts = append(ts, t)
+	}
+	slices.Sort(ts)
+	w.uint(uint64(len(ts)))
+	for _, t := range ts {
+		w.str(t)
+		w.uint(uint64(tf[t]))
+	}
 	return w.b
 }
 
@@ -275,6 +313,12 @@ func decodeRecord(b []byte) (fileRecord, error) {
 	r.int()
 	r.str()
 	z.Path = r.str()
+	z.terms = r.s
+	n := r.uint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		r.str()
+		r.uint()
+	}
 	if r.err != nil {
 		return rec, r.err
 	}

@@ -52,6 +52,11 @@ func TestRecordRoundTrip(t *testing.T) {
 		if !z.anyAnchor(func(a anchors.Anchor) bool { return a.Glob != "" }) || z.anyAnchor(func(a anchors.Anchor) bool { return a.Glob == "nope" }) {
 			t.Error("anyAnchor")
 		}
+		terms := map[string]float64{}
+		z.eachTerm(func(t string, f float64) { terms[t] = f })
+		if want := termFreqs(l); !reflect.DeepEqual(terms, want) {
+			t.Errorf("stored terms:\n got %v\nwant %v", terms, want)
+		}
 		if got := z.get(); !reflect.DeepEqual(got, l) {
 			t.Errorf("decoded:\n got %+v\nwant %+v", got, l)
 		}
@@ -99,6 +104,7 @@ func FuzzDecodeRecord(f *testing.F) {
 		if rec, err := decodeRecord(b); err == nil && rec.Learning != nil {
 			rec.Learning.get()
 			rec.Learning.eachAnchor(func(anchors.Anchor) bool { return true })
+			rec.Learning.eachTerm(func(string, float64) {})
 		}
 	})
 }

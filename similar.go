@@ -174,9 +174,10 @@ func newCorpus(idx *learningIndex) *corpus {
 	var df []int
 	for i, id := range idx.ids {
 		c.num[id] = i
-		tf := termFreqs(idx.get(id))
-		v := make([]weight, 0, len(tf))
-		for t, f := range tf {
+		var v []weight
+		// From the stored records where there are: no learning decoded,
+		// no text split into terms again.
+		idx.byID[id].eachTerm(func(t string, f float64) {
 			n, ok := term[t]
 			if !ok {
 				n = int32(len(df))
@@ -185,7 +186,7 @@ func newCorpus(idx *learningIndex) *corpus {
 			}
 			df[n]++
 			v = append(v, weight{n, f})
-		}
+		})
 		c.vecs[i] = v
 	}
 	c.postings = make([][]weight, len(df))
