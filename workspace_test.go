@@ -198,6 +198,46 @@ func TestListSummariesMatchesList(t *testing.T) {
 	}
 }
 
+// A record the store cannot read (damaged, or written by another record
+// version) counts as missing: the file is parsed again and the record
+// rewritten; nothing authored depends on it.
+func TestUnreadableRecordIsRebuiltFromTheFile(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	l, err := ws.Add(ctx, AddOptions{Title: "kept", Body: "body"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(l.Path)
+	for _, bad := range [][]byte{{2, 1, 2, 3}, []byte("garbage"), {}} {
+		err := ws.withWriter(ctx, func(st *graphStore) error {
+			return st.Update(func(tx *graph.Tx) error { return tx.Set(nsFiles, name, bad) })
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ws.Get(ctx, l.ID)
+		if err != nil || got.Title != "kept" || got.Body != "body\n" {
+			t.Fatalf("record % x: got %+v, %v", bad, got, err)
+		}
+		err = ws.withStore(ctx, func(st *graphStore) error {
+			return st.View(func(tx *graph.Tx) error {
+				v, err := tx.Get(nsFiles, name)
+				if err != nil {
+					return err
+				}
+				if _, err := decodeRecord(v); err != nil {
+					t.Errorf("record % x not rewritten: %v", bad, err)
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestAmbiguousPrefix(t *testing.T) {
 	ctx := context.Background()
 	ws := newWorkspace(t)
