@@ -98,10 +98,7 @@ func newLearnListCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if ls == nil {
-					ls = []*lore.Learning{}
-				}
-				return a.json(ls)
+				return jsonArray(a, ls)
 			}
 			ls, err := ws.ListSummaries(c.Context(), opts)
 			if err != nil {

@@ -39,3 +39,23 @@ func TestLearningTableMatchesTabwriter(t *testing.T) {
 		}
 	}
 }
+
+// encoding/json of the whole slice is the oracle for jsonArray.
+func TestJSONArrayMatchesEncoder(t *testing.T) {
+	ls := []*lore.Learning{
+		{ID: "a", Title: "<b>&\"naïve\" 日本語", Tags: []string{"x"}, Body: "line\n\ttab\n"},
+		{ID: "b", Title: "", Links: []lore.Link{{To: "a", Type: "related", Weight: 0.25}}},
+	}
+	for _, items := range [][]*lore.Learning{ls, ls[:1], {}} {
+		var got, want bytes.Buffer
+		if err := jsonArray(&app{stdout: &got}, items); err != nil {
+			t.Fatal(err)
+		}
+		if err := (&app{stdout: &want}).json(items); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%d items:\n got %s\nwant %s", len(items), got.String(), want.String())
+		}
+	}
+}
