@@ -17,8 +17,9 @@ type dirFile struct {
 	regular bool
 }
 
-// listing is a read of the learnings directory in name order, possibly still under way:
-// useStore starts it before opening the store so that the two overlap.
+// listing is a read of the learnings directory in name order, possibly
+// still under way: useStore starts it before opening the store so that
+// the two overlap.
 type listing struct {
 	done  chan struct{}
 	files []dirFile

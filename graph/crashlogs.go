@@ -31,18 +31,14 @@ func emptyLogs(dir string) []string {
 
 // removeEmptyLogs removes the files emptyLogs finds, holding the
 // directory's lock so that no running writer is creating one of them at
-// that moment. It reports whether it removed any.
-func removeEmptyLogs(dir string) bool {
+// that moment.
+func removeEmptyLogs(dir string) {
 	if len(emptyLogs(dir)) == 0 {
-		return false
+		return
 	}
-	removed := false
 	withDirLock(dir, func() {
 		for _, p := range emptyLogs(dir) {
-			if os.Remove(p) == nil {
-				removed = true
-			}
+			os.Remove(p)
 		}
 	})
-	return removed
 }
