@@ -11,14 +11,13 @@ import (
 
 // indexEntry is what lore needs of one entry of git's index.
 type indexEntry struct {
-	name         string
-	mode         uint32
-	size         uint32 // as git recorded it: the low 32 bits of the file's size
-	mtime        time.Time
-	hash         [20]byte
-	stage        int
-	intentToAdd  bool
-	skipWorktree bool
+	name        string
+	mode        uint32
+	size        uint32 // as git recorded it: the low 32 bits of the file's size
+	mtime       time.Time
+	hash        [20]byte
+	stage       int
+	intentToAdd bool
 }
 
 // maxIndexEntries bounds the entry count a header may claim before any
@@ -67,9 +66,8 @@ func parseIndex(data []byte) ([]indexEntry, error) {
 			if version < 3 || len(p) < 64 {
 				return nil, errTruncatedIndex
 			}
-			ext := binary.BigEndian.Uint16(p[62:64])
-			e.skipWorktree = ext&0x4000 != 0
-			e.intentToAdd = ext&0x2000 != 0
+			// Skip-worktree entries still hold the staged content.
+			e.intentToAdd = binary.BigEndian.Uint16(p[62:64])&0x2000 != 0
 			fixed = 64
 		}
 		rest := p[fixed:]
