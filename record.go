@@ -15,7 +15,7 @@ import (
 // compact binary form rather than JSON (decoding 1,000 learnings from JSON
 // cost about a third of `lore learn list`). Strings and counts are
 // uvarint-prefixed; the first byte is the format version.
-const recordVersion = 3 // 3: the learning's term frequencies follow its path
+const recordVersion = 4 // 4: term frequencies live in nsTerms, not here
 
 var errRecord = errors.New("corrupt learning record")
 
@@ -125,12 +125,8 @@ type lazyLearning struct {
 	ID   string
 	Path string
 	tail string // the encoded learning after its id; "" when l was given
-	// terms is the encoded term frequencies of the learning (termFreqs,
-	// computed when the record was written), "" when l was given: the
-	// similarity corpus is built from them without decoding learnings.
-	terms string
-	once  sync.Once
-	l     *Learning
+	once sync.Once
+	l    *Learning
 }
 
 // known wraps a learning that is already decoded.
@@ -213,25 +209,6 @@ func (z *lazyLearning) summary() Summary {
 	return sm
 }
 
-// eachTerm calls fn with each term of the learning and its frequency, as
-// termFreqs counts them.
-func (z *lazyLearning) eachTerm(fn func(term string, f float64)) {
-	if z.terms == "" {
-		for t, f := range termFreqs(z.get()) {
-			fn(t, f)
-		}
-		return
-	}
-	r := &recReader{s: z.terms}
-	n := r.uint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		t, f := r.str(), r.uint()
-		if r.err == nil {
-			fn(t, float64(f))
-		}
-	}
-}
-
 // anyAnchor reports whether pred holds for one of the learning's anchors.
 func (z *lazyLearning) anyAnchor(pred func(anchors.Anchor) bool) bool {
 	found := false
@@ -274,21 +251,56 @@ func encodeRecord(rec fileRecord) []byte {
 	w.time(l.Updated)
 	w.str(l.Body)
 	w.str(l.Path)
-	// Term frequencies are whole numbers (title and tags weigh 2, the
-	// rest 1); in term order, so that a record's bytes depend only on the
-	// learning.
+	return w.b
+}
+
+// nsTerms holds the term frequencies of each learning file's learning
+// (termFreqs), written when the file changes: the similarity corpus is
+// built from them without decoding learnings or splitting their text
+// again. They live apart from the records because every command reads
+// every record and only similarity reads terms.
+const nsTerms = "lt"
+
+// encodeTerms writes term frequencies in term order, so that the bytes
+// depend only on the learning. Frequencies are whole numbers: title and
+// tags weigh 2, the rest 1.
+func encodeTerms(l *Learning) []byte {
 	tf := termFreqs(l)
 	ts := make([]string, 0, len(tf))
 	for t := range tf {
 		ts = append(ts, t)
 	}
 	slices.Sort(ts)
+	w := &recWriter{b: make([]byte, 0, 16*len(ts)+2)}
+	w.uint(recordVersion)
 	w.uint(uint64(len(ts)))
 	for _, t := range ts {
 		w.str(t)
 		w.uint(uint64(tf[t]))
 	}
 	return w.b
+}
+
+// eachTerm calls fn with the terms encodeTerms wrote; it reports false,
+// having called fn for none, when enc is not such a list.
+func eachTerm(enc string, fn func(term string, f float64)) bool {
+	r := &recReader{s: enc}
+	if r.uint() != recordVersion {
+		return false
+	}
+	n := r.uint()
+	check := *r
+	for i := uint64(0); i < n && check.err == nil; i++ {
+		check.str()
+		check.uint()
+	}
+	if check.err != nil {
+		return false
+	}
+	for i := uint64(0); i < n; i++ {
+		fn(r.str(), float64(r.uint()))
+	}
+	return true
 }
 
 // decodeRecord reads a record's header and checks the whole of it, but
@@ -313,12 +325,6 @@ func decodeRecord(b []byte) (fileRecord, error) {
 	r.int()
 	r.str()
 	z.Path = r.str()
-	z.terms = r.s
-	n := r.uint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		r.str()
-		r.uint()
-	}
 	if r.err != nil {
 		return rec, r.err
 	}

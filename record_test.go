@@ -53,9 +53,16 @@ func TestRecordRoundTrip(t *testing.T) {
 			t.Error("anyAnchor")
 		}
 		terms := map[string]float64{}
-		z.eachTerm(func(t string, f float64) { terms[t] = f })
+		if !eachTerm(string(encodeTerms(l)), func(t string, f float64) { terms[t] = f }) {
+			t.Error("encoded terms do not read")
+		}
 		if want := termFreqs(l); !reflect.DeepEqual(terms, want) {
 			t.Errorf("stored terms:\n got %v\nwant %v", terms, want)
+		}
+		for _, bad := range []string{"", "\x09", string(encodeTerms(l)[:5])} {
+			if eachTerm(bad, func(string, float64) { t.Error("a term read from bad input") }) {
+				t.Errorf("terms % x read", bad)
+			}
 		}
 		if got := z.get(); !reflect.DeepEqual(got, l) {
 			t.Errorf("decoded:\n got %+v\nwant %+v", got, l)
@@ -99,12 +106,12 @@ func TestRecordVarints(t *testing.T) {
 func FuzzDecodeRecord(f *testing.F) {
 	f.Add(encodeRecord(fileRecord{Size: 3, Sum: "x", Learning: known(&Learning{ID: "ab", Title: "t", Tags: []string{"a"}})}))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		eachTerm(string(b), func(string, float64) {})
 		// Must not panic or allocate without bound, and a record that
 		// reads must decode whole.
 		if rec, err := decodeRecord(b); err == nil && rec.Learning != nil {
 			rec.Learning.get()
 			rec.Learning.eachAnchor(func(anchors.Anchor) bool { return true })
-			rec.Learning.eachTerm(func(string, float64) {})
 		}
 	})
 }

@@ -96,10 +96,20 @@ func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh
 	if len(changed) == 0 {
 		return nil
 	}
-	if len(changed) <= similarBulk {
-		return st.Update(func(tx *graph.Tx) error { return w.updateSimilar(tx, changed) })
+	stored := map[string]string{} // learning file name -> its encoded terms
+	err := st.View(func(tx *graph.Tx) error {
+		return tx.Scan(nsTerms, "", func(k string, v []byte) error {
+			stored[k] = string(v)
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("read terms: %w", err)
 	}
-	c := newCorpus(w.learnings)
+	c := newCorpus(w.learnings, stored)
+	if len(changed) <= similarBulk {
+		return st.Update(func(tx *graph.Tx) error { return w.updateSimilar(tx, c, changed) })
+	}
 	seen := map[graph.EdgeKey]bool{}
 	var all []graph.Edge
 	for _, id := range w.learnings.ids {
@@ -120,11 +130,10 @@ func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh
 
 // updateSimilar recomputes SIMILAR_TO edges for the learnings that sync
 // found added or changed, against every learning of the index.
-func (w *Workspace) updateSimilar(g graphWriter, changed []*Learning) error {
+func (w *Workspace) updateSimilar(g graphWriter, c *corpus, changed []*Learning) error {
 	if len(changed) == 0 {
 		return nil
 	}
-	c := newCorpus(w.learnings)
 	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
 	seen := map[string]bool{}
 	for _, l := range changed {
@@ -168,16 +177,17 @@ type match struct {
 	score float64
 }
 
-func newCorpus(idx *learningIndex) *corpus {
+// newCorpus builds the corpus of every learning of idx, from the stored
+// term frequencies of its file (by file name) where there are, else from
+// the learning itself.
+func newCorpus(idx *learningIndex, stored map[string]string) *corpus {
 	c := &corpus{ids: idx.ids, num: make(map[string]int, len(idx.ids)), vecs: make([][]weight, len(idx.ids)), acc: make([]float64, len(idx.ids))}
 	term := map[string]int32{}
 	var df []int
 	for i, id := range idx.ids {
 		c.num[id] = i
 		var v []weight
-		// From the stored records where there are: no learning decoded,
-		// no text split into terms again.
-		idx.byID[id].eachTerm(func(t string, f float64) {
+		add := func(t string, f float64) {
 			n, ok := term[t]
 			if !ok {
 				n = int32(len(df))
@@ -186,7 +196,13 @@ func newCorpus(idx *learningIndex) *corpus {
 			}
 			df[n]++
 			v = append(v, weight{n, f})
-		})
+		}
+		z := idx.byID[id]
+		if enc, ok := stored[path.Base(z.Path)]; !ok || !eachTerm(enc, add) {
+			for t, f := range termFreqs(z.get()) {
+				add(t, f)
+			}
+		}
 		c.vecs[i] = v
 	}
 	c.postings = make([][]weight, len(df))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
 )
 
 func TestTerms(t *testing.T) {
@@ -160,5 +161,50 @@ func TestSimilarityText(t *testing.T) {
 		if similarityText(&l) == similarityText(base) {
 			t.Errorf("%s change left the similarity text alone", name)
 		}
+	}
+}
+
+// Term frequencies are stored per learning file while it parses, and go
+// with the file or its parse.
+func TestStoredTermsFollowTheFiles(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	l, err := ws.Add(ctx, AddOptions{Title: "retry budget", Body: "scheduler"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(l.Path)
+	stored := func() bool {
+		found := false
+		err := ws.withStore(ctx, func(st *graphStore) error {
+			return st.View(func(tx *graph.Tx) error {
+				v, err := tx.Get(nsTerms, name)
+				if err == nil {
+					found = eachTerm(string(v), func(string, float64) {})
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return found
+	}
+	if !stored() {
+		t.Fatal("no terms stored for a new learning")
+	}
+	p := filepath.Join(ws.Root(), l.Path)
+	good, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte("---\nid: [broken\n---\n"), 0o644)
+	if stored() {
+		t.Error("terms kept for a file that no longer parses")
+	}
+	os.WriteFile(p, good, 0o644)
+	if !stored() {
+		t.Error("terms not stored again once the file parses")
+	}
+	os.Remove(p)
+	if stored() {
+		t.Error("terms kept for a removed file")
 	}
 }

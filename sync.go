@@ -83,6 +83,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		// learnings whose words changed: links, baselines and dates
 		// leave similarity as it was
 		reworded []*Learning
+		unparsed []string // files that no longer parse: their terms go
 	)
 	removed := func(r namedRecord) {
 		rep.Removed = append(rep.Removed, r.name)
@@ -138,6 +139,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		l, err := ParseLearning(rel, data)
 		if err != nil {
 			nr.Err = err.Error()
+			unparsed = append(unparsed, name)
 		} else {
 			l.Path = rel
 			l.doc = nil
@@ -181,6 +183,14 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 				if err := g.Delete(nsFiles, name); err != nil {
 					return err
 				}
+				if err := g.Delete(nsTerms, name); err != nil {
+					return err
+				}
+			}
+			for _, name := range unparsed {
+				if err := g.Delete(nsTerms, name); err != nil {
+					return err
+				}
 			}
 			for _, id := range gone {
 				if !live[id] {
@@ -191,6 +201,9 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			}
 			for _, l := range fresh {
 				if err := putLearning(g, l); err != nil {
+					return err
+				}
+				if err := g.Set(nsTerms, path.Base(l.Path), encodeTerms(l)); err != nil {
 					return err
 				}
 			}
