@@ -6,15 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // ReadDir is os.ReadDir whose entries already hold their Lstat
-// information, taken relative to the open directory: Info costs nothing
-// and fails only for an entry removed while the directory was read. The
+// information, taken relative to the open directory, so that Info costs
+// nothing; an entry removed while the directory is read is left out. The
 // analyzer asks every file of a repository for its size and time, and
 // lore's sync every learning file; os.DirEntry.Info stats the full path,
 // which the kernel walks component by component for each file (a fifth of
@@ -25,31 +24,36 @@ func ReadDir(dir string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	defer f.Close()
-	ents, err := f.ReadDir(-1)
+	// Names only: every entry is stat'ed below anyway.
+	names, err := f.Readdirnames(-1)
 	if err != nil {
 		return nil, err
 	}
+	slices.Sort(names)
 	raw, err := f.SyscallConn()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]fs.DirEntry, 0, len(ents))
+	ents := make([]statEntry, 0, len(names))
 	err = raw.Control(func(fd uintptr) {
-		for _, e := range ents {
+		for _, name := range names {
 			var st unix.Stat_t
-			if unix.Fstatat(int(fd), e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-				out = append(out, e) // removed meanwhile: Info reports it
-				continue
+			if unix.Fstatat(int(fd), name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+				continue // removed meanwhile
 			}
-			out = append(out, statEntry{info: statInfo{
-				name:    e.Name(),
+			ents = append(ents, statEntry{info: statInfo{
+				name:    name,
 				size:    st.Size,
 				mode:    fileMode(uint32(st.Mode)),
 				modTime: time.Unix(st.Mtim.Unix()),
 			}})
 		}
 	})
-	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	// Pointers into one array: no allocation per entry.
+	out := make([]fs.DirEntry, len(ents))
+	for i := range ents {
+		out[i] = &ents[i]
+	}
 	return out, err
 }
 
@@ -89,17 +93,17 @@ type statInfo struct {
 	modTime time.Time
 }
 
-func (i statInfo) Name() string       { return i.name }
-func (i statInfo) Size() int64        { return i.size }
-func (i statInfo) Mode() fs.FileMode  { return i.mode }
-func (i statInfo) ModTime() time.Time { return i.modTime }
-func (i statInfo) IsDir() bool        { return i.mode.IsDir() }
-func (i statInfo) Sys() any           { return nil }
+func (i *statInfo) Name() string       { return i.name }
+func (i *statInfo) Size() int64        { return i.size }
+func (i *statInfo) Mode() fs.FileMode  { return i.mode }
+func (i *statInfo) ModTime() time.Time { return i.modTime }
+func (i *statInfo) IsDir() bool        { return i.mode.IsDir() }
+func (i *statInfo) Sys() any           { return nil }
 
 type statEntry struct{ info statInfo }
 
-func (e statEntry) Name() string               { return e.info.name }
-func (e statEntry) IsDir() bool                { return e.info.IsDir() }
-func (e statEntry) Type() fs.FileMode          { return e.info.mode.Type() }
-func (e statEntry) Info() (fs.FileInfo, error) { return e.info, nil }
-func (e statEntry) String() string             { return fs.FormatDirEntry(e) }
+func (e *statEntry) Name() string               { return e.info.name }
+func (e *statEntry) IsDir() bool                { return e.info.IsDir() }
+func (e *statEntry) Type() fs.FileMode          { return e.info.mode.Type() }
+func (e *statEntry) Info() (fs.FileInfo, error) { return &e.info, nil }
+func (e *statEntry) String() string             { return fs.FormatDirEntry(e) }
