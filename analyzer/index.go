@@ -247,6 +247,20 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		return r, nil
 	}
 
+	staleBin := false // binary files gone since the last run
+	for p := range oldBin {
+		staleBin = staleBin || !seen[p] && !binNow[p]
+	}
+	// A run that finds nothing to read or drop writes nothing, not even
+	// its time: the next run then trusts stats only of files older than an
+	// earlier run, which is stricter, and a read-only command (a full
+	// verify of an unchanged tree) keeps its store read-only instead of
+	// flushing a one-key table, and compacting, at every close.
+	quiet := len(todo) == 0 && len(removed) == 0 && !staleBin && !opts.Force
+	if quiet {
+		sum.Phases.Parse = time.Since(start) - sum.Phases.Walk
+		return summarize(&sum, metas, start), nil
+	}
 	err = store.Batch(func(b *graph.Batch) error {
 		done := 0
 		write := func(r result) error {
@@ -404,6 +418,11 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	if err != nil {
 		return sum, fmt.Errorf("update index: %w", err)
 	}
+	return summarize(&sum, metas, start), nil
+}
+
+// summarize completes sum from the files of the index.
+func summarize(sum *Summary, metas map[string]fileMeta, start time.Time) Summary {
 	sum.Files = len(metas)
 	paths := make([]string, 0, len(metas))
 	for p, m := range metas {
@@ -419,7 +438,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	}
 	sum.Duration = time.Since(start)
 	sum.Phases.Commit = sum.Duration - sum.Phases.Walk - sum.Phases.Parse - sum.Phases.Resolve
-	return sum, nil
+	return *sum
 }
 
 // parallel runs process on workers goroutines, each with its own Parser,

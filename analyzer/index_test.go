@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/source"
@@ -290,5 +291,45 @@ func TestGoEdgesFollowDeclarations(t *testing.T) {
 	mustUpdate(t, store, dir, Options{})
 	if got := importEdges(t, store, "main.go"); !reflect.DeepEqual(got, []string{"file:main.go>file:lib/c.go"}) {
 		t.Fatalf("edges after moving A = %v", got)
+	}
+}
+
+// An update that finds nothing changed writes nothing: its store stays
+// read-only, so another reader holding the database does not block it.
+// Files old enough to be trusted by their stat are needed: the last run's
+// time is in the past.
+func TestQuietUpdateWritesNothing(t *testing.T) {
+	dir, db := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.go": "package a\n\nfunc A() {}\n", "b.py": "def b():\n    pass\n"})
+	old := time.Now().Add(-time.Hour)
+	for _, n := range []string{"a.go", "b.py"} {
+		os.Chtimes(filepath.Join(dir, n), old, old)
+	}
+	s, err := graph.Open(db, graph.Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUpdate(t, s, dir, Options{})
+	s.Close()
+
+	reader, err := graph.Open(db, graph.Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	s, err = graph.Open(db, graph.Options{Schema: 1, LockTimeout: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sum := mustUpdate(t, s, dir, Options{}) // would wait for reader's lock to write
+	if sum.Unchanged != 2 || sum.Files != 2 || sum.Symbols != 2 {
+		t.Errorf("quiet update summary: %+v", sum)
+	}
+	// A change is written as before.
+	writeFiles(t, dir, map[string]string{"a.go": "package a\n\nfunc A() {}\n\nfunc B() {}\n"})
+	reader.Close()
+	if sum := mustUpdate(t, s, dir, Options{}); sum.Parsed != 1 || sum.Symbols != 3 {
+		t.Errorf("update after a change: %+v", sum)
 	}
 }
