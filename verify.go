@@ -486,24 +486,51 @@ func stateKey(learning string, anchor int) string { return fmt.Sprintf("%s/%04d"
 func (w *Workspace) recordTransitions(st *graph.Store, commit string, rs []anchors.Result) error {
 	now := time.Now().UTC()
 	type change struct {
+		i   int // in rs, to write in result order
 		r   *anchors.Result
 		cur anchorState
 		old anchorState
 	}
 	var changes []change
-	err := st.View(func(tx *graph.Tx) error {
-		for i := range rs {
-			r := &rs[i]
-			var old anchorState
-			if b, err := tx.Get(nsAnchorState, stateKey(r.Learning, r.Anchor)); err == nil {
-				json.Unmarshal(b, &old)
-			}
-			cur := anchorState{Status: r.Status, Change: r.Change, Spec: r.Spec}
-			if old != cur {
-				changes = append(changes, change{r, cur, old})
-			}
+	compare := func(i int, stored []byte) {
+		r := &rs[i]
+		var old anchorState
+		if stored != nil {
+			json.Unmarshal(stored, &old)
 		}
-		return nil
+		if cur := (anchorState{Status: r.Status, Change: r.Change, Spec: r.Spec}); old != cur {
+			changes = append(changes, change{i, r, cur, old})
+		}
+	}
+	err := st.View(func(tx *graph.Tx) error {
+		if len(rs) < 512 {
+			for i := range rs {
+				b, err := tx.Get(nsAnchorState, stateKey(rs[i].Learning, rs[i].Anchor))
+				if err != nil && !errors.Is(err, graph.ErrNotFound) {
+					return err
+				}
+				compare(i, b)
+			}
+			return nil
+		}
+		// Many results (a full verify): one pass over the stored states
+		// instead of a lookup per anchor.
+		byKey := make(map[string]int, len(rs))
+		for i := range rs {
+			byKey[stateKey(rs[i].Learning, rs[i].Anchor)] = i
+		}
+		err := tx.Scan(nsAnchorState, "", func(k string, v []byte) error {
+			if i, ok := byKey[k]; ok {
+				compare(i, v)
+				delete(byKey, k)
+			}
+			return nil
+		})
+		for _, i := range byKey { // never verified before
+			compare(i, nil)
+		}
+		slices.SortFunc(changes, func(a, b change) int { return a.i - b.i })
+		return err
 	})
 	if err != nil || len(changes) == 0 {
 		return err
