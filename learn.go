@@ -133,20 +133,10 @@ type ListOptions struct {
 func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*Learning, error) {
 	var out []*Learning
 	err := w.withStore(ctx, func(*graph.Store) error {
-		for _, id := range w.learnings.ids {
-			l := w.learnings.get(id)
-			if opts.Tag != "" && !slices.Contains(l.Tags, opts.Tag) {
-				continue
-			}
-			out = append(out, l)
+		for _, sm := range listed(w.learnings, opts) {
+			out = append(out, w.learnings.get(sm.ID))
 		}
 		return nil
-	})
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.Before(out[j].Created)
-		}
-		return out[i].ID < out[j].ID
 	})
 	return out, err
 }
@@ -165,23 +155,29 @@ type Summary struct {
 func (w *Workspace) ListSummaries(ctx context.Context, opts ListOptions) ([]Summary, error) {
 	var out []Summary
 	err := w.withStore(ctx, func(*graph.Store) error {
-		out = make([]Summary, 0, len(w.learnings.ids))
-		for _, id := range w.learnings.ids {
-			sm := w.learnings.byID[id].summary()
-			if opts.Tag != "" && !slices.Contains(sm.Tags, opts.Tag) {
-				continue
-			}
-			out = append(out, sm)
-		}
+		out = listed(w.learnings, opts)
 		return nil
 	})
+	return out, err
+}
+
+// listed selects learnings of idx as opts says, oldest first (ties by id).
+func listed(idx *learningIndex, opts ListOptions) []Summary {
+	out := make([]Summary, 0, len(idx.ids))
+	for _, id := range idx.ids {
+		sm := idx.byID[id].summary()
+		if opts.Tag != "" && !slices.Contains(sm.Tags, opts.Tag) {
+			continue
+		}
+		out = append(out, sm)
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].Created.Equal(out[j].Created) {
 			return out[i].Created.Before(out[j].Created)
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out, err
+	return out
 }
 
 // Get returns the learning with the given id or unique id prefix.
