@@ -36,26 +36,7 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(go ver
 (cd "$root" && go run ./bench/graph -nodes "$NODES" -json "$work/graph.json")
 repo="$work/repo"
 mkdir -p "$repo" && cd "$repo" && git init -q && "$lore" init >/dev/null
-python3 - "$LEARNINGS" <<'PY'
-import random, sys
-random.seed(1)
-alpha = "0123456789abcdefghjkmnpqrstvwxyz"
-for i in range(int(sys.argv[1])):
-    lid = random.choice(alpha[10:]) + "".join(random.choice(alpha) for _ in range(9))
-    with open(f".lore/learnings/{lid}.md", "w") as f:
-        f.write(f"""---
-id: {lid}
-title: learning {i} about the retry budget of package {i % 50}
-tags: [t{i % 7}, area{i % 13}]
-anchors:
-  - file: src/module{(i * 10 + 2) % 97:03d}/pkg{(i * 10 + 2) % 13:02d}/file{i * 10 + 2:06d}.go
-    hash: sha256:{'c' * 64}
-created: 2026-11-21T10:00:00Z
-updated: 2026-11-21T10:00:00Z
----
-Body of learning {i}: what we learned and why it matters.
-""")
-PY
+python3 "$root/bench/learnings.py" "$LEARNINGS" graph
 "$lore" learn list >/dev/null # first sync
 t0=${EPOCHREALTIME/./}
 "$lore" graph import "$work/graph.json" >/dev/null

@@ -29,31 +29,7 @@ mkdir -p "$repo" && cd "$repo" && git init -q && "$lore" init >/dev/null
 . "$root/bench/timing.sh"
 
 # N learnings written as files, as a git pull would bring them.
-python3 - "$N" <<'PY'
-import random, sys
-random.seed(1)
-alpha = "0123456789abcdefghjkmnpqrstvwxyz"
-for i in range(int(sys.argv[1])):
-    lid = random.choice(alpha[10:]) + "".join(random.choice(alpha) for _ in range(9))
-    with open(f".lore/learnings/{lid}.md", "w") as f:
-        f.write(f"""---
-id: {lid}
-title: learning {i} about the retry budget of package {i % 50}
-tags: [t{i % 7}, area{i % 13}]
-anchors:
-  - symbol: src/pkg{i % 50}/file{i % 20}.go::Type{i}::Method
-    kind: method
-    lines: {i + 1}-{i + 21}
-    hash: sha256:{'a' * 64}
-    shape: sha256:{'b' * 64}
-  - file: README.md
-    hash: sha256:{'c' * 64}
-created: 2026-11-21T10:00:00Z
-updated: 2026-11-21T10:00:00Z
----
-Body of learning {i}: what we learned and why it matters.
-""")
-PY
+python3 "$root/bench/learnings.py" "$N" symbol
 "$lore" learn list >/dev/null # first sync
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(go version | cut -d' ' -f3); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "lore learn list, $N learnings ($RUNS runs):        $(measure "$lore" learn list)"
