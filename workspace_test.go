@@ -474,3 +474,51 @@ type graphStore = graph.Store
 func openGraph(dir string, schema int) (*graph.Store, error) {
 	return graph.Open(dir, graph.Options{Schema: schema})
 }
+
+// A short-lived workspace closes stores it only read in the background:
+// the next operation on it waits for that close, and another process's
+// writer gets the store once the close is done.
+func TestShortLivedClosesReadsInBackground(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Open(dir, Options{ShortLived: true, LockTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Add(ctx, AddOptions{Title: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	if ws.closing != nil {
+		t.Fatal("a store that was written was left to close in the background")
+	}
+	for i := range 3 {
+		if _, err := ws.List(ctx, ListOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if ws.closing == nil {
+			t.Fatal("a store that was only read was closed in the foreground")
+		}
+		// The next write on the same workspace waits for the close.
+		if _, err := ws.Add(ctx, AddOptions{Title: fmt.Sprintf("after read %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ws.List(ctx, ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	<-ws.closing
+	other, err := Open(dir, Options{LockTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Add(ctx, AddOptions{Title: "from another workspace"}); err != nil {
+		t.Fatalf("the store stayed locked after the background close: %v", err)
+	}
+	all, err := ws.List(ctx, ListOptions{})
+	if err != nil || len(all) != 5 {
+		t.Fatalf("List = %d learnings, %v; want 5", len(all), err)
+	}
+}

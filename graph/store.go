@@ -392,6 +392,10 @@ func (s *Store) Close() error {
 	return nil
 }
 
+// ReadOnly reports whether the store's handle is still read-only: nothing
+// was written through it since Open.
+func (s *Store) ReadOnly() bool { return s.readOnly.Load() }
+
 // Compact flattens the LSM tree and collects value-log garbage. Short-lived
 // writers leave many small tables behind; Compact restores read speed.
 func (s *Store) Compact() error {

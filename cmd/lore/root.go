@@ -48,6 +48,7 @@ func (a *app) workspace() (*lore.Workspace, error) {
 	return lore.Open(a.dir, lore.Options{
 		LockTimeout: a.lockTimeout,
 		Notify:      func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) },
+		ShortLived:  true,
 	})
 }
 
