@@ -4,18 +4,25 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
 )
 
 // Records of learning files are read on every command, so they use a
 // compact binary form rather than JSON (decoding 1,000 learnings from JSON
 // cost about a third of `lore learn list`). Strings and counts are
 // uvarint-prefixed; the first byte is the format version.
-const recordVersion = 4 // 4: term frequencies live in nsTerms, not here
+const recordVersion = 5 // 5: headers and learnings apart (nsFiles, nsLearnings)
+
+// termsVersion is the format of the term frequencies in nsTerms.
+const termsVersion = 4
 
 var errRecord = errors.New("corrupt learning record")
 
@@ -87,7 +94,10 @@ func (r *recReader) str() string {
 
 func (r *recReader) strs() []string {
 	n := r.uint()
-	if n == 0 || n > uint64(len(r.s)) {
+	if n > uint64(len(r.s)) {
+		r.fail()
+	}
+	if n == 0 || r.err != nil {
 		return nil
 	}
 	out := make([]string, n)
@@ -116,33 +126,49 @@ type fileRecord struct {
 	Learning *lazyLearning // nil when the file does not parse
 }
 
+// A record is stored as two values. Its header (nsFiles) holds the stat,
+// hash and id and what lists show: every command reads every header. The
+// encoded learning (nsLearnings) is read only when a command uses the
+// learnings, all of them in one scan. Headers used to carry the learning
+// too: on 1,000 learnings, copying them out of the store was two thirds
+// of a sync and a fifth of `lore learn list`.
+const nsLearnings = "ll"
+
 // lazyLearning is a learning that sync read from the store, decoded on
 // first use: commands on a large workspace read few learnings whole, and
 // decoding ten thousand of them was most of a pre-commit verification.
-// Its id and file are known up front; its anchors can be looked at
-// without decoding the rest.
+// Its id, file and summary are known up front; its anchors can be looked
+// at without decoding the rest.
 type lazyLearning struct {
 	ID   string
 	Path string
-	tail string // the encoded learning after its id; "" when l was given
+	sum  Summary
+	hash string          // the file's content hash, as in its record
+	src  *learningSource // nil when l was given
 	once sync.Once
 	l    *Learning
 }
 
 // known wraps a learning that is already decoded.
 func known(l *Learning) *lazyLearning {
-	z := &lazyLearning{ID: l.ID, Path: l.Path, l: l}
+	z := &lazyLearning{ID: l.ID, Path: l.Path, l: l, sum: Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}}
 	z.once.Do(func() {})
 	return z
 }
 
+func (z *lazyLearning) name() string { return path.Base(z.Path) }
+
 func (z *lazyLearning) get() *Learning {
 	z.once.Do(func() {
-		r := &recReader{s: z.tail}
-		z.l = r.learning(z.ID)
-		if r.err != nil { // checked when read: cannot happen
-			z.l = &Learning{ID: z.ID, Path: z.Path}
+		if tail, ok := z.src.tail(z.name(), z.hash); ok {
+			r := &recReader{s: tail}
+			if l := r.learning(z.ID); r.err == nil {
+				l.Path = z.Path
+				z.l = l
+				return
+			}
 		}
+		z.l = z.src.parse(z)
 	})
 	return z.l
 }
@@ -150,16 +176,111 @@ func (z *lazyLearning) get() *Learning {
 // eachAnchor calls fn with each of the learning's anchors until fn
 // returns false, decoding nothing beyond them.
 func (z *lazyLearning) eachAnchor(fn func(anchors.Anchor) bool) {
-	if z.tail == "" {
-		for _, a := range z.get().Anchors {
-			if !fn(a) {
+	if z.src != nil {
+		if tail, ok := z.src.tail(z.name(), z.hash); ok {
+			r := &recReader{s: tail}
+			if r.anchors(func(anchors.Anchor) bool { return true }); r.err == nil {
+				r = &recReader{s: tail}
+				r.anchors(fn)
 				return
 			}
 		}
-		return
 	}
-	r := &recReader{s: z.tail}
-	r.anchors(fn)
+	for _, a := range z.get().Anchors {
+		if !fn(a) {
+			return
+		}
+	}
+}
+
+// summary is what lists show of the learning, from the record's header.
+func (z *lazyLearning) summary() Summary { return z.sum }
+
+// learningSource gives the learnings of one sync's records: at the first
+// need it reads every encoded learning from the store in one scan, while
+// the store is open; a learning it does not find there (the store closed,
+// or a record torn by a crash) is parsed from its file.
+type learningSource struct {
+	dir   string // the repository root
+	store *storeRef
+
+	mu     sync.Mutex
+	tails  map[string]string // file name -> content hash and encoded learning
+	loaded bool
+}
+
+// tail returns the encoded learning of a file, after its id, when the
+// store has it for the content with this hash.
+func (s *learningSource) tail(name, hash string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	s.mu.Lock()
+	if !s.loaded {
+		s.loaded = s.store.view(func(tx *graph.Tx) error {
+			s.tails = map[string]string{}
+			return tx.Scan(nsLearnings, "", func(k string, v []byte) error {
+				s.tails[k] = string(v)
+				return nil
+			})
+		})
+	}
+	v, ok := s.tails[name]
+	s.mu.Unlock()
+	if !ok {
+		return "", false
+	}
+	r := &recReader{s: v}
+	if r.uint() != recordVersion || r.str() != hash || r.err != nil {
+		return "", false
+	}
+	return r.s, true
+}
+
+// storeRef is the store of one operation, for what reads it lazily; it is
+// cleared before the store closes.
+type storeRef struct {
+	mu sync.Mutex
+	st *graph.Store
+}
+
+// view runs fn in a read transaction; it reports false, without running
+// fn, once the store is closed. fn's error is fn's to keep.
+func (r *storeRef) view(fn func(*graph.Tx) error) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.st == nil {
+		return false
+	}
+	r.st.View(fn)
+	return true
+}
+
+func (r *storeRef) clear() {
+	if r != nil {
+		r.mu.Lock()
+		r.st = nil
+		r.mu.Unlock()
+	}
+}
+
+// parse reads a learning from its file, for when the store does not have
+// it; a file that changed or went since the sync gives what the record
+// knew.
+func (s *learningSource) parse(z *lazyLearning) *Learning {
+	if s != nil {
+		if data, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(z.Path))); err == nil {
+			if l, err := ParseLearning(z.Path, data); err == nil && l.ID == z.ID {
+				l.Path = z.Path
+				l.doc = nil
+				return l
+			}
+		}
+	}
+	return &Learning{ID: z.ID, Path: z.Path, Title: z.sum.Title, Tags: z.sum.Tags, Created: z.sum.Created}
 }
 
 // anchors reads an encoded learning's title, tags and anchors (its start
@@ -183,32 +304,6 @@ func (r *recReader) anchorList(fn func(anchors.Anchor) bool) {
 	}
 }
 
-func (r *recReader) skipLinks() {
-	n := r.uint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		r.str()
-		r.str()
-		r.uint()
-		r.str()
-	}
-}
-
-// summary decodes what lists show of the learning: title, tags and
-// creation time, skipping its anchors, links and body.
-func (z *lazyLearning) summary() Summary {
-	if z.tail == "" {
-		l := z.get()
-		return Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}
-	}
-	r := &recReader{s: z.tail}
-	sm := Summary{ID: z.ID, Title: r.str(), Tags: r.strs()}
-	r.anchorList(func(anchors.Anchor) bool { return true })
-	r.skipLinks()
-	r.skipStrs()
-	sm.Created = r.time()
-	return sm
-}
-
 // anyAnchor reports whether pred holds for one of the learning's anchors.
 func (z *lazyLearning) anyAnchor(pred func(anchors.Anchor) bool) bool {
 	found := false
@@ -219,8 +314,11 @@ func (z *lazyLearning) anyAnchor(pred func(anchors.Anchor) bool) bool {
 	return found
 }
 
-func encodeRecord(rec fileRecord) []byte {
-	w := &recWriter{b: make([]byte, 0, 512)}
+// encodeRecord returns a record's header and, when its file parses, its
+// encoded learning (prefixed with the content hash, which ties it to the
+// header: the two are written together but a crash can tear them).
+func encodeRecord(rec fileRecord) (header, learning []byte) {
+	w := &recWriter{b: make([]byte, 0, 128)}
 	w.uint(recordVersion)
 	w.int(rec.Size)
 	w.int(rec.MTime)
@@ -228,11 +326,19 @@ func encodeRecord(rec fileRecord) []byte {
 	w.str(rec.Err)
 	if rec.Learning == nil {
 		w.uint(0)
-		return w.b
+		return w.b, nil
 	}
 	l := rec.Learning.get()
 	w.uint(1)
 	w.str(l.ID)
+	w.str(l.Title)
+	w.strs(l.Tags)
+	w.time(l.Created)
+	header = w.b
+
+	w = &recWriter{b: make([]byte, 0, 512)}
+	w.uint(recordVersion)
+	w.str(rec.Sum)
 	w.str(l.Title)
 	w.strs(l.Tags)
 	w.uint(uint64(len(l.Anchors)))
@@ -250,8 +356,7 @@ func encodeRecord(rec fileRecord) []byte {
 	w.time(l.Created)
 	w.time(l.Updated)
 	w.str(l.Body)
-	w.str(l.Path)
-	return w.b
+	return header, w.b
 }
 
 // nsTerms holds the term frequencies of each learning file's learning
@@ -272,7 +377,7 @@ func encodeTerms(l *Learning) []byte {
 	}
 	slices.Sort(ts)
 	w := &recWriter{b: make([]byte, 0, 16*len(ts)+2)}
-	w.uint(recordVersion)
+	w.uint(termsVersion)
 	w.uint(uint64(len(ts)))
 	for _, t := range ts {
 		w.str(t)
@@ -285,7 +390,7 @@ func encodeTerms(l *Learning) []byte {
 // having called fn for none, when enc is not such a list.
 func eachTerm(enc string, fn func(term string, f float64)) bool {
 	r := &recReader{s: enc}
-	if r.uint() != recordVersion {
+	if r.uint() != termsVersion {
 		return false
 	}
 	n := r.uint()
@@ -303,9 +408,9 @@ func eachTerm(enc string, fn func(term string, f float64)) bool {
 	return true
 }
 
-// decodeRecord reads a record's header and checks the whole of it, but
-// leaves the learning encoded until it is used.
-func decodeRecord(b []byte) (fileRecord, error) {
+// decodeRecord reads the header of the record of file name; its learning
+// comes from src when used.
+func decodeRecord(name string, b []byte, src *learningSource) (fileRecord, error) {
 	r := &recReader{s: string(b)}
 	var rec fileRecord
 	if r.uint() != recordVersion {
@@ -315,18 +420,10 @@ func decodeRecord(b []byte) (fileRecord, error) {
 	if r.uint() == 0 {
 		return rec, r.err
 	}
-	z := &lazyLearning{ID: r.str(), tail: r.s}
-	// Walk the rest without building anything, to find the file's path
-	// and to know that decoding it later cannot fail.
-	r.anchors(func(anchors.Anchor) bool { return true })
-	r.skipLinks()
-	r.skipStrs()
-	r.int()
-	r.int()
-	r.str()
-	z.Path = r.str()
-	if r.err != nil {
-		return rec, r.err
+	z := &lazyLearning{ID: r.str(), Path: Dir + "/learnings/" + name, hash: rec.Sum, src: src}
+	z.sum = Summary{ID: z.ID, Title: r.str(), Tags: r.strs(), Created: r.time()}
+	if r.err != nil || len(r.s) != 0 {
+		return rec, errRecord
 	}
 	rec.Learning = z
 	return rec, nil
@@ -365,6 +462,9 @@ func (r *recReader) learning(id string) *Learning {
 	}
 	l.DerivedFrom = r.strs()
 	l.Created, l.Updated = r.time(), r.time()
-	l.Body, l.Path = r.str(), r.str()
+	l.Body = r.str()
+	if len(r.s) != 0 {
+		r.fail()
+	}
 	return l
 }

@@ -1,6 +1,7 @@
 package lore
 
 import (
+	"context"
 	"encoding/binary"
 	"math"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
 )
 
 // fill sets every string field of a struct to a distinct value, so that a
@@ -30,9 +32,13 @@ func TestRecordRoundTrip(t *testing.T) {
 		{Size: 10, MTime: -3, Sum: "abc", Learning: known(l)},
 		{Size: 1, Sum: "s", Err: "x.md:3: broken"},
 	} {
-		got, err := decodeRecord(encodeRecord(rec))
+		header, body := encodeRecord(rec)
+		got, err := decodeRecord("ab12.md", header, servingLearning("ab12.md", body))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if (body == nil) != (rec.Learning == nil) {
+			t.Errorf("encoded learning %q for %+v", body, rec)
 		}
 		if got.Size != rec.Size || got.MTime != rec.MTime || got.Sum != rec.Sum || got.Err != rec.Err || (got.Learning == nil) != (rec.Learning == nil) {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got, rec)
@@ -43,6 +49,9 @@ func TestRecordRoundTrip(t *testing.T) {
 		z := got.Learning
 		if z.ID != l.ID || z.Path != l.Path {
 			t.Errorf("id, path = %q, %q before decoding", z.ID, z.Path)
+		}
+		if sm := z.summary(); !reflect.DeepEqual(sm, Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}) {
+			t.Errorf("summary from the header: %+v", sm)
 		}
 		var seen []anchors.Anchor
 		z.eachAnchor(func(a anchors.Anchor) bool { seen = append(seen, a); return true })
@@ -68,17 +77,38 @@ func TestRecordRoundTrip(t *testing.T) {
 			t.Errorf("decoded:\n got %+v\nwant %+v", got, l)
 		}
 	}
-	// Every truncation of a valid record is refused when read, so that a
-	// learning decoded later cannot fail.
-	full := encodeRecord(fileRecord{Size: 10, Sum: "abc", Learning: known(l)})
-	for n := range len(full) {
-		if _, err := decodeRecord(full[:n]); err == nil {
-			t.Errorf("record cut at %d of %d bytes decoded", n, len(full))
+	// Every truncation of a header is refused when read.
+	header, body := encodeRecord(fileRecord{Size: 10, Sum: "abc", Learning: known(l)})
+	for n := range len(header) {
+		if _, err := decodeRecord("ab12.md", header[:n], nil); err == nil {
+			t.Errorf("header cut at %d of %d bytes decoded", n, len(header))
 		}
 	}
-	if _, err := decodeRecord([]byte{1, 2}); err == nil {
-		t.Error("truncated record decoded")
+	// A learning that does not read whole (torn, or another version) is
+	// taken from the file instead; with no file, the header's summary is
+	// what is known.
+	for n := range len(body) {
+		rec, err := decodeRecord("ab12.md", header, servingLearning("ab12.md", body[:n]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rec.Learning.get()
+		if got.ID != l.ID || got.Title != l.Title || got.Body != "" {
+			t.Errorf("learning cut at %d of %d bytes: %+v", n, len(body), got)
+		}
 	}
+	// A learning stored for other content (a crash between the two
+	// writes) is not used.
+	_, other := encodeRecord(fileRecord{Size: 10, Sum: "abd", Learning: known(l)})
+	rec, _ := decodeRecord("ab12.md", header, servingLearning("ab12.md", other))
+	if got := rec.Learning.get(); got.Body != "" {
+		t.Errorf("learning of other content used: %+v", got)
+	}
+}
+
+// servingLearning is a learningSource that has one encoded learning.
+func servingLearning(name string, enc []byte) *learningSource {
+	return &learningSource{loaded: true, tails: map[string]string{name: string(enc)}}
 }
 
 // The string reader decodes varints itself; it must agree with
@@ -104,14 +134,44 @@ func TestRecordVarints(t *testing.T) {
 }
 
 func FuzzDecodeRecord(f *testing.F) {
-	f.Add(encodeRecord(fileRecord{Size: 3, Sum: "x", Learning: known(&Learning{ID: "ab", Title: "t", Tags: []string{"a"}})}))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		eachTerm(string(b), func(string, float64) {})
-		// Must not panic or allocate without bound, and a record that
-		// reads must decode whole.
-		if rec, err := decodeRecord(b); err == nil && rec.Learning != nil {
+	header, body := encodeRecord(fileRecord{Size: 3, Sum: "x", Learning: known(&Learning{ID: "ab", Title: "t", Tags: []string{"a"}})})
+	f.Add(header, body)
+	f.Fuzz(func(t *testing.T, header, body []byte) {
+		eachTerm(string(header), func(string, float64) {})
+		// Must not panic or allocate without bound.
+		if rec, err := decodeRecord("ab.md", header, servingLearning("ab.md", body)); err == nil && rec.Learning != nil {
 			rec.Learning.get()
 			rec.Learning.eachAnchor(func(anchors.Anchor) bool { return true })
 		}
 	})
+}
+
+// A learning the store does not have (the store closed before it was
+// read, or its record torn by a crash) comes from its file.
+func TestLearningsWithoutTheStore(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	l, err := ws.Add(ctx, AddOptions{Title: "kept", Body: "the body\n", Tags: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A later operation reads only headers; the store is closed when the
+	// learning is first used.
+	if err := ws.withStore(ctx, func(*graph.Store) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got := ws.learnings.get(l.ID); got.Body != "the body\n" || got.Title != "kept" || got.Path != l.Path {
+		t.Errorf("after the store closed: %+v", got)
+	}
+	// The stored learning goes missing: the file is parsed instead.
+	err = ws.withStore(ctx, func(st *graph.Store) error {
+		return st.Update(func(tx *graph.Tx) error { return tx.Delete(nsLearnings, l.ID+".md") })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ws.Get(ctx, l.ID)
+	if err != nil || got.Body != "the body\n" || !reflect.DeepEqual(got.Tags, []string{"x"}) {
+		t.Errorf("with no stored learning: %+v, %v", got, err)
+	}
 }

@@ -58,10 +58,14 @@ type namedRecord struct {
 // merged in one pass.
 func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing) error {
 	dir := w.learningsDir()
+	if w.open == nil || w.open.st != st {
+		w.open = &storeRef{st: st}
+	}
+	src := &learningSource{dir: w.root, store: w.open}
 	var old []namedRecord
 	err := st.View(func(tx *graph.Tx) error {
 		return tx.Scan(nsFiles, "", func(k string, v []byte) error {
-			if r, err := decodeRecord(v); err == nil {
+			if r, err := decodeRecord(k, v, src); err == nil {
 				old = append(old, namedRecord{k, r})
 			}
 			return nil
@@ -175,16 +179,25 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		}
 		write := func(g graphWriter) error {
 			for _, r := range store {
-				if err := g.Set(nsFiles, r.name, encodeRecord(r.rec)); err != nil {
+				header, learning := encodeRecord(r.rec)
+				if err := g.Set(nsFiles, r.name, header); err != nil {
+					return err
+				}
+				var err error
+				if learning == nil {
+					err = g.Delete(nsLearnings, r.name)
+				} else {
+					err = g.Set(nsLearnings, r.name, learning)
+				}
+				if err != nil {
 					return err
 				}
 			}
 			for _, name := range rep.Removed {
-				if err := g.Delete(nsFiles, name); err != nil {
-					return err
-				}
-				if err := g.Delete(nsTerms, name); err != nil {
-					return err
+				for _, ns := range []string{nsFiles, nsLearnings, nsTerms} {
+					if err := g.Delete(ns, name); err != nil {
+						return err
+					}
 				}
 			}
 			for _, name := range unparsed {

@@ -52,6 +52,7 @@ type Workspace struct {
 	learnings *learningIndex // learnings as of the last sync
 	lastSync  *SyncReport
 	closing   chan struct{} // closed when a background store close ends
+	open      *storeRef     // the store of the operation under way
 }
 
 // Open finds the workspace containing dir by walking up to the nearest
@@ -166,10 +167,14 @@ func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Sto
 		ls.wait()
 		return err
 	}
+	w.open = &storeRef{st: st}
 	err = w.syncListed(ctx, st, ls)
 	if err == nil {
 		err = fn(st)
 	}
+	// Learnings not read by now come from their files.
+	w.open.clear()
+	w.open = nil
 	if w.opts.ShortLived && st.ReadOnly() {
 		done := make(chan struct{})
 		w.closing = done

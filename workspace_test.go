@@ -226,7 +226,7 @@ func TestUnreadableRecordIsRebuiltFromTheFile(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if _, err := decodeRecord(v); err != nil {
+				if _, err := decodeRecord(name, v, nil); err != nil {
 					t.Errorf("record % x not rewritten: %v", bad, err)
 				}
 				return nil
