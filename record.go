@@ -206,8 +206,14 @@ type learningSource struct {
 
 	mu     sync.Mutex
 	tails  map[string]string // file name -> content hash and encoded learning
-	loaded bool
+	loaded bool              // tails holds every stored learning
+	gets   int               // learnings read one by one so far
 }
+
+// pointReads is how many learnings a command reads one at a time before
+// the rest are read in one scan: relating two learnings should not read a
+// thousand, and verifying a thousand should not seek a thousand times.
+const pointReads = 8
 
 // tail returns the encoded learning of a file, after its id, when the
 // store has it for the content with this hash.
@@ -216,16 +222,32 @@ func (s *learningSource) tail(name, hash string) (string, bool) {
 		return "", false
 	}
 	s.mu.Lock()
-	if !s.loaded {
-		s.loaded = s.store.view(func(tx *graph.Tx) error {
-			s.tails = map[string]string{}
-			return tx.Scan(nsLearnings, "", func(k string, v []byte) error {
-				s.tails[k] = string(v)
+	v, ok := s.tails[name]
+	if !ok && !s.loaded {
+		if s.gets < pointReads {
+			s.gets++
+			s.store.view(func(tx *graph.Tx) error {
+				b, err := tx.Get(nsLearnings, name)
+				if err == nil {
+					v, ok = string(b), true
+					if s.tails == nil {
+						s.tails = map[string]string{}
+					}
+					s.tails[name] = v
+				}
 				return nil
 			})
-		})
+		} else {
+			s.loaded = s.store.view(func(tx *graph.Tx) error {
+				s.tails = map[string]string{}
+				return tx.Scan(nsLearnings, "", func(k string, v []byte) error {
+					s.tails[k] = string(v)
+					return nil
+				})
+			})
+			v, ok = s.tails[name]
+		}
 	}
-	v, ok := s.tails[name]
 	s.mu.Unlock()
 	if !ok {
 		return "", false

@@ -3,6 +3,7 @@ package lore
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -173,5 +174,40 @@ func TestLearningsWithoutTheStore(t *testing.T) {
 	got, err := ws.Get(ctx, l.ID)
 	if err != nil || got.Body != "the body\n" || !reflect.DeepEqual(got.Tags, []string{"x"}) {
 		t.Errorf("with no stored learning: %+v, %v", got, err)
+	}
+}
+
+// The first learnings an operation uses are read one by one; past
+// pointReads, the rest come in one scan. Either way they are the files'.
+func TestLearningsReadByPointThenScan(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	var ids []string
+	for i := range pointReads + 4 {
+		l, err := ws.Add(ctx, AddOptions{Title: fmt.Sprintf("learning %d", i), Body: fmt.Sprintf("body %d\n", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, l.ID)
+	}
+	err := ws.withStore(ctx, func(*graph.Store) error {
+		var src *learningSource
+		for i, id := range ids {
+			z := ws.learnings.byID[id]
+			src = z.src
+			if l := z.get(); l.Body != fmt.Sprintf("body %d\n", i) {
+				t.Errorf("learning %d: %+v", i, l)
+			}
+			if wantScan := i >= pointReads; src.loaded != wantScan {
+				t.Errorf("after %d learnings: scanned %v, want %v", i+1, src.loaded, wantScan)
+			}
+		}
+		if src.gets != pointReads {
+			t.Errorf("%d point reads, want %d", src.gets, pointReads)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
