@@ -162,7 +162,7 @@ func (z *lazyLearning) get() *Learning {
 	z.once.Do(func() {
 		if tail, ok := z.src.tail(z.name(), z.hash); ok {
 			r := &recReader{s: tail}
-			if l := r.learning(z.ID); r.err == nil {
+			if l := r.learning(z.sum); r.err == nil {
 				l.Path = z.Path
 				z.l = l
 				return
@@ -179,9 +179,9 @@ func (z *lazyLearning) eachAnchor(fn func(anchors.Anchor) bool) {
 	if z.src != nil {
 		if tail, ok := z.src.tail(z.name(), z.hash); ok {
 			r := &recReader{s: tail}
-			if r.anchors(func(anchors.Anchor) bool { return true }); r.err == nil {
+			if r.anchorList(func(anchors.Anchor) bool { return true }); r.err == nil {
 				r = &recReader{s: tail}
-				r.anchors(fn)
+				r.anchorList(fn)
 				return
 			}
 		}
@@ -215,8 +215,8 @@ type learningSource struct {
 // thousand, and verifying a thousand should not seek a thousand times.
 const pointReads = 8
 
-// tail returns the encoded learning of a file, after its id, when the
-// store has it for the content with this hash.
+// tail returns the encoded learning of a file, after the content hash it
+// starts with, when that is the hash given.
 func (s *learningSource) tail(name, hash string) (string, bool) {
 	if s == nil {
 		return "", false
@@ -302,15 +302,7 @@ func (s *learningSource) parse(z *lazyLearning) *Learning {
 			}
 		}
 	}
-	return &Learning{ID: z.ID, Path: z.Path, Title: z.sum.Title, Tags: z.sum.Tags, Created: z.sum.Created}
-}
-
-// anchors reads an encoded learning's title, tags and anchors (its start
-// after the id), calling fn with each anchor until fn returns false.
-func (r *recReader) anchors(fn func(anchors.Anchor) bool) {
-	r.str()
-	r.skipStrs()
-	r.anchorList(fn)
+	return &Learning{ID: z.ID, Path: z.Path, Title: z.sum.Title, Tags: slices.Clone(z.sum.Tags), Created: z.sum.Created}
 }
 
 // anchorList reads a count and that many anchors, calling fn with each
@@ -358,11 +350,10 @@ func encodeRecord(rec fileRecord) (header, learning []byte) {
 	w.time(l.Created)
 	header = w.b
 
+	// The learning leaves out what the header has.
 	w = &recWriter{b: make([]byte, 0, 512)}
 	w.uint(recordVersion)
 	w.str(rec.Sum)
-	w.str(l.Title)
-	w.strs(l.Tags)
 	w.uint(uint64(len(l.Anchors)))
 	for _, a := range l.Anchors {
 		w.strs([]string{a.Symbol, a.Lines, a.File, a.Glob, a.Kind, a.Hash, a.Shape, a.Sig, a.Sketch})
@@ -375,7 +366,6 @@ func encodeRecord(rec fileRecord) (header, learning []byte) {
 		w.str(lk.Note)
 	}
 	w.strs(l.DerivedFrom)
-	w.time(l.Created)
 	w.time(l.Updated)
 	w.str(l.Body)
 	return header, w.b
@@ -451,13 +441,6 @@ func decodeRecord(name string, b []byte, src *learningSource) (fileRecord, error
 	return rec, nil
 }
 
-func (r *recReader) skipStrs() {
-	n := r.uint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		r.str()
-	}
-}
-
 func (r *recReader) anchor(a *anchors.Anchor) {
 	if r.uint() != 9 {
 		r.fail()
@@ -467,9 +450,9 @@ func (r *recReader) anchor(a *anchors.Anchor) {
 	a.Hash, a.Shape, a.Sig, a.Sketch = r.str(), r.str(), r.str(), r.str()
 }
 
-// learning decodes the encoded learning after its id.
-func (r *recReader) learning(id string) *Learning {
-	l := &Learning{ID: id, Title: r.str(), Tags: r.strs()}
+// learning decodes an encoded learning whose header gave sm.
+func (r *recReader) learning(sm Summary) *Learning {
+	l := &Learning{ID: sm.ID, Title: sm.Title, Tags: slices.Clone(sm.Tags), Created: sm.Created}
 	if n := r.uint(); n > 0 && n <= uint64(len(r.s)) {
 		l.Anchors = make([]anchors.Anchor, n)
 		for i := range l.Anchors {
@@ -483,7 +466,7 @@ func (r *recReader) learning(id string) *Learning {
 		}
 	}
 	l.DerivedFrom = r.strs()
-	l.Created, l.Updated = r.time(), r.time()
+	l.Updated = r.time()
 	l.Body = r.str()
 	if len(r.s) != 0 {
 		r.fail()

@@ -58,9 +58,8 @@ type namedRecord struct {
 // merged in one pass.
 func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing) error {
 	dir := w.learningsDir()
-	if w.open == nil || w.open.st != st {
-		w.open = &storeRef{st: st}
-	}
+	// Learnings are read lazily from the operation's store (useStore sets
+	// w.open), else from their files.
 	src := &learningSource{dir: w.root, store: w.open}
 	var old []namedRecord
 	err := st.View(func(tx *graph.Tx) error {
