@@ -179,11 +179,8 @@ func (z *lazyLearning) eachAnchor(fn func(anchors.Anchor) bool) {
 	if z.src != nil {
 		if tail, ok := z.src.tail(z.name(), z.hash); ok {
 			r := &recReader{s: tail}
-			if r.anchorList(func(anchors.Anchor) bool { return true }); r.err == nil {
-				r = &recReader{s: tail}
-				r.anchorList(fn)
-				return
-			}
+			r.anchorList(fn)
+			return
 		}
 	}
 	for _, a := range z.get().Anchors {
@@ -205,7 +202,7 @@ type learningSource struct {
 	store *storeRef
 
 	mu     sync.Mutex
-	tails  map[string]string // file name -> content hash and encoded learning
+	tails  map[string]stored // by file name
 	loaded bool              // tails holds every stored learning
 	gets   int               // learnings read one by one so far
 }
@@ -215,13 +212,25 @@ type learningSource struct {
 // thousand, and verifying a thousand should not seek a thousand times.
 const pointReads = 8
 
+// stored is an encoded learning as read from the store: the content hash
+// it starts with and the rest, checked whole once, on first use.
+type stored struct {
+	raw     string
+	hash    string
+	tail    string
+	checked bool
+	ok      bool // it reads whole
+}
+
 // tail returns the encoded learning of a file, after the content hash it
-// starts with, when that is the hash given.
+// starts with, when that is the hash given and the learning reads whole:
+// decoding it then cannot fail.
 func (s *learningSource) tail(name, hash string) (string, bool) {
 	if s == nil {
 		return "", false
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	v, ok := s.tails[name]
 	if !ok && !s.loaded {
 		if s.gets < pointReads {
@@ -229,34 +238,39 @@ func (s *learningSource) tail(name, hash string) (string, bool) {
 			s.store.view(func(tx *graph.Tx) error {
 				b, err := tx.Get(nsLearnings, name)
 				if err == nil {
-					v, ok = string(b), true
-					if s.tails == nil {
-						s.tails = map[string]string{}
-					}
-					s.tails[name] = v
+					v, ok = stored{raw: string(b)}, true
 				}
 				return nil
 			})
 		} else {
 			s.loaded = s.store.view(func(tx *graph.Tx) error {
-				s.tails = map[string]string{}
-				return tx.Scan(nsLearnings, "", func(k string, v []byte) error {
-					s.tails[k] = string(v)
+				s.tails = map[string]stored{}
+				return tx.Scan(nsLearnings, "", func(k string, b []byte) error {
+					s.tails[k] = stored{raw: string(b)}
 					return nil
 				})
 			})
 			v, ok = s.tails[name]
 		}
 	}
-	s.mu.Unlock()
 	if !ok {
 		return "", false
 	}
-	r := &recReader{s: v}
-	if r.uint() != recordVersion || r.str() != hash || r.err != nil {
-		return "", false
+	if !v.checked {
+		r := &recReader{s: v.raw}
+		if r.uint() != recordVersion {
+			r.fail()
+		}
+		v.hash = r.str()
+		v.tail = r.s
+		r.skipLearning()
+		v.checked, v.ok = true, r.err == nil
+		if s.tails == nil {
+			s.tails = map[string]stored{}
+		}
+		s.tails[name] = v
 	}
-	return r.s, true
+	return v.tail, v.ok && v.hash == hash
 }
 
 // storeRef is the store of one operation, for what reads it lazily; it is
@@ -448,6 +462,28 @@ func (r *recReader) anchor(a *anchors.Anchor) {
 	}
 	a.Symbol, a.Lines, a.File, a.Glob, a.Kind = r.str(), r.str(), r.str(), r.str(), r.str()
 	a.Hash, a.Shape, a.Sig, a.Sketch = r.str(), r.str(), r.str(), r.str()
+}
+
+// skipLearning walks an encoded learning without building anything, to
+// know that decoding it cannot fail.
+func (r *recReader) skipLearning() {
+	r.anchorList(func(anchors.Anchor) bool { return true })
+	n := r.uint() // links
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		r.str()
+		r.str()
+		r.uint()
+		r.str()
+	}
+	n = r.uint() // derived from
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		r.str()
+	}
+	r.time()
+	r.str()
+	if len(r.s) != 0 {
+		r.fail()
+	}
 }
 
 // learning decodes an encoded learning whose header gave sm.

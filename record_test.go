@@ -93,6 +93,11 @@ func TestRecordRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		n0 := 0
+		rec.Learning.eachAnchor(func(anchors.Anchor) bool { n0++; return true })
+		if n0 != 0 {
+			t.Errorf("learning cut at %d of %d bytes: %d anchors read from it", n, len(body), n0)
+		}
 		got := rec.Learning.get()
 		if got.ID != l.ID || got.Title != l.Title || got.Body != "" {
 			t.Errorf("learning cut at %d of %d bytes: %+v", n, len(body), got)
@@ -109,7 +114,7 @@ func TestRecordRoundTrip(t *testing.T) {
 
 // servingLearning is a learningSource that has one encoded learning.
 func servingLearning(name string, enc []byte) *learningSource {
-	return &learningSource{loaded: true, tails: map[string]string{name: string(enc)}}
+	return &learningSource{loaded: true, tails: map[string]stored{name: {raw: string(enc)}}}
 }
 
 // The string reader decodes varints itself; it must agree with
