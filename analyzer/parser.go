@@ -150,11 +150,15 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	root := tree.RootNode()
 	w := &walker{lang: l, types: l.types, src: src, file: f}
 	l.walk(w, root)
-	if q != nil && triggered(l.triggers, src) {
+	if first, last, ok := triggered(l.triggers, src); q != nil && ok {
 		if p.cursor == nil {
 			p.cursor = sitter.NewQueryCursor()
 		}
 		qc := p.cursor
+		// Every match contains a trigger, so the cursor only needs the
+		// lines from the first trigger to the last: in most files a
+		// handful of statements instead of the whole tree.
+		qc.SetPointRange(sitter.Point{Row: first}, sitter.Point{Row: last + 1})
 		qc.Exec(q, root)
 		for {
 			m, ok := qc.NextMatch()
@@ -378,14 +382,28 @@ func push(scope []string, name string) []string {
 	return out
 }
 
-func triggered(triggers [][]byte, src []byte) bool {
+// triggered tells whether src holds one of the triggers (always, when
+// there are none), and the 0-based lines of the first and last one found.
+func triggered(triggers [][]byte, src []byte) (first, last uint32, ok bool) {
 	if triggers == nil {
-		return true
+		return 0, ^uint32(0) - 1, true
 	}
+	lo, hi := -1, -1
 	for _, t := range triggers {
-		if bytes.Contains(src, t) {
-			return true
+		i := bytes.Index(src, t)
+		if i < 0 {
+			continue
 		}
+		j := bytes.LastIndex(src, t) + len(t)
+		if lo < 0 || i < lo {
+			lo = i
+		}
+		hi = max(hi, j)
 	}
-	return false
+	if lo < 0 {
+		return 0, 0, false
+	}
+	first = uint32(bytes.Count(src[:lo], []byte("\n")))
+	last = first + uint32(bytes.Count(src[lo:hi], []byte("\n")))
+	return first, last, true
 }

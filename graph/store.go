@@ -73,7 +73,7 @@ type Store struct {
 	histSeq  atomic.Uint64 // last history sequence number handed out
 	histKeep uint64        // history entries kept; 0 keeps none
 	searches sync.Pool     // *search buffers for reuse by traversals
-	names    sync.Map      // uid → id, read-through cache (see cachedName)
+	names    nameCache     // uid → id, read-through (see cachedName)
 	// exclusive is held shared by every transaction and exclusively by a
 	// stream load, which replaces the tables under all of them, and by
 	// the reopening for writing. Stream loads only TryLock it and the
@@ -81,7 +81,6 @@ type Store struct {
 	// it exclusively without bound and holding it shared twice in one
 	// goroutine is safe.
 	exclusive sync.RWMutex
-	namesLen  atomic.Int64
 	// streamMin is the smallest Load into an empty store that uses the
 	// stream writer (tests lower it).
 	streamMin int
@@ -289,8 +288,7 @@ func (s *Store) writable() error {
 	s.db = db
 	s.readOnly.Store(false)
 	// Another process may have written meanwhile: its nodes took uids.
-	s.names.Clear()
-	s.namesLen.Store(0)
+	s.names.clear()
 	return s.loadCounters()
 }
 

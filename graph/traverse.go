@@ -360,31 +360,36 @@ func (tx *Tx) traverse(ctx context.Context, opts TraverseOptions, paths bool) (*
 	}
 	// Order by score, depth and id (ids only matter among equals), then
 	// build paths for the results kept.
-	found := slices.Clone(s.found)
-	names := make(map[int32]string, len(found))
-	for _, i := range found {
-		id, err := s.r.name(s.labels[i].uid)
+	type ranked struct {
+		score float64
+		depth int8
+		i     int32
+		name  string
+	}
+	found := make([]ranked, len(s.found))
+	for k, i := range s.found {
+		l := &s.labels[i]
+		id, err := s.r.name(l.uid)
 		if err != nil {
 			s.release()
 			return nil, nil, err
 		}
-		names[i] = id
+		found[k] = ranked{l.score, l.depth, i, id}
 	}
-	slices.SortFunc(found, func(x, y int32) int {
-		a, b := &s.labels[x], &s.labels[y]
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.depth, b.depth), strings.Compare(names[x], names[y]))
+	slices.SortFunc(found, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.depth, b.depth), strings.Compare(a.name, b.name))
 	})
 	if opts.Limit > 0 && len(found) > opts.Limit {
 		found = found[:opts.Limit]
 	}
 	out := make([]hit, 0, len(found))
-	for _, i := range found {
-		l := &s.labels[i]
+	for _, f := range found {
+		l := &s.labels[f.i]
 		if !paths {
-			out = append(out, hit{Result{Node: names[i], Depth: int(l.depth), Score: l.score}, l.uid})
+			out = append(out, hit{Result{Node: f.name, Depth: int(l.depth), Score: l.score}, l.uid})
 			continue
 		}
-		r, err := s.result(i)
+		r, err := s.result(f.i)
 		if err != nil {
 			s.release()
 			return nil, nil, err
