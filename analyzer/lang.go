@@ -45,6 +45,7 @@ type Language struct {
 	once    sync.Once
 	tsLang  *sitter.Language
 	types   []string // node type names by symbol (see walker.typ)
+	named   []bool   // whether nodes of each symbol are named
 	query   *sitter.Query
 	qerr    error
 	version string
@@ -66,8 +67,10 @@ func (l *Language) compiled() (*sitter.Language, *sitter.Query, error) {
 		}
 		l.tsLang = l.grammar()
 		l.types = make([]string, l.tsLang.SymbolCount())
+		l.named = make([]bool, len(l.types))
 		for i := range l.types {
 			l.types[i] = l.tsLang.SymbolName(sitter.Symbol(i))
+			l.named[i] = l.tsLang.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
 		}
 		var src []byte
 		for _, name := range queries.Files(l.Name) {

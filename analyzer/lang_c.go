@@ -12,8 +12,8 @@ func walkC(w *walker, root *sitter.Node) {
 }
 
 func cItems(w *walker, n *sitter.Node) {
-	eachNamed(n, func(c *sitter.Node) {
-		switch c.Type() {
+	w.eachNamed(n, func(c *sitter.Node) {
+		switch w.typ(c) {
 		case "function_definition":
 			w.emit(nil, cDeclName(w, c.ChildByFieldName("declarator")), KindFunction, c, c.ChildByFieldName("body"))
 		case "declaration":
@@ -46,7 +46,7 @@ func cTagged(w *walker, t, rng *sitter.Node) {
 		return
 	}
 	kind := KindStruct
-	switch t.Type() {
+	switch w.typ(t) {
 	case "struct_specifier", "union_specifier":
 	case "enum_specifier":
 		kind = KindEnum
@@ -77,7 +77,7 @@ func cIsFunc(d *sitter.Node) bool {
 // cDeclName digs the declared identifier out of a declarator.
 func cDeclName(w *walker, d *sitter.Node) string {
 	for d != nil {
-		switch d.Type() {
+		switch w.typ(d) {
 		case "identifier", "type_identifier", "field_identifier":
 			return w.text(d)
 		case "parenthesized_declarator":

@@ -14,8 +14,8 @@ func walkJava(w *walker, root *sitter.Node) {
 }
 
 func javaBody(w *walker, n *sitter.Node, scope []string, inInterface bool) {
-	eachNamed(n, func(c *sitter.Node) {
-		switch c.Type() {
+	w.eachNamed(n, func(c *sitter.Node) {
+		switch w.typ(c) {
 		case "class_declaration", "record_declaration":
 			javaType(w, c, scope, KindClass, false)
 		case "interface_declaration", "annotation_type_declaration":
@@ -30,11 +30,11 @@ func javaBody(w *walker, n *sitter.Node, scope []string, inInterface bool) {
 			w.emit(scope, w.text(c.ChildByFieldName("name")), KindConstructor, c, c.ChildByFieldName("body"))
 		case "field_declaration", "constant_declaration":
 			kind := KindField
-			if inInterface || c.Type() == "constant_declaration" {
+			if inInterface || w.typ(c) == "constant_declaration" {
 				kind = KindConstant
 			}
-			eachNamed(c, func(d *sitter.Node) {
-				if d.Type() == "variable_declarator" {
+			w.eachNamed(c, func(d *sitter.Node) {
+				if w.typ(d) == "variable_declarator" {
 					w.emit(scope, w.text(d.ChildByFieldName("name")), kind, c, d.ChildByFieldName("value"))
 				}
 			})
@@ -54,8 +54,8 @@ func javaType(w *walker, c *sitter.Node, scope []string, kind string, iface bool
 func importsJava(w *walker, capture string, n *sitter.Node) {
 	var spec string
 	static := false
-	eachNamed(n, func(c *sitter.Node) {
-		switch c.Type() {
+	w.eachNamed(n, func(c *sitter.Node) {
+		switch w.typ(c) {
 		case "scoped_identifier", "identifier":
 			spec = strings.Join(strings.Fields(w.text(c)), "")
 		case "asterisk":
@@ -63,7 +63,7 @@ func importsJava(w *walker, capture string, n *sitter.Node) {
 		}
 	})
 	for i := 0; i < int(n.ChildCount()); i++ {
-		if c := n.Child(i); !c.IsNamed() && c.Type() == "static" {
+		if c := n.Child(i); !c.IsNamed() && w.typ(c) == "static" {
 			static = true
 		}
 	}

@@ -10,15 +10,15 @@ import (
 // module-level and namespace-level declarations, class and interface
 // members. Functions declared inside function bodies are not symbols.
 func walkJS(w *walker, root *sitter.Node) {
-	eachNamed(root, func(c *sitter.Node) { jsDecl(w, c, c, nil) })
+	w.eachNamed(root, func(c *sitter.Node) { jsDecl(w, c, c, nil) })
 }
 
 func jsDecl(w *walker, n, rng *sitter.Node, scope []string) {
-	switch n.Type() {
+	switch w.typ(n) {
 	case "import_statement":
 		if src := n.ChildByFieldName("source"); src != nil {
 			importsJS(w, "js.import", src)
-		} else if c := n.NamedChild(0); c != nil && c.Type() == "import_require_clause" {
+		} else if c := n.NamedChild(0); c != nil && w.typ(c) == "import_require_clause" {
 			if src := c.ChildByFieldName("source"); src != nil {
 				w.addImport(unquote(w.text(src)), ImportStatic, src)
 			}
@@ -33,7 +33,7 @@ func jsDecl(w *walker, n, rng *sitter.Node, scope []string) {
 			return
 		}
 		if v := n.ChildByFieldName("value"); v != nil {
-			switch v.Type() {
+			switch w.typ(v) {
 			case "function_expression", "function", "generator_function", "arrow_function":
 				name := w.text(v.ChildByFieldName("name"))
 				if name == "" {
@@ -64,39 +64,39 @@ func jsDecl(w *walker, n, rng *sitter.Node, scope []string) {
 		w.emit(scope, name, KindNamespace, rng, body)
 		if body != nil && name != "" {
 			inner := push(scope, name)
-			eachNamed(body, func(c *sitter.Node) { jsDecl(w, c, c, inner) })
+			w.eachNamed(body, func(c *sitter.Node) { jsDecl(w, c, c, inner) })
 		}
 	case "expression_statement":
-		if c := n.NamedChild(0); c != nil && c.Type() == "internal_module" {
+		if c := n.NamedChild(0); c != nil && w.typ(c) == "internal_module" {
 			jsDecl(w, c, rng, scope)
 		}
 	case "ERROR", "statement_block": // error recovery; `global { … }` inside a module
-		eachNamed(n, func(c *sitter.Node) { jsDecl(w, c, c, scope) })
+		w.eachNamed(n, func(c *sitter.Node) { jsDecl(w, c, c, scope) })
 	case "ambient_declaration":
-		eachNamed(n, func(c *sitter.Node) {
-			if c.Type() == "statement_block" { // declare global { … }
-				eachNamed(c, func(d *sitter.Node) { jsDecl(w, d, d, scope) })
+		w.eachNamed(n, func(c *sitter.Node) {
+			if w.typ(c) == "statement_block" { // declare global { … }
+				w.eachNamed(c, func(d *sitter.Node) { jsDecl(w, d, d, scope) })
 				return
 			}
 			jsDecl(w, c, rng, scope)
 		})
 	case "lexical_declaration", "variable_declaration":
 		kind := KindVariable
-		if n.Child(0) != nil && n.Child(0).Type() == "const" {
+		if n.Child(0) != nil && w.typ(n.Child(0)) == "const" {
 			kind = KindConstant
 		}
-		eachNamed(n, func(d *sitter.Node) {
-			if d.Type() != "variable_declarator" {
+		w.eachNamed(n, func(d *sitter.Node) {
+			if w.typ(d) != "variable_declarator" {
 				return
 			}
 			name := d.ChildByFieldName("name")
-			if name == nil || name.Type() != "identifier" {
+			if name == nil || w.typ(name) != "identifier" {
 				return // destructuring
 			}
 			v := d.ChildByFieldName("value")
 			k, body := kind, v
 			if v != nil {
-				switch v.Type() {
+				switch w.typ(v) {
 				case "arrow_function", "function_expression", "function", "generator_function":
 					k, body = KindFunction, v.ChildByFieldName("body")
 				case "class":
@@ -115,8 +115,8 @@ func jsClass(w *walker, n, rng *sitter.Node, scope []string, name, kind string) 
 		return
 	}
 	inner := push(scope, name)
-	eachNamed(body, func(m *sitter.Node) {
-		switch m.Type() {
+	w.eachNamed(body, func(m *sitter.Node) {
+		switch w.typ(m) {
 		case "method_definition", "method_signature", "abstract_method_signature":
 			mname := jsMemberName(w, m.ChildByFieldName("name"))
 			k := KindMethod
@@ -134,7 +134,7 @@ func jsClass(w *walker, n, rng *sitter.Node, scope []string, name, kind string) 
 			}
 			v := m.ChildByFieldName("value")
 			k, b := KindField, v
-			if v != nil && (v.Type() == "arrow_function" || v.Type() == "function_expression") {
+			if v != nil && (w.typ(v) == "arrow_function" || w.typ(v) == "function_expression") {
 				k, b = KindMethod, v.ChildByFieldName("body")
 			}
 			w.emit(inner, jsMemberName(w, nm), k, m, b)
@@ -146,7 +146,7 @@ func jsMemberName(w *walker, n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
-	switch n.Type() {
+	switch w.typ(n) {
 	case "string":
 		return unquote(w.text(n))
 	case "computed_property_name":
@@ -161,7 +161,7 @@ func importsJS(w *walker, capture string, n *sitter.Node) {
 	case "js.import":
 		kind := ImportStatic
 		if st := n.Parent(); st != nil && st.ChildCount() > 1 {
-			if k := st.Child(1); !k.IsNamed() && k.Type() == "type" {
+			if k := st.Child(1); !k.IsNamed() && w.typ(k) == "type" {
 				kind = ImportTypeOnly
 			}
 		}

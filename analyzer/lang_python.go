@@ -15,7 +15,7 @@ func walkPython(w *walker, root *sitter.Node) {
 }
 
 func pyBlock(w *walker, n *sitter.Node, scope []string, inClass, inFunc bool) {
-	eachNamed(n, func(c *sitter.Node) { pyStmt(w, c, scope, inClass, inFunc) })
+	w.eachNamed(n, func(c *sitter.Node) { pyStmt(w, c, scope, inClass, inFunc) })
 }
 
 func pyStmt(w *walker, c *sitter.Node, scope []string, inClass, inFunc bool) {
@@ -111,7 +111,7 @@ func importsPython(w *walker, capture string, n *sitter.Node) {
 	}
 	switch capture {
 	case "py.import":
-		eachNamed(n, func(c *sitter.Node) {
+		w.eachNamed(n, func(c *sitter.Node) {
 			switch w.typ(c) {
 			case "dotted_name":
 				w.addImport(w.text(c), kind, c)
@@ -125,7 +125,7 @@ func importsPython(w *walker, capture string, n *sitter.Node) {
 			return
 		}
 		var names []string
-		eachNamed(n, func(c *sitter.Node) {
+		w.eachNamed(n, func(c *sitter.Node) {
 			if c.Equal(mod) {
 				return
 			}

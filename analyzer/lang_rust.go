@@ -13,9 +13,9 @@ func walkRust(w *walker, root *sitter.Node) {
 }
 
 func rsItems(w *walker, n *sitter.Node, scope []string, inType bool) {
-	eachNamed(n, func(c *sitter.Node) {
+	w.eachNamed(n, func(c *sitter.Node) {
 		name := func() string { return w.text(c.ChildByFieldName("name")) }
-		switch c.Type() {
+		switch w.typ(c) {
 		case "function_item", "function_signature_item":
 			k := KindFunction
 			if inType {
@@ -66,7 +66,7 @@ func rsItems(w *walker, n *sitter.Node, scope []string, inType bool) {
 // &Foo, a::b::Foo.
 func rsTypeName(w *walker, t *sitter.Node) string {
 	for t != nil {
-		switch t.Type() {
+		switch w.typ(t) {
 		case "type_identifier", "primitive_type":
 			return w.text(t)
 		case "generic_type", "reference_type", "pointer_type":
@@ -84,7 +84,7 @@ func importsRust(w *walker, capture string, n *sitter.Node) {
 	switch capture {
 	case "rs.use":
 		kind := ImportStatic
-		if c := n.NamedChild(0); c != nil && c.Type() == "visibility_modifier" {
+		if c := n.NamedChild(0); c != nil && w.typ(c) == "visibility_modifier" {
 			kind = ImportReExport
 		}
 		var specs []string
@@ -112,14 +112,14 @@ func rsUseTree(w *walker, n *sitter.Node, prefix string, out *[]string) {
 		}
 		return a + "::" + b
 	}
-	switch n.Type() {
+	switch w.typ(n) {
 	case "use_as_clause":
 		rsUseTree(w, n.ChildByFieldName("path"), prefix, out)
 	case "scoped_use_list":
 		p := join(prefix, strings.Join(strings.Fields(w.text(n.ChildByFieldName("path"))), ""))
 		rsUseTree(w, n.ChildByFieldName("list"), p, out)
 	case "use_list":
-		eachNamed(n, func(c *sitter.Node) { rsUseTree(w, c, prefix, out) })
+		w.eachNamed(n, func(c *sitter.Node) { rsUseTree(w, c, prefix, out) })
 	case "use_wildcard":
 		p := ""
 		if c := n.NamedChild(0); c != nil {

@@ -148,7 +148,7 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	w := &walker{lang: l, types: l.types, src: src, file: f}
+	w := &walker{lang: l, types: l.types, named: l.named, src: src, file: f}
 	l.walk(w, root)
 	if first, last, ok := triggered(l.triggers, src); q != nil && ok {
 		if p.cursor == nil {
@@ -193,10 +193,72 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 type walker struct {
 	lang   *Language
 	types  []string
+	named  []bool
 	src    []byte
 	file   *File
 	header []int
 	nerr   int
+
+	kids []*sitter.Node // children being visited, stacked (see eachNamed)
+	sibs []siblings     // the visits in progress, innermost last
+}
+
+// siblings is one visit of eachNamed: the children of a node (a window of
+// walker.kids) and which of them is being visited.
+type siblings struct {
+	from, to, at int
+}
+
+// children appends all children of n, named or not, to w.kids and
+// returns their window. (A tree cursor would step in constant time, but
+// the grammar's version of it gives extras such as comments the alias of
+// the node they sit in.)
+func (w *walker) children(n *sitter.Node) (from, to int) {
+	from = len(w.kids)
+	for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
+		w.kids = append(w.kids, n.Child(i))
+	}
+	return from, len(w.kids)
+}
+
+// eachNamed calls fn for each named child of n, in order. While fn runs,
+// startOf finds the child's preceding siblings without asking the tree.
+func (w *walker) eachNamed(n *sitter.Node, fn func(c *sitter.Node)) {
+	if n == nil {
+		return
+	}
+	from, to := w.children(n)
+	top := len(w.sibs)
+	w.sibs = append(w.sibs, siblings{from: from, to: to})
+	for i := from; i < to; i++ {
+		c := w.kids[i]
+		if !w.isNamed(c) {
+			continue
+		}
+		w.sibs[top].at = i
+		fn(c)
+	}
+	w.sibs = w.sibs[:top]
+	w.kids = w.kids[:from]
+}
+
+func (w *walker) isNamed(n *sitter.Node) bool {
+	if s := int(n.Symbol()); s < len(w.named) {
+		return w.named[s]
+	}
+	return n.IsNamed()
+}
+
+// locate finds n among the children being visited: the start of its
+// window in w.kids and its index, or -1 when n is not a child being
+// visited.
+func (w *walker) locate(n *sitter.Node) (from, i int) {
+	for k := len(w.sibs) - 1; k >= 0; k-- {
+		if v := w.sibs[k]; w.kids[v.at] == n {
+			return v.from, v.at
+		}
+	}
+	return 0, -1
 }
 
 // typ is n.Type() without a C string copied into Go per call: the name of
@@ -251,12 +313,34 @@ func (w *walker) startOf(n *sitter.Node) int {
 	if w.lang.attach == nil {
 		return start + 1
 	}
-	for prev := n.PrevSibling(); prev != nil; prev = prev.PrevSibling() {
-		if !w.lang.attach[w.typ(prev)] || endLine(prev) < start {
+	from, i := w.locate(n)
+	var asked []*sitter.Node             // siblings before n asked of the tree, nearest first
+	before := func(j int) *sitter.Node { // the j-th sibling before n
+		if i >= 0 {
+			if i-j < from {
+				return nil
+			}
+			return w.kids[i-j]
+		}
+		for len(asked) < j {
+			last := n
+			if len(asked) > 0 {
+				last = asked[len(asked)-1]
+			}
+			if last == nil {
+				return nil
+			}
+			asked = append(asked, last.PrevSibling())
+		}
+		return asked[j-1]
+	}
+	for j := 1; ; j++ {
+		prev := before(j)
+		if prev == nil || !w.lang.attach[w.typ(prev)] || endLine(prev) < start {
 			break
 		}
 		ps := int(prev.StartPoint().Row)
-		if before := prev.PrevSibling(); before != nil && endLine(before) > ps && !w.lang.attach[w.typ(before)] {
+		if b := before(j + 1); b != nil && endLine(b) > ps && !w.lang.attach[w.typ(b)] {
 			break // a comment trailing the previous statement
 		}
 		start = ps
@@ -362,17 +446,6 @@ func unquote(s string) string {
 		body = body[:len(body)-1]
 	}
 	return body
-}
-
-// childrenByType calls fn for each named child of n.
-func eachNamed(n *sitter.Node, fn func(c *sitter.Node)) {
-	if n == nil {
-		return
-	}
-	cnt := int(n.NamedChildCount())
-	for i := 0; i < cnt; i++ {
-		fn(n.NamedChild(i))
-	}
 }
 
 func push(scope []string, name string) []string {
