@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -334,5 +336,31 @@ func TestLoadBesideReader(t *testing.T) {
 	}
 	if _, err := s.Node("file:a"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestReadJSONEmptyObjectsAndSizes(t *testing.T) {
+	doc := `{"nodes":[{"id":"file:a","attrs":{ }},{"id":"file:b","attrs":{"k":"v"}},{"id":"file:c","attrs":null}],
+"edges":[{"type":"IMPORTS","from":"file:a","to":"file:b","metadata":{}},{"type":"IMPORTS","from":"file:b","to":"file:c","metadata":{"n":1}}]}`
+	for name, r := range map[string]io.Reader{
+		"sized":    strings.NewReader(doc),
+		"unsized":  io.MultiReader(strings.NewReader(doc[:10]), strings.NewReader(doc[10:])),
+		"one byte": iotest.OneByteReader(strings.NewReader(doc)),
+	} {
+		g, err := ReadJSON(r)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if g.Nodes[0].Attrs != nil || g.Nodes[2].Attrs != nil || g.Nodes[1].Attrs["k"] != "v" {
+			t.Errorf("%s: attrs %v, %v, %v", name, g.Nodes[0].Attrs, g.Nodes[1].Attrs, g.Nodes[2].Attrs)
+		}
+		if g.Edges[0].Metadata != nil || g.Edges[1].Metadata["n"] != float64(1) {
+			t.Errorf("%s: metadata %v, %v", name, g.Edges[0].Metadata, g.Edges[1].Metadata)
+		}
+	}
+	for _, bad := range []string{`{"nodes":[{"id":"file:a","attrs":{"k":1}}]}`, `{"nodes":[{"id":"file:a","attrs":[]}]}`} {
+		if _, err := ReadJSON(strings.NewReader(bad)); err == nil {
+			t.Errorf("ReadJSON(%s) accepted attrs that are not strings", bad)
+		}
 	}
 }
