@@ -281,20 +281,16 @@ func readAll(r io.Reader) ([]byte, error) {
 	if n <= 0 {
 		return io.ReadAll(r)
 	}
-	buf := make([]byte, 0, n+1) // +1: room to read the end without growing
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		m, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+m]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
+	buf := make([]byte, n+1) // one byte more tells the end from a grown input
+	m, err := io.ReadFull(r, buf)
+	switch err {
+	case io.EOF, io.ErrUnexpectedEOF:
+		return buf[:m], nil
+	case nil:
+		rest, err := io.ReadAll(r)
+		return append(buf, rest...), err
 	}
+	return buf[:m], err
 }
 
 type jsonEdge struct {

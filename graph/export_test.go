@@ -346,6 +346,7 @@ func TestReadJSONEmptyObjectsAndSizes(t *testing.T) {
 		"sized":    strings.NewReader(doc),
 		"unsized":  io.MultiReader(strings.NewReader(doc[:10]), strings.NewReader(doc[10:])),
 		"one byte": iotest.OneByteReader(strings.NewReader(doc)),
+		"grown":    shortLen{strings.NewReader(doc), 20}, // says 20 bytes, has more
 	} {
 		g, err := ReadJSON(r)
 		if err != nil {
@@ -364,3 +365,12 @@ func TestReadJSONEmptyObjectsAndSizes(t *testing.T) {
 		}
 	}
 }
+
+// shortLen is a reader whose Len is smaller than what it holds, like a
+// file that grew after its size was read.
+type shortLen struct {
+	io.Reader
+	n int
+}
+
+func (s shortLen) Len() int { return s.n }
