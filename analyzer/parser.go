@@ -203,16 +203,16 @@ type walker struct {
 	sibs []siblings     // the visits in progress, innermost last
 }
 
-// siblings is one visit of eachNamed: the children of a node (a window of
-// walker.kids) and which of them is being visited.
+// siblings is one visit of eachNamed: where the node's children start in
+// walker.kids and which of them is being visited.
 type siblings struct {
-	from, to, at int
+	from, at int
 }
 
 // children appends all children of n, named or not, to w.kids and
 // returns their window. (A tree cursor would step in constant time, but
-// the grammar's version of it gives extras such as comments the alias of
-// the node they sit in.)
+// the cursor of this tree-sitter version gives extras such as comments
+// the alias of the node they sit in.)
 func (w *walker) children(n *sitter.Node) (from, to int) {
 	from = len(w.kids)
 	for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
@@ -229,7 +229,7 @@ func (w *walker) eachNamed(n *sitter.Node, fn func(c *sitter.Node)) {
 	}
 	from, to := w.children(n)
 	top := len(w.sibs)
-	w.sibs = append(w.sibs, siblings{from: from, to: to})
+	w.sibs = append(w.sibs, siblings{from: from})
 	for i := from; i < to; i++ {
 		c := w.kids[i]
 		if !w.isNamed(c) {

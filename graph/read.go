@@ -155,7 +155,7 @@ func (r *reader) name(u uint64) (string, error) {
 	if s, ok := r.names[u]; ok {
 		return s, nil
 	}
-	if id, ok := r.s.cachedName(u); ok {
+	if id, ok := r.s.names.load(u); ok {
 		r.names[u] = id
 		return id, nil
 	}
@@ -181,7 +181,7 @@ func (r *reader) read(u uint64) (string, error) {
 	r.names[u] = id
 	r.attrs[u] = r.attrs[u] // mark as read
 	if err == nil {
-		r.s.cacheName(u, id)
+		r.s.names.store(u, id)
 	}
 	return id, err
 }
@@ -459,8 +459,10 @@ func (tx *Tx) Stats() (Stats, error) {
 // maxCachedNames bounds the Store's uid → id cache (about 100 bytes each).
 const maxCachedNames = 1 << 20
 
-// nameCache maps uids to ids for every transaction of a Store. It is
-// sharded by uid under read-write locks: a sync.Map boxed every uid in an
+// nameCache maps uids to ids for every transaction of a Store, filled as
+// reads see nodes. A uid names one id for good: a removed node's uid is
+// never handed out again, so entries need no invalidation. It is sharded
+// by uid under read-write locks: a sync.Map boxed every uid in an
 // interface to look it up, which cost a traversal a seventh of its time.
 type nameCache struct {
 	shards [16]struct {
@@ -502,15 +504,4 @@ func (c *nameCache) clear() {
 		sh.mu.Unlock()
 	}
 	c.n.Store(0)
-}
-
-// cachedName returns the id of uid u if a read has seen it. A uid names
-// one id for good: a removed node's uid is never handed out again, so the
-// cache needs no invalidation.
-func (s *Store) cachedName(u uint64) (string, bool) {
-	return s.names.load(u)
-}
-
-func (s *Store) cacheName(u uint64, id string) {
-	s.names.store(u, id)
 }

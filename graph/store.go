@@ -73,7 +73,7 @@ type Store struct {
 	histSeq  atomic.Uint64 // last history sequence number handed out
 	histKeep uint64        // history entries kept; 0 keeps none
 	searches sync.Pool     // *search buffers for reuse by traversals
-	names    nameCache     // uid → id, read-through (see cachedName)
+	names    nameCache     // uid → id, read-through
 	// exclusive is held shared by every transaction and exclusively by a
 	// stream load, which replaces the tables under all of them, and by
 	// the reopening for writing. Stream loads only TryLock it and the
