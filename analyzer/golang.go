@@ -8,13 +8,25 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
-// parseGo extracts symbols and imports of a Go file with go/parser. It
-// returns each symbol's header end offset (see fingerprint).
-func parseGo(f *File, src []byte) []int {
+// parseGo extracts symbols and imports of a Go file with go/parser, given
+// the file's tokens (goLexer) and a scratch buffer. It returns each
+// symbol's header end offset (see fingerprint) and the buffer.
+//
+// go/parser reads a skeleton of the file (goSkeleton): symbols are
+// declarations at the top level, and two thirds of parsing a Go file is
+// its function bodies and table literals. The imported names a file uses
+// (pkg.Name) are read from the tokens instead of the bodies' syntax trees.
+// What is lost is syntax errors inside the blanked braces: go/parser no
+// longer sees them, so lore reports a Go file's syntax errors only where
+// they change its declarations.
+func parseGo(f *File, src []byte, toks []span, buf []byte) ([]int, []byte) {
+	buf = goSkeleton(src, toks, buf)
 	fset := token.NewFileSet()
-	af, err := parser.ParseFile(fset, f.Path, src, parser.ParseComments|parser.SkipObjectResolution)
+	af, err := parser.ParseFile(fset, f.Path, buf, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		if list, ok := err.(scanner.ErrorList); ok {
 			for i, e := range list {
@@ -28,10 +40,12 @@ func parseGo(f *File, src []byte) []int {
 		}
 	}
 	if af == nil {
-		return nil
+		return nil, buf
 	}
 	tf := fset.File(af.Pos())
-	line := func(p token.Pos) int { return tf.Line(p) }
+	// Lines as they are in the file: a //line directive renames
+	// positions for compilers, not for anchors.
+	line := func(p token.Pos) int { return tf.PositionFor(p, false).Line }
 	off := func(p token.Pos) int { return tf.Offset(p) }
 	n := 0 // symbols, at most (interface methods not counted)
 	for _, d := range af.Decls {
@@ -79,7 +93,7 @@ func parseGo(f *File, src []byte) []int {
 		f.Imports = append(f.Imports, Import{Path: f.Path, Spec: spec, Kind: ImportStatic, Line: line(is.Path.Pos()), Targets: []string{}})
 	}
 	if len(local) > 0 {
-		goUsedNames(af, local, f.Imports)
+		goUsedNames(src, toks, local, f.Imports)
 	}
 	for _, d := range af.Decls {
 		switch d := d.(type) {
@@ -157,7 +171,54 @@ func parseGo(f *File, src []byte) []int {
 			}
 		}
 	}
-	return header
+	return header, buf
+}
+
+// goSkeleton copies src into buf with the inside of each brace pair at the
+// top level blanked — function bodies, composite literals, function
+// literals — except a struct's or an interface's, whose fields and methods
+// are declarations. Blanks are spaces; line breaks stay, so offsets and
+// lines in the skeleton are those of src, and an empty body or literal
+// parses as the full one does up to its contents. Braces are read from
+// toks, so braces in strings and comments do not count.
+func goSkeleton(src []byte, toks []span, buf []byte) []byte {
+	buf = append(buf[:0], src...)
+	for k := 0; k < len(toks); k++ {
+		if !goIsByte(src, toks[k], '{') {
+			continue
+		}
+		depth, m := 1, k+1
+		for ; m < len(toks) && depth > 0; m++ {
+			switch {
+			case goIsByte(src, toks[m], '{'):
+				depth++
+			case goIsByte(src, toks[m], '}'):
+				depth--
+			}
+		}
+		if depth > 0 {
+			break // unbalanced: leave the rest to go/parser
+		}
+		m-- // the closing brace
+		if k > 0 {
+			if prev := string(src[toks[k-1].start:toks[k-1].end]); prev == "struct" || prev == "interface" {
+				k = m
+				continue
+			}
+		}
+		for i := toks[k].end; i < toks[m].start; i++ {
+			if buf[i] != '\n' {
+				buf[i] = ' '
+			}
+		}
+		k = m
+	}
+	return buf
+}
+
+// goIsByte reports whether token t is the one-byte token c.
+func goIsByte(src []byte, t span, c byte) bool {
+	return t.end-t.start == 1 && src[t.start] == c
 }
 
 // goPackageName guesses the name a package is referred to by from its
@@ -178,30 +239,46 @@ func goPackageName(spec string) string {
 
 // goUsedNames records, as each import's Names, the package-level names
 // the file uses through it (pkg.Name), sorted: the IMPORTS edges of a Go
-// file go to the files of the package that declare them.
-func goUsedNames(af *ast.File, local map[string]int, imps []Import) {
+// file go to the files of the package that declare them. A use is the
+// tokens "pkg . Name" not preceded by a period (x.pkg.Name selects a
+// field), which is where go/ast has a selector on the bare identifier pkg.
+func goUsedNames(src []byte, toks []span, local map[string]int, imps []Import) {
 	used := make([]map[string]bool, len(imps))
-	ast.Inspect(af, func(n ast.Node) bool {
-		sel, ok := n.(*ast.SelectorExpr)
+	for k := 0; k+2 < len(toks); k++ {
+		if !goIsByte(src, toks[k+1], '.') || (k > 0 && goIsByte(src, toks[k-1], '.')) {
+			continue
+		}
+		pkg, sel := src[toks[k].start:toks[k].end], src[toks[k+2].start:toks[k+2].end]
+		if !goIsIdent(sel) {
+			continue
+		}
+		i, ok := local[string(pkg)]
 		if !ok {
-			return true
+			continue
 		}
-		if id, ok := sel.X.(*ast.Ident); ok {
-			if i, ok := local[id.Name]; ok {
-				if used[i] == nil {
-					used[i] = map[string]bool{}
-				}
-				used[i][sel.Sel.Name] = true
-			}
+		if used[i] == nil {
+			used[i] = map[string]bool{}
 		}
-		return true
-	})
+		used[i][string(sel)] = true
+	}
 	for i, u := range used {
 		for n := range u {
 			imps[i].Names = append(imps[i].Names, n)
 		}
 		sort.Strings(imps[i].Names)
 	}
+}
+
+// goIsIdent reports whether a token is an identifier or keyword.
+func goIsIdent(t []byte) bool {
+	if len(t) == 0 {
+		return false
+	}
+	if t[0] < utf8.RuneSelf {
+		return goIdentStart(t[0])
+	}
+	r, _ := utf8.DecodeRune(t)
+	return unicode.IsLetter(r)
 }
 
 // recvName is the receiver's type name without pointers, parentheses or

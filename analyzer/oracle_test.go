@@ -235,7 +235,7 @@ func TestOracleGo(t *testing.T) {
 		}
 		files++
 		var oracle []oracleSym
-		line := func(p token.Pos) int { return fset.Position(p).Line }
+		line := func(p token.Pos) int { return fset.PositionFor(p, false).Line }
 		addo := func(fq string, from, to token.Pos) {
 			oracle = append(oracle, oracleSym{FQ: e.Path + "::" + fq, Lo: line(from), Hi: line(from), End: line(to - 1)})
 		}

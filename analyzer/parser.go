@@ -21,6 +21,7 @@ type Parser struct {
 	cursor  *sitter.QueryCursor
 	spans   []span
 	buf     []byte // fingerprint scratch
+	skel    []byte // parseGo's scratch
 	src     []byte // file buffer of read, reused from file to file
 }
 
@@ -113,14 +114,18 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	f.Lang = l.Name
 	var header []int
 	if l.grammar == nil {
-		header = parseGo(f, src)
+		p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
+		header, p.skel = parseGo(f, src, p.spans, p.skel)
+		if cap(p.skel) > 1<<22 {
+			p.skel = nil
+		}
 	} else {
 		var err error
 		if header, err = p.parseTS(ctx, l, f, src); err != nil {
 			return nil, fmt.Errorf("%s: parse: %w", path, err)
 		}
+		p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
 	}
-	p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
 	p.buf = fingerprint(src, p.spans, f.Symbols, header, p.buf)
 	if cap(p.spans) > 1<<20 {
 		p.spans = nil

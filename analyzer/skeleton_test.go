@@ -1,0 +1,147 @@
+package analyzer
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestGoSkeleton(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"func f() { return 1 }\n", "func f() {          }\n"},
+		{"func f() {\n\tg()\n}\n", "func f() {\n    \n}\n"},
+		{"type T struct{ a int }\n", "type T struct{ a int }\n"},
+		{"type I interface{ M() }\n", "type I interface{ M() }\n"},
+		{"var v = struct{ a int }{a: 1}\n", "var v = struct{ a int }{    }\n"},
+		{"var m = map[string]int{\"{\": 1} // }\n", "var m = map[string]int{      } // }\n"},
+		{"func F[T interface{ ~int }](x T) { _ = x }\n", "func F[T interface{ ~int }](x T) {       }\n"},
+		{"func f() { { }\n", "func f() { { }\n"}, // unbalanced: left alone
+		{"var s = `{\n}`\n", "var s = `{\n}`\n"},
+	} {
+		src := []byte(tc.src)
+		got := goSkeleton(src, goLexer{}.tokens(src, nil), nil)
+		if string(got) != tc.want {
+			t.Errorf("goSkeleton(%q)\n got %q\nwant %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+// goDeclList lists a file's top-level declarations and interface methods
+// with their lines, as parseGo reads them.
+func goDeclList(src []byte) (string, bool) {
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, "x.go", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	line := func(p token.Pos) int { return fset.PositionFor(p, false).Line }
+	for _, d := range af.Decls {
+		fmt.Fprintf(&b, "%T %d-%d", d, line(d.Pos()), line(d.End()))
+		ast.Inspect(d, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BlockStmt, *ast.CompositeLit, *ast.FuncLit:
+				return false
+			case *ast.Ident:
+				b.WriteString(" " + n.Name)
+			}
+			return true
+		})
+		b.WriteString("\n")
+	}
+	return b.String(), true
+}
+
+// FuzzGoSkeleton checks the skeleton against go/parser: for every source
+// go/parser accepts, the skeleton keeps the length and line breaks, and
+// its declarations (names, kinds, lines, headers) are the source's.
+func FuzzGoSkeleton(f *testing.F) {
+	for _, s := range []string{
+		"package a\nfunc F() {}\n",
+		"package a\n\nimport \"fmt\"\n\n// D.\nfunc (r *R[T]) M(x int) (y int) {\n\tif x > 0 { return fmt.Sprint(\"}\") }\n\treturn\n}\n",
+		"package a\n\nvar t = []struct{ a, b int }{{1, 2}, {3, 4}}\n\ntype I interface {\n\tM() // m\n\tfmt.Stringer\n}\n",
+		"package a\n\nimport (\n\tf \"fmt\"\n\t\"example.com/m/v2\"\n)\n\nvar _ = f.Sprint(m.X, x.f.Y)\n",
+		"package a\n\nconst (\n\tA = iota\n\tB\n)\n\nvar f = func() { /* { */ }\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		want, ok := goDeclList(src)
+		if !ok {
+			return
+		}
+		skel := goSkeleton(src, goLexer{}.tokens(src, nil), nil)
+		if len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n")) {
+			t.Fatalf("skeleton changed the length or the lines of %q: %q", src, skel)
+		}
+		got, ok := goDeclList(skel)
+		if !ok || got != want {
+			t.Fatalf("declarations of %q\n got %q\nwant %q\nskeleton %q", src, got, want, skel)
+		}
+		f := &File{Path: "x.go"}
+		parseGo(f, src, goLexer{}.tokens(src, nil), nil)
+		if got, want := goImportNames(f.Imports), goSelectorNames(src); got != want {
+			t.Fatalf("names used through imports of %q\n got %s\nwant %s", src, got, want)
+		}
+	})
+}
+
+func goImportNames(imps []Import) string {
+	var b strings.Builder
+	for _, im := range imps {
+		fmt.Fprintf(&b, "%s%v ", im.Spec, im.Names)
+	}
+	return b.String()
+}
+
+// goSelectorNames is goUsedNames from the syntax tree: the selectors
+// pkg.Name whose X is an identifier naming an import.
+func goSelectorNames(src []byte) string {
+	af, err := parser.ParseFile(token.NewFileSet(), "x.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return ""
+	}
+	var imps []Import
+	local := map[string]int{}
+	for _, is := range af.Imports {
+		spec, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := goPackageName(spec)
+		if is.Name != nil {
+			name = is.Name.Name
+		}
+		if name != "_" && name != "." {
+			local[name] = len(imps)
+		}
+		imps = append(imps, Import{Spec: spec})
+	}
+	used := make([]map[string]bool, len(imps))
+	ast.Inspect(af, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				if i, ok := local[id.Name]; ok {
+					if used[i] == nil {
+						used[i] = map[string]bool{}
+					}
+					used[i][sel.Sel.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	for i, u := range used {
+		for n := range u {
+			imps[i].Names = append(imps[i].Names, n)
+		}
+		slices.Sort(imps[i].Names)
+	}
+	return goImportNames(imps)
+}
