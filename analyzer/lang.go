@@ -38,6 +38,10 @@ type Language struct {
 	resolve func(*resolver, *Import) []string   // in-repo targets of an import
 	attach  map[string]bool                     // sibling node types attached to the next declaration
 	trimEnd bool                                // end at the last non-comment token (Python)
+	// skeleton, when set, blanks what extraction does not read (keeping
+	// offsets and lines), so that tree-sitter parses less; ok false
+	// means parse the source itself.
+	skeleton func(src, buf []byte) (out []byte, ok bool)
 	// triggers, when set, are literals without which the imports query
 	// cannot match; files containing none of them skip the query cursor.
 	triggers [][]byte
@@ -116,7 +120,7 @@ func NewTable() *Table {
 		{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, grammar: javascript.GetLanguage,
 			walk: walkJS, imports: importsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, triggers: jsTriggers},
 		{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.GetLanguage,
-			walk: walkPython, imports: importsPython, resolve: resolvePython, attach: cComments, trimEnd: true,
+			walk: walkPython, imports: importsPython, resolve: resolvePython, attach: cComments, trimEnd: true, skeleton: pySkeleton,
 			triggers: [][]byte{[]byte("import_module"), []byte("__import__")}},
 		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage,
 			walk: walkRust, imports: importsRust, resolve: resolveRust,
@@ -131,7 +135,7 @@ func NewTable() *Table {
 	for _, l := range langs {
 		l.version = schemaVersion + "/" + grammarVersion + "/" + queries.Version(l.Name)
 		if l.grammar == nil {
-			l.version = schemaVersion + "/go"
+			l.version = schemaVersion + "/go2" // go2: lines as in the file under //line directives
 		}
 		for _, e := range l.Extensions {
 			t.byExt[e] = l

@@ -147,9 +147,27 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 		tp.SetLanguage(tsl)
 		p.parsers[l] = tp
 	}
-	tree, err := tp.ParseCtx(ctx, nil, src)
+	text := src
+	if l.skeleton != nil {
+		var ok bool
+		if p.skel, ok = l.skeleton(src, p.skel); ok {
+			text = p.skel
+		}
+	}
+	tree, err := tp.ParseCtx(ctx, nil, text)
 	if err != nil {
 		return nil, err
+	}
+	if root := tree.RootNode(); len(text) > 0 && &text[0] != &src[0] && root.HasError() {
+		// A syntax error: read it, and what survives around it, from
+		// the source itself.
+		tree.Close()
+		if tree, err = tp.ParseCtx(ctx, nil, src); err != nil {
+			return nil, err
+		}
+	}
+	if cap(p.skel) > 1<<22 {
+		p.skel = nil
 	}
 	defer tree.Close()
 	root := tree.RootNode()

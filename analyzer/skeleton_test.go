@@ -145,3 +145,61 @@ func goSelectorNames(src []byte) string {
 	}
 	return goImportNames(imps)
 }
+
+func TestPySkeleton(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"def f():\n    x = g(1,\n          2)\n    return x\n", "def f():\n    (       \n           )\n    (      )\n"},
+		{"x = 1\nclass A:\n    y = 2\n    def m(self):\n        self.z = 3\n", "x = 1\nclass A:\n    y = 2\n    def m(self):\n        (        )\n"},
+		{"def f():\n    class B:\n        c = 1\n    import os\n    m = __import__('m')\n", "def f():\n    class B:\n        c = 1\n    import os\n    m = __import__('m')\n"},
+		{"def f():\n    if x: y = 1\n    @d\n    def g(): pass\n", "def f():\n    if x: y = 1\n    @d\n    def g(): pass\n"},
+		{"def f():\n    s = f'{a[\"k\"]:>{w}}' # c\n    t = \"\"\"\n}\"\"\"\n", "def f():\n    (                  ) # c\n    (      \n   )\n"},
+		{"def f():\n    a = 1 + \\\n        2\n", "def f():\n    (        \n        )\n"},
+		{"def f():\n    s = 'unterminated\n", "def f():\n    s = 'unterminated\n"}, // not followed: source as is
+	} {
+		got, ok := pySkeleton([]byte(tc.src), nil)
+		if !ok {
+			got = []byte(tc.src)
+		}
+		if string(got) != tc.want {
+			t.Errorf("pySkeleton(%q)\n got %q\nwant %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+// FuzzPySkeleton checks the skeleton against tree-sitter on the source:
+// wherever the source parses without errors, its symbols and imports are
+// those read from the skeleton.
+func FuzzPySkeleton(f *testing.F) {
+	for _, s := range []string{
+		"def f():\n    x = 1\n",
+		"import a\nclass A:\n    '''doc'''\n    X = 1\n    @property\n    def p(self):\n        return f\"{self.x!r:>{w}}\"\n",
+		"async def f():\n    async with a as b:\n        await b\n    match x:\n        case [1, *r]:\n            from . import m\n",
+		"def f(a,\n      b=lambda: 0):\n    def g(): return 1\n    return (\n        g)\n",
+	} {
+		f.Add([]byte(s))
+	}
+	whole := NewTable()
+	for _, l := range whole.langs {
+		l.skeleton = nil
+	}
+	ref, p := NewParser(whole), NewParser(nil)
+	f.Cleanup(ref.Close)
+	f.Cleanup(p.Close)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		want, err := ref.Parse("x.py", src)
+		if err != nil || len(want.Errors) > 0 {
+			return
+		}
+		if skel, ok := pySkeleton(src, nil); ok && (len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n"))) {
+			t.Fatalf("skeleton changed the length or the lines of %q: %q", src, skel)
+		}
+		got, err := p.Parse("x.py", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got.Symbols, got.Imports) != fmt.Sprint(want.Symbols, want.Imports) {
+			skel, _ := pySkeleton(src, nil)
+			t.Fatalf("%q:\n got %v %v\nwant %v %v\nskeleton %q", src, got.Symbols, got.Imports, want.Symbols, want.Imports, skel)
+		}
+	})
+}
