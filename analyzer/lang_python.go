@@ -80,8 +80,9 @@ func pyDef(w *walker, d, rng *sitter.Node, scope []string, inClass bool) {
 	w.emit(scope, name, kind, rng, body)
 	// Inside a function only nested definitions and imports matter; most
 	// bodies have neither, and a byte scan is far cheaper than visiting
-	// their statements through cgo.
-	if body != nil && name != "" && pyMayDeclare(w.src[body.StartByte():body.EndByte()]) {
+	// their statements through cgo. The scan reads the skeleton, where
+	// only statements that define or import are left.
+	if body != nil && name != "" && pyMayDeclare(w.parsed[body.StartByte():body.EndByte()]) {
 		pyBlock(w, body, push(scope, name), false, true)
 	}
 }

@@ -147,10 +147,9 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 		tp.SetLanguage(tsl)
 		p.parsers[l] = tp
 	}
-	text := src
+	text, skeleton := src, false
 	if l.skeleton != nil {
-		var ok bool
-		if p.skel, ok = l.skeleton(src, p.skel); ok {
+		if p.skel, skeleton = l.skeleton(src, p.skel); skeleton {
 			text = p.skel
 		}
 	}
@@ -158,20 +157,21 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	if err != nil {
 		return nil, err
 	}
-	if root := tree.RootNode(); len(text) > 0 && &text[0] != &src[0] && root.HasError() {
+	if skeleton && tree.RootNode().HasError() {
 		// A syntax error: read it, and what survives around it, from
 		// the source itself.
 		tree.Close()
 		if tree, err = tp.ParseCtx(ctx, nil, src); err != nil {
 			return nil, err
 		}
+		text = src
 	}
 	if cap(p.skel) > 1<<22 {
 		p.skel = nil
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	w := &walker{lang: l, types: l.types, named: l.named, src: src, file: f}
+	w := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: f}
 	l.walk(w, root)
 	if first, last, ok := triggered(l.triggers, src); q != nil && ok {
 		if p.cursor == nil {
@@ -218,6 +218,7 @@ type walker struct {
 	types  []string
 	named  []bool
 	src    []byte
+	parsed []byte // what tree-sitter parsed: src or a skeleton of it
 	file   *File
 	header []int
 	nerr   int

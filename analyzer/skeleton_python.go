@@ -1,71 +1,114 @@
 package analyzer
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
-// pySkeleton copies src into buf with the simple statements inside
-// function bodies blanked: each becomes "(" and ")" at its first and last
-// character with spaces between, an empty tuple on the same lines. Symbols
-// inside a function are only its nested definitions and imports, while
-// its other statements are most of what tree-sitter would parse. Kept
-// are every line outside functions (module and class level assignments
-// are symbols), compound statement headers, definitions and decorators,
-// and any statement that mentions "import" (dynamic imports). Offsets and
-// lines do not change, so the tree of the skeleton reads as the tree of
-// src. ok is false when src has something the scanner does not follow
-// (an unterminated string or bracket); the caller then parses src.
+// pySkeleton copies src into buf with the statements inside function
+// bodies blanked that declare and import nothing: each simple statement,
+// and each compound statement (if, for, while, try, with, match, with
+// their elif, else, except and finally clauses) whose lines hold no
+// definition, decorator or import, becomes "(" and ")" at its first and
+// last character with spaces between: an empty tuple on the same lines.
+// Symbols inside a function are only its nested definitions and imports,
+// while its other statements are most of what tree-sitter would parse.
+// Kept are every line outside functions (module and class level
+// assignments are symbols), and any statement that mentions "import"
+// (dynamic imports). Offsets and lines do not change, so the tree of the
+// skeleton reads as the tree of src. ok is false when src has something
+// the scanner does not follow (an unterminated string or bracket); the
+// caller then parses src.
 func pySkeleton(src, buf []byte) (out []byte, ok bool) {
 	buf = append(buf[:0], src...)
 	s := pyScanner{src: src}
-	type open struct {
-		indent int
-		def    bool
-	}
-	var stack []open
+	var lines []pyLine
 	for {
 		l, more, ok := s.next()
 		if !ok {
 			return buf, false
 		}
 		if !more {
-			return buf, true
-		}
-		for len(stack) > 0 && l.indent <= stack[len(stack)-1].indent {
-			stack = stack[:len(stack)-1]
+			break
 		}
 		line := src[l.start:l.end]
 		word, rest := pyWord(line)
 		if word == "async" {
 			word, _ = pyWord(bytes.TrimLeft(rest, " \t\\\r\n\f"))
 		}
-		colon := line[len(line)-1] == ':'
-		if colon && (word == "def" || word == "class") {
-			stack = append(stack, open{l.indent, word == "def"})
-			continue
-		}
-		if len(stack) == 0 || !stack[len(stack)-1].def || colon || line[0] == '@' ||
-			pyKeeps(word) || l.end-l.start < 2 || bytes.Contains(line, []byte("import")) {
-			continue
-		}
-		buf[l.start] = '('
-		for i := l.start + 1; i < l.end-1; i++ {
-			if buf[i] != '\n' && buf[i] != '\r' {
-				buf[i] = ' '
-			}
-		}
-		buf[l.end-1] = ')'
+		l.word, l.colon = word, line[len(line)-1] == ':'
+		l.keep = word == "def" || word == "class" || line[0] == '@' || bytes.Contains(line, []byte("import"))
+		lines = append(lines, l)
 	}
+	type open struct {
+		indent int
+		def    bool
+	}
+	var stack []open
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		for len(stack) > 0 && l.indent <= stack[len(stack)-1].indent {
+			stack = stack[:len(stack)-1]
+		}
+		if l.colon && (l.word == "def" || l.word == "class") {
+			stack = append(stack, open{l.indent, l.word == "def"})
+			continue
+		}
+		if len(stack) == 0 || !stack[len(stack)-1].def || l.keep {
+			continue
+		}
+		j := i
+		if pyCompound(l.word) {
+			j = pyStatementEnd(lines, i)
+			if slices.ContainsFunc(lines[i:j+1], func(l pyLine) bool { return l.keep }) {
+				continue // its header stays; its lines are seen one by one
+			}
+		} else if l.colon {
+			continue // a clause on its own (after a syntax error): keep
+		}
+		if a, b := l.start, lines[j].end; b-a >= 2 {
+			buf[a] = '('
+			for k := a + 1; k < b-1; k++ {
+				if buf[k] != '\n' && buf[k] != '\r' {
+					buf[k] = ' '
+				}
+			}
+			buf[b-1] = ')'
+		}
+		i = j
+	}
+	return buf, true
 }
 
-// pyKeeps are the first words of statements that are kept inside
-// functions: compound statements and definitions (also when written on
-// one line, "if x: y") and imports.
-func pyKeeps(word string) bool {
+// pyCompound reports whether a statement starting with word is compound.
+func pyCompound(word string) bool {
 	switch word {
-	case "def", "class", "if", "elif", "else", "for", "while", "try", "except",
-		"finally", "with", "match", "case", "import", "from":
+	case "if", "for", "while", "try", "with", "match":
 		return true
 	}
 	return false
+}
+
+// pyStatementEnd is the index of the last logical line of the compound
+// statement whose header is lines[i]: its block, and the blocks of the
+// clauses that continue it at the same indentation.
+func pyStatementEnd(lines []pyLine, i int) int {
+	in := lines[i].indent
+	k := i + 1
+	for {
+		for k < len(lines) && lines[k].indent > in {
+			k++
+		}
+		if k == len(lines) || lines[k].indent != in {
+			return k - 1
+		}
+		switch lines[k].word {
+		case "elif", "else", "except", "finally":
+			k++
+		default:
+			return k - 1
+		}
+	}
 }
 
 // pyWord splits off the identifier at the start of b.
@@ -86,8 +129,14 @@ type pyScanner struct {
 }
 
 // pyLine is a logical line: the offsets of its first and after its last
-// code character, and the column of the first (tabs to multiples of 8).
-type pyLine struct{ start, end, indent int }
+// code character, the column of the first (tabs to multiples of 8), its
+// first word (after async), whether it ends with a colon, and whether it
+// defines, decorates or imports.
+type pyLine struct {
+	start, end, indent int
+	word               string
+	colon, keep        bool
+}
 
 // next returns the next logical line; more is false at the end, ok false
 // on source the scanner cannot follow.
