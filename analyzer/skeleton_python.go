@@ -57,14 +57,17 @@ func pySkeleton(src, buf []byte) (out []byte, ok bool) {
 		if len(stack) == 0 || !stack[len(stack)-1].def || l.keep {
 			continue
 		}
-		j := i
-		if pyCompound(l.word) {
-			j = pyStatementEnd(lines, i)
-			if slices.ContainsFunc(lines[i:j+1], func(l pyLine) bool { return l.keep }) {
-				continue // its header stays; its lines are seen one by one
+		j, ok := pyBlankable(lines, i)
+		if !ok {
+			continue
+		}
+		// Statements in a row at one indentation become one tuple.
+		for j+1 < len(lines) && lines[j+1].indent == l.indent {
+			k, ok := pyBlankable(lines, j+1)
+			if !ok {
+				break
 			}
-		} else if l.colon {
-			continue // a clause on its own (after a syntax error): keep
+			j = k
 		}
 		if a, b := l.start, lines[j].end; b-a >= 2 {
 			buf[a] = '('
@@ -78,6 +81,24 @@ func pySkeleton(src, buf []byte) (out []byte, ok bool) {
 		i = j
 	}
 	return buf, true
+}
+
+// pyBlankable reports whether the statement at lines[i] (not a
+// definition) can be blanked, and the index of its last line.
+func pyBlankable(lines []pyLine, i int) (int, bool) {
+	l := lines[i]
+	switch {
+	case l.keep:
+		return i, false
+	case pyCompound(l.word):
+		j := pyStatementEnd(lines, i)
+		// With a definition or an import inside, its header stays and
+		// its lines are seen one by one.
+		return j, !slices.ContainsFunc(lines[i:j+1], func(l pyLine) bool { return l.keep })
+	case l.colon:
+		return i, false // a clause on its own (after a syntax error)
+	}
+	return i, true
 }
 
 // pyCompound reports whether a statement starting with word is compound.

@@ -148,14 +148,14 @@ func goSelectorNames(src []byte) string {
 
 func TestPySkeleton(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"def f():\n    x = g(1,\n          2)\n    return x\n", "def f():\n    (       \n           )\n    (      )\n"},
+		{"def f():\n    x = g(1,\n          2)\n    return x\n", "def f():\n    (       \n            \n           )\n"},
 		{"x = 1\nclass A:\n    y = 2\n    def m(self):\n        self.z = 3\n", "x = 1\nclass A:\n    y = 2\n    def m(self):\n        (        )\n"},
 		{"def f():\n    class B:\n        c = 1\n    import os\n    m = __import__('m')\n", "def f():\n    class B:\n        c = 1\n    import os\n    m = __import__('m')\n"},
 		{"def f():\n    if x: y = 1\n    @d\n    def g(): pass\n", "def f():\n    (         )\n    @d\n    def g(): pass\n"},
 		{"def f():\n    try:\n        a()\n    except E:\n        b()\n    finally:\n        c()\n    return 1\n",
-			"def f():\n    (   \n           \n             \n           \n            \n          )\n    (      )\n"},
+			"def f():\n    (   \n           \n             \n           \n            \n           \n           )\n"},
 		{"def f():\n    if x:\n        import os\n    else:\n        y = 1\n", "def f():\n    if x:\n        import os\n    else:\n        (   )\n"},
-		{"def f():\n    s = f'{a[\"k\"]:>{w}}' # c\n    t = \"\"\"\n}\"\"\"\n", "def f():\n    (                  ) # c\n    (      \n   )\n"},
+		{"def f():\n    s = f'{a[\"k\"]:>{w}}' # c\n    t = \"\"\"\n}\"\"\"\n", "def f():\n    (                       \n           \n   )\n"},
 		{"def f():\n    a = 1 + \\\n        2\n", "def f():\n    (        \n        )\n"},
 		{"def f():\n    s = 'unterminated\n", "def f():\n    s = 'unterminated\n"}, // not followed: source as is
 	} {
