@@ -12,6 +12,14 @@
 // that only descends where declarations can be, which costs less than a
 // query cursor over the whole tree; imports use the queries.
 //
+// Parsers read skeletons where a language has one: a copy of the file with
+// what declares nothing blanked to spaces, line breaks kept, so offsets and
+// lines are the file's. Go's keeps the top level with function bodies and
+// literals blanked (struct and interface bodies stay); Python's keeps
+// everything but the statements inside functions that define, decorate
+// and import nothing. Syntax errors inside blanked code are therefore not
+// reported: a Diagnostic means the declarations themselves are damaged.
+//
 // Fingerprints are exported for the verifier: HashText (exact text up to
 // line endings and trailing blanks), Shape/ShapeOf/Tokens/RangeTokens
 // (ordered non-comment tokens) and RangeFingerprint for line ranges and
