@@ -23,7 +23,8 @@ type resolver struct {
 	tsconfigs  map[string]*tsconfig // by directory ("" none)
 	workspaces []jsPackage          // longest name first
 
-	byBase     map[string][]string // file name -> paths
+	paths      []string            // every file, sorted
+	byBase     map[string][]string // file name -> paths, built on first use (see base)
 	rustCrates map[string]string   // crate name -> crate root dir (the dir holding lib.rs/main.rs)
 	pyRoots    []string
 	goPkgs     map[string][]string // goPackage results by directory
@@ -43,20 +44,16 @@ type jsPackage struct {
 	entries   []string
 }
 
+// newResolver returns a resolver over the files paths, which lists each
+// directory's files in name order (as sorted paths and Walk do).
 func newResolver(fsys fs.FS, paths []string) *resolver {
-	r := &resolver{fsys: fsys, files: make(map[string]bool, len(paths)), dirs: map[string][]string{}, goPkgs: map[string][]string{},
-		tsconfigs: map[string]*tsconfig{}, byBase: map[string][]string{}, rustCrates: map[string]string{}}
+	r := &resolver{fsys: fsys, paths: paths, files: make(map[string]bool, len(paths)), dirs: map[string][]string{}, goPkgs: map[string][]string{},
+		tsconfigs: map[string]*tsconfig{}, rustCrates: map[string]string{}}
 	for _, p := range paths {
 		r.files[p] = true
 		d := path.Dir(p)
 		r.dirs[d] = append(r.dirs[d], p)
-	}
-	for _, fl := range r.dirs {
-		sort.Strings(fl)
-	}
-	for _, p := range paths {
-		base := path.Base(p)
-		switch {
+		switch base := path.Base(p); {
 		case base == "go.mod":
 			r.readGoMod(p)
 		case base == "package.json" && !strings.Contains(p, "node_modules/"):
@@ -64,7 +61,6 @@ func newResolver(fsys fs.FS, paths []string) *resolver {
 		case base == "Cargo.toml":
 			r.readCargo(p)
 		}
-		r.byBase[base] = append(r.byBase[base], p)
 	}
 	sort.SliceStable(r.goMods, func(i, j int) bool { return len(r.goMods[i].path) > len(r.goMods[j].path) })
 	sort.SliceStable(r.workspaces, func(i, j int) bool { return len(r.workspaces[i].name) > len(r.workspaces[j].name) })
@@ -73,6 +69,18 @@ func newResolver(fsys fs.FS, paths []string) *resolver {
 		r.pyRoots = append(r.pyRoots, "src")
 	}
 	return r
+}
+
+// base returns the files named name, in path order.
+func (r *resolver) base(name string) []string {
+	if r.byBase == nil {
+		r.byBase = map[string][]string{}
+		for _, p := range r.paths {
+			b := path.Base(p)
+			r.byBase[b] = append(r.byBase[b], p)
+		}
+	}
+	return r.byBase[name]
 }
 
 func (r *resolver) hasDir(d string) bool {
@@ -751,7 +759,7 @@ func resolveJava(r *resolver, imp *Import) []string {
 	}
 	for n := len(segs); n >= 1; n-- {
 		rel := strings.Join(segs[:n], "/") + ".java"
-		for _, f := range r.byBase[path.Base(rel)] {
+		for _, f := range r.base(path.Base(rel)) {
 			if f == rel || strings.HasSuffix(f, "/"+rel) {
 				return []string{f}
 			}
@@ -776,7 +784,7 @@ func resolveC(r *resolver, imp *Import) []string {
 	}
 	// include directories: the shortest path ending in /spec
 	best := ""
-	for _, f := range r.byBase[path.Base(spec)] {
+	for _, f := range r.base(path.Base(spec)) {
 		if strings.HasSuffix(f, "/"+spec) && (best == "" || len(f) < len(best) || (len(f) == len(best) && f < best)) {
 			best = f
 		}
