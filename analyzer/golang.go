@@ -76,16 +76,9 @@ func parseGo(f *File, src []byte, toks []span, buf []byte) ([]int, []byte) {
 	}
 	local := map[string]int{} // package name in this file -> index in f.Imports
 	for _, is := range af.Imports {
-		if is.Path == nil {
+		spec, name, ok := goImportName(is)
+		if !ok {
 			continue
-		}
-		spec, err := strconv.Unquote(is.Path.Value)
-		if err != nil {
-			continue
-		}
-		name := goPackageName(spec)
-		if is.Name != nil {
-			name = is.Name.Name
 		}
 		if name != "_" && name != "." {
 			local[name] = len(f.Imports)
@@ -219,6 +212,23 @@ func goSkeleton(src []byte, toks []span, buf []byte) []byte {
 // goIsByte reports whether token t is the one-byte token c.
 func goIsByte(src []byte, t span, c byte) bool {
 	return t.end-t.start == 1 && src[t.start] == c
+}
+
+// goImportName returns an import's path and the name the file refers to
+// it by ("_" and "." as written); ok is false for a malformed path.
+func goImportName(is *ast.ImportSpec) (spec, name string, ok bool) {
+	if is.Path == nil {
+		return "", "", false
+	}
+	spec, err := strconv.Unquote(is.Path.Value)
+	if err != nil {
+		return "", "", false
+	}
+	name = goPackageName(spec)
+	if is.Name != nil {
+		name = is.Name.Name
+	}
+	return spec, name, true
 }
 
 // goPackageName guesses the name a package is referred to by from its

@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -110,13 +109,9 @@ func goSelectorNames(src []byte) string {
 	var imps []Import
 	local := map[string]int{}
 	for _, is := range af.Imports {
-		spec, err := strconv.Unquote(is.Path.Value)
-		if err != nil {
+		spec, name, ok := goImportName(is)
+		if !ok {
 			continue
-		}
-		name := goPackageName(spec)
-		if is.Name != nil {
-			name = is.Name.Name
 		}
 		if name != "_" && name != "." {
 			local[name] = len(imps)
