@@ -33,11 +33,11 @@ func pySkeleton(src, buf []byte) (out []byte, ok bool) {
 		}
 		line := src[l.start:l.end]
 		word, rest := pyWord(line)
-		if word == "async" {
+		if string(word) == "async" {
 			word, _ = pyWord(bytes.TrimLeft(rest, " \t\\\r\n\f"))
 		}
-		l.word, l.colon = word, line[len(line)-1] == ':'
-		l.keep = word == "def" || word == "class" || line[0] == '@' || bytes.Contains(line, []byte("import"))
+		l.word, l.colon = pyClassify(word), line[len(line)-1] == ':'
+		l.keep = l.word == wordDef || l.word == wordClass || line[0] == '@' || bytes.Contains(line, []byte("import"))
 		lines = append(lines, l)
 	}
 	type open struct {
@@ -50,8 +50,8 @@ func pySkeleton(src, buf []byte) (out []byte, ok bool) {
 		for len(stack) > 0 && l.indent <= stack[len(stack)-1].indent {
 			stack = stack[:len(stack)-1]
 		}
-		if l.colon && (l.word == "def" || l.word == "class") {
-			stack = append(stack, open{l.indent, l.word == "def"})
+		if l.colon && (l.word == wordDef || l.word == wordClass) {
+			stack = append(stack, open{l.indent, l.word == wordDef})
 			continue
 		}
 		if len(stack) == 0 || !stack[len(stack)-1].def || l.keep {
@@ -90,7 +90,7 @@ func pyBlankable(lines []pyLine, i int) (int, bool) {
 	switch {
 	case l.keep:
 		return i, false
-	case pyCompound(l.word):
+	case l.word == wordCompound:
 		j := pyStatementEnd(lines, i)
 		// With a definition or an import inside, its header stays and
 		// its lines are seen one by one.
@@ -101,13 +101,29 @@ func pyBlankable(lines []pyLine, i int) (int, bool) {
 	return i, true
 }
 
-// pyCompound reports whether a statement starting with word is compound.
-func pyCompound(word string) bool {
-	switch word {
+// pyWordKind classifies the first word of a logical line.
+type pyWordKind uint8
+
+const (
+	wordOther    pyWordKind = iota
+	wordDef                 // def, async def
+	wordClass               // class
+	wordCompound            // if, for, while, try, with, match (async for, async with)
+	wordClause              // elif, else, except, finally: a compound statement goes on
+)
+
+func pyClassify(word []byte) pyWordKind {
+	switch string(word) {
+	case "def":
+		return wordDef
+	case "class":
+		return wordClass
 	case "if", "for", "while", "try", "with", "match":
-		return true
+		return wordCompound
+	case "elif", "else", "except", "finally":
+		return wordClause
 	}
-	return false
+	return wordOther
 }
 
 // pyStatementEnd is the index of the last logical line of the compound
@@ -123,22 +139,20 @@ func pyStatementEnd(lines []pyLine, i int) int {
 		if k == len(lines) || lines[k].indent != in {
 			return k - 1
 		}
-		switch lines[k].word {
-		case "elif", "else", "except", "finally":
-			k++
-		default:
+		if lines[k].word != wordClause {
 			return k - 1
 		}
+		k++
 	}
 }
 
 // pyWord splits off the identifier at the start of b.
-func pyWord(b []byte) (string, []byte) {
+func pyWord(b []byte) ([]byte, []byte) {
 	i := 0
 	for i < len(b) && (b[i] == '_' || isDigit(b[i]) || b[i]|0x20 >= 'a' && b[i]|0x20 <= 'z' || b[i] >= 0x80) {
 		i++
 	}
-	return string(b[:i]), b[i:]
+	return b[:i], b[i:]
 }
 
 // pyScanner splits Python source into logical lines: physical lines joined
@@ -155,7 +169,7 @@ type pyScanner struct {
 // defines, decorates or imports.
 type pyLine struct {
 	start, end, indent int
-	word               string
+	word               pyWordKind
 	colon, keep        bool
 }
 
