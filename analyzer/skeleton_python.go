@@ -17,12 +17,18 @@ import (
 // assignments are symbols), and any statement that mentions "import"
 // (dynamic imports). Offsets and lines do not change, so the tree of the
 // skeleton reads as the tree of src. ok is false when src has something
-// the scanner does not follow (an unterminated string or bracket); the
-// caller then parses src.
+// the scanner does not follow (an unterminated string or bracket,
+// indentation Python would reject); the caller then parses src.
 func pySkeleton(src, buf []byte) (out []byte, ok bool) {
 	buf = append(buf[:0], src...)
+	if pyLoneCR(src) {
+		// Python ends a line at a lone carriage return, tree-sitter's
+		// grammar does not always: leave such (rare) files as they are.
+		return buf, false
+	}
 	s := pyScanner{src: src}
 	var lines []pyLine
+	indents := []int{0} // Python's indentation stack
 	for {
 		l, more, ok := s.next()
 		if !ok {
@@ -31,12 +37,33 @@ func pySkeleton(src, buf []byte) (out []byte, ok bool) {
 		if !more {
 			break
 		}
+		// Indentation Python would reject (an indent after a line that
+		// opens no block, a dedent to no enclosing level) is where
+		// tree-sitter's recovery decides what belongs where: leave
+		// the file as it is.
+		switch top := indents[len(indents)-1]; {
+		case l.indent > top:
+			if len(lines) == 0 || !lines[len(lines)-1].colon {
+				return buf, false
+			}
+			indents = append(indents, l.indent)
+		case l.indent < top:
+			for len(indents) > 1 && l.indent < indents[len(indents)-1] {
+				indents = indents[:len(indents)-1]
+			}
+			if l.indent != indents[len(indents)-1] {
+				return buf, false
+			}
+		}
 		line := src[l.start:l.end]
 		word, rest := pyWord(line)
 		if string(word) == "async" {
 			word, _ = pyWord(bytes.TrimLeft(rest, " \t\\\r\n\f"))
 		}
 		l.word, l.colon = pyClassify(word), line[len(line)-1] == ':'
+		if l.colon && l.colons > 1 {
+			return buf, false // a header with a colon of its own ("if lambda: x:", or worse)
+		}
 		l.keep = l.word == wordDef || l.word == wordClass || line[0] == '@' || bytes.Contains(line, []byte("import"))
 		lines = append(lines, l)
 	}
@@ -112,6 +139,23 @@ const (
 	wordClause              // elif, else, except, finally: a compound statement goes on
 )
 
+// pyLoneCR reports whether src has a carriage return not followed by a
+// line feed.
+func pyLoneCR(src []byte) bool {
+	for i := bytes.IndexByte(src, '\r'); i >= 0; {
+		if i+1 >= len(src) || src[i+1] != '\n' {
+			return true
+		}
+		j := bytes.IndexByte(src[i+1:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// pyClassify returns the kind of a logical line's first word.
 func pyClassify(word []byte) pyWordKind {
 	switch string(word) {
 	case "def":
@@ -165,12 +209,13 @@ type pyScanner struct {
 
 // pyLine is a logical line: the offsets of its first and after its last
 // code character, the column of the first (tabs to multiples of 8), its
-// first word (after async), whether it ends with a colon, and whether it
-// defines, decorates or imports.
+// first word (after async), whether it ends with a colon, whether it
+// defines, decorates or imports, and its colons outside brackets.
 type pyLine struct {
 	start, end, indent int
 	word               pyWordKind
 	colon, keep        bool
+	colons             int // outside brackets and strings
 }
 
 // next returns the next logical line; more is false at the end, ok false
@@ -248,6 +293,9 @@ func (s *pyScanner) next() (l pyLine, more, ok bool) {
 				return l, false, false
 			}
 			depth--
+			s.i++
+		case c == ':' && depth == 0:
+			l.colons++
 			s.i++
 		default:
 			s.i++
