@@ -199,11 +199,7 @@ func goSkeleton(src []byte, toks []span, buf []byte) []byte {
 				continue
 			}
 		}
-		for i := toks[k].end; i < toks[m].start; i++ {
-			if buf[i] != '\n' {
-				buf[i] = ' '
-			}
-		}
+		blank(buf[toks[k].end:toks[m].start])
 		k = m
 	}
 	return buf

@@ -98,11 +98,7 @@ func pySkeleton(src, buf []byte) (out []byte, ok bool) {
 		}
 		if a, b := l.start, lines[j].end; b-a >= 2 {
 			buf[a] = '('
-			for k := a + 1; k < b-1; k++ {
-				if buf[k] != '\n' && buf[k] != '\r' {
-					buf[k] = ' '
-				}
-			}
+			blank(buf[a+1 : b-1])
 			buf[b-1] = ')'
 		}
 		i = j
