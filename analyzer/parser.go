@@ -113,22 +113,21 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	}
 	f.Lang = l.Name
 	var header []int
+	p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
 	if l.grammar == nil {
-		p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
 		header, p.skel = parseGo(f, src, p.spans, p.skel)
-		if cap(p.skel) > 1<<22 {
-			p.skel = nil
-		}
 	} else {
 		var err error
 		if header, err = p.parseTS(ctx, l, f, src); err != nil {
 			return nil, fmt.Errorf("%s: parse: %w", path, err)
 		}
-		p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
 	}
 	p.buf = fingerprint(src, p.spans, f.Symbols, header, p.buf)
 	if cap(p.spans) > 1<<20 {
 		p.spans = nil
+	}
+	if cap(p.skel) > 1<<22 {
+		p.skel = nil
 	}
 	if cap(p.buf) > 1<<22 {
 		p.buf = nil
@@ -165,9 +164,6 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 			return nil, err
 		}
 		text = src
-	}
-	if cap(p.skel) > 1<<22 {
-		p.skel = nil
 	}
 	defer tree.Close()
 	root := tree.RootNode()

@@ -23,7 +23,7 @@ type resolver struct {
 	tsconfigs  map[string]*tsconfig // by directory ("" none)
 	workspaces []jsPackage          // longest name first
 
-	paths      []string            // every file, sorted
+	paths      []string            // every file (see newResolver)
 	byBase     map[string][]string // file name -> paths, built on first use (see base)
 	rustCrates map[string]string   // crate name -> crate root dir (the dir holding lib.rs/main.rs)
 	pyRoots    []string
