@@ -138,17 +138,27 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		walkDone <- w
 	}()
 
-	old := map[string]fileMeta{}
+	var old map[string]fileMeta
 	oldBin := map[string][2]int64{}
 	binNow := map[string]bool{}
 	var lastRun int64
 	err := store.View(func(tx *graph.Tx) error {
+		files := int64(0)
 		if b, err := tx.Get(nsState, "state"); err == nil {
 			d := dec{b: b}
 			lastRun = d.int()
+			if len(d.b) > 0 { // written since the count was added
+				files = d.int()
+			}
 		} else if !errors.Is(err, graph.ErrNotFound) {
 			return err
 		}
+		// Made at the last run's size: a large repository's map would
+		// otherwise grow through a dozen rehashes.
+		if files < 0 || files > 1<<24 {
+			files = 0
+		}
+		old = make(map[string]fileMeta, files)
 		err := tx.Scan(nsBinary, "", func(k string, v []byte) error {
 			d := dec{b: v}
 			oldBin[k] = [2]int64{d.int(), d.int()}
@@ -413,6 +423,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		}
 		e := enc{}
 		e.int(start.UnixNano())
+		e.int(int64(len(metas)))
 		return b.Set(nsState, "state", e.b)
 	})
 	if err != nil {
