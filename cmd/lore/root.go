@@ -133,7 +133,7 @@ answers "what do we know that matters for the file I am editing?".`,
 	root.PersistentFlags().StringVarP(&a.dir, "dir", "C", ".", "run as if lore was started in `DIR`")
 	root.PersistentFlags().DurationVar(&a.lockTimeout, "lock-timeout", 0, "how long to wait for another lore process holding .lore/db (default 10s)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fmt.Errorf("%v (see lore %s --help)", err, strings.TrimPrefix(c.CommandPath(), "lore "))
+		return fmt.Errorf("%v (see %s --help)", err, c.CommandPath())
 	})
 	root.AddCommand(
 		newInitCmd(a),
