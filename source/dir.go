@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // ErrEscape reports a symbolic link that resolves outside the repository.
@@ -34,6 +35,9 @@ type dirFS struct {
 	// root without symlinks, so that a walk pays one lstat per directory
 	// instead of resolving every path from the root.
 	inside sync.Map
+	// bufs holds buffers for directory entries, one per concurrent
+	// ReadDir.
+	bufs sync.Pool
 }
 
 func (d *dirFS) join(op, name string) (string, error) {
@@ -144,13 +148,9 @@ func (d *dirFS) Stat(name string) (fs.FileInfo, error) {
 // Entries for symbolic links report the link itself (type fs.ModeSymlink);
 // callers that want the target use Stat, which refuses escapes.
 func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	p, err := d.resolve("readdir", name)
+	ents, err := d.readDir(name)
 	if err != nil {
 		return nil, err
-	}
-	ents, err := ReadDir(p)
-	if err != nil {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: unwrapPathErr(err)}
 	}
 	out := ents[:0]
 	for _, e := range ents {
@@ -160,6 +160,41 @@ func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// readDir lists name. A directory whose parents are known to be real
+// directories is opened without following a link in its own place: a walk
+// then pays no lstat per directory. Anything else is resolved first.
+func (d *dirFS) readDir(name string) ([]fs.DirEntry, error) {
+	if fs.ValidPath(name) && d.realDir(path.Dir(name)) {
+		full := filepath.Join(d.root, filepath.FromSlash(name))
+		buf, _ := d.bufs.Get().(*[]byte)
+		if buf == nil {
+			b := make([]byte, direntBuf)
+			buf = &b
+		}
+		ents, err := readDirNoFollow(full, *buf)
+		d.bufs.Put(buf)
+		if err == nil {
+			if name != "." {
+				d.inside.Store(name, true)
+			}
+			return ents, nil
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) && !errors.Is(err, syscall.ELOOP) && !errors.Is(err, syscall.ENOTDIR) {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: pe.Err}
+		}
+	}
+	p, err := d.resolve("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := ReadDir(p)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: unwrapPathErr(err)}
+	}
+	return ents, nil
 }
 
 // dirFile wraps *os.File so ReadDir on an opened directory hides ".git" too.

@@ -4,7 +4,6 @@ package source
 
 import (
 	"io/fs"
-	"os"
 	"slices"
 	"time"
 
@@ -18,43 +17,72 @@ import (
 // lore's sync every learning file; os.DirEntry.Info stats the full path,
 // which the kernel walks component by component for each file (a fifth of
 // a re-index with nothing changed, a third of the stats of a sync).
-func ReadDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
+func ReadDir(dir string) ([]fs.DirEntry, error) { return readDir(dir, 0, make([]byte, direntBuf)) }
+
+// direntBuf is the size of the buffer directory entries are read into.
+const direntBuf = 8 << 10
+
+// readDirNoFollow is ReadDir of a directory that must not be a symbolic
+// link itself: it fails with ELOOP or ENOTDIR when it is one. buf holds
+// at least direntBuf bytes.
+func readDirNoFollow(dir string, buf []byte) ([]fs.DirEntry, error) {
+	return readDir(dir, unix.O_NOFOLLOW, buf)
+}
+
+// readDir lists dir through a bare descriptor: os.Open would also try to
+// register it with the poller and give it a finalizer, several system
+// calls per directory of a walk that has little else to do.
+func readDir(dir string, flags int, buf []byte) ([]fs.DirEntry, error) {
+	var fd int
+	err := retry(func() (err error) {
+		fd, err = unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|flags, 0)
+		return err
+	})
 	if err != nil {
-		return nil, err
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	defer f.Close()
+	defer unix.Close(fd)
 	// Names only: every entry is stat'ed below anyway.
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, err
+	var names []string
+	for {
+		var n int
+		if err := retry(func() (err error) { n, err = unix.ReadDirent(fd, buf); return err }); err != nil {
+			return nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+		}
+		if n <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
 	}
 	slices.Sort(names)
-	raw, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
 	ents := make([]statEntry, 0, len(names))
-	err = raw.Control(func(fd uintptr) {
-		for _, name := range names {
-			var st unix.Stat_t
-			if unix.Fstatat(int(fd), name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-				continue // removed meanwhile
-			}
-			ents = append(ents, statEntry{info: statInfo{
-				name:    name,
-				size:    st.Size,
-				mode:    fileMode(uint32(st.Mode)),
-				modTime: time.Unix(st.Mtim.Unix()),
-			}})
+	for _, name := range names {
+		var st unix.Stat_t
+		if retry(func() error { return unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }) != nil {
+			continue // removed meanwhile
 		}
-	})
+		ents = append(ents, statEntry{info: statInfo{
+			name:    name,
+			size:    st.Size,
+			mode:    fileMode(uint32(st.Mode)),
+			modTime: time.Unix(st.Mtim.Unix()),
+		}})
+	}
 	// Pointers into one array: no allocation per entry.
 	out := make([]fs.DirEntry, len(ents))
 	for i := range ents {
 		out[i] = &ents[i]
 	}
-	return out, err
+	return out, nil
+}
+
+// retry calls fn again while it is interrupted by a signal.
+func retry(fn func() error) error {
+	for {
+		if err := fn(); err != unix.EINTR {
+			return err
+		}
+	}
 }
 
 // fileMode converts st_mode as package os does.

@@ -189,6 +189,23 @@ func TestDirLinkedDirectories(t *testing.T) {
 		if _, err := fs.ReadFile(fsys, "real/missing.txt"); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("missing file: err = %v, want ErrNotExist", err)
 		}
+		// Listings: a directory is opened without following a link in
+		// its own place; a link there is resolved like any other path.
+		for _, d := range []string{"real/deep", "in/deep", "in"} {
+			ents, err := fs.ReadDir(fsys, d)
+			if err != nil || len(ents) == 0 {
+				t.Errorf("ReadDir(%s) = %v, %v", d, ents, err)
+			}
+		}
+		if _, err := fs.ReadDir(fsys, "out"); !errors.Is(err, source.ErrEscape) {
+			t.Errorf("ReadDir of a linked directory outside: err = %v, want ErrEscape", err)
+		}
+		if _, err := fs.ReadDir(fsys, "real/missing"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("ReadDir of a missing directory: err = %v, want ErrNotExist", err)
+		}
+		if _, err := fs.ReadDir(fsys, "real/deep/x.txt"); err == nil {
+			t.Error("ReadDir of a file: no error")
+		}
 	}
 }
 
