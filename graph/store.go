@@ -105,6 +105,10 @@ const metaSchema = "schema"
 // ends before they do. See bench/graph/RESULTS.md.
 const compactL0At = 8
 
+// gcFilesPerClose bounds the value-log files a writer collects as it
+// closes.
+const gcFilesPerClose = 4
+
 // Open opens (creating if needed) the database in dir.
 func Open(dir string, opts Options) (*Store, error) {
 	s := &Store{dir: dir, opts: opts, streamMin: defaultStreamMin}
@@ -385,6 +389,19 @@ func (s *Store) Close() error {
 	defer s.upgrade.Unlock()
 	if s.db == nil {
 		return nil
+	}
+	if !s.readOnly.Load() && !s.opts.InMemory {
+		// Each writer starts a value-log file, and the values it holds
+		// go stale as later runs rewrite them, but Badger deletes a file
+		// only when its garbage is collected: without this, a hook that
+		// re-indexes on every commit leaves one more file per run, and
+		// every later process opens them all. A file is rewritten once
+		// compactions have found half of it stale; a few per run keep up.
+		for range gcFilesPerClose {
+			if s.db.RunValueLogGC(0.5) != nil {
+				break
+			}
+		}
 	}
 	err := s.db.Close()
 	s.db = nil

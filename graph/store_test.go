@@ -458,6 +458,68 @@ func TestShortWriterRuns(t *testing.T) {
 	t.Logf("tables per level after 60 runs: %v", s.Tables())
 }
 
+// TestShortWritersKeepValueLogSmall rewrites the same large values (above
+// the value threshold, so they live in the value log) in one short writer
+// after another, as a hook re-indexing on every commit does: the value-log
+// files stale values leave behind are collected instead of piling up.
+func TestShortWritersKeepValueLogSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("v"), 64<<10)
+	const runs = 40
+	for i := range runs {
+		s, err := Open(dir, Options{Schema: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Update(func(tx *Tx) error {
+			for k := range 4 {
+				big[0] = byte(i)
+				if err := tx.Set("big", fmt.Sprint(k), big); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logs, err := filepath.Glob(filepath.Join(dir, "*.vlog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d value-log files after %d writers", len(logs), runs)
+	if len(logs) > 2*compactL0At {
+		t.Fatalf("%d value-log files after %d writers that each rewrote the same values", len(logs), runs)
+	}
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.View(func(tx *Tx) error {
+		for k := range 4 {
+			v, err := tx.Get("big", fmt.Sprint(k))
+			if err != nil {
+				return err
+			}
+			if len(v) != len(big) || v[0] != byte(runs-1) {
+				return fmt.Errorf("value %d: %d bytes, first %d", k, len(v), v[0])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestBatchReplaysAfterConflict makes a transaction commit a change to an
 // edge the batch has read but not committed: the batch's commit conflicts,
 // and the batch replays its operations on the new state instead of losing
