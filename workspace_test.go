@@ -290,6 +290,57 @@ func TestSyncSeesExternalEdits(t *testing.T) {
 	}
 }
 
+// Relate's sync after its write records the files it wrote and drops
+// nothing; a file edited by someone else before it is seen too.
+func TestRelateSyncsWhatItWrote(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	a, _ := ws.Add(ctx, AddOptions{Title: "a"})
+	b, _ := ws.Add(ctx, AddOptions{Title: "b"})
+	c, _ := ws.Add(ctx, AddOptions{Title: "c"})
+	if _, err := ws.Relate(ctx, RelateOptions{From: a.ID, To: b.ID, Type: "caused_by"}); err != nil {
+		t.Fatal(err)
+	}
+	// c changes behind lore's back, then a relate of a and b again.
+	pc := filepath.Join(ws.Root(), c.Path)
+	data, _ := os.ReadFile(pc)
+	os.WriteFile(pc, []byte(strings.Replace(string(data), "title: c", "title: c, edited", 1)), 0o644)
+	if _, err := ws.Relate(ctx, RelateOptions{From: b.ID, To: a.ID, Type: "implements", Bidirectional: true}); err != nil {
+		t.Fatal(err)
+	}
+	// The sync after the write changed the two files and dropped nothing.
+	want := []string{filepath.Base(a.Path), filepath.Base(b.Path)}
+	slices.Sort(want)
+	if rep := ws.lastSync; len(rep.Removed) != 0 || len(rep.Added) != 0 || !slices.Equal(rep.Changed, want) {
+		t.Errorf("sync after relate: added %v, changed %v, removed %v; want changed %v", rep.Added, rep.Changed, rep.Removed, want)
+	}
+	ls, err := ws.List(ctx, ListOptions{})
+	if err != nil || len(ls) != 3 {
+		t.Fatalf("after relate: %v %v", ids(ls), err)
+	}
+	if got, _ := ws.Get(ctx, c.ID); got.Title != "c, edited" {
+		t.Errorf("edit of an unrelated file: title %q", got.Title)
+	}
+	err = ws.withStore(ctx, func(st *graphStore) error {
+		for _, k := range []graph.EdgeKey{
+			{Type: graph.LinksTo, From: learningNode(a.ID), Relation: "caused_by", To: learningNode(b.ID)},
+			{Type: graph.LinksTo, From: learningNode(b.ID), Relation: "implements", To: learningNode(a.ID)},
+			{Type: graph.LinksTo, From: learningNode(a.ID), Relation: "implements", To: learningNode(b.ID)},
+		} {
+			if _, err := st.Edge(k); err != nil {
+				t.Errorf("edge %v: %v", k, err)
+			}
+		}
+		if _, err := st.Node(learningNode(c.ID)); err != nil {
+			t.Errorf("node of the unrelated learning: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A file edited to carry another id takes its old learning out of the
 // graph, unless another file still holds that id.
 func TestSyncIDChangedInPlace(t *testing.T) {
