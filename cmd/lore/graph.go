@@ -153,10 +153,7 @@ func newGraphNeighborsCmd(a *app) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return a.json(struct {
-					*graph.Subgraph
-					Results []graph.Result `json:"results"`
-				}{sub, res})
+				return a.jsonObject(arrayMember("nodes", sub.Nodes), arrayMember("edges", sub.Edges), arrayMember("results", res))
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			for _, r := range res {

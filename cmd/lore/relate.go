@@ -53,7 +53,7 @@ and type again updates weight and note. --list prints links as graph JSON.`,
 					return err
 				}
 				if asJSON {
-					return a.json(sub)
+					return a.jsonObject(arrayMember("nodes", sub.Nodes), arrayMember("edges", sub.Edges))
 				}
 				printEdges(a.stdout, sub.Edges)
 				return nil

@@ -58,32 +58,89 @@ func (a *app) json(v any) error {
 	return enc.Encode(v)
 }
 
-// jsonArray writes items as json would write the slice, one element at
-// a time through one encoder: encoding a thousand learnings as one value
-// grew and then re-indented a buffer of the whole output, and that
-// garbage was a fifth of `lore learn list --json`.
+// jsonArray writes items as json would write the slice (an empty or nil
+// slice as []), one element at a time through one encoder: encoding a
+// thousand learnings as one value grew and then re-indented a buffer of the
+// whole output, and that garbage was a fifth of `lore learn list --json`.
 func jsonArray[T any](a *app, items []T) error {
+	if items == nil {
+		items = []T{}
+	}
+	if err := writeJSONArray(a, "", items); err != nil {
+		return err
+	}
+	_, err := io.WriteString(a.stdout, "\n")
+	return err
+}
+
+// writeJSONArray writes items as an indented json.Encoder would write the
+// slice at the given indent, with no newline after it.
+func writeJSONArray[T any](a *app, indent string, items []T) error {
+	if items == nil {
+		_, err := io.WriteString(a.stdout, "null")
+		return err
+	}
 	if len(items) == 0 {
-		_, err := io.WriteString(a.stdout, "[]\n")
+		_, err := io.WriteString(a.stdout, "[]")
 		return err
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetIndent("  ", "  ")
+	inner := indent + "  "
+	enc.SetIndent(inner, "  ")
 	io.WriteString(a.stdout, "[\n")
 	for i, it := range items {
 		buf.Reset()
 		if err := enc.Encode(it); err != nil {
 			return err
 		}
-		io.WriteString(a.stdout, "  ")
+		io.WriteString(a.stdout, inner)
 		a.stdout.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 		if i < len(items)-1 {
 			io.WriteString(a.stdout, ",")
 		}
 		io.WriteString(a.stdout, "\n")
 	}
-	_, err := io.WriteString(a.stdout, "]\n")
+	_, err := io.WriteString(a.stdout, indent+"]")
+	return err
+}
+
+// jsonMember is a member of an object written by jsonObject.
+type jsonMember struct {
+	name  string
+	write func(a *app, indent string) error
+}
+
+// arrayMember is a member whose value is an array, streamed as jsonArray
+// streams it.
+func arrayMember[T any](name string, items []T) jsonMember {
+	return jsonMember{name, func(a *app, indent string) error { return writeJSONArray(a, indent, items) }}
+}
+
+// jsonObject writes an object as the indented json.Encoder would write a
+// struct with these fields, streaming each array member: a neighbourhood of
+// a hundred nodes encoded as one value grew two buffers of the whole output
+// in fresh memory, a sixth of a `lore graph neighbors --json` process.
+func (a *app) jsonObject(members ...jsonMember) error {
+	if len(members) == 0 {
+		_, err := io.WriteString(a.stdout, "{}\n")
+		return err
+	}
+	io.WriteString(a.stdout, "{\n")
+	for i, m := range members {
+		name, _ := json.Marshal(m.name)
+		io.WriteString(a.stdout, "  ")
+		a.stdout.Write(name)
+		io.WriteString(a.stdout, ": ")
+		if err := m.write(a, "  "); err != nil {
+			return err
+		}
+		if i < len(members)-1 {
+			io.WriteString(a.stdout, ",")
+		}
+		io.WriteString(a.stdout, "\n")
+	}
+	_, err := io.WriteString(a.stdout, "}\n")
 	return err
 }
 
