@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -72,7 +73,9 @@ func Walk(ctx context.Context, fsys fs.FS, opts WalkOptions) ([]Entry, []Skip, e
 	if err := w.dir(".", nil, root, &out); err != nil {
 		return nil, nil, err
 	}
-	return out.files, out.skips, nil
+	nf, ns := out.count()
+	files, skips := out.flatten(make([]Entry, 0, nf), make([]Skip, 0, ns))
+	return files, skips, nil
 }
 
 type walkState struct {
@@ -82,11 +85,36 @@ type walkState struct {
 	sem  chan struct{} // extra goroutines allowed; nil: sequential
 }
 
-// walkOut collects one subtree's results; subtrees walked in parallel
-// are merged in name order so the result does not depend on scheduling.
+// walkOut collects one directory's results, then its subtrees' in name
+// order, so that the result does not depend on scheduling. The tree is
+// flattened once at the end: appending each subtree into its parent
+// copied every entry once per level, in fresh memory, a tenth of a
+// re-index of the Go tree.
 type walkOut struct {
 	files []Entry
 	skips []Skip
+	subs  []*walkOut
+}
+
+// count returns the number of files and skips in the tree.
+func (o *walkOut) count() (files, skips int) {
+	files, skips = len(o.files), len(o.skips)
+	for _, s := range o.subs {
+		f, k := s.count()
+		files += f
+		skips += k
+	}
+	return files, skips
+}
+
+// flatten appends the tree's files and skips, in order.
+func (o *walkOut) flatten(files []Entry, skips []Skip) ([]Entry, []Skip) {
+	files = append(files, o.files...)
+	skips = append(skips, o.skips...)
+	for _, s := range o.subs {
+		files, skips = s.flatten(files, skips)
+	}
+	return files, skips
 }
 
 func appendPatterns(ps []gitignore.Pattern, b []byte, domain []string) []gitignore.Pattern {
@@ -127,6 +155,9 @@ func (w *walkState) dir(dir string, parts []string, ps []gitignore.Pattern, out 
 		done chan struct{}
 	}
 	var subs []*subtree // in name order, merged after this directory's files
+	// The path as components, for the matcher: one slice for the files
+	// of this directory, a copy for each subdirectory (its walk keeps it).
+	sub := append(parts[:len(parts):len(parts)], "")
 	for _, e := range ents {
 		name := e.Name()
 		if name == ".git" || (dir == "." && name == ".lore") {
@@ -136,7 +167,7 @@ func (w *walkState) dir(dir string, parts []string, ps []gitignore.Pattern, out 
 		if dir != "." {
 			p = dir + "/" + name
 		}
-		sub := append(parts[:len(parts):len(parts)], name)
+		sub[len(parts)] = name
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
 			fi, err := fs.Stat(w.fsys, p)
@@ -171,9 +202,9 @@ func (w *walkState) dir(dir string, parts []string, ps []gitignore.Pattern, out 
 				go func(p string, parts []string) {
 					defer func() { <-w.sem; close(s.done) }()
 					s.err = w.dir(p, parts, ps, &s.out)
-				}(p, sub)
+				}(p, slices.Clone(sub))
 			default:
-				s.err = w.dir(p, sub, ps, &s.out)
+				s.err = w.dir(p, slices.Clone(sub), ps, &s.out)
 				close(s.done)
 			}
 			continue
@@ -193,8 +224,7 @@ func (w *walkState) dir(dir string, parts []string, ps []gitignore.Pattern, out 
 		if s.err != nil && firstErr == nil {
 			firstErr = s.err
 		}
-		out.files = append(out.files, s.out.files...)
-		out.skips = append(out.skips, s.out.skips...)
+		out.subs = append(out.subs, &s.out)
 	}
 	return firstErr
 }
