@@ -22,7 +22,7 @@ const (
 	nsSymbols = "axs" // path -> symbols and diagnostics
 	nsImports = "axi" // path -> imports with targets
 	nsNames   = "axn" // bucket of names -> sorted (name, path) pairs (see names.go)
-	nsState   = "axm" // "state" -> time of the last update
+	nsState   = "axm" // "state" -> time of the last update; "running" while one writes
 	nsBinary  = "axb" // path -> size and time of a file skipped as binary
 )
 
@@ -150,7 +150,13 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	oldBin := map[string][2]int64{}
 	binNow := map[string]bool{}
 	var lastRun int64
+	interrupted := false // the last writing run did not finish
 	err := store.View(func(tx *graph.Tx) error {
+		if _, err := tx.Get(nsState, "running"); err == nil {
+			interrupted = true
+		} else if !errors.Is(err, graph.ErrNotFound) {
+			return err
+		}
 		files := int64(0)
 		if b, err := tx.Get(nsState, "state"); err == nil {
 			d := dec{b: b}
@@ -284,6 +290,14 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	if quiet {
 		sum.Phases.Parse = time.Since(start) - sum.Phases.Walk
 		return summarize(&sum, metas, start), nil
+	}
+	// Marked before the first write, cleared with the last: a run that
+	// finds the mark knows the import records and edges of an interrupted
+	// run may disagree (they go through separate transactions), and
+	// resolves every parsed file instead of trusting its record.
+	err = store.Update(func(tx *graph.Tx) error { return tx.Set(nsState, "running", []byte{1}) })
+	if err != nil {
+		return sum, fmt.Errorf("update index: %w", err)
 	}
 	err = store.Batch(func(b *graph.Batch) error {
 		done := 0
@@ -430,7 +444,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			sort.Strings(paths)
 		}
 		return resolveAll(ctx, store, b, fsys, table, metas, paths, parsedImports, decls,
-			setChanged || configChanged || declChanged || opts.Force, len(old) == 0, &sum)
+			setChanged || configChanged || declChanged || opts.Force, len(old) == 0, !interrupted, &sum)
 	})
 	if err != nil {
 		return sum, fmt.Errorf("update index: %w", err)
@@ -447,7 +461,10 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		e := enc{}
 		e.int(start.UnixNano())
 		e.int(int64(len(metas)))
-		return b.Set(nsState, "state", e.b)
+		if err := b.Set(nsState, "state", e.b); err != nil {
+			return err
+		}
+		return b.Delete(nsState, "running")
 	})
 	if err != nil {
 		return sum, fmt.Errorf("update index: %w", err)
@@ -544,13 +561,22 @@ func topLevelNames(syms []Symbol) map[string]bool {
 // resolveAll resolves the imports of parsed files, and of every file when
 // all is set (files were added or removed, or a go.mod, package.json,
 // tsconfig.json or Cargo.toml changed), writing records and IMPORTS edges
-// whose targets changed.
+// whose targets changed. When trust is set and all is not, a parsed file
+// whose imports are those of its record (same specs, kinds and names)
+// keeps the record's targets and its edges: nothing they depend on
+// changed.
 func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs.FS, table *Table,
-	metas map[string]*fileMeta, paths []string, parsed map[string][]Import, decls *goDecls, all, cold bool, sum *Summary) error {
+	metas map[string]*fileMeta, paths []string, parsed map[string][]Import, decls *goDecls, all, cold, trust bool, sum *Summary) error {
 	if len(parsed) == 0 && !all {
 		return nil
 	}
-	r := newResolver(fsys, paths)
+	var r *resolver // built on first use: the usual edit needs none
+	resolve := func(l *Language, im *Import) {
+		if r == nil {
+			r = newResolver(fsys, paths)
+		}
+		r.resolve(l, im)
+	}
 	prev := map[string][]Import{}
 	if all {
 		err := store.View(func(tx *graph.Tx) error {
@@ -630,8 +656,21 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 		l := table.Lookup(metas[p].Lang)
 		if imps, ok := parsed[p]; ok {
+			if trust && !all {
+				same, err := keepTargets(store, p, imps)
+				if err != nil {
+					return err
+				}
+				if same {
+					sum.Imports += len(imps)
+					if err := b.Set(nsImports, p, encodeImports(imps)); err != nil {
+						return err
+					}
+					continue
+				}
+			}
 			for i := range imps {
-				r.resolve(l, &imps[i])
+				resolve(l, &imps[i])
 			}
 			sum.Imports += len(imps)
 			if err := write(p, imps); err != nil {
@@ -652,7 +691,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		changed := false
 		for i := range imps {
 			before, beforeDir := imps[i].Targets, imps[i].pkgDir
-			r.resolve(l, &imps[i])
+			resolve(l, &imps[i])
 			if beforeDir != imps[i].pkgDir || (beforeDir == "" && !equalStrings(before, imps[i].Targets)) {
 				changed = true
 			}
@@ -675,6 +714,40 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		return flush(true)
 	}
 	return b.ReplaceEdges(ctx, graph.Imports, allEdges)
+}
+
+// keepTargets gives imps the targets of p's import record when the record
+// has the same imports (specs, kinds and names, in order; lines may
+// differ), and reports whether it did.
+func keepTargets(store *graph.Store, p string, imps []Import) (bool, error) {
+	var old []Import
+	var bad error // an unreadable record is resolved again
+	err := store.View(func(tx *graph.Tx) error {
+		v, err := tx.Get(nsImports, p)
+		if err != nil {
+			return err
+		}
+		old, bad = decodeImports(p, v)
+		return nil
+	})
+	if errors.Is(err, graph.ErrNotFound) || bad != nil {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: read imports: %w", p, err)
+	}
+	if len(old) != len(imps) {
+		return false, nil
+	}
+	for i := range old {
+		if old[i].Spec != imps[i].Spec || old[i].Kind != imps[i].Kind || !equalStrings(old[i].Names, imps[i].Names) {
+			return false, nil
+		}
+	}
+	for i := range old {
+		imps[i].Targets, imps[i].pkgDir = old[i].Targets, old[i].pkgDir
+	}
+	return true, nil
 }
 
 func equalStrings(a, b []string) bool {

@@ -333,3 +333,80 @@ func TestQuietUpdateWritesNothing(t *testing.T) {
 		t.Errorf("update after a change: %+v", sum)
 	}
 }
+
+// TestEditKeepingImports covers the re-index of a file whose imports did
+// not change: its record takes the new lines and keeps its targets and
+// edges; a change of the names it uses resolves it again; and after an
+// interrupted run (its mark left in the store) every parsed file is
+// resolved again, restoring edges the run did not write.
+func TestEditKeepingImports(t *testing.T) {
+	dir := t.TempDir()
+	src := "package a\n\nimport \"example.com/m/b\"\n\nfunc A() { b.B() }\n"
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"a/a.go": src,
+		"b/b.go": "package b\n\nfunc B() {}\n",
+		"b/c.go": "package b\n\nfunc C() {}\n",
+	})
+	store := openStore(t)
+	mustUpdate(t, store, dir, Options{})
+	edgesOfA := func() []string {
+		var out []string
+		for _, e := range importEdges(t, store, "a/a.go") {
+			if strings.HasPrefix(e, "file:a/a.go>") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	importLine := func() int {
+		line := 0
+		AllImports(store, func(im Import) error {
+			if im.Path == "a/a.go" {
+				line = im.Line
+			}
+			return nil
+		})
+		return line
+	}
+	want := []string{"file:a/a.go>file:b/b.go"}
+	if got := edgesOfA(); !reflect.DeepEqual(got, want) || importLine() != 3 {
+		t.Fatalf("cold: edges %v, import line %d", got, importLine())
+	}
+
+	src = "// moved down\n" + src
+	writeFiles(t, dir, map[string]string{"a/a.go": src})
+	if sum := mustUpdate(t, store, dir, Options{}); sum.Parsed != 1 {
+		t.Fatalf("edit: %+v", sum)
+	}
+	if got := edgesOfA(); !reflect.DeepEqual(got, want) || importLine() != 4 {
+		t.Errorf("after a comment: edges %v, import line %d (want %v, 4)", got, importLine(), want)
+	}
+
+	src = strings.Replace(src, "b.B()", "b.C()", 1)
+	writeFiles(t, dir, map[string]string{"a/a.go": src})
+	mustUpdate(t, store, dir, Options{})
+	if got, want := edgesOfA(), []string{"file:a/a.go>file:b/c.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after using another name: edges %v, want %v", got, want)
+	}
+
+	// An interrupted run: its mark is in the store and a's edges are gone.
+	if err := store.Update(func(tx *graph.Tx) error { return tx.Set(nsState, "running", []byte{1}) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SetOutEdges("file:a/a.go", graph.Imports, nil); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"a/a.go": "// again\n" + src})
+	mustUpdate(t, store, dir, Options{})
+	if got, want := edgesOfA(), []string{"file:a/a.go>file:b/c.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after an interrupted run: edges %v, want %v", got, want)
+	}
+	err := store.View(func(tx *graph.Tx) error {
+		_, err := tx.Get(nsState, "running")
+		return err
+	})
+	if !errors.Is(err, graph.ErrNotFound) {
+		t.Errorf("the mark of a finished run: %v, want not found", err)
+	}
+}
