@@ -348,9 +348,10 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 				configChanged = true
 			}
 			var oldTop map[string]bool
+			keptNames := false // the file declares the names it did
 			if had && m.Lang != "" {
 				var err error
-				if oldTop, err = names.forget(store, p); err != nil {
+				if oldTop, keptNames, err = names.forget(store, p, r.names); err != nil {
 					return err
 				}
 			}
@@ -382,7 +383,9 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			if err := b.Set(nsSymbols, p, r.rec); err != nil {
 				return err
 			}
-			names.learn(r.names)
+			if !keptNames {
+				names.learn(r.names)
+			}
 			parsedImports[p] = f.Imports
 			return nil
 		}
@@ -417,7 +420,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		// removed files: drop records, names and out-edges
 		for _, p := range removed {
 			if m, ok := old[p]; ok && m.Lang != "" {
-				if _, err := names.forget(store, p); err != nil {
+				if _, _, err := names.forget(store, p, nil); err != nil {
 					return err
 				}
 			}

@@ -382,6 +382,9 @@ func TestEditKeepingImports(t *testing.T) {
 	if got := edgesOfA(); !reflect.DeepEqual(got, want) || importLine() != 4 {
 		t.Errorf("after a comment: edges %v, import line %d (want %v, 4)", got, importLine(), want)
 	}
+	if got, _ := SymbolsByName(store, "A"); len(got) != 1 || got[0].FQName != "a/a.go::A" || got[0].StartLine != 6 {
+		t.Errorf("SymbolsByName(A) after a comment = %+v, want a/a.go::A at line 6", got)
+	}
 
 	src = strings.Replace(src, "b.B()", "b.C()", 1)
 	writeFiles(t, dir, map[string]string{"a/a.go": src})

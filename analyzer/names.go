@@ -72,10 +72,12 @@ func (x *nameIndex) learn(names []bucketed) {
 }
 
 // forget drops the stored names of p (before p is parsed again or
-// removed) and returns its package-level names.
-func (x *nameIndex) forget(store *graph.Store, p string) (map[string]bool, error) {
+// removed), unless they are exactly the names of keep, the file's names
+// now: then its entries stand, learn is not needed, and kept is set. It
+// returns p's stored package-level names.
+func (x *nameIndex) forget(store *graph.Store, p string, keep []bucketed) (top map[string]bool, kept bool, err error) {
 	var syms []Symbol
-	err := store.View(func(tx *graph.Tx) error {
+	err = store.View(func(tx *graph.Tx) error {
 		v, err := tx.Get(nsSymbols, p)
 		if err != nil {
 			return err
@@ -84,10 +86,13 @@ func (x *nameIndex) forget(store *graph.Store, p string) (map[string]bool, error
 		return err
 	})
 	if errors.Is(err, graph.ErrNotFound) || errors.Is(err, errCorrupt) {
-		return nil, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: read symbols: %w", p, err)
+		return nil, false, fmt.Errorf("%s: read symbols: %w", p, err)
+	}
+	if sameNames(syms, keep) {
+		return topLevelNames(syms), true, nil
 	}
 	for _, s := range syms {
 		b := nameBucket(s.Name)
@@ -96,7 +101,28 @@ func (x *nameIndex) forget(store *graph.Store, p string) (map[string]bool, error
 		}
 		x.dels[b][s.Name+"\x00"+p] = true
 	}
-	return topLevelNames(syms), nil
+	return topLevelNames(syms), false, nil
+}
+
+// sameNames reports whether syms have exactly the distinct names of
+// names (from fileNames).
+func sameNames(syms []Symbol, names []bucketed) bool {
+	found := make(map[string]bool, len(names)) // name -> met in syms
+	for _, n := range names {
+		found[n.e.name] = false
+	}
+	met := 0
+	for _, s := range syms {
+		done, ok := found[s.Name]
+		if !ok {
+			return false
+		}
+		if !done {
+			found[s.Name] = true
+			met++
+		}
+	}
+	return met == len(found)
 }
 
 // write stores every bucket that changed.

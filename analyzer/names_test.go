@@ -35,3 +35,27 @@ func TestDecodeTopNames(t *testing.T) {
 		t.Errorf("decodeTopNames = %v, want %v", got, want)
 	}
 }
+
+func TestSameNames(t *testing.T) {
+	syms := func(names ...string) []Symbol {
+		var out []Symbol
+		for _, n := range names {
+			out = append(out, Symbol{Name: n})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		old, now []string
+		want     bool
+	}{
+		{[]string{"init", "init", "F"}, []string{"F", "init"}, true},
+		{nil, nil, true},
+		{[]string{"F"}, []string{"F", "G"}, false},
+		{[]string{"F", "G"}, []string{"F"}, false},
+		{[]string{"F", "F"}, []string{"G"}, false},
+	} {
+		if got := sameNames(syms(c.old...), fileNames("p.go", syms(c.now...))); got != c.want {
+			t.Errorf("sameNames(%v, %v) = %v, want %v", c.old, c.now, got, c.want)
+		}
+	}
+}
