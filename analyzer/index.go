@@ -641,11 +641,13 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 		return edges
 	}
-	write := func(p string, imps []Import) error {
+	// write stores p's import record and, unless all (edges are then
+	// written together at the end) or kept, its edges.
+	write := func(p string, imps []Import, kept bool) error {
 		if err := b.Set(nsImports, p, encodeImports(imps)); err != nil {
 			return err
 		}
-		if all {
+		if all || kept {
 			return nil
 		}
 		if err := b.SetOutEdges("file:"+p, graph.Imports, edgesOf(p, imps)); err != nil {
@@ -666,7 +668,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 				}
 				if same {
 					sum.Imports += len(imps)
-					if err := b.Set(nsImports, p, encodeImports(imps)); err != nil {
+					if err := write(p, imps, true); err != nil {
 						return err
 					}
 					continue
@@ -676,7 +678,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 				resolve(l, &imps[i])
 			}
 			sum.Imports += len(imps)
-			if err := write(p, imps); err != nil {
+			if err := write(p, imps, false); err != nil {
 				return err
 			}
 			if all {
@@ -701,7 +703,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 		sum.Imports += len(imps)
 		if changed {
-			if err := write(p, imps); err != nil {
+			if err := write(p, imps, false); err != nil {
 				return err
 			}
 		}
