@@ -62,20 +62,36 @@ func (p *Parser) ParseContext(ctx context.Context, path string, src []byte) (*Fi
 	return p.parse(ctx, path, src, p.hashText(src))
 }
 
+// appendFS is a file system that reads a file into a caller's buffer
+// (source.Dir does, with fewer system calls than Open and Read).
+type appendFS interface {
+	AppendFile(dst []byte, name string) ([]byte, error)
+}
+
 // read reads file e of fsys into the parser's file buffer, valid until
 // the next read: nothing parse returns points into it (symbols, imports
 // and diagnostics hold copies), so one buffer serves a worker's files
 // instead of a new one per file.
 func (p *Parser) read(fsys fs.FS, e Entry) ([]byte, error) {
+	buf := p.src[:0]
+	if want := int(e.Size) + 1; cap(buf) < want {
+		buf = make([]byte, 0, want)
+	}
+	if a, ok := fsys.(appendFS); ok {
+		buf, err := a.AppendFile(buf, e.Path)
+		if err != nil {
+			return nil, err
+		}
+		if cap(buf) <= 1<<21 {
+			p.src = buf
+		}
+		return buf, nil
+	}
 	f, err := fsys.Open(e.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	buf := p.src[:0]
-	if want := int(e.Size) + 1; cap(buf) < want {
-		buf = make([]byte, 0, want)
-	}
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

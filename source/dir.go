@@ -3,10 +3,12 @@ package source
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -121,15 +123,51 @@ func (d *dirFS) Open(name string) (fs.File, error) {
 }
 
 func (d *dirFS) ReadFile(name string) ([]byte, error) {
-	p, err := d.resolve("read", name)
+	b, err := d.AppendFile(nil, name)
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: unwrapPathErr(err)}
-	}
 	return b, nil
+}
+
+// AppendFile appends the contents of the named file to dst and returns
+// the extended slice; on error, dst unchanged. A file whose directories
+// are known to be real directories is opened without following a link in
+// its own place, without the lstat a resolved path costs; a link there is
+// resolved like any other path, and refused when it leads out of root.
+func (d *dirFS) AppendFile(dst []byte, name string) ([]byte, error) {
+	if fs.ValidPath(name) && name != "." && d.realDir(path.Dir(name)) {
+		b, err := appendFileNoFollow(dst, filepath.Join(d.root, filepath.FromSlash(name)))
+		if err == nil {
+			return b, nil
+		}
+		if !errors.Is(err, syscall.ELOOP) && !errors.Is(err, errors.ErrUnsupported) {
+			return dst, &fs.PathError{Op: "read", Path: name, Err: unwrapPathErr(err)}
+		}
+	}
+	p, err := d.resolve("read", name)
+	if err != nil {
+		return dst, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return dst, &fs.PathError{Op: "read", Path: name, Err: unwrapPathErr(err)}
+	}
+	defer f.Close()
+	b := dst
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, max(512, len(b)))
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return dst, &fs.PathError{Op: "read", Path: name, Err: unwrapPathErr(err)}
+		}
+	}
 }
 
 func (d *dirFS) Stat(name string) (fs.FileInfo, error) {

@@ -324,3 +324,51 @@ func TestGitTreeMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// TestDirAppendFile checks the buffer-reusing read the analyzer uses: it
+// appends to what dst holds, grows dst for large files, refuses links out
+// of the repository, follows links inside it, and neither blocks on a
+// named pipe (TestAppendFileFifo) nor reads a directory.
+func TestDirAppendFile(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	write(t, outside, "secret.txt", "secret\n")
+	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
+	write(t, dir, "d/big.txt", big)
+	write(t, dir, "d/small.txt", "small\n")
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "d/escape.txt")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if err := os.Symlink("small.txt", filepath.Join(dir, "d/inside.txt")); err != nil {
+		t.Fatal(err)
+	}
+	fsys := source.Dir(dir).(interface {
+		AppendFile(dst []byte, name string) ([]byte, error)
+	})
+	for range 2 { // the second round goes through the cache of real directories
+		b, err := fsys.AppendFile([]byte("head:"), "d/small.txt")
+		if err != nil || string(b) != "head:small\n" {
+			t.Errorf("AppendFile(small) = %q, %v", b, err)
+		}
+		b, err = fsys.AppendFile(make([]byte, 0, 16), "d/big.txt")
+		if err != nil || string(b) != big {
+			t.Errorf("AppendFile(big): %d bytes, %v; want %d bytes", len(b), err, len(big))
+		}
+		if b, err := fsys.AppendFile(nil, "d/inside.txt"); err != nil || string(b) != "small\n" {
+			t.Errorf("AppendFile(link inside) = %q, %v", b, err)
+		}
+		dst := []byte("keep")
+		if b, err := fsys.AppendFile(dst, "d/escape.txt"); !errors.Is(err, source.ErrEscape) || string(b) != "keep" {
+			t.Errorf("AppendFile(link outside) = %q, %v; want %q, ErrEscape", b, err, "keep")
+		}
+		if _, err := fsys.AppendFile(nil, "d/missing.txt"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("AppendFile(missing): err = %v, want ErrNotExist", err)
+		}
+		if _, err := fsys.AppendFile(nil, "d"); err == nil {
+			t.Error("AppendFile of a directory: no error")
+		}
+		if _, err := fsys.AppendFile(nil, "../x"); err == nil {
+			t.Error("AppendFile(../x): no error")
+		}
+	}
+}
