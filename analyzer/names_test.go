@@ -3,7 +3,13 @@ package analyzer
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/lorehq/lore/graph"
 )
 
 // TestNameBucketFormat pins the stored bucket keys: FNV-1a modulo
@@ -58,4 +64,93 @@ func TestSameNames(t *testing.T) {
 			t.Errorf("sameNames(%v, %v) = %v, want %v", c.old, c.now, got, c.want)
 		}
 	}
+}
+
+// TestNameIndexWrite checks the stored buckets against a reference: the
+// sorted distinct strings "name\x00path" of the pairs learnt, after a cold
+// write and after an update that forgets some pairs and learns others.
+func TestNameIndexWrite(t *testing.T) {
+	store := openStore(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	want := map[string]bool{}
+	names := func() []string {
+		var out []string
+		for range 300 {
+			out = append(out, fmt.Sprintf("n%d", rng.IntN(40)))
+		}
+		return out
+	}
+	x := newNameIndex(true)
+	files := map[string][]Symbol{}
+	for i := range 20 {
+		p := fmt.Sprintf("d/f%02d.go", i)
+		var syms []Symbol
+		for _, n := range names()[:rng.IntN(30)] {
+			syms = append(syms, Symbol{Name: n})
+			want[n+"\x00"+p] = true
+		}
+		files[p] = syms
+		x.learn(fileNames(p, syms))
+	}
+	write := func(x *nameIndex) {
+		t.Helper()
+		if err := store.Batch(func(b *graph.Batch) error { return x.write(store, b) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		got := map[string]bool{}
+		err := store.View(func(tx *graph.Tx) error {
+			return tx.Scan(nsNames, "", func(k string, v []byte) error {
+				entries, err := decodeNames(v)
+				if !slices.IsSorted(entries) || len(slices.Compact(slices.Clone(entries))) != len(entries) {
+					t.Errorf("%s: bucket %s not sorted and distinct: %q", when, k, entries)
+				}
+				for _, e := range entries {
+					if name, _, _ := strings.Cut(e, "\x00"); nameBucket(name) != k {
+						t.Errorf("%s: %q in bucket %s", when, e, k)
+					}
+					got[e] = true
+				}
+				return err
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: %d entries stored, want %d", when, len(got), len(want))
+		}
+	}
+	write(x)
+	check("cold")
+
+	// Rewrite every other file with new names; those files' old pairs go.
+	for i := 0; i < 20; i += 2 {
+		p := fmt.Sprintf("d/f%02d.go", i)
+		if err := store.Batch(func(b *graph.Batch) error {
+			return b.Set(nsSymbols, p, encodeSymbols(&File{Path: p, Lang: "go", Symbols: files[p]}))
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x = newNameIndex(false)
+	for i := 0; i < 20; i += 2 {
+		p := fmt.Sprintf("d/f%02d.go", i)
+		for _, s := range files[p] {
+			delete(want, s.Name+"\x00"+p)
+		}
+		var syms []Symbol
+		for _, n := range names()[:rng.IntN(30)] {
+			syms = append(syms, Symbol{Name: n + "x"})
+			want[n+"x\x00"+p] = true
+		}
+		if _, kept, err := x.forget(store, p, fileNames(p, syms)); err != nil || kept {
+			t.Fatalf("forget(%s) = kept %v, %v", p, kept, err)
+		}
+		x.learn(fileNames(p, syms))
+	}
+	write(x)
+	check("update")
 }
