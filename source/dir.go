@@ -3,12 +3,10 @@ package source
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -122,13 +120,7 @@ func (d *dirFS) Open(name string) (fs.File, error) {
 	return dirFile{File: f}, nil
 }
 
-func (d *dirFS) ReadFile(name string) ([]byte, error) {
-	b, err := d.AppendFile(nil, name)
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
-}
+func (d *dirFS) ReadFile(name string) ([]byte, error) { return d.AppendFile(nil, name) }
 
 // AppendFile appends the contents of the named file to dst and returns
 // the extended slice; on error, dst unchanged. A file whose directories
@@ -149,25 +141,11 @@ func (d *dirFS) AppendFile(dst []byte, name string) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	f, err := os.Open(p)
+	b, err := os.ReadFile(p)
 	if err != nil {
 		return dst, &fs.PathError{Op: "read", Path: name, Err: unwrapPathErr(err)}
 	}
-	defer f.Close()
-	b := dst
-	for {
-		if len(b) == cap(b) {
-			b = slices.Grow(b, max(512, len(b)))
-		}
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return dst, &fs.PathError{Op: "read", Path: name, Err: unwrapPathErr(err)}
-		}
-	}
+	return append(dst, b...), nil
 }
 
 func (d *dirFS) Stat(name string) (fs.FileInfo, error) {
