@@ -1,0 +1,157 @@
+//go:build linux
+
+// Command faults measures what memory costs the first time a process
+// touches it on this machine: a minor page fault on fresh anonymous memory,
+// the same memory populated by one madvise call, transparent huge pages,
+// and a read fault on a file already in the page cache. On the machine of
+// BENCHMARKS.md a fault costs 10-20 µs, most of the time of a short lore
+// command; these figures let a reader scale that command's timings to
+// another machine.
+//
+//	go run ./bench/faults [-mib 16] [-runs 7]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+const page = 4 << 10
+
+func main() {
+	mib := flag.Int("mib", 16, "MiB touched per measurement")
+	runs := flag.Int("runs", 7, "measurements per case (the median is printed)")
+	flag.Parse()
+	if err := run(*mib<<20, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "faults:", err)
+		os.Exit(1)
+	}
+}
+
+// a case maps size bytes, prepares them (advice) and touches one byte per
+// page; it returns the advice's time and the touch's.
+type measure func(size int) (advise, touch time.Duration, faults int64, err error)
+
+func run(size, runs int) error {
+	file, err := pageCachedFile(size)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(file)
+	cases := []struct {
+		name string
+		m    measure
+	}{
+		{"anonymous, 4 KiB faults", anon(nil)},
+		{"anonymous, MADV_POPULATE_WRITE first", anon([]int{unix.MADV_POPULATE_WRITE})},
+		{"anonymous, MADV_HUGEPAGE", anon([]int{unix.MADV_HUGEPAGE})},
+		{"anonymous, MADV_HUGEPAGE + POPULATE_WRITE", anon([]int{unix.MADV_HUGEPAGE, unix.MADV_POPULATE_WRITE})},
+		{"file in page cache, read faults", mapped(file)},
+	}
+	fmt.Printf("%d MiB per measurement, median of %d; times per 4 KiB page touched\n", size>>20, runs)
+	for _, c := range cases {
+		var per, adv []float64
+		var faults int64
+		for range runs {
+			a, t, f, err := c.m(size)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			pages := float64(size / page)
+			per = append(per, float64((a+t).Nanoseconds())/pages/1e3)
+			adv = append(adv, float64(a.Microseconds())/1e3)
+			faults = f
+		}
+		slices.Sort(per)
+		slices.Sort(adv)
+		fmt.Printf("%-44s %7.2f µs/page  (advice %.2f ms, %d faults)\n", c.name, per[len(per)/2], adv[len(adv)/2], faults)
+	}
+	return nil
+}
+
+func anon(advice []int) measure {
+	return func(size int) (time.Duration, time.Duration, int64, error) {
+		b, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		defer unix.Munmap(b)
+		f0 := minorFaults()
+		t0 := time.Now()
+		for _, a := range advice {
+			if err := unix.Madvise(b, a); err != nil {
+				return 0, 0, 0, fmt.Errorf("madvise %d: %w", a, err)
+			}
+		}
+		t1 := time.Now()
+		for i := 0; i < len(b); i += page {
+			b[i] = 1
+		}
+		return t1.Sub(t0), time.Since(t1), minorFaults() - f0, nil
+	}
+}
+
+func mapped(name string) measure {
+	return func(size int) (time.Duration, time.Duration, int64, error) {
+		f, err := os.Open(name)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		defer f.Close()
+		b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		defer unix.Munmap(b)
+		f0 := minorFaults()
+		t0 := time.Now()
+		var sum byte
+		for i := 0; i < len(b); i += page {
+			sum += b[i]
+		}
+		d, n := time.Since(t0), minorFaults()-f0
+		if sum == 1 && n < 0 { // keeps the reads: sum is used
+			return 0, 0, 0, fmt.Errorf("impossible fault count")
+		}
+		return 0, d, n, nil
+	}
+}
+
+// pageCachedFile writes size bytes to a temporary file and reads them
+// back, so that its pages are in the page cache.
+func pageCachedFile(size int) (string, error) {
+	f, err := os.CreateTemp("", "faults-*")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	buf := make([]byte, size)
+	for i := range buf {
+		buf[i] = byte(i)
+	}
+	_, err = f.Write(buf)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		_, err = os.ReadFile(filepath.Clean(name))
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+func minorFaults() int64 {
+	var r syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &r)
+	return r.Minflt
+}
