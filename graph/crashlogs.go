@@ -36,7 +36,7 @@ func removeEmptyLogs(dir string) {
 	if len(emptyLogs(dir)) == 0 {
 		return
 	}
-	withDirLock(dir, func() {
+	withDirLock(dir, func(*os.File) {
 		for _, p := range emptyLogs(dir) {
 			os.Remove(p)
 		}

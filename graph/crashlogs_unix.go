@@ -8,8 +8,10 @@ import (
 )
 
 // withDirLock runs fn holding the exclusive flock Badger takes on its
-// directory; when another process holds it, fn does not run.
-func withDirLock(dir string, fn func()) {
+// directory, with the directory open as d (so that fn can reach its files
+// even if the directory is renamed meanwhile); when another process holds
+// the lock, fn does not run.
+func withDirLock(dir string, fn func(d *os.File)) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return
@@ -19,5 +21,5 @@ func withDirLock(dir string, fn func()) {
 		return
 	}
 	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	fn()
+	fn(f)
 }

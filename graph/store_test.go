@@ -22,6 +22,8 @@ import (
 //	hold DIR MS   open DIR, print "ready", hold it MS milliseconds, close
 //	write DIR     open DIR and commit edges and KV pairs forever, printing
 //	              the number of each committed transaction
+//	fold DIR NAME fold file NAME of DIR (see foldFiles) forever, printing
+//	              the number of each pass
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("LORE_GRAPH_CHILD"); spec != "" {
 		os.Exit(child(strings.Fields(spec)))
@@ -30,6 +32,20 @@ func TestMain(m *testing.M) {
 }
 
 func child(args []string) int {
+	if args[0] == "fold" {
+		d, err := os.Open(args[1])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		for i := 0; ; i++ {
+			if _, err := foldFiles(d, args[2:3]); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 5
+			}
+			fmt.Println(i)
+		}
+	}
 	s, err := Open(args[1], Options{Schema: 1})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
