@@ -132,6 +132,9 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.db = db
 	s.readOnly.Store(ro)
+	if !opts.InMemory {
+		adviseTables(dir)
+	}
 	if err := s.checkSchema(opts.Schema); err != nil {
 		s.db.Close()
 		return nil, err
@@ -303,6 +306,7 @@ func (s *Store) writable() error {
 	}
 	s.db = db
 	s.readOnly.Store(false)
+	adviseTables(s.dir)
 	// Another process may have written meanwhile: its nodes took uids.
 	s.names.clear()
 	return s.loadCounters()
