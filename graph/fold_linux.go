@@ -23,7 +23,7 @@ const foldChunk = 2 << 20
 // fault-around). Written back in large writes on a file system with large
 // folios (ext4 and XFS on Linux 6.x), the same bytes sit in folios of up
 // to 2 MiB that one fault maps whole: a 15 MiB table then takes 12 faults
-// to read instead of 248, at 40–55 µs a fault on the machine of
+// to read instead of 248, at 25–55 µs a fault on the machine of
 // BENCHMARKS.md. Elsewhere it only costs the rewrite.
 //
 // The caller holds Badger's directory lock, so no process has the files
