@@ -24,7 +24,9 @@ const foldChunk = 2 << 20
 // folios (ext4 and XFS on Linux 6.x), the same bytes sit in folios of up
 // to 2 MiB that one fault maps whole: a 15 MiB table then takes 12 faults
 // to read instead of 248, at 25–55 µs a fault on the machine of
-// BENCHMARKS.md. Elsewhere it only costs the rewrite.
+// BENCHMARKS.md. Elsewhere it only costs the rewrite. Either way a folded
+// table reaches the disk twice: the kernel writes the rewritten pages back
+// later, with the bytes already there.
 //
 // The caller holds Badger's directory lock, so no process has the files
 // open through Badger and none truncates or deletes them meanwhile. The
