@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -150,7 +149,7 @@ func TestFoldKilled(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Fatalf("round %d: the file changed after a kill (%s bytes)", round, strconv.Itoa(len(got)))
+			t.Fatalf("round %d: the file changed after a kill (%d bytes)", round, len(got))
 		}
 	}
 }
