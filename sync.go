@@ -61,18 +61,24 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 	// Learnings are read lazily from the operation's store (useStore sets
 	// w.open), else from their files.
 	src := &learningSource{dir: w.root, store: w.open}
+	writer := !st.ReadOnly() // held for writing throughout: see Workspace.synced
 	var old []namedRecord
-	err := st.View(func(tx *graph.Tx) error {
-		return tx.Scan(nsFiles, "", func(k string, v []byte) error {
-			if r, err := decodeRecord(k, v, src); err == nil {
-				old = append(old, namedRecord{k, r})
-			}
-			return nil
+	if writer && w.syncedIn == st {
+		old = w.synced
+	} else {
+		err := st.View(func(tx *graph.Tx) error {
+			return tx.Scan(nsFiles, "", func(k string, v []byte) error {
+				if r, err := decodeRecord(k, v, src); err == nil {
+					old = append(old, namedRecord{k, r})
+				}
+				return nil
+			})
 		})
-	})
-	if err != nil {
-		return fmt.Errorf("sync: %w", err)
+		if err != nil {
+			return fmt.Errorf("sync: %w", err)
+		}
 	}
+	w.synced, w.syncedIn = nil, nil
 	entries, err := ls.wait()
 	if err != nil {
 		return fmt.Errorf("read learnings: %w", err)
@@ -229,6 +235,9 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		if err != nil {
 			return fmt.Errorf("sync: %w", err)
 		}
+	}
+	if writer {
+		w.synced, w.syncedIn = cur, st
 	}
 	w.learnings = buildIndex(cur)
 	if err := w.similarAfterSync(ctx, st, reworded); err != nil {

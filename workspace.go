@@ -53,6 +53,14 @@ type Workspace struct {
 	lastSync  *SyncReport
 	closing   chan struct{} // closed when a background store close ends
 	open      *storeRef     // the store of the operation under way
+	// synced holds the learning-file records as the last sync of the
+	// operation under way left them in syncedIn, when that sync began
+	// with the store held for writing: no other process could change them
+	// since, so a second sync in the operation (after a command wrote
+	// learning files) merges with them instead of reading and decoding
+	// every record again.
+	synced   []namedRecord
+	syncedIn *graph.Store
 }
 
 // Open finds the workspace containing dir by walking up to the nearest
@@ -175,6 +183,7 @@ func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Sto
 	// Learnings not read by now come from their files.
 	w.open.clear()
 	w.open = nil
+	w.synced, w.syncedIn = nil, nil
 	if w.opts.ShortLived && st.ReadOnly() {
 		done := make(chan struct{})
 		w.closing = done

@@ -573,3 +573,62 @@ func TestShortLivedClosesReadsInBackground(t *testing.T) {
 		t.Fatalf("List = %d learnings, %v; want 5", len(all), err)
 	}
 }
+
+// A second sync in an operation that holds the store for writing merges
+// with the records the first left instead of reading them again; they are
+// the records a fresh read finds. A read-only operation keeps none.
+func TestSecondSyncReusesRecords(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	ws.Add(ctx, AddOptions{Title: "a"})
+	ws.Add(ctx, AddOptions{Title: "b"})
+	err := ws.withWriter(ctx, func(st *graphStore) error {
+		if ws.syncedIn != st || len(ws.synced) != 2 {
+			t.Fatalf("after the first sync: %d records kept for %p (store %p)", len(ws.synced), ws.syncedIn, st)
+		}
+		os.WriteFile(filepath.Join(ws.learningsDir(), "pulled0002.md"), []byte("---\nid: pulled0002\ntitle: pulled\n---\n"), 0o644)
+		if err := ws.sync(ctx, st); err != nil {
+			return err
+		}
+		if rep := ws.lastSync; !slices.Equal(rep.Added, []string{"pulled0002.md"}) || len(rep.Changed)+len(rep.Removed) != 0 {
+			t.Errorf("second sync: added %v, changed %v, removed %v", rep.Added, rep.Changed, rep.Removed)
+		}
+		var fresh []string
+		err := st.View(func(tx *graph.Tx) error {
+			return tx.Scan(nsFiles, "", func(k string, v []byte) error {
+				r, err := decodeRecord(k, v, &learningSource{dir: ws.root})
+				if err != nil {
+					return err
+				}
+				fresh = append(fresh, k+" "+r.Sum)
+				return nil
+			})
+		})
+		if err != nil {
+			return err
+		}
+		var kept []string
+		for _, r := range ws.synced {
+			kept = append(kept, r.name+" "+r.rec.Sum)
+		}
+		if !slices.Equal(kept, fresh) {
+			t.Errorf("kept records %v, the store holds %v", kept, fresh)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws.synced != nil || ws.syncedIn != nil {
+		t.Error("records kept after the operation")
+	}
+	err = ws.withStore(ctx, func(st *graphStore) error {
+		if st.ReadOnly() && ws.syncedIn != nil {
+			t.Error("records kept for a read-only store")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
