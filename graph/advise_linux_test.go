@@ -41,6 +41,9 @@ func hugeAdvised(t *testing.T, dir string) map[string]bool {
 }
 
 func TestAdviseTables(t *testing.T) {
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
+		t.Skip("kernel without transparent huge pages:", err)
+	}
 	dir := t.TempDir()
 	s, err := Open(dir, Options{Schema: 1})
 	if err != nil {
