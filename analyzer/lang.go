@@ -35,6 +35,7 @@ type Language struct {
 	grammar func() *sitter.Language             // nil: not a tree-sitter language
 	walk    func(*walker, *sitter.Node)         // symbol extraction (selective tree walk)
 	imports func(*walker, string, *sitter.Node) // one query capture → imports
+	calls   func(*walker, *sitter.Node)         // imports made by calls, found without a query
 	resolve func(*resolver, *Import) []string   // in-repo targets of an import
 	attach  map[string]bool                     // sibling node types attached to the next declaration
 	trimEnd bool                                // end at the last non-comment token (Python)
@@ -110,15 +111,14 @@ type Table struct {
 // TypeScript, TSX, JavaScript, Python, Rust, Java and C (tree-sitter).
 func NewTable() *Table {
 	cComments := map[string]bool{"comment": true}
-	jsTriggers := [][]byte{[]byte("require"), []byte("import(")}
 	langs := []*Language{
 		{Name: "go", Extensions: []string{".go"}, resolve: resolveGo},
 		{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.GetLanguage,
-			walk: walkJS, imports: importsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, triggers: jsTriggers},
+			walk: walkJS, calls: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
 		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage,
-			walk: walkJS, imports: importsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, triggers: jsTriggers},
+			walk: walkJS, calls: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
 		{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, grammar: javascript.GetLanguage,
-			walk: walkJS, imports: importsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, triggers: jsTriggers},
+			walk: walkJS, calls: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
 		{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.GetLanguage,
 			walk: walkPython, imports: importsPython, resolve: resolvePython, attach: cComments, trimEnd: true, skeleton: pySkeleton,
 			triggers: [][]byte{[]byte("import_module"), []byte("__import__")}},

@@ -185,6 +185,10 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	root := tree.RootNode()
 	w := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: f}
 	l.walk(w, root)
+	if l.calls != nil {
+		l.calls(w, root)
+		sort.SliceStable(f.Imports, func(i, j int) bool { return f.Imports[i].Line < f.Imports[j].Line })
+	}
 	if first, last, ok := triggered(l.triggers, src); q != nil && ok {
 		if p.cursor == nil {
 			p.cursor = sitter.NewQueryCursor()
