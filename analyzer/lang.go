@@ -35,17 +35,16 @@ type Language struct {
 	grammar func() *sitter.Language             // nil: not a tree-sitter language
 	walk    func(*walker, *sitter.Node)         // symbol extraction (selective tree walk)
 	imports func(*walker, string, *sitter.Node) // one query capture → imports
-	calls   func(*walker, *sitter.Node)         // imports made by calls, found without a query
-	resolve func(*resolver, *Import) []string   // in-repo targets of an import
-	attach  map[string]bool                     // sibling node types attached to the next declaration
-	trimEnd bool                                // end at the last non-comment token (Python)
+	// wordImports, when set, finds imports at the words that introduce
+	// them (see walker.eachWord) instead of by a query.
+	wordImports func(*walker, *sitter.Node)
+	resolve     func(*resolver, *Import) []string // in-repo targets of an import
+	attach      map[string]bool                   // sibling node types attached to the next declaration
+	trimEnd     bool                              // end at the last non-comment token (Python)
 	// skeleton, when set, blanks what extraction does not read (keeping
 	// offsets and lines), so that tree-sitter parses less; ok false
 	// means parse the source itself.
 	skeleton func(src, buf []byte) (out []byte, ok bool)
-	// triggers, when set, are literals without which the imports query
-	// cannot match; files containing none of them skip the query cursor.
-	triggers [][]byte
 
 	once    sync.Once
 	tsLang  *sitter.Language
@@ -114,16 +113,15 @@ func NewTable() *Table {
 	langs := []*Language{
 		{Name: "go", Extensions: []string{".go"}, resolve: resolveGo},
 		{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.GetLanguage,
-			walk: walkJS, calls: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
+			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
 		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage,
-			walk: walkJS, calls: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
+			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
 		{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, grammar: javascript.GetLanguage,
-			walk: walkJS, calls: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
+			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
 		{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.GetLanguage,
-			walk: walkPython, imports: importsPython, resolve: resolvePython, attach: cComments, trimEnd: true, skeleton: pySkeleton,
-			triggers: [][]byte{[]byte("import_module"), []byte("__import__")}},
+			walk: walkPython, wordImports: callImportsPython, resolve: resolvePython, attach: cComments, trimEnd: true, skeleton: pySkeleton},
 		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage,
-			walk: walkRust, imports: importsRust, resolve: resolveRust,
+			walk: walkRust, wordImports: keywordImportsRust, resolve: resolveRust,
 			attach: map[string]bool{"line_comment": true, "block_comment": true, "attribute_item": true}},
 		{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage,
 			walk: walkJava, imports: importsJava, resolve: resolveJava,

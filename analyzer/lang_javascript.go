@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"bytes"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -174,72 +173,36 @@ func importsJS(w *walker, capture string, n *sitter.Node) {
 
 // callImportsJS adds the imports that calls make, wherever they sit:
 // require("x") (static) and import("x") (dynamic), the string being the
-// call's first argument. It visits only the places where the source spells
-// one of the two words, descending from the root to the node there,
-// rather than running a query: compiling any query against these grammars
-// costs 12–16 ms of CPU per process (tree-sitter's query analysis visits
-// every parse state of the grammar, whatever the patterns), more than a
-// cold index of a few hundred files spends finding the calls, and every
-// parser waits for it. TestCallImportsJSQuery holds the query these
-// checks replace and compares the two.
+// call's first argument. It looks only where the source spells one of the
+// two words (see walker.eachWord) rather than compiling a query;
+// TestWordImportsQuery holds the query these checks replace and compares
+// the two.
 func callImportsJS(w *walker, root *sitter.Node) {
-	words := [2]struct {
-		word   []byte
-		callee string // node type of the word as a callee
-		kind   string
-		next   int // offset of the next occurrence; -1 when none
-	}{{[]byte("require"), "identifier", ImportStatic, 0}, {[]byte("import"), "import", ImportDynamic, 0}}
-	for i := range words {
-		words[i].next = bytes.Index(w.src, words[i].word)
-	}
-	row, rowStart, scanned := 0, 0, 0 // 0-based line and its offset, up to scanned
-	for {
-		k := -1
-		for i := range words {
-			if o := words[i].next; o >= 0 && (k < 0 || o < words[k].next) {
-				k = i
-			}
+	words := []string{"require", "import"}
+	w.eachWord(root, words, jsWordByte, func(k, o int, n *sitter.Node) {
+		callee, kind := "identifier", ImportStatic
+		if k == 1 {
+			callee, kind = "import", ImportDynamic
 		}
-		if k < 0 {
+		if !spans(n, o, len(words[k])) {
 			return
 		}
-		o, word := words[k].next, words[k].word
-		if j := bytes.Index(w.src[o+len(word):], word); j >= 0 {
-			words[k].next = o + len(word) + j
-		} else {
-			words[k].next = -1
+		if s := jsCallSpec(w, n, callee); s != nil {
+			w.addImport(unquote(w.text(s)), kind, s)
 		}
-		if o+len(word) < len(w.src) && jsWordByte(w.src[o+len(word)]) {
-			// Part of a longer name. (What comes before is left to the
-			// tree: after a digit, as in 0require, the word can be a
-			// token of its own.)
-			continue
-		}
-		for ; scanned < o; scanned++ {
-			if w.src[scanned] == '\n' {
-				row, rowStart = row+1, scanned+1
-			}
-		}
-		from := sitter.Point{Row: uint32(row), Column: uint32(o - rowStart)}
-		to := sitter.Point{Row: uint32(row), Column: uint32(o - rowStart + len(word))}
-		if s := jsCallSpec(w, root.NamedDescendantForPointRange(from, to), o, len(word), words[k].callee); s != nil {
-			w.addImport(unquote(w.text(s)), words[k].kind, s)
-		}
-	}
+	})
 }
 
-// jsWordByte tells whether b continues an ASCII identifier. Bytes of
-// other characters are left to the tree: some are letters, some spaces.
-func jsWordByte(b byte) bool {
-	return b == '_' || b == '$' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
-}
+// jsWordByte tells whether b continues an ASCII identifier, $ included.
+// Bytes of other characters are left to the tree: some are letters, some
+// spaces.
+func jsWordByte(b byte) bool { return b == '$' || nameByte(b) }
 
 // jsCallSpec returns the string argument of the call whose callee is n,
-// when n is a node of type callee spanning the size bytes at offset o (the
-// identifier require, the keyword import of import(…)) and the call's
-// first argument is a string.
-func jsCallSpec(w *walker, n *sitter.Node, o, size int, callee string) *sitter.Node {
-	if n == nil || int(n.StartByte()) != o || int(n.EndByte()) != o+size || w.typ(n) != callee {
+// when n is a node of type callee (the identifier require, the keyword
+// import of import(…)) and the call's first argument is a string.
+func jsCallSpec(w *walker, n *sitter.Node, callee string) *sitter.Node {
+	if w.typ(n) != callee {
 		return nil
 	}
 	call := n.Parent()

@@ -160,3 +160,45 @@ func pyTypeChecking(w *walker, n *sitter.Node) bool {
 	}
 	return false
 }
+
+// callImportsPython adds the modules that calls import by name:
+// __import__("x") and importlib.import_module("x"), the string being the
+// call's first argument. Like callImportsJS it looks only where the
+// parsed text spells those names instead of compiling a query. Statements
+// that mention them are never blanked from a skeleton.
+func callImportsPython(w *walker, root *sitter.Node) {
+	words := []string{"__import__", "import_module"}
+	w.eachWord(root, words, nameByte, func(k, o int, n *sitter.Node) {
+		if !spans(n, o, len(words[k])) || w.typ(n) != "identifier" {
+			return
+		}
+		callee := n
+		if k == 1 { // importlib.import_module
+			attr := n.Parent()
+			if attr == nil || w.typ(attr) != "attribute" {
+				return
+			}
+			if a := attr.ChildByFieldName("attribute"); a == nil || !a.Equal(n) {
+				return
+			}
+			if m := attr.ChildByFieldName("object"); m == nil || w.typ(m) != "identifier" || w.text(m) != "importlib" {
+				return
+			}
+			callee = attr
+		}
+		call := callee.Parent()
+		if call == nil || w.typ(call) != "call" {
+			return
+		}
+		if f := call.ChildByFieldName("function"); f == nil || !f.Equal(callee) {
+			return
+		}
+		args := call.ChildByFieldName("arguments")
+		if args == nil || w.typ(args) != "argument_list" || args.NamedChildCount() == 0 {
+			return
+		}
+		if s := args.NamedChild(0); w.typ(s) == "string" {
+			w.addImport(unquote(w.text(s)), ImportDynamic, s)
+		}
+	})
+}

@@ -130,3 +130,38 @@ func rsUseTree(w *walker, n *sitter.Node, prefix string, out *[]string) {
 		*out = append(*out, join(prefix, strings.Join(strings.Fields(w.text(n)), "")))
 	}
 }
+
+// keywordImportsRust adds the module edges of a Rust file wherever they
+// sit: use declarations, out-of-line modules (mod x;) and extern crates.
+// It looks only where the source spells use, mod or extern, taking the
+// declaration whose keyword that is, instead of compiling a query (see
+// walker.eachWord).
+func keywordImportsRust(w *walker, root *sitter.Node) {
+	words := []string{"use", "mod", "extern"}
+	decls := []string{"use_declaration", "mod_item", "extern_crate_declaration"}
+	captures := []string{"rs.use", "rs.mod", "rs.extern"}
+	w.eachWord(root, words, nameByte, func(k, o int, n *sitter.Node) {
+		if w.typ(n) != decls[k] || !rsKeywordAt(w, n, o, words[k]) {
+			return
+		}
+		if k == 1 && n.ChildByFieldName("body") != nil {
+			return // an inline module: its items are in this file
+		}
+		importsRust(w, captures[k], n)
+	})
+}
+
+// rsKeywordAt tells whether the declaration n has the keyword word as a
+// child of its own at offset o.
+func rsKeywordAt(w *walker, n *sitter.Node, o int, word string) bool {
+	for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
+		c := n.Child(i)
+		if int(c.StartByte()) > o {
+			return false
+		}
+		if spans(c, o, len(word)) {
+			return !c.IsNamed() && w.typ(c) == word
+		}
+	}
+	return false
+}

@@ -39,7 +39,7 @@ func TestQueriesCompile(t *testing.T) {
 		}
 	}
 	for _, l := range table.Languages() {
-		if l.grammar != nil && len(queries.Files(l.Name)) == 0 && l.calls == nil {
+		if l.grammar != nil && len(queries.Files(l.Name)) == 0 && l.wordImports == nil {
 			t.Errorf("language %s has no query files", l.Name)
 		}
 	}
@@ -52,25 +52,4 @@ func position(src []byte, off int) (row, col int) {
 	row = bytes.Count(src[:off], []byte{'\n'}) + 1
 	col = off - bytes.LastIndexByte(src[:off], '\n')
 	return row, col
-}
-
-func TestTriggered(t *testing.T) {
-	py := [][]byte{[]byte("import_module"), []byte("__import__")}
-	for _, c := range []struct {
-		src         string
-		trig        [][]byte
-		first, last uint32
-		ok          bool
-	}{
-		{"x = 1\n", py, 0, 0, false},
-		{"a\nb = __import__('x')\n", py, 1, 1, true},
-		{"# import_module\n\n\nm = __import__(\n 'x')\n", py, 0, 3, true},
-		{"__import__\nimport_module\n__import__\n", py, 0, 2, true},
-		{"anything\n", nil, 0, ^uint32(0) - 1, true},
-	} {
-		first, last, ok := triggered(c.trig, []byte(c.src))
-		if first != c.first || last != c.last || ok != c.ok {
-			t.Errorf("triggered(%q) = %d, %d, %v; want %d, %d, %v", c.src, first, last, ok, c.first, c.last, c.ok)
-		}
-	}
 }

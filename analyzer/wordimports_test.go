@@ -1,0 +1,287 @@
+package analyzer
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"golang.org/x/tools/txtar"
+)
+
+// The tree-sitter queries that the languages' wordImports functions
+// replace: the definition of what counts as an import of each kind. The
+// analyzer does not compile them (see walker.eachWord); the tests compare
+// against them.
+const (
+	jsCallsQuery = `
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @spec.dynamic))
+(call_expression
+  function: (identifier) @_f
+  arguments: (arguments . (string) @spec.static)
+  (#eq? @_f "require"))
+`
+	pyCallsQuery = `
+(call
+  function: (identifier) @_f
+  arguments: (argument_list . (string) @spec.dynamic)
+  (#eq? @_f "__import__"))
+(call
+  function: (attribute
+    object: (identifier) @_m
+    attribute: (identifier) @_a)
+  arguments: (argument_list . (string) @spec.dynamic)
+  (#eq? @_m "importlib")
+  (#eq? @_a "import_module"))
+`
+	rustQuery = `
+(use_declaration) @rs.use
+(mod_item !body) @rs.mod
+(extern_crate_declaration) @rs.extern
+`
+)
+
+// callsOracle finds imports with the queries over the whole tree.
+type callsOracle struct {
+	table  *Table
+	parser *sitter.Parser
+	query  map[*Language]*sitter.Query
+	cursor *sitter.QueryCursor
+}
+
+func newCallsOracle(t testing.TB) *callsOracle {
+	o := &callsOracle{table: NewTable(), parser: sitter.NewParser(), query: map[*Language]*sitter.Query{}, cursor: sitter.NewQueryCursor()}
+	for name, src := range map[string]string{"typescript": jsCallsQuery, "tsx": jsCallsQuery, "javascript": jsCallsQuery, "python": pyCallsQuery, "rust": rustQuery} {
+		l := o.table.Lookup(name)
+		q, err := sitter.NewQuery([]byte(src), l.grammar())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		o.query[l] = q
+	}
+	return o
+}
+
+func (o *callsOracle) Close() {
+	for _, q := range o.query {
+		q.Close()
+	}
+	o.cursor.Close()
+	o.parser.Close()
+}
+
+// both returns the calls' imports of src as the query finds them and as
+// the language's calls function does, each as "line kind spec" in
+// document order.
+func (o *callsOracle) both(t testing.TB, path string, src []byte) (want, got []string) {
+	l := o.table.ForPath(path)
+	tsl, _, err := l.compiled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.parser.SetLanguage(tsl)
+	// The tree the analyzer reads: of the skeleton, unless it has errors.
+	text, skeleton := src, false
+	if l.skeleton != nil {
+		if sk, ok := l.skeleton(src, nil); ok {
+			text, skeleton = sk, true
+		}
+	}
+	tree, err := o.parser.ParseCtx(context.Background(), nil, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if skeleton && tree.RootNode().HasError() {
+		tree.Close()
+		text = src
+		if tree, err = o.parser.ParseCtx(context.Background(), nil, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	q := o.query[l]
+	o.cursor.Exec(q, root)
+	fq := &File{Path: path}
+	wq := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: fq}
+	for {
+		m, ok := o.cursor.NextMatch()
+		if !ok {
+			break
+		}
+		m = o.cursor.FilterPredicates(m, src)
+		for _, c := range m.Captures { // as parseTS handled captures
+			name := q.CaptureNameForId(c.Index)
+			switch kind, spec := strings.CutPrefix(name, "spec."); {
+			case spec:
+				wq.addImport(unquote(c.Node.Content(src)), kind, c.Node)
+			case strings.HasPrefix(name, "rs."):
+				importsRust(wq, name, c.Node)
+			}
+		}
+	}
+	f := &File{Path: path}
+	w := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: f}
+	l.wordImports(w, root)
+	for _, imps := range []struct {
+		list []Import
+		out  *[]string
+	}{{fq.Imports, &want}, {f.Imports, &got}} {
+		// The order the analyzer leaves them in.
+		sort.SliceStable(imps.list, func(i, j int) bool { return imps.list[i].Line < imps.list[j].Line })
+		for _, imp := range imps.list {
+			*imps.out = append(*imps.out, fmt.Sprintf("%d %s %s", imp.Line, imp.Kind, imp.Spec))
+		}
+	}
+	return want, got
+}
+
+// TestWordImportsQuery checks that callImportsJS, callImportsPython and
+// keywordImportsRust find exactly what the queries find: on cases at the
+// edges, on every file of those languages in the golden fixtures and,
+// with LORE_CORPUS set, on the npm corpus of TestOracleTypeScript (rxjs,
+// @types/node, typescript), the Python standard library and the Rust
+// sources under $LORE_RUST_CORPUS (any directory, e.g. a clone of tokio).
+func TestWordImportsQuery(t *testing.T) {
+	o := newCallsOracle(t)
+	defer o.Close()
+	js := []string{
+		`const a = require("a"); const b = require('b')` + "\n",
+		"async function f() { await import(\"./x\"); return import('y', { with: { type: 'json' } }) }\n",
+		"require(`tmpl`); require(x); require(); require(\"a\" + b); import(`t`)\n",
+		"obj.require(\"no\"); requireX(\"no\"); $require(\"no\"); _import(\"no\"); x.import(\"no\")\n",
+		"require /* c */ (\"spaced\"); import (\"spaced\"); require(/* c */ \"commented\")\n",
+		"require(require(\"inner\")); (require)(\"paren\"); require<T>(\"generic\"); 0require(\"digit\")\n",
+		"// require(\"comment\")\n/* import(\"block\") */ const s = \"require('str')\"; const t = `${require(\"tmpl\")}`\n",
+		"import x = require(\"ts-import-require\");\nimport type { T } from \"y\";\nexport { z } from \"z\";\ntype U = typeof import(\"type-query\");\n",
+		"const v = import.meta.url; import\n(\"newline\")\n",
+		"\u00a0require(\"nbsp\"); ärequire(\"no\"); requireä(\"no\"); require(\"\")\n",
+		"const el = <div onClick={() => import(\"./lazy\")}>{require(\"r\")}</div>;\n",
+		"function f( { require(\"broken\")\nimport(\n",
+		"", "require", "import",
+	}
+	py := []string{
+		"import importlib\nm = importlib.import_module(\"a.b\")\nn = __import__('c')\n",
+		"def f():\n    x = 1\n    return importlib.import_module(\"in_body\", package=__name__)\n",
+		"class C:\n    def m(self):\n        for i in range(3):\n            __import__(f\"fstring{i}\")\n        __import__(\"loop_after\")\n",
+		"other.import_module(\"no\"); importlib.import_module_x(\"no\"); my__import__(\"no\"); __import__x(\"no\")\n",
+		"importlib . import_module ( 'spaced' ); __import__ (\n  'split')\n",
+		"# __import__(\"comment\")\ns = \"importlib.import_module('str')\"\n__import__(b'bytes'); __import__(r\"raw\"); __import__(name)\n",
+		"__import__(__import__(\"inner\")); (__import__)(\"paren\"); importlib.import_module(*args)\n",
+		"def broken(:\n    __import__(\"after_error\")\n",
+		"", "__import__", "import_module",
+	}
+	rs := []string{
+		"use std::io;\npub use crate::a::{b, c as d};\npub(crate) use super::x::*;\nuse a::b::{self, c::{d, e}};\n",
+		"mod inline { use self::y; fn f() { use z::w; } }\nmod outofline;\n#[cfg(test)]\npub mod tests;\n",
+		"extern crate alloc;\nextern crate core as c;\nextern \"C\" { fn g(); }\npub extern \"C\" fn h() {}\n",
+		"// use not_this; mod nor_this;\n/// use doc;\nlet s = \"use in_string;\"; fn r#use() {} let used = user; mod_x(); use_y();\n",
+		"macro_rules! m { () => { use inside_macro; } }\nfn main() { m!(); }\nuse\n  split::across;\n",
+		"use a::{b,\nmod broken\nextern crate\n", "", "use", "mod", "extern",
+	}
+	agree, total, found := 0, 0, 0
+	check := func(path string, src []byte) {
+		want, got := o.both(t, path, src)
+		total++
+		found += len(want)
+		if slices.Equal(want, got) {
+			agree++
+			return
+		}
+		t.Errorf("%s: imports differ from the query's\n query: %q\n  ours: %q", path, want, got)
+	}
+	for i, c := range js {
+		for _, ext := range []string{".ts", ".tsx", ".js"} {
+			check(fmt.Sprintf("case%d%s", i, ext), []byte(c))
+		}
+	}
+	for i, c := range py {
+		check(fmt.Sprintf("case%d.py", i), []byte(c))
+	}
+	for i, c := range rs {
+		check(fmt.Sprintf("case%d.rs", i), []byte(c))
+	}
+	fixtures, _ := filepath.Glob("../testdata/analyzer/*.txtar")
+	for _, file := range fixtures {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if l := o.table.ForPath(f.Name); l != nil && l.wordImports != nil {
+				check(f.Name, f.Data)
+			}
+		}
+	}
+	t.Logf("cases and fixtures: %d / %d files agree with the queries (%d imports)", agree, total, found)
+	if found < 70 {
+		t.Errorf("the cases hold %d imports by the queries; they were written with more", found)
+	}
+	if os.Getenv("LORE_CORPUS") == "" {
+		return
+	}
+	dir := os.Getenv("LORE_TS_ORACLE_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
+	}
+	stdlib := ""
+	if out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output(); err == nil {
+		stdlib = strings.TrimSpace(string(out))
+	}
+	for _, corpus := range []struct{ name, dir string }{
+		{"npm corpus (rxjs, @types/node, typescript/lib)", filepath.Join(dir, "node_modules")},
+		{"Python standard library", stdlib},
+		{"Rust corpus ($LORE_RUST_CORPUS)", os.Getenv("LORE_RUST_CORPUS")},
+	} {
+		agree, total, found = 0, 0, 0
+		if corpus.dir != "" {
+			filepath.WalkDir(corpus.dir, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return nil
+				}
+				if l := o.table.ForPath(p); l == nil || l.wordImports == nil {
+					return nil
+				}
+				src, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(p, src)
+				return nil
+			})
+		}
+		if total == 0 {
+			t.Logf("%s: no files under %q (TestOracleTypeScript installs the npm one)", corpus.name, corpus.dir)
+			continue
+		}
+		t.Logf("%s: %d / %d files agree with the queries (%d imports)", corpus.name, agree, total, found)
+	}
+}
+
+// FuzzWordImports compares the wordImports functions with the queries on
+// arbitrary text in each of the five grammars.
+func FuzzWordImports(f *testing.F) {
+	f.Add([]byte(`x = require("a"); import("b"); require(/*c*/ "d")`))
+	f.Add([]byte("import x = require(\"y\");\nconst l = () => import(`t`)\n"))
+	f.Add([]byte("<a b={require('c')}/>"))
+	f.Add([]byte("def f():\n    return importlib.import_module('m')\n__import__(\"n\")\n"))
+	f.Add([]byte("pub use a::{b, c as d};\nmod m;\nextern crate e;\nfn f() { use g::h; }\n"))
+	o := newCallsOracle(f)
+	f.Cleanup(o.Close)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, path := range []string{"x.ts", "x.tsx", "x.js", "x.py", "x.rs"} {
+			if want, got := o.both(t, path, src); !slices.Equal(want, got) {
+				t.Fatalf("%s: query %q, ours %q", path, want, got)
+			}
+		}
+	})
+}
