@@ -52,7 +52,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if write && levelZero(db) >= 7 {
+	if write && db.Levels()[0].NumTables >= 7 {
 		// As graph.Store does: a writer that finds level 0 this full
 		// compacts it as it closes, or the runs would pile up tables
 		// until Badger stalls writes.
@@ -72,14 +72,4 @@ func run(args []string) error {
 		err = cerr
 	}
 	return err
-}
-
-func levelZero(db *badger.DB) int {
-	n := 0
-	for _, t := range db.Tables() {
-		if t.Level == 0 {
-			n++
-		}
-	}
-	return n
 }
