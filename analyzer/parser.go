@@ -238,9 +238,11 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 // whatever the patterns), while every parser of the language waits.
 func (w *walker) eachWord(root *sitter.Node, words []string, cont func(byte) bool, fn func(k, o int, n *sitter.Node)) {
 	text := w.parsed
+	bw := make([][]byte, len(words))
 	next := make([]int, len(words)) // offset of each word's next occurrence; -1 when none
 	for i, word := range words {
-		next[i] = bytes.Index(text, []byte(word))
+		bw[i] = []byte(word)
+		next[i] = bytes.Index(text, bw[i])
 	}
 	row, rowStart, scanned := 0, 0, 0 // 0-based line and its offset, up to scanned
 	for {
@@ -253,8 +255,8 @@ func (w *walker) eachWord(root *sitter.Node, words []string, cont func(byte) boo
 		if k < 0 {
 			return
 		}
-		o, size := next[k], len(words[k])
-		if j := bytes.Index(text[o+size:], []byte(words[k])); j >= 0 {
+		o, size := next[k], len(bw[k])
+		if j := bytes.Index(text[o+size:], bw[k]); j >= 0 {
 			next[k] = o + size + j
 		} else {
 			next[k] = -1
