@@ -238,7 +238,7 @@ func TestWordImportsQuery(t *testing.T) {
 		stdlib = strings.TrimSpace(string(out))
 	}
 	for _, corpus := range []struct{ name, dir string }{
-		{"npm corpus (rxjs, @types/node, typescript/lib)", filepath.Join(dir, "node_modules")},
+		{"npm install of TestOracleTypeScript (rxjs, @types/node, typescript, ...)", filepath.Join(dir, "node_modules")},
 		{"Python standard library", stdlib},
 		{"Rust corpus ($LORE_RUST_CORPUS)", os.Getenv("LORE_RUST_CORPUS")},
 	} {
