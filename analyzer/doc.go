@@ -10,16 +10,17 @@
 // a selective tree walk for symbols, the embedded query files of package
 // queries for imports, and an import resolver. Symbols are found by a walk
 // that only descends where declarations can be, which costs less than a
-// query cursor over the whole tree; imports use the queries. JavaScript,
-// TypeScript, TSX, Python and Rust have no query files. The walk reads
-// JavaScript's and Python's import statements where it passes them; the
-// imports that can sit anywhere (require("x"), import("x"),
-// __import__("x"), importlib.import_module("x"), and Rust's use, mod and
-// extern crate in any block) are found by looking only where the source
-// spells those words (see walker.eachWord). Compiling any query against one of those grammars
-// costs 7–16 ms of CPU per process while every parser of the language
-// waits, and running one over whole trees cost Rust a quarter of its cold
-// index. Java and C keep theirs; a new language can start with queries.
+// query cursor over the whole tree; imports use the queries. Only C has
+// query files now. The walk reads JavaScript's and Python's import
+// statements where it passes them; the imports that can sit anywhere
+// (require("x"), import("x"), __import__("x"),
+// importlib.import_module("x"), Rust's use, mod and extern crate in any
+// block, Java's import declarations) are found by looking only where the
+// source spells those words (see walker.eachWord). Compiling any query
+// against the JavaScript, Python or Rust grammar costs 7–16 ms of CPU per
+// process while every parser of the language waits, and running one over
+// whole trees cost Rust and Java a fifth to a quarter of their cold
+// index. A new language can still start as a table entry and query files.
 //
 // Parsers read skeletons where a language has one: a copy of the file with
 // what declares nothing blanked to spaces, line breaks kept, so offsets and

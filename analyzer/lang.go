@@ -124,7 +124,7 @@ func NewTable() *Table {
 			walk: walkRust, wordImports: keywordImportsRust, resolve: resolveRust,
 			attach: map[string]bool{"line_comment": true, "block_comment": true, "attribute_item": true}},
 		{Name: "java", Extensions: []string{".java"}, grammar: java.GetLanguage,
-			walk: walkJava, imports: importsJava, resolve: resolveJava,
+			walk: walkJava, wordImports: keywordImportsJava, resolve: resolveJava,
 			attach: map[string]bool{"line_comment": true, "block_comment": true}},
 		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage,
 			walk: walkC, imports: importsC, resolve: resolveC, attach: cComments},

@@ -179,7 +179,7 @@ func importsJS(w *walker, capture string, n *sitter.Node) {
 // the two.
 func callImportsJS(w *walker, root *sitter.Node) {
 	words := []string{"require", "import"}
-	w.eachWord(root, words, jsWordByte, func(k, o int, n *sitter.Node) {
+	w.eachWord(root, words, nameDollarByte, func(k, o int, n *sitter.Node) {
 		callee, kind := "identifier", ImportStatic
 		if k == 1 {
 			callee, kind = "import", ImportDynamic
@@ -192,11 +192,6 @@ func callImportsJS(w *walker, root *sitter.Node) {
 		}
 	})
 }
-
-// jsWordByte tells whether b continues an ASCII identifier, $ included.
-// Bytes of other characters are left to the tree: some are letters, some
-// spaces.
-func jsWordByte(b byte) bool { return b == '$' || nameByte(b) }
 
 // jsCallSpec returns the string argument of the call whose callee is n,
 // when n is a node of type callee (the identifier require, the keyword

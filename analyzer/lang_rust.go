@@ -141,7 +141,7 @@ func keywordImportsRust(w *walker, root *sitter.Node) {
 	decls := []string{"use_declaration", "mod_item", "extern_crate_declaration"}
 	captures := []string{"rs.use", "rs.mod", "rs.extern"}
 	w.eachWord(root, words, nameByte, func(k, o int, n *sitter.Node) {
-		if w.typ(n) != decls[k] || !rsKeywordAt(w, n, o, words[k]) {
+		if w.typ(n) != decls[k] || !keywordAt(w, n, o, words[k]) {
 			return
 		}
 		if k == 1 && n.ChildByFieldName("body") != nil {
@@ -149,19 +149,4 @@ func keywordImportsRust(w *walker, root *sitter.Node) {
 		}
 		importsRust(w, captures[k], n)
 	})
-}
-
-// rsKeywordAt tells whether the declaration n has the keyword word as a
-// child of its own at offset o.
-func rsKeywordAt(w *walker, n *sitter.Node, o int, word string) bool {
-	for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
-		c := n.Child(i)
-		if int(c.StartByte()) > o {
-			return false
-		}
-		if spans(c, o, len(word)) {
-			return !c.IsNamed() && w.typ(c) == word
-		}
-	}
-	return false
 }

@@ -283,6 +283,25 @@ func nameByte(b byte) bool {
 	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
+// nameDollarByte is nameByte for languages whose names may hold $
+// (JavaScript, Java).
+func nameDollarByte(b byte) bool { return b == '$' || nameByte(b) }
+
+// keywordAt tells whether n has the keyword word as a child of its own at
+// offset o: the statement eachWord found is the one the word introduces.
+func keywordAt(w *walker, n *sitter.Node, o int, word string) bool {
+	for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
+		c := n.Child(i)
+		if int(c.StartByte()) > o {
+			return false
+		}
+		if spans(c, o, len(word)) {
+			return !c.IsNamed() && w.typ(c) == word
+		}
+	}
+	return false
+}
+
 // spans tells whether n is exactly the size bytes at offset o.
 func spans(n *sitter.Node, o, size int) bool {
 	return int(n.StartByte()) == o && int(n.EndByte()) == o+size

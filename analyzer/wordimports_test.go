@@ -48,6 +48,7 @@ const (
 (mod_item !body) @rs.mod
 (extern_crate_declaration) @rs.extern
 `
+	javaQuery = `(import_declaration) @java.import`
 )
 
 // callsOracle finds imports with the queries over the whole tree.
@@ -60,7 +61,7 @@ type callsOracle struct {
 
 func newCallsOracle(t testing.TB) *callsOracle {
 	o := &callsOracle{table: NewTable(), parser: sitter.NewParser(), query: map[*Language]*sitter.Query{}, cursor: sitter.NewQueryCursor()}
-	for name, src := range map[string]string{"typescript": jsCallsQuery, "tsx": jsCallsQuery, "javascript": jsCallsQuery, "python": pyCallsQuery, "rust": rustQuery} {
+	for name, src := range map[string]string{"typescript": jsCallsQuery, "tsx": jsCallsQuery, "javascript": jsCallsQuery, "python": pyCallsQuery, "rust": rustQuery, "java": javaQuery} {
 		l := o.table.Lookup(name)
 		q, err := sitter.NewQuery([]byte(src), l.grammar())
 		if err != nil {
@@ -126,6 +127,8 @@ func (o *callsOracle) both(t testing.TB, path string, src []byte) (want, got []s
 				wq.addImport(unquote(c.Node.Content(src)), kind, c.Node)
 			case strings.HasPrefix(name, "rs."):
 				importsRust(wq, name, c.Node)
+			case strings.HasPrefix(name, "java."):
+				importsJava(wq, name, c.Node)
 			}
 		}
 	}
@@ -145,12 +148,13 @@ func (o *callsOracle) both(t testing.TB, path string, src []byte) (want, got []s
 	return want, got
 }
 
-// TestWordImportsQuery checks that callImportsJS, callImportsPython and
-// keywordImportsRust find exactly what the queries find: on cases at the
-// edges, on every file of those languages in the golden fixtures and,
-// with LORE_CORPUS set, on the npm corpus of TestOracleTypeScript (rxjs,
-// @types/node, typescript), the Python standard library and the Rust
-// sources under $LORE_RUST_CORPUS (any directory, e.g. a clone of tokio).
+// TestWordImportsQuery checks that callImportsJS, callImportsPython,
+// keywordImportsRust and keywordImportsJava find exactly what the queries
+// find: on cases at the edges, on every file of those languages in the
+// golden fixtures and, with LORE_CORPUS set, on the npm install of
+// TestOracleTypeScript (rxjs, @types/node, typescript), the Python
+// standard library, and the Rust and Java sources under $LORE_RUST_CORPUS
+// and $LORE_JAVA_CORPUS (any directories, e.g. clones of tokio and gson).
 func TestWordImportsQuery(t *testing.T) {
 	o := newCallsOracle(t)
 	defer o.Close()
@@ -210,6 +214,15 @@ func TestWordImportsQuery(t *testing.T) {
 	for i, c := range rs {
 		check(fmt.Sprintf("case%d.rs", i), []byte(c))
 	}
+	java := []string{
+		"package a.b;\nimport java.util.List;\nimport static java.lang.Math.max;\nimport java.io.*;\nimport static org.junit.Assert.*;\nclass C {}\n",
+		"// import not.this;\n/* import nor.this; */\nclass D { String s = \"import in.string;\"; int importX; void imports() {} }\n",
+		"import a.b.C;; import\n  d . e . F ;\nimport $x.Y;\n",
+		"import a.b.{broken\nclass E { import f.G; }\n", "", "import", "import;",
+	}
+	for i, c := range java {
+		check(fmt.Sprintf("case%d.java", i), []byte(c))
+	}
 	fixtures, _ := filepath.Glob("../testdata/analyzer/*.txtar")
 	for _, file := range fixtures {
 		ar, err := txtar.ParseFile(file)
@@ -223,7 +236,7 @@ func TestWordImportsQuery(t *testing.T) {
 		}
 	}
 	t.Logf("cases and fixtures: %d / %d files agree with the queries (%d imports)", agree, total, found)
-	if found < 70 {
+	if found < 80 {
 		t.Errorf("the cases hold %d imports by the queries; they were written with more", found)
 	}
 	if os.Getenv("LORE_CORPUS") == "" {
@@ -241,6 +254,7 @@ func TestWordImportsQuery(t *testing.T) {
 		{"npm install of TestOracleTypeScript (rxjs, @types/node, typescript, ...)", filepath.Join(dir, "node_modules")},
 		{"Python standard library", stdlib},
 		{"Rust corpus ($LORE_RUST_CORPUS)", os.Getenv("LORE_RUST_CORPUS")},
+		{"Java corpus ($LORE_JAVA_CORPUS)", os.Getenv("LORE_JAVA_CORPUS")},
 	} {
 		agree, total, found = 0, 0, 0
 		if corpus.dir != "" {
@@ -268,17 +282,18 @@ func TestWordImportsQuery(t *testing.T) {
 }
 
 // FuzzWordImports compares the wordImports functions with the queries on
-// arbitrary text in each of the five grammars.
+// arbitrary text in each of the six grammars.
 func FuzzWordImports(f *testing.F) {
 	f.Add([]byte(`x = require("a"); import("b"); require(/*c*/ "d")`))
 	f.Add([]byte("import x = require(\"y\");\nconst l = () => import(`t`)\n"))
 	f.Add([]byte("<a b={require('c')}/>"))
 	f.Add([]byte("def f():\n    return importlib.import_module('m')\n__import__(\"n\")\n"))
 	f.Add([]byte("pub use a::{b, c as d};\nmod m;\nextern crate e;\nfn f() { use g::h; }\n"))
+	f.Add([]byte("package p;\nimport static a.B.c;\nimport d.*;\nclass E {}\n"))
 	o := newCallsOracle(f)
 	f.Cleanup(o.Close)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		for _, path := range []string{"x.ts", "x.tsx", "x.js", "x.py", "x.rs"} {
+		for _, path := range []string{"x.ts", "x.tsx", "x.js", "x.py", "x.rs", "x.java"} {
 			if want, got := o.both(t, path, src); !slices.Equal(want, got) {
 				t.Fatalf("%s: query %q, ours %q", path, want, got)
 			}

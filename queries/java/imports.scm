@@ -1,2 +1,0 @@
-; Java imports (single-type, on-demand and static).
-(import_declaration) @java.import
