@@ -21,7 +21,7 @@ import (
 // analyzer does not compile them (see walker.eachWord); the tests compare
 // against them.
 const (
-	jsCallsQuery = `
+	jsQuery = `
 (call_expression
   function: (import)
   arguments: (arguments . (string) @spec.dynamic))
@@ -30,7 +30,7 @@ const (
   arguments: (arguments . (string) @spec.static)
   (#eq? @_f "require"))
 `
-	pyCallsQuery = `
+	pyQuery = `
 (call
   function: (identifier) @_f
   arguments: (argument_list . (string) @spec.dynamic)
@@ -51,17 +51,17 @@ const (
 	javaQuery = `(import_declaration) @java.import`
 )
 
-// callsOracle finds imports with the queries over the whole tree.
-type callsOracle struct {
+// queryOracle finds imports with the queries over the whole tree.
+type queryOracle struct {
 	table  *Table
 	parser *sitter.Parser
 	query  map[*Language]*sitter.Query
 	cursor *sitter.QueryCursor
 }
 
-func newCallsOracle(t testing.TB) *callsOracle {
-	o := &callsOracle{table: NewTable(), parser: sitter.NewParser(), query: map[*Language]*sitter.Query{}, cursor: sitter.NewQueryCursor()}
-	for name, src := range map[string]string{"typescript": jsCallsQuery, "tsx": jsCallsQuery, "javascript": jsCallsQuery, "python": pyCallsQuery, "rust": rustQuery, "java": javaQuery} {
+func newQueryOracle(t testing.TB) *queryOracle {
+	o := &queryOracle{table: NewTable(), parser: sitter.NewParser(), query: map[*Language]*sitter.Query{}, cursor: sitter.NewQueryCursor()}
+	for name, src := range map[string]string{"typescript": jsQuery, "tsx": jsQuery, "javascript": jsQuery, "python": pyQuery, "rust": rustQuery, "java": javaQuery} {
 		l := o.table.Lookup(name)
 		q, err := sitter.NewQuery([]byte(src), l.grammar())
 		if err != nil {
@@ -72,7 +72,7 @@ func newCallsOracle(t testing.TB) *callsOracle {
 	return o
 }
 
-func (o *callsOracle) Close() {
+func (o *queryOracle) Close() {
 	for _, q := range o.query {
 		q.Close()
 	}
@@ -80,10 +80,10 @@ func (o *callsOracle) Close() {
 	o.parser.Close()
 }
 
-// both returns the calls' imports of src as the query finds them and as
+// both returns the imports of src as the query finds them and as
 // the language's calls function does, each as "line kind spec" in
 // document order.
-func (o *callsOracle) both(t testing.TB, path string, src []byte) (want, got []string) {
+func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []string) {
 	l := o.table.ForPath(path)
 	tsl, _, err := l.compiled()
 	if err != nil {
@@ -156,7 +156,7 @@ func (o *callsOracle) both(t testing.TB, path string, src []byte) (want, got []s
 // standard library, and the Rust and Java sources under $LORE_RUST_CORPUS
 // and $LORE_JAVA_CORPUS (any directories, e.g. clones of tokio and gson).
 func TestWordImportsQuery(t *testing.T) {
-	o := newCallsOracle(t)
+	o := newQueryOracle(t)
 	defer o.Close()
 	js := []string{
 		`const a = require("a"); const b = require('b')` + "\n",
@@ -290,7 +290,7 @@ func FuzzWordImports(f *testing.F) {
 	f.Add([]byte("def f():\n    return importlib.import_module('m')\n__import__(\"n\")\n"))
 	f.Add([]byte("pub use a::{b, c as d};\nmod m;\nextern crate e;\nfn f() { use g::h; }\n"))
 	f.Add([]byte("package p;\nimport static a.B.c;\nimport d.*;\nclass E {}\n"))
-	o := newCallsOracle(f)
+	o := newQueryOracle(f)
 	f.Cleanup(o.Close)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, path := range []string{"x.ts", "x.tsx", "x.js", "x.py", "x.rs", "x.java"} {
