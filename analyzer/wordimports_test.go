@@ -81,7 +81,7 @@ func (o *queryOracle) Close() {
 }
 
 // both returns the imports of src as the query finds them and as
-// the language's calls function does, each as "line kind spec" in
+// the language's wordImports function does, each as "line kind spec" in
 // document order.
 func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []string) {
 	l := o.table.ForPath(path)
