@@ -184,35 +184,11 @@ func callImportsJS(w *walker, root *sitter.Node) {
 		if k == 1 {
 			callee, kind = "import", ImportDynamic
 		}
-		if !spans(n, o, len(words[k])) {
+		if !spans(n, o, len(words[k])) || w.typ(n) != callee {
 			return
 		}
-		if s := jsCallSpec(w, n, callee); s != nil {
+		if s := callStringArg(w, n, "call_expression", "arguments"); s != nil {
 			w.addImport(unquote(w.text(s)), kind, s)
 		}
 	})
-}
-
-// jsCallSpec returns the string argument of the call whose callee is n,
-// when n is a node of type callee (the identifier require, the keyword
-// import of import(…)) and the call's first argument is a string.
-func jsCallSpec(w *walker, n *sitter.Node, callee string) *sitter.Node {
-	if w.typ(n) != callee {
-		return nil
-	}
-	call := n.Parent()
-	if call == nil || w.typ(call) != "call_expression" {
-		return nil
-	}
-	if f := call.ChildByFieldName("function"); f == nil || !f.Equal(n) {
-		return nil
-	}
-	args := call.ChildByFieldName("arguments")
-	if args == nil || w.typ(args) != "arguments" || args.NamedChildCount() == 0 {
-		return nil
-	}
-	if s := args.NamedChild(0); w.typ(s) == "string" {
-		return s
-	}
-	return nil
 }

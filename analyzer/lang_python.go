@@ -186,18 +186,7 @@ func callImportsPython(w *walker, root *sitter.Node) {
 			}
 			callee = attr
 		}
-		call := callee.Parent()
-		if call == nil || w.typ(call) != "call" {
-			return
-		}
-		if f := call.ChildByFieldName("function"); f == nil || !f.Equal(callee) {
-			return
-		}
-		args := call.ChildByFieldName("arguments")
-		if args == nil || w.typ(args) != "argument_list" || args.NamedChildCount() == 0 {
-			return
-		}
-		if s := args.NamedChild(0); w.typ(s) == "string" {
+		if s := callStringArg(w, callee, "call", "argument_list"); s != nil {
 			w.addImport(unquote(w.text(s)), ImportDynamic, s)
 		}
 	})

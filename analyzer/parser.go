@@ -302,6 +302,27 @@ func keywordAt(w *walker, n *sitter.Node, o int, word string) bool {
 	return false
 }
 
+// callStringArg returns the first argument of the call (a node of type
+// call) whose function is callee, when that argument is a string and the
+// call's arguments node is of type args; nil otherwise.
+func callStringArg(w *walker, callee *sitter.Node, call, args string) *sitter.Node {
+	c := callee.Parent()
+	if c == nil || w.typ(c) != call {
+		return nil
+	}
+	if f := c.ChildByFieldName("function"); f == nil || !f.Equal(callee) {
+		return nil
+	}
+	a := c.ChildByFieldName("arguments")
+	if a == nil || w.typ(a) != args || a.NamedChildCount() == 0 {
+		return nil
+	}
+	if s := a.NamedChild(0); w.typ(s) == "string" {
+		return s
+	}
+	return nil
+}
+
 // spans tells whether n is exactly the size bytes at offset o.
 func spans(n *sitter.Node, o, size int) bool {
 	return int(n.StartByte()) == o && int(n.EndByte()) == o+size
