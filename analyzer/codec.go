@@ -45,6 +45,12 @@ func (e *enc) digest(s string) {
 	e.str(s)
 }
 
+// sum stores a raw digest as digest stores its "sha256:<hex>" form.
+func (e *enc) sum(d *[32]byte) {
+	e.b = append(e.b, 1)
+	e.b = append(e.b, d[:]...)
+}
+
 type dec struct {
 	b   []byte
 	err error
@@ -160,7 +166,9 @@ func decodeMeta(p string, b []byte) (fileMeta, error) {
 
 // encodeSymbols stores a file's symbols and diagnostics; FQNames are
 // stored without their "path::" prefix.
-func encodeSymbols(f *File) []byte {
+// encodeSymbols encodes f's symbols with their fingerprints, taken from
+// sums when it is not nil (see Parser.parse).
+func encodeSymbols(f *File, sums []digests) []byte {
 	e := enc{b: make([]byte, 0, 64+len(f.Symbols)*140)}
 	e.b = append(e.b, recordFormat)
 	e.str(f.Lang)
@@ -173,9 +181,17 @@ func encodeSymbols(f *File) []byte {
 		e.str(s.Kind)
 		e.uint(uint64(s.StartLine))
 		e.uint(uint64(s.EndLine))
-		e.digest(s.Hash)
-		e.digest(s.Shape)
-		e.digest(s.Sig)
+		if sums == nil {
+			e.digest(s.Hash)
+			e.digest(s.Shape)
+			e.digest(s.Sig)
+		} else if d := &sums[i]; d.ok {
+			e.sum(&d.hash)
+			e.sum(&d.shape)
+			e.sum(&d.sig)
+		} else {
+			e.b = append(e.b, 0, 0, 0, 0, 0, 0) // three empty strings
+		}
 	}
 	e.uint(uint64(len(f.Errors)))
 	for _, d := range f.Errors {

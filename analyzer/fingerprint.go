@@ -158,12 +158,23 @@ func lineSpan(src []byte, ls []int, start, end int) (a, b int, ok bool) {
 	return a, b, true
 }
 
+// digests are a symbol's Hash, Shape and Sig as raw SHA-256 sums; ok is
+// false for a symbol whose lines are not in the file (its fingerprints
+// are then empty).
+type digests struct {
+	ok               bool
+	hash, shape, sig [sha256.Size]byte
+}
+
 // fingerprint fills Hash, Shape and Sig of syms from the whole-file token
-// list toks (sorted by offset). header[i] is the byte offset where symbol
-// i's body starts, or -1 when the whole symbol is its header. buf is
-// scratch space, returned for reuse: each fingerprint is one SHA-256 over
-// one buffer instead of a write per line or token.
-func fingerprint(src []byte, toks []span, syms []Symbol, header []int, buf []byte) []byte {
+// list toks (sorted by offset), or, when raw is not nil, raw[i] with the
+// sums of syms[i] (the index stores them so: formatting and parsing back
+// the hex of every symbol of a large repository is a tenth of its
+// allocations). header[i] is the byte offset where symbol i's body starts,
+// or -1 when the whole symbol is its header. buf is scratch space,
+// returned for reuse: each fingerprint is one SHA-256 over one buffer
+// instead of a write per line or token.
+func fingerprint(src []byte, toks []span, syms []Symbol, header []int, buf []byte, raw []digests) []byte {
 	ls := lineStarts(src)
 	for i := range syms {
 		s := &syms[i]
@@ -172,7 +183,12 @@ func fingerprint(src []byte, toks []span, syms []Symbol, header []int, buf []byt
 			continue
 		}
 		buf = appendNormalized(buf[:0], src[a:b])
-		s.Hash = digestString(buf)
+		if raw != nil {
+			raw[i].ok = true
+			raw[i].hash = sha256.Sum256(buf)
+		} else {
+			s.Hash = digestString(buf)
+		}
 		lo := sort.Search(len(toks), func(k int) bool { return toks[k].start >= a })
 		hi := lo + sort.Search(len(toks)-lo, func(k int) bool { return toks[lo+k].end > b })
 		sig := -1
@@ -190,6 +206,14 @@ func fingerprint(src []byte, toks []span, syms []Symbol, header []int, buf []byt
 		}
 		if sig == hi {
 			sigLen = len(buf)
+		}
+		if raw != nil {
+			raw[i].shape = sha256.Sum256(buf)
+			raw[i].sig = raw[i].shape
+			if sig >= 0 {
+				raw[i].sig = sha256.Sum256(buf[:sigLen])
+			}
+			continue
 		}
 		s.Shape = digestString(buf)
 		if sig < 0 {

@@ -262,13 +262,13 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		if ok && !opts.Force && m.Hash == r.hash && m.Version == table.versionOf(table.ForPath(e.Path)) {
 			return r, nil
 		}
-		f, err := p.parse(ctx, e.Path, src, r.hash)
+		f, sums, err := p.parse(ctx, e.Path, src, r.hash, true)
 		if err != nil {
 			return r, err
 		}
 		r.file = f
 		if f.Lang != "" {
-			r.rec = encodeSymbols(f)
+			r.rec = encodeSymbols(f, sums)
 			r.names = fileNames(e.Path, f.Symbols)
 			if f.Lang == "go" {
 				r.top = topLevelNames(f.Symbols)
@@ -314,7 +314,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 				e := enc{}
 				e.int(r.e.Size)
 				e.int(r.e.ModTime)
-				if err := b.Set(nsBinary, p, e.b); err != nil {
+				if err := b.SetOwned(nsBinary, p, e.b); err != nil {
 					return err
 				}
 			} else if wasBin {
@@ -380,7 +380,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 				}
 				return nil
 			}
-			if err := b.Set(nsSymbols, p, r.rec); err != nil {
+			if err := b.SetOwned(nsSymbols, p, r.rec); err != nil {
 				return err
 			}
 			if !keptNames {
@@ -456,7 +456,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	err = store.Batch(func(b *graph.Batch) error {
 		for _, p := range metaWrites {
 			if m, ok := metas[p]; ok {
-				if err := b.Set(nsMeta, p, encodeMeta(m)); err != nil {
+				if err := b.SetOwned(nsMeta, p, encodeMeta(m)); err != nil {
 					return err
 				}
 			}
@@ -644,7 +644,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 	// write stores p's import record and, unless all (edges are then
 	// written together at the end) or kept, its edges.
 	write := func(p string, imps []Import, kept bool) error {
-		if err := b.Set(nsImports, p, encodeImports(imps)); err != nil {
+		if err := b.SetOwned(nsImports, p, encodeImports(imps)); err != nil {
 			return err
 		}
 		if all || kept {

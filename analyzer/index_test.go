@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/source"
@@ -412,4 +415,52 @@ func TestEditKeepingImports(t *testing.T) {
 	if !errors.Is(err, graph.ErrNotFound) {
 		t.Errorf("the mark of a finished run: %v, want not found", err)
 	}
+}
+
+// TestRawDigestsRecord checks that the index's records, made from raw
+// sums, are byte for byte those made from the fingerprints Parse returns,
+// on every file of the fixtures (every language, syntax errors included),
+// plus a symbol whose lines are not in the file.
+func TestRawDigestsRecord(t *testing.T) {
+	files, err := filepath.Glob("../testdata/analyzer/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	p := NewParser(nil)
+	defer p.Close()
+	n := 0
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if p.Table().ForPath(f.Name) == nil {
+				continue
+			}
+			want, err := p.Parse(f.Name, f.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, sums, err := p.parse(context.Background(), f.Name, f.Data, want.Hash, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := encodeSymbols(want, nil), encodeSymbols(got, sums); !bytes.Equal(a, b) {
+				t.Errorf("%s %s: records differ", file, f.Name)
+			}
+			n += len(want.Symbols)
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d symbols compared", n)
+	}
+	// A symbol past the end of its file has no fingerprints either way.
+	f := &File{Path: "x.go", Lang: "go", Symbols: []Symbol{{Path: "x.go", FQName: "x.go::F", Name: "F", Kind: KindFunction, StartLine: 9, EndLine: 9}}}
+	sums := make([]digests, 1)
+	fingerprint([]byte("package x\n"), nil, f.Symbols, []int{-1}, nil, sums)
+	if a, b := encodeSymbols(f, nil), encodeSymbols(f, sums); !bytes.Equal(a, b) {
+		t.Errorf("symbol out of the file: records differ: %x vs %x", a, b)
+	}
+	t.Logf("%d symbols: records from raw sums equal", n)
 }

@@ -1,8 +1,11 @@
 package analyzer
 
 import (
+	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,60 +128,71 @@ func sameNames(syms []Symbol, names []bucketed) bool {
 	return met == len(found)
 }
 
-// write stores every bucket that changed.
+// write stores every bucket that changed. Entries are sorted as
+// (name, path) pairs, which is the order of "name\x00path" strings since
+// names hold no NUL, and encoded without joining them: a cold index of a
+// large repository has hundreds of thousands.
 func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
-	touched := map[string]bool{}
+	touched := make([]string, 0, len(x.adds)+len(x.dels))
 	for k := range x.adds {
-		touched[k] = true
+		touched = append(touched, k)
 	}
 	for k := range x.dels {
-		touched[k] = true
+		if _, ok := x.adds[k]; !ok {
+			touched = append(touched, k)
+		}
 	}
-	for k := range touched {
-		var entries []string
+	sort.Strings(touched) // keys in order: cheaper for Badger to take in
+	var kept []nameEntry
+	var e enc
+	for _, k := range touched {
+		kept = kept[:0]
 		if !x.cold {
+			var stored []string
 			err := store.View(func(tx *graph.Tx) error {
 				v, err := tx.Get(nsNames, k)
 				if err != nil {
 					return err
 				}
-				entries, err = decodeNames(v)
+				stored, err = decodeNames(v)
 				return err
 			})
 			if err != nil && !errors.Is(err, graph.ErrNotFound) && !errors.Is(err, errCorrupt) {
 				return fmt.Errorf("name index: %w", err)
 			}
-		}
-		kept := entries[:0]
-		for _, e := range entries {
-			if !x.dels[k][e] {
-				kept = append(kept, e)
+			for _, s := range stored {
+				if x.dels[k][s] {
+					continue
+				}
+				name, p, _ := strings.Cut(s, "\x00")
+				kept = append(kept, nameEntry{name, p})
 			}
 		}
-		for _, e := range x.adds[k] {
-			kept = append(kept, e.name+"\x00"+e.path)
-		}
-		sort.Strings(kept)
-		out := kept[:0]
-		for i, e := range kept {
-			if i == 0 || e != kept[i-1] {
-				out = append(out, e)
-			}
-		}
-		if len(out) == 0 {
+		kept = append(kept, x.adds[k]...)
+		slices.SortFunc(kept, func(a, b nameEntry) int {
+			return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.path, b.path))
+		})
+		kept = slices.Compact(kept)
+		if len(kept) == 0 {
 			if err := b.Delete(nsNames, k); err != nil {
 				return err
 			}
 			continue
 		}
-		size := 8
-		for _, s := range out {
-			size += len(s) + 2
+		size := 1 + binary.MaxVarintLen64
+		for _, n := range kept {
+			size += len(n.name) + len(n.path) + 3
 		}
-		e := enc{b: make([]byte, 1, size)}
+		e.b = make([]byte, 1, size)
 		e.b[0] = recordFormat
-		e.strs(out)
-		if err := b.Set(nsNames, k, e.b); err != nil {
+		e.uint(uint64(len(kept)))
+		for _, n := range kept {
+			e.uint(uint64(len(n.name) + 1 + len(n.path)))
+			e.b = append(e.b, n.name...)
+			e.b = append(e.b, 0)
+			e.b = append(e.b, n.path...)
+		}
+		if err := b.SetOwned(nsNames, k, e.b); err != nil {
 			return err
 		}
 	}

@@ -33,7 +33,7 @@ func TestDecodeTopNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := decodeTopNames(encodeSymbols(f))
+	got, err := decodeTopNames(encodeSymbols(f, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestNameIndexWrite(t *testing.T) {
 	for i := 0; i < 20; i += 2 {
 		p := fmt.Sprintf("d/f%02d.go", i)
 		if err := store.Batch(func(b *graph.Batch) error {
-			return b.Set(nsSymbols, p, encodeSymbols(&File{Path: p, Lang: "go", Symbols: files[p]}))
+			return b.Set(nsSymbols, p, encodeSymbols(&File{Path: p, Lang: "go", Symbols: files[p]}, nil))
 		}); err != nil {
 			t.Fatal(err)
 		}

@@ -59,7 +59,8 @@ func (p *Parser) Parse(path string, src []byte) (*File, error) {
 
 // ParseContext is Parse with cancellation of long tree-sitter parses.
 func (p *Parser) ParseContext(ctx context.Context, path string, src []byte) (*File, error) {
-	return p.parse(ctx, path, src, p.hashText(src))
+	f, _, err := p.parse(ctx, path, src, p.hashText(src), false)
+	return f, err
 }
 
 // appendFS is a file system that reads a file into a caller's buffer
@@ -121,11 +122,13 @@ func (p *Parser) hashText(src []byte) string {
 	return h
 }
 
-func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string) (*File, error) {
+// parse parses src; with raw, the symbols' fingerprints are left empty
+// and returned as sums instead (see fingerprint), one per symbol.
+func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string, raw bool) (*File, []digests, error) {
 	f := &File{Path: path, Hash: hash, Symbols: []Symbol{}, Imports: []Import{}}
 	l := p.table.ForPath(path)
 	if l == nil {
-		return f, nil
+		return f, nil, nil
 	}
 	f.Lang = l.Name
 	var header []int
@@ -135,10 +138,14 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	} else {
 		var err error
 		if header, err = p.parseTS(ctx, l, f, src); err != nil {
-			return nil, fmt.Errorf("%s: parse: %w", path, err)
+			return nil, nil, fmt.Errorf("%s: parse: %w", path, err)
 		}
 	}
-	p.buf = fingerprint(src, p.spans, f.Symbols, header, p.buf)
+	var sums []digests
+	if raw {
+		sums = make([]digests, len(f.Symbols))
+	}
+	p.buf = fingerprint(src, p.spans, f.Symbols, header, p.buf, sums)
 	if cap(p.spans) > 1<<20 {
 		p.spans = nil
 	}
@@ -148,7 +155,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if cap(p.buf) > 1<<22 {
 		p.buf = nil
 	}
-	return f, nil
+	return f, sums, nil
 }
 
 func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) ([]int, error) {

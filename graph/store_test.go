@@ -428,6 +428,33 @@ func TestBatch(t *testing.T) {
 	if e, _ := s.Edge(EdgeKey{Type: Imports, From: fileID(0), To: fileID(1)}); e.Version != 2 || e.Weight != 0.5 {
 		t.Fatalf("edge %+v", e)
 	}
+	// Set copies its value, SetOwned keeps it; both store it; a bad
+	// namespace is refused by both.
+	val, owned := []byte("copied"), []byte("kept")
+	err = s.Batch(func(b *Batch) error {
+		if err := b.Set("bulk", "set", val); err != nil {
+			return err
+		}
+		val[0] = 'X' // the caller may reuse a value given to Set
+		if err := b.SetOwned("bulk", "owned", owned); err != nil {
+			return err
+		}
+		if err := b.SetOwned("", "k", nil); err == nil {
+			return errors.New("SetOwned took an empty namespace")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(tx *Tx) error {
+		for k, want := range map[string]string{"set": "copied", "owned": "kept"} {
+			if v, err := tx.Get("bulk", k); err != nil || string(v) != want {
+				t.Errorf("%s: %q, %v; want %q", k, v, err, want)
+			}
+		}
+		return nil
+	})
 	// A failing batch function stops the batch.
 	boom := errors.New("boom")
 	if err := s.Batch(func(b *Batch) error { return boom }); err != boom {
