@@ -563,6 +563,98 @@ func TestShortWritersKeepValueLogSmall(t *testing.T) {
 	}
 }
 
+// TestShortWritersAfterBulkFill fills a new store in bulk with values the
+// first writer sends to the value log, then has short writers rewrite one
+// of them each, as a hook re-indexing one file per commit does: the
+// rewritten values must not leave a value-log file per run behind
+// (Badger's collection only rewrites the file with the most stale bytes,
+// one of the bulk writer's, and only once half of it is stale).
+func TestShortWritersAfterBulkFill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	dir := t.TempDir()
+	val := func(k, run int) []byte {
+		v := bytes.Repeat([]byte{byte(k)}, 10<<10)
+		v[0] = byte(run)
+		return v
+	}
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.created {
+		t.Fatal("a new store is not marked created")
+	}
+	err = s.Batch(func(b *Batch) error {
+		for k := range 400 {
+			if err := b.SetOwned("big", fmt.Sprint(k), val(k, 0)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	countLogs := func() int {
+		logs, err := filepath.Glob(filepath.Join(dir, "*.vlog"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(logs)
+	}
+	bulk := countLogs()
+	const runs = 30
+	for run := 1; run <= runs; run++ {
+		s, err := Open(dir, Options{Schema: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.created {
+			t.Fatal("an existing store is marked created")
+		}
+		if err := s.Update(func(tx *Tx) error { return tx.Set("big", "7", val(7, run)) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := countLogs()
+	t.Logf("value-log files: %d after the bulk fill, %d after %d short writers", bulk, after, runs)
+	if after > bulk+2 { // the last writer's log, and an empty one the next open removes
+		t.Fatalf("%d value-log files after %d short writers (%d after the bulk fill)", after, runs, bulk)
+	}
+	s, err = Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.View(func(tx *Tx) error {
+		for k := range 400 {
+			v, err := tx.Get("big", fmt.Sprint(k))
+			if err != nil {
+				return err
+			}
+			want := val(k, 0)
+			if k == 7 {
+				want = val(7, runs)
+			}
+			if !bytes.Equal(v, want) {
+				return fmt.Errorf("value %d differs", k)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestBatchReplaysAfterConflict makes a transaction commit a change to an
 // edge the batch has read but not committed: the batch's commit conflicts,
 // and the batch replays its operations on the new state instead of losing
