@@ -533,13 +533,10 @@ func TestShortWritersKeepValueLogSmall(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	logs, err := filepath.Glob(filepath.Join(dir, "*.vlog"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d value-log files after %d writers", len(logs), runs)
-	if len(logs) > 2*compactL0At {
-		t.Fatalf("%d value-log files after %d writers that each rewrote the same values", len(logs), runs)
+	logs := valueLogs(t, dir)
+	t.Logf("%d value-log files after %d writers", logs, runs)
+	if logs > 2*compactL0At {
+		t.Fatalf("%d value-log files after %d writers that each rewrote the same values", logs, runs)
 	}
 	s, err := Open(dir, Options{Schema: 1})
 	if err != nil {
@@ -600,14 +597,7 @@ func TestShortWritersAfterBulkFill(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	countLogs := func() int {
-		logs, err := filepath.Glob(filepath.Join(dir, "*.vlog"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(logs)
-	}
-	bulk := countLogs()
+	bulk := valueLogs(t, dir)
 	const runs = 30
 	for run := 1; run <= runs; run++ {
 		s, err := Open(dir, Options{Schema: 1})
@@ -624,7 +614,7 @@ func TestShortWritersAfterBulkFill(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	after := countLogs()
+	after := valueLogs(t, dir)
 	t.Logf("value-log files: %d after the bulk fill, %d after %d short writers", bulk, after, runs)
 	if after > bulk+2 { // the last writer's log, and an empty one the next open removes
 		t.Fatalf("%d value-log files after %d short writers (%d after the bulk fill)", after, runs, bulk)
@@ -653,6 +643,16 @@ func TestShortWritersAfterBulkFill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// valueLogs counts the value-log files in dir.
+func valueLogs(t *testing.T, dir string) int {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(dir, "*.vlog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(logs)
 }
 
 // TestBatchReplaysAfterConflict makes a transaction commit a change to an
