@@ -501,10 +501,11 @@ func TestShortWriterRuns(t *testing.T) {
 	t.Logf("tables per level after 60 runs: %v", s.Tables())
 }
 
-// TestShortWritersKeepValueLogSmall rewrites the same large values (above
-// the value threshold, so they live in the value log) in one short writer
-// after another, as a hook re-indexing on every commit does: the value-log
-// files stale values leave behind are collected instead of piling up.
+// TestShortWritersKeepValueLogSmall rewrites the same large values in one
+// short writer after another, as a hook re-indexing on every commit does:
+// the first writer of the new store sends them to the value log, later
+// ones keep them in the tree (see valueThreshold), and the value-log files
+// left behind do not pile up.
 func TestShortWritersKeepValueLogSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
