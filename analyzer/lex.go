@@ -9,7 +9,8 @@ import (
 type span struct{ start, end int }
 
 // blank turns every byte of b but line breaks into a space: what a
-// skeleton (Language.skeleton, goSkeleton) does to code it leaves out.
+// tree-sitter language's skeleton (Language.skeleton) does to code it
+// leaves out.
 func blank(b []byte) {
 	for i, c := range b {
 		if c != '\n' && c != '\r' {

@@ -21,7 +21,8 @@ type Parser struct {
 	cursor  *sitter.QueryCursor
 	spans   []span
 	buf     []byte // fingerprint scratch
-	skel    []byte // parseGo's scratch
+	skel    []byte // a skeleton's scratch (Language.skeleton)
+	goSkel  goSkel // parseGo's scratch
 	src     []byte // file buffer of read, reused from file to file
 }
 
@@ -134,7 +135,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	var header []int
 	p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
 	if l.grammar == nil {
-		header, p.skel = parseGo(f, src, p.spans, p.skel)
+		header = parseGo(f, src, p.spans, &p.goSkel)
 	} else {
 		var err error
 		if header, err = p.parseTS(ctx, l, f, src); err != nil {
@@ -151,6 +152,9 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	}
 	if cap(p.skel) > 1<<22 {
 		p.skel = nil
+	}
+	if cap(p.goSkel.buf) > 1<<22 || cap(p.goSkel.shifts) > 1<<16 {
+		p.goSkel = goSkel{}
 	}
 	if cap(p.buf) > 1<<22 {
 		p.buf = nil

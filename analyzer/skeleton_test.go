@@ -17,21 +17,47 @@ import (
 
 func TestGoSkeleton(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"func f() { return 1 }\n", "func f() {          }\n"},
-		{"func f() {\n\tg()\n}\n", "func f() {\n    \n}\n"},
+		{"func f() { return 1 }\n", "func f() {}\n"},
+		{"func f() {\n\tg()\n}\n", "func f() {\n\n}\n"},
+		{"func f() {\r\n\tg()\r\n}\r\n", "func f() {\n\n}\r\n"},
 		{"type T struct{ a int }\n", "type T struct{ a int }\n"},
 		{"type I interface{ M() }\n", "type I interface{ M() }\n"},
-		{"var v = struct{ a int }{a: 1}\n", "var v = struct{ a int }{    }\n"},
-		{"var m = map[string]int{\"{\": 1} // }\n", "var m = map[string]int{      } // }\n"},
-		{"func F[T interface{ ~int }](x T) { _ = x }\n", "func F[T interface{ ~int }](x T) {       }\n"},
+		{"var v = struct{ a int }{a: 1}\n", "var v = struct{ a int }{}\n"},
+		{"var m = map[string]int{\"{\": 1} // }\n", "var m = map[string]int{} // }\n"},
+		{"func F[T interface{ ~int }](x T) { _ = x }\n", "func F[T interface{ ~int }](x T) {}\n"},
 		{"func f() { { }\n", "func f() { { }\n"}, // unbalanced: left alone
 		{"var s = `{\n}`\n", "var s = `{\n}`\n"},
 	} {
 		src := []byte(tc.src)
-		got := goSkeleton(src, goLexer{}.tokens(src, nil), nil)
-		if string(got) != tc.want {
-			t.Errorf("goSkeleton(%q)\n got %q\nwant %q", tc.src, got, tc.want)
+		var sk goSkel
+		sk.build(src, goLexer{}.tokens(src, nil))
+		if string(sk.buf) != tc.want {
+			t.Errorf("skeleton of %q\n got %q\nwant %q", tc.src, sk.buf, tc.want)
 		}
+		// Every byte kept is where srcOffset says it came from.
+		for x, c := range sk.buf {
+			if c == '\n' {
+				continue // a kept line break of a left-out body maps to its closing brace
+			}
+			if o := sk.srcOffset(x); src[o] != c {
+				t.Errorf("skeleton of %q: byte %d (%q) maps to %d (%q)", tc.src, x, c, o, src[o])
+			}
+		}
+	}
+}
+
+func TestGoSkeletonErrorPosition(t *testing.T) {
+	// The error is after a left-out body on its line: its column is the
+	// file's, not the skeleton's.
+	src := []byte("package a\n\nfunc f() { return 1 } )\n")
+	f := &File{Path: "x.go"}
+	var sk goSkel
+	parseGo(f, src, goLexer{}.tokens(src, nil), &sk)
+	if len(f.Errors) == 0 {
+		t.Fatal("no syntax error reported")
+	}
+	if d := f.Errors[0]; d.Line != 3 || d.Col != 23 {
+		t.Errorf("error at %d:%d, want 3:23 (%s)", d.Line, d.Col, d.Message)
 	}
 }
 
@@ -79,16 +105,31 @@ func FuzzGoSkeleton(f *testing.F) {
 		if !ok {
 			return
 		}
-		skel := goSkeleton(src, goLexer{}.tokens(src, nil), nil)
-		if len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n")) {
-			t.Fatalf("skeleton changed the length or the lines of %q: %q", src, skel)
+		var sk goSkel
+		sk.build(src, goLexer{}.tokens(src, nil))
+		skel := sk.buf
+		if bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n")) {
+			t.Fatalf("skeleton changed the lines of %q: %q", src, skel)
 		}
 		got, ok := goDeclList(skel)
 		if !ok || got != want {
 			t.Fatalf("declarations of %q\n got %q\nwant %q\nskeleton %q", src, got, want, skel)
 		}
+		// Every identifier of the skeleton's syntax tree maps back to
+		// itself in the file (the offsets of symbol headers are mapped so).
+		fset := token.NewFileSet()
+		af, _ := parser.ParseFile(fset, "x.go", skel, parser.SkipObjectResolution)
+		ast.Inspect(af, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Pos().IsValid() {
+				o := sk.srcOffset(fset.Position(id.Pos()).Offset)
+				if o+len(id.Name) > len(src) || string(src[o:o+len(id.Name)]) != id.Name {
+					t.Fatalf("identifier %s of the skeleton of %q maps to offset %d", id.Name, src, o)
+				}
+			}
+			return true
+		})
 		f := &File{Path: "x.go"}
-		parseGo(f, src, goLexer{}.tokens(src, nil), nil)
+		parseGo(f, src, goLexer{}.tokens(src, nil), &goSkel{})
 		if got, want := goImportNames(f.Imports), goSelectorNames(src); got != want {
 			t.Fatalf("names used through imports of %q\n got %s\nwant %s", src, got, want)
 		}
