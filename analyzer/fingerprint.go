@@ -126,14 +126,22 @@ func RangeFingerprint(lang string, src []byte, start, end int) (Fingerprint, boo
 }
 
 // lineStarts returns the byte offset of the start of every line.
-func lineStarts(src []byte) []int {
-	ls := make([]int, 1, bytes.Count(src, []byte{'\n'})+2)
+func lineStarts(src []byte) []int { return appendLineStarts(nil, src) }
+
+// appendLineStarts is lineStarts into buf.
+func appendLineStarts(buf []int, src []byte) []int {
+	ls := append(buf[:0], 0)
 	for i, c := range src {
 		if c == '\n' {
 			ls = append(ls, i+1)
 		}
 	}
 	return ls
+}
+
+// lineAt returns the 1-based line of offset o, given the line starts ls.
+func lineAt(ls []int, o int) int {
+	return sort.Search(len(ls), func(i int) bool { return ls[i] > o })
 }
 
 func lineSpan(src []byte, ls []int, start, end int) (a, b int, ok bool) {
@@ -166,16 +174,15 @@ type digests struct {
 	hash, shape, sig [sha256.Size]byte
 }
 
-// fingerprint fills Hash, Shape and Sig of syms from the whole-file token
-// list toks (sorted by offset), or, when raw is not nil, raw[i] with the
+// fingerprint fills Hash, Shape and Sig of syms from the file's line
+// starts ls and whole-file token list toks (sorted by offset), or, when raw is not nil, raw[i] with the
 // sums of syms[i] (the index stores them so: formatting and parsing back
 // the hex of every symbol of a large repository is a tenth of its
 // allocations). header[i] is the byte offset where symbol i's body starts,
 // or -1 when the whole symbol is its header. buf is scratch space,
 // returned for reuse: each fingerprint is one SHA-256 over one buffer
 // instead of a write per line or token.
-func fingerprint(src []byte, toks []span, syms []Symbol, header []int, buf []byte, raw []digests) []byte {
-	ls := lineStarts(src)
+func fingerprint(src []byte, ls []int, toks []span, syms []Symbol, header []int, buf []byte, raw []digests) []byte {
 	for i := range syms {
 		s := &syms[i]
 		a, b, ok := lineSpan(src, ls, s.StartLine, s.EndLine)

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -14,8 +13,8 @@ import (
 )
 
 // parseGo extracts symbols and imports of a Go file with go/parser, given
-// the file's tokens (goLexer) and a scratch skeleton. It returns each
-// symbol's header end offset (see fingerprint).
+// the file's line starts, its tokens (goLexer) and a scratch skeleton. It
+// returns each symbol's header end offset (see fingerprint).
 //
 // go/parser reads a skeleton of the file (goSkel): symbols are
 // declarations at the top level, and two thirds of parsing a Go file is
@@ -24,7 +23,7 @@ import (
 // What is lost is syntax errors inside the left-out braces: go/parser no
 // longer sees them, so lore reports a Go file's syntax errors only where
 // they change its declarations.
-func parseGo(f *File, src []byte, toks []span, sk *goSkel) []int {
+func parseGo(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
 	sk.build(src, toks)
 	fset := token.NewFileSet()
 	af, err := parser.ParseFile(fset, f.Path, sk.buf, parser.ParseComments|parser.SkipObjectResolution)
@@ -34,7 +33,7 @@ func parseGo(f *File, src []byte, toks []span, sk *goSkel) []int {
 				if i == 10 {
 					break
 				}
-				line, col := sk.position(src, e.Pos.Offset)
+				line, col := sk.position(src, ls, e.Pos.Offset)
 				f.Errors = append(f.Errors, Diagnostic{Path: f.Path, Line: line, Col: col, Message: e.Msg})
 			}
 		} else {
@@ -45,11 +44,10 @@ func parseGo(f *File, src []byte, toks []span, sk *goSkel) []int {
 		return nil
 	}
 	tf := fset.File(af.Pos())
-	// Lines as they are in the file: a //line directive renames
-	// positions for compilers, not for anchors. The skeleton has the
-	// file's line breaks, so its lines are the file's.
-	line := func(p token.Pos) int { return tf.PositionFor(p, false).Line }
+	// Offsets and lines are the file's, mapped from the skeleton's (and
+	// so not renamed by //line directives, which are for compilers).
 	off := func(p token.Pos) int { return sk.srcOffset(tf.Offset(p)) }
+	line := func(p token.Pos) int { return goLine(ls, len(src), off(p)) }
 	n := 0 // symbols, at most (interface methods not counted)
 	for _, d := range af.Decls {
 		if g, ok := d.(*ast.GenDecl); ok {
@@ -173,13 +171,13 @@ func parseGo(f *File, src []byte, toks []span, sk *goSkel) []int {
 // goSkel is a skeleton of a Go file for go/parser: the file with the inside
 // of each brace pair at the top level left out — function bodies,
 // composite literals, function literals — except a struct's or an
-// interface's, whose fields and methods are declarations. Of what is left
-// out only the line breaks stay, so the skeleton's lines are the file's,
-// and an empty body or literal parses as the full one does up to its
-// contents. go/parser then scans a file a fraction of the size: blanking
-// the bodies with spaces instead cost a fifth of its time in skipping
-// them. Braces are read from the tokens, so braces in strings and
-// comments do not count.
+// interface's, whose fields and methods are declarations. An empty body or
+// literal parses as the full one does up to its contents, and go/parser
+// scans and counts the lines of a fraction of the file: blanking the
+// bodies with spaces instead cost a fifth of its time in skipping them.
+// Offsets in the skeleton map back to the file (srcOffset), and lines are
+// the file's lines of those offsets. Braces are read from the tokens, so
+// braces in strings and comments do not count.
 //
 // A goSkel is reused from file to file.
 type goSkel struct {
@@ -200,12 +198,22 @@ func (sk *goSkel) srcOffset(x int) int {
 	return x + sk.shifts[i-1].by
 }
 
-// position returns the 1-based line and byte column in src of skeleton
-// offset x.
-func (sk *goSkel) position(src []byte, x int) (line, col int) {
+// position returns the 1-based line and byte column in src, whose line
+// starts are ls, of skeleton offset x.
+func (sk *goSkel) position(src []byte, ls []int, x int) (line, col int) {
 	o := min(max(sk.srcOffset(x), 0), len(src))
-	start := bytes.LastIndexByte(src[:o], '\n') + 1
-	return bytes.Count(src[:start], []byte{'\n'}) + 1, o - start + 1
+	line = goLine(ls, len(src), o)
+	return line, o - ls[line-1] + 1
+}
+
+// goLine is the line of offset o in a file of size bytes with line starts
+// ls, as go/token counts it: the end of the file is on the last line that
+// starts before it, even after a final line break.
+func goLine(ls []int, size, o int) int {
+	if o >= size && size > 0 {
+		o = size - 1
+	}
+	return lineAt(ls, o)
 }
 
 // build makes the skeleton of src from its tokens (goLexer).
@@ -237,11 +245,6 @@ func (sk *goSkel) build(src []byte, toks []span) {
 		}
 		from, to := toks[k].end, toks[m].start
 		buf = append(buf, src[copied:from]...)
-		for _, c := range src[from:to] {
-			if c == '\n' {
-				buf = append(buf, c)
-			}
-		}
 		copied = to
 		shifts = append(shifts, goShift{at: len(buf), by: to - len(buf)})
 		k = m

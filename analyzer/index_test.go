@@ -458,7 +458,7 @@ func TestRawDigestsRecord(t *testing.T) {
 	// A symbol past the end of its file has no fingerprints either way.
 	f := &File{Path: "x.go", Lang: "go", Symbols: []Symbol{{Path: "x.go", FQName: "x.go::F", Name: "F", Kind: KindFunction, StartLine: 9, EndLine: 9}}}
 	sums := make([]digests, 1)
-	fingerprint([]byte("package x\n"), nil, f.Symbols, []int{-1}, nil, sums)
+	fingerprint([]byte("package x\n"), []int{0, 10}, nil, f.Symbols, []int{-1}, nil, sums)
 	if a, b := encodeSymbols(f, nil), encodeSymbols(f, sums); !bytes.Equal(a, b) {
 		t.Errorf("symbol out of the file: records differ: %x vs %x", a, b)
 	}

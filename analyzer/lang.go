@@ -133,7 +133,10 @@ func NewTable() *Table {
 	for _, l := range langs {
 		l.version = schemaVersion + "/" + grammarVersion + "/" + queries.Version(l.Name)
 		if l.grammar == nil {
-			l.version = schemaVersion + "/go2" // go2: lines as in the file under //line directives
+			// go2: lines as in the file under //line directives; go3:
+			// positions of syntax errors and of declarations broken by
+			// them read through the skeleton's offsets
+			l.version = schemaVersion + "/go3"
 		}
 		for _, e := range l.Extensions {
 			t.byExt[e] = l

@@ -20,6 +20,7 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
 	spans   []span
+	lines   []int  // line starts of the file being parsed
 	buf     []byte // fingerprint scratch
 	skel    []byte // a skeleton's scratch (Language.skeleton)
 	goSkel  goSkel // parseGo's scratch
@@ -135,7 +136,8 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	var header []int
 	p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
 	if l.grammar == nil {
-		header = parseGo(f, src, p.spans, &p.goSkel)
+		p.lines = appendLineStarts(p.lines, src)
+		header = parseGo(f, src, p.lines, p.spans, &p.goSkel)
 	} else {
 		var err error
 		if header, err = p.parseTS(ctx, l, f, src); err != nil {
@@ -146,9 +148,15 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if raw {
 		sums = make([]digests, len(f.Symbols))
 	}
-	p.buf = fingerprint(src, p.spans, f.Symbols, header, p.buf, sums)
+	if l.grammar != nil {
+		p.lines = appendLineStarts(p.lines, src)
+	}
+	p.buf = fingerprint(src, p.lines, p.spans, f.Symbols, header, p.buf, sums)
 	if cap(p.spans) > 1<<20 {
 		p.spans = nil
+	}
+	if cap(p.lines) > 1<<18 {
+		p.lines = nil
 	}
 	if cap(p.skel) > 1<<22 {
 		p.skel = nil
