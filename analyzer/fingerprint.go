@@ -175,10 +175,10 @@ type digests struct {
 }
 
 // fingerprint fills Hash, Shape and Sig of syms from the file's line
-// starts ls and whole-file token list toks (sorted by offset), or, when raw is not nil, raw[i] with the
-// sums of syms[i] (the index stores them so: formatting and parsing back
-// the hex of every symbol of a large repository is a tenth of its
-// allocations). header[i] is the byte offset where symbol i's body starts,
+// starts ls and whole-file token list toks (sorted by offset), or, when
+// raw is not nil, raw[i] with the sums of syms[i] (the index stores them
+// so: formatting and parsing back the hex of every symbol of a large
+// repository is a tenth of its allocations). header[i] is the byte offset where symbol i's body starts,
 // or -1 when the whole symbol is its header. buf is scratch space,
 // returned for reuse: each fingerprint is one SHA-256 over one buffer
 // instead of a write per line or token.

@@ -135,8 +135,8 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	f.Lang = l.Name
 	var header []int
 	p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
+	p.lines = appendLineStarts(p.lines, src)
 	if l.grammar == nil {
-		p.lines = appendLineStarts(p.lines, src)
 		header = parseGo(f, src, p.lines, p.spans, &p.goSkel)
 	} else {
 		var err error
@@ -147,9 +147,6 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	var sums []digests
 	if raw {
 		sums = make([]digests, len(f.Symbols))
-	}
-	if l.grammar != nil {
-		p.lines = appendLineStarts(p.lines, src)
 	}
 	p.buf = fingerprint(src, p.lines, p.spans, f.Symbols, header, p.buf, sums)
 	if cap(p.spans) > 1<<20 {
