@@ -514,51 +514,22 @@ func TestShortWritersKeepValueLogSmall(t *testing.T) {
 	big := bytes.Repeat([]byte("v"), 64<<10)
 	const runs = 40
 	for i := range runs {
-		s, err := Open(dir, Options{Schema: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = s.Update(func(tx *Tx) error {
+		big[0] = byte(i)
+		writeRun(t, dir, func(tx *Tx) error {
 			for k := range 4 {
-				big[0] = byte(i)
 				if err := tx.Set("big", fmt.Sprint(k), big); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Close(); err != nil {
-			t.Fatal(err)
-		}
 	}
 	logs := valueLogs(t, dir)
 	t.Logf("%d value-log files after %d writers", logs, runs)
 	if logs > 2*compactL0At {
 		t.Fatalf("%d value-log files after %d writers that each rewrote the same values", logs, runs)
 	}
-	s, err := Open(dir, Options{Schema: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	err = s.View(func(tx *Tx) error {
-		for k := range 4 {
-			v, err := tx.Get("big", fmt.Sprint(k))
-			if err != nil {
-				return err
-			}
-			if len(v) != len(big) || v[0] != byte(runs-1) {
-				return fmt.Errorf("value %d: %d bytes, first %d", k, len(v), v[0])
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	checkBig(t, dir, 4, func(int) []byte { return big })
 }
 
 // TestShortWritersAfterBulkFill fills a new store in bulk with values the
@@ -601,18 +572,8 @@ func TestShortWritersAfterBulkFill(t *testing.T) {
 	bulk := valueLogs(t, dir)
 	const runs = 30
 	for run := 1; run <= runs; run++ {
-		s, err := Open(dir, Options{Schema: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.created {
+		if writeRun(t, dir, func(tx *Tx) error { return tx.Set("big", "7", val(7, run)) }) {
 			t.Fatal("an existing store is marked created")
-		}
-		if err := s.Update(func(tx *Tx) error { return tx.Set("big", "7", val(7, run)) }); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Close(); err != nil {
-			t.Fatal(err)
 		}
 	}
 	after := valueLogs(t, dir)
@@ -620,22 +581,49 @@ func TestShortWritersAfterBulkFill(t *testing.T) {
 	if after > bulk+2 { // the last writer's log, and an empty one the next open removes
 		t.Fatalf("%d value-log files after %d short writers (%d after the bulk fill)", after, runs, bulk)
 	}
-	s, err = Open(dir, Options{Schema: 1})
+	checkBig(t, dir, 400, func(k int) []byte {
+		if k == 7 {
+			return val(7, runs)
+		}
+		return val(k, 0)
+	})
+}
+
+// writeRun opens the store in dir, runs fn in one transaction and closes
+// the store, as one short lore process does. It reports whether the store
+// was marked created (see Store.created).
+func writeRun(t *testing.T, dir string, fn func(*Tx) error) (created bool) {
+	t.Helper()
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created = s.created
+	if err := s.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return created
+}
+
+// checkBig reopens the store in dir and checks that keys 0..n-1 of the
+// namespace "big" hold want(k).
+func checkBig(t *testing.T, dir string, n int, want func(k int) []byte) {
+	t.Helper()
+	s, err := Open(dir, Options{Schema: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	err = s.View(func(tx *Tx) error {
-		for k := range 400 {
+		for k := range n {
 			v, err := tx.Get("big", fmt.Sprint(k))
 			if err != nil {
 				return err
 			}
-			want := val(k, 0)
-			if k == 7 {
-				want = val(7, runs)
-			}
-			if !bytes.Equal(v, want) {
+			if !bytes.Equal(v, want(k)) {
 				return fmt.Errorf("value %d differs", k)
 			}
 		}
