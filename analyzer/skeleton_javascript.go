@@ -1,0 +1,366 @@
+package analyzer
+
+import (
+	"bytes"
+	"sort"
+)
+
+// jsSkeleton copies src (JavaScript or TypeScript) into buf with the
+// bodies of functions, methods, accessors and arrow functions blanked:
+// what is between their braces becomes spaces, line breaks kept. walkJS
+// reads no statement inside a body (functions declared there are not
+// symbols), while bodies are most of what tree-sitter parses in
+// implementation code. A body is the "{" after ")" (a parameter list) on
+// the same line, after "=>", or after the return type that follows a
+// parameter list's "):"; never the body of a class (whose heritage may end
+// in ")"), and never a body that mentions "require" or "import" (calls
+// that are imports). Offsets and lines do not change, so the tree of the
+// skeleton reads as the tree of src. ok is false when the scanner loses
+// its way (an unterminated literal or comment, brackets that do not
+// match, a regular expression it cannot delimit, as JSX often makes it)
+// or blanks nothing; the caller then parses src. A skeleton that still
+// misleads tree-sitter parses with errors, and the caller parses src then
+// too.
+func jsSkeleton(src, buf []byte) (out []byte, ok bool) {
+	buf = append(buf[:0], src...)
+	s := jsScan{src: src, buf: buf, classAt: -1, retAt: -1}
+	s.words = jsWordOffsets(src, s.words)
+	if !s.run() {
+		return buf, false
+	}
+	return buf, s.blanked
+}
+
+// jsPrev classifies the last significant token: what may follow it.
+type jsPrev uint8
+
+const (
+	jsOp    jsPrev = iota // an operator, an opening bracket, a keyword that takes an operand, the start
+	jsValue               // a name, a literal, "]" or "}": an expression or type ends here
+	jsParen               // ")"
+	jsArrow               // "=>"
+	jsAngle               // ">": an operator, or the end of type arguments
+	jsDot                 // ".": a property name follows
+)
+
+type jsFrame struct {
+	open  byte // '{', '(', '[', or '$' for a template's ${
+	at    int
+	blank bool // a body: blank it when it closes
+}
+
+type jsScan struct {
+	src, buf []byte
+	words    []int // offsets of "require" and "import", ascending
+	stack    []jsFrame
+	prev     jsPrev
+	classAt  int  // stack depth at which a class header waits for its body, or -1
+	retAt    int  // stack depth of a return type after "):", or -1
+	nl       bool // a line break since the last token
+	blanked  bool
+}
+
+// jsWordOffsets lists where src spells "require" or "import".
+func jsWordOffsets(src []byte, out []int) []int {
+	out = out[:0]
+	for _, w := range [][]byte{[]byte("require"), []byte("import")} {
+		for o := 0; ; {
+			i := bytes.Index(src[o:], w)
+			if i < 0 {
+				break
+			}
+			out = append(out, o+i)
+			o += i + len(w)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// mentions tells whether a word starts between from and to.
+func (s *jsScan) mentions(from, to int) bool {
+	i := sort.SearchInts(s.words, from)
+	return i < len(s.words) && s.words[i] < to
+}
+
+func (s *jsScan) run() bool {
+	src := s.src
+	n := len(src)
+	i := 0
+	if bytes.HasPrefix(src, []byte("#!")) {
+		for i < n && src[i] != '\n' {
+			i++
+		}
+	}
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '\n':
+			if s.retAt == len(s.stack) {
+				s.retAt = -1
+			}
+			s.nl = true
+			i++
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			j := bytes.Index(src[i+2:], []byte("*/"))
+			if j < 0 {
+				return false
+			}
+			i += 2 + j + 2
+			continue
+		}
+		var ok bool
+		if i, ok = s.token(i); !ok {
+			return false
+		}
+		s.nl = false
+	}
+	return len(s.stack) == 0
+}
+
+// token scans the token at src[i], which is neither space nor comment,
+// and returns where the next one may start.
+func (s *jsScan) token(i int) (int, bool) {
+	src := s.src
+	n := len(src)
+	c := src[i]
+	switch c {
+	case '/':
+		switch {
+		case s.prev == jsValue || s.prev == jsParen:
+			s.prev = jsOp // division
+			i++
+		default:
+			j, ok := jsRegexEnd(src, i)
+			if !ok {
+				return i, false
+			}
+			s.prev = jsValue
+			return j, true
+		}
+	case '"', '\'':
+		j := i + 1
+		for j < n && src[j] != c {
+			if src[j] == '\\' {
+				j++
+			} else if src[j] == '\n' {
+				return i, false
+			}
+			j++
+		}
+		if j >= n {
+			return i, false
+		}
+		s.prev = jsValue
+		return j + 1, true
+	case '`':
+		return s.template(i + 1)
+	case '{':
+		d := len(s.stack)
+		body := false
+		switch {
+		case s.classAt == d && s.prev != jsOp:
+			s.classAt = -1 // a class body: its members are symbols
+		case s.classAt == d: // an object type in the class's header
+		case s.prev == jsParen && !s.nl:
+			// A "{" on a line of its own after ")" may be a
+			// block of its own after a call without a semicolon.
+			body = true
+		case s.prev == jsArrow:
+			body = true
+		case s.retAt == d && (s.prev == jsValue || s.prev == jsAngle):
+			body = true // after a return type; else an object type in it
+		}
+		if body && s.retAt == d {
+			s.retAt = -1
+		}
+		s.stack = append(s.stack, jsFrame{open: '{', at: i, blank: body})
+		s.prev = jsOp
+		i++
+	case '}':
+		d := len(s.stack) - 1
+		if d < 0 {
+			return i, false
+		}
+		f := s.stack[d]
+		s.stack = s.stack[:d]
+		s.dropModes()
+		if f.open == '$' { // back into the template
+			return s.template(i + 1)
+		}
+		if f.open != '{' {
+			return i, false
+		}
+		if f.blank && i > f.at+1 && !s.mentions(f.at, i) {
+			blank(s.buf[f.at+1 : i])
+			s.blanked = true
+		}
+		s.prev = jsValue
+		i++
+	case '(', '[':
+		s.stack = append(s.stack, jsFrame{open: c, at: i})
+		s.prev = jsOp
+		i++
+	case ')', ']':
+		want := byte('(')
+		if c == ']' {
+			want = '['
+		}
+		d := len(s.stack) - 1
+		if d < 0 || s.stack[d].open != want {
+			return i, false
+		}
+		s.stack = s.stack[:d]
+		s.dropModes()
+		s.prev = jsValue
+		if c == ')' {
+			s.prev = jsParen
+		}
+		i++
+	case ':':
+		if s.prev == jsParen {
+			s.retAt = len(s.stack)
+		}
+		s.prev = jsOp
+		i++
+	case ';':
+		if s.retAt == len(s.stack) {
+			s.retAt = -1
+		}
+		s.prev = jsOp
+		i++
+	case '=':
+		if i+1 < n && src[i+1] == '>' {
+			s.prev = jsArrow
+			return i + 2, true
+		}
+		if s.retAt == len(s.stack) {
+			s.retAt = -1 // a default value or an initializer, not a body
+		}
+		s.prev = jsOp
+		i++
+	case '>':
+		s.prev = jsAngle
+		i++
+	case '.':
+		s.prev = jsDot
+		if i+1 < n && src[i+1] >= '0' && src[i+1] <= '9' {
+			s.prev = jsValue // .5
+			i++
+			for i < n && isIdentByte(src[i]) {
+				i++
+			}
+			return i, true
+		}
+		i++
+	case '#':
+		i++ // a private name: the name follows
+	default:
+		if !isIdentByte(c) {
+			s.prev = jsOp
+			return i + 1, true
+		}
+		j := i + 1
+		for j < n && isIdentByte(src[j]) {
+			j++
+		}
+		s.word(src[i:j])
+		return j, true
+	}
+	return i, true
+}
+
+// dropModes forgets a class header or return type that was waiting at a
+// depth the scanner has just left.
+func (s *jsScan) dropModes() {
+	d := len(s.stack)
+	if s.classAt > d {
+		s.classAt = -1
+	}
+	if s.retAt > d {
+		s.retAt = -1
+	}
+}
+
+// word classifies a name, number or keyword.
+func (s *jsScan) word(w []byte) {
+	afterDot := s.prev == jsDot
+	s.prev = jsValue
+	if afterDot || w[0] >= '0' && w[0] <= '9' {
+		return
+	}
+	switch string(w) {
+	case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void",
+		"throw", "case", "do", "else", "yield", "await":
+		s.prev = jsOp // an operand follows: "/" starts a regular expression
+	case "extends", "implements":
+		s.prev = jsOp // a type follows, which may be an object type
+	case "class":
+		s.classAt = len(s.stack)
+		s.retAt = -1
+	case "namespace", "module", "interface", "enum", "function", "declare",
+		"export", "import", "const", "let", "var", "global", "abstract":
+		s.retAt = -1 // a declaration starts: no return type goes on
+	}
+}
+
+// template scans a template literal from just after its opening "`" or
+// the "}" of a substitution: to its end, or into a substitution, whose
+// frame it pushes. It returns where scanning resumes.
+func (s *jsScan) template(i int) (int, bool) {
+	src := s.src
+	for i < len(src) {
+		switch src[i] {
+		case '\\':
+			i += 2
+			continue
+		case '`':
+			s.prev = jsValue
+			return i + 1, true
+		case '$':
+			if i+1 < len(src) && src[i+1] == '{' {
+				s.stack = append(s.stack, jsFrame{open: '$', at: i + 1})
+				s.prev = jsOp
+				return i + 2, true
+			}
+		}
+		i++
+	}
+	return i, false
+}
+
+// jsRegexEnd returns the end of the regular expression literal at src[i]
+// (a "/"), flags included; false when it does not end on its line.
+func jsRegexEnd(src []byte, i int) (int, bool) {
+	inClass := false
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '\n', '\r':
+			return j, false
+		case '[':
+			inClass = true
+		case ']':
+			inClass = false
+		case '/':
+			if !inClass {
+				j++
+				for j < len(src) && isIdentByte(src[j]) {
+					j++
+				}
+				return j, true
+			}
+		}
+	}
+	return len(src), false
+}

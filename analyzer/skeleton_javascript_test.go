@@ -1,0 +1,179 @@
+package analyzer
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestJSSkeleton(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"function f(a: number) { return a }\n", "function f(a: number) {          }\n"},
+		{"function f(): number {\n  return 1\n}\n", "function f(): number {\n          \n}\n"},
+		{"function f(): { a: number } { return g() }\n", "function f(): { a: number } {            }\n"},
+		{"class A extends B {\n  m() { x() }\n  n = () => { y() }\n}\n", "class A extends B {\n  m() {     }\n  n = () => {     }\n}\n"},
+		{"class A extends mixin(B) { m() {} }\n", ""},
+		{"class A<T extends { a: 1 }> extends f(B) { m() { x() } }\n", "class A<T extends { a: 1 }> extends f(B) { m() {     } }\n"},
+		{"namespace N { export function f() { g() } }\n", "namespace N { export function f() {     } }\n"},
+		{"declare function f(): void\nnamespace N { const x = 1 }\n", ""},
+		{"function f() { return import('./m') }\n", ""},
+		{"function f() { const m = require('m') }\n", ""},
+		{"function f() { const r = /[}]/g; s = `${ {a: 1}.a }}` }\n", "function f() {                                        }\n"},
+		{"function f() {\n  return '}'\n}\n", "function f() {\n            \n}\n"},
+		{"init()\n{\n  function g() {}\n}\n", ""}, // a block of its own
+		{"type F = (a: string) => { b: number }\n", "type F = (a: string) => {           }\n"},
+		{"function f() { x = a / b; y = /re/ }\n", "function f() {                     }\n"},
+		{"function f() { s = 'unterminated\n}\n", ""}, // not followed: source as is
+		{"function f() { g() \n", ""}, // unbalanced
+		{"function f() {}\n", ""},     // nothing to blank
+	} {
+		got, ok := jsSkeleton([]byte(tc.src), nil) // want "": parse the source
+		if !ok {
+			got = nil
+		}
+		if string(got) != tc.want {
+			t.Errorf("jsSkeleton(%q)\n got %q\nwant %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestJSXSkeleton checks JSX (which the scanner does not follow, and
+// mostly gives up on) against the tree of the source.
+func TestJSXSkeleton(t *testing.T) {
+	ref, p := NewParser(wholeTable()), NewParser(nil)
+	defer ref.Close()
+	defer p.Close()
+	for _, src := range []string{
+		"export function App() {\n  return <div className=\"a\">{items.map(i => <Item key={i} />)}</div>\n}\n",
+		"export const el = <p>see f() {x}</p>\nexport function g(a) { return a / 2 }\n",
+		"export default function Page({ a }) { const [s, set] = useState(0); return <>{s}</> }\nexport class C { m() { return <b>don't</b> } }\n",
+	} {
+		want, err := ref.Parse("x.jsx", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Parse("x.jsx", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got.Symbols, got.Imports, got.Errors) != fmt.Sprint(want.Symbols, want.Imports, want.Errors) {
+			t.Errorf("%q:\n got %v %v\nwant %v %v", src, got.Symbols, got.Imports, want.Symbols, want.Imports)
+		}
+	}
+}
+
+// wholeTable is the default table with every skeleton left out: what the
+// skeletons are checked against.
+func wholeTable() *Table {
+	t := NewTable()
+	for _, l := range t.langs {
+		l.skeleton = nil
+	}
+	return t
+}
+
+// FuzzJSSkeleton checks that a skeleton keeps length and lines, and that
+// wherever tree-sitter parses the source without errors, the symbols and
+// imports read through the skeleton are those read from the source.
+func FuzzJSSkeleton(f *testing.F) {
+	for _, s := range []string{
+		"export function f<T>(a: T): T { return a }\n",
+		"export class A extends B implements C {\n  @d() m(): void { if (x) { y() } }\n  get p(): number { return 1 }\n}\n",
+		"export const f = async (x: number): Promise<void> => { await g(`${x}`) }\n",
+		"declare module 'm' {\n  export interface I { f(): { a: 1 } }\n}\nnamespace N.M { function g() { return /}/ } }\n",
+		"const x = { a() { return import('y') } }\n",
+	} {
+		f.Add([]byte(s))
+	}
+	ref, p := NewParser(wholeTable()), NewParser(nil)
+	f.Cleanup(ref.Close)
+	f.Cleanup(p.Close)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if skel, ok := jsSkeleton(src, nil); ok && (len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n"))) {
+			t.Fatalf("skeleton changed the length or the lines of %q: %q", src, skel)
+		}
+		want, err := ref.Parse("x.ts", src)
+		if err != nil || len(want.Errors) > 0 {
+			return
+		}
+		got, err := p.Parse("x.ts", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got.Symbols, got.Imports) != fmt.Sprint(want.Symbols, want.Imports) {
+			skel, _ := jsSkeleton(src, nil)
+			t.Fatalf("%q:\n got %v %v\nwant %v %v\nskeleton %q", src, got.Symbols, got.Imports, want.Symbols, want.Imports, skel)
+		}
+	})
+}
+
+// TestJSSkeletonCorpus parses every TypeScript and JavaScript file of the
+// npm corpus (see TestOracleTypeScript: rxjs, @types/node and what they
+// bring, typescript's own lib files among them) with and without the
+// skeleton: symbols, fingerprints, imports and errors must be the same.
+func TestJSSkeletonCorpus(t *testing.T) {
+	corpusTest(t)
+	dir := os.Getenv("LORE_TS_ORACLE_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
+	}
+	root := filepath.Join(dir, "node_modules")
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("no npm corpus in %s (TestOracleTypeScript installs it)", dir)
+	}
+	ref, p := NewParser(wholeTable()), NewParser(nil)
+	defer ref.Close()
+	defer p.Close()
+	var files, blanked, kept, differ int
+	var size, saved int64
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".ts") && !strings.HasSuffix(path, ".js") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		size += int64(len(src))
+		skel, ok := jsSkeleton(src, nil)
+		if !ok {
+			kept++
+		} else {
+			blanked++
+			for i := range skel {
+				if skel[i] != src[i] {
+					saved++
+				}
+			}
+		}
+		want, _, err := ref.parse(context.Background(), path, src, "", false)
+		if err != nil {
+			return err
+		}
+		got, _, err := p.parse(context.Background(), path, src, "", false)
+		if err != nil {
+			return err
+		}
+		if w, g := fmt.Sprint(want.Symbols, want.Imports, want.Errors), fmt.Sprint(got.Symbols, got.Imports, got.Errors); w != g {
+			differ++
+			if differ <= 5 {
+				t.Errorf("%s: the skeleton's symbols differ\n got %.600s\nwant %.600s", path, g, w)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("JavaScript/TypeScript skeleton: %d files (%.1f MB), %d with bodies blanked (%.1f MB blanked), %d parsed whole; %d differ",
+		files, float64(size)/(1<<20), blanked, float64(saved)/(1<<20), kept, differ)
+	if differ > 0 {
+		t.Errorf("%d of %d files read differently through the skeleton", differ, files)
+	}
+}
