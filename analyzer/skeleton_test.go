@@ -222,11 +222,7 @@ func FuzzPySkeleton(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	whole := NewTable()
-	for _, l := range whole.langs {
-		l.skeleton = nil
-	}
-	ref, p := NewParser(whole), NewParser(nil)
+	ref, p := NewParser(wholeTable()), NewParser(nil)
 	f.Cleanup(ref.Close)
 	f.Cleanup(p.Close)
 	f.Fuzz(func(t *testing.T, src []byte) {
