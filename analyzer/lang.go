@@ -44,7 +44,7 @@ type Language struct {
 	// skeleton, when set, blanks what extraction does not read (keeping
 	// offsets and lines), so that tree-sitter parses less; ok false
 	// means parse the source itself.
-	skeleton func(src, buf []byte) (out []byte, ok bool)
+	skeleton func(path string, src, buf []byte) (out []byte, ok bool)
 
 	once    sync.Once
 	tsLang  *sitter.Language

@@ -180,7 +180,7 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	}
 	text, skeleton := src, false
 	if l.skeleton != nil {
-		if p.skel, skeleton = l.skeleton(src, p.skel); skeleton {
+		if p.skel, skeleton = l.skeleton(f.Path, src, p.skel); skeleton {
 			text = p.skel
 		}
 	}

@@ -2,7 +2,7 @@ package analyzer
 
 import (
 	"bytes"
-	"sort"
+	"strings"
 )
 
 // jsSkeleton copies src (JavaScript or TypeScript) into buf with the
@@ -20,11 +20,13 @@ import (
 // match, a regular expression it cannot delimit, as JSX often makes it)
 // or blanks nothing; the caller then parses src. A skeleton that still
 // misleads tree-sitter parses with errors, and the caller parses src then
-// too.
-func jsSkeleton(src, buf []byte) (out []byte, ok bool) {
+// too. Declaration files (.d.ts) have no bodies: they are not scanned.
+func jsSkeleton(path string, src, buf []byte) (out []byte, ok bool) {
+	if declarationFile(path) {
+		return buf, false
+	}
 	buf = append(buf[:0], src...)
 	s := jsScan{src: src, buf: buf, classAt: -1, retAt: -1}
-	s.words = jsWordOffsets(src, s.words)
 	if !s.run() {
 		return buf, false
 	}
@@ -51,7 +53,6 @@ type jsFrame struct {
 
 type jsScan struct {
 	src, buf []byte
-	words    []int // offsets of "require" and "import", ascending
 	stack    []jsFrame
 	prev     jsPrev
 	classAt  int  // stack depth at which a class header waits for its body, or -1
@@ -60,27 +61,20 @@ type jsScan struct {
 	blanked  bool
 }
 
-// jsWordOffsets lists where src spells "require" or "import".
-func jsWordOffsets(src []byte, out []int) []int {
-	out = out[:0]
-	for _, w := range [][]byte{[]byte("require"), []byte("import")} {
-		for o := 0; ; {
-			i := bytes.Index(src[o:], w)
-			if i < 0 {
-				break
-			}
-			out = append(out, o+i)
-			o += i + len(w)
+// declarationFile tells a TypeScript declaration file by its name.
+func declarationFile(path string) bool {
+	for _, ext := range []string{".d.ts", ".d.mts", ".d.cts"} {
+		if strings.HasSuffix(path, ext) {
+			return true
 		}
 	}
-	sort.Ints(out)
-	return out
+	return false
 }
 
-// mentions tells whether a word starts between from and to.
-func (s *jsScan) mentions(from, to int) bool {
-	i := sort.SearchInts(s.words, from)
-	return i < len(s.words) && s.words[i] < to
+// mentionsImport tells whether b spells "require" or "import": a body
+// that may hold an import (a call to require or import) is kept.
+func mentionsImport(b []byte) bool {
+	return bytes.Contains(b, []byte("require")) || bytes.Contains(b, []byte("import"))
 }
 
 func (s *jsScan) run() bool {
@@ -200,7 +194,7 @@ func (s *jsScan) token(i int) (int, bool) {
 		if f.open != '{' {
 			return i, false
 		}
-		if f.blank && i > f.at+1 && !s.mentions(f.at, i) {
+		if f.blank && i > f.at+1 && !mentionsImport(s.src[f.at+1:i]) {
 			blank(s.buf[f.at+1 : i])
 			s.blanked = true
 		}

@@ -32,7 +32,7 @@ func TestJSSkeleton(t *testing.T) {
 		{"function f() { g() \n", ""}, // unbalanced
 		{"function f() {}\n", ""},     // nothing to blank
 	} {
-		got, ok := jsSkeleton([]byte(tc.src), nil) // want "": parse the source
+		got, ok := jsSkeleton("x.ts", []byte(tc.src), nil) // want "": parse the source
 		if !ok {
 			got = nil
 		}
@@ -94,7 +94,7 @@ func FuzzJSSkeleton(f *testing.F) {
 	f.Cleanup(ref.Close)
 	f.Cleanup(p.Close)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if skel, ok := jsSkeleton(src, nil); ok && (len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n"))) {
+		if skel, ok := jsSkeleton("x.ts", src, nil); ok && (len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n"))) {
 			t.Fatalf("skeleton changed the length or the lines of %q: %q", src, skel)
 		}
 		want, err := ref.Parse("x.ts", src)
@@ -106,7 +106,7 @@ func FuzzJSSkeleton(f *testing.F) {
 			t.Fatal(err)
 		}
 		if fmt.Sprint(got.Symbols, got.Imports) != fmt.Sprint(want.Symbols, want.Imports) {
-			skel, _ := jsSkeleton(src, nil)
+			skel, _ := jsSkeleton("x.ts", src, nil)
 			t.Fatalf("%q:\n got %v %v\nwant %v %v\nskeleton %q", src, got.Symbols, got.Imports, want.Symbols, want.Imports, skel)
 		}
 	})
@@ -141,7 +141,7 @@ func TestJSSkeletonCorpus(t *testing.T) {
 		}
 		files++
 		size += int64(len(src))
-		skel, ok := jsSkeleton(src, nil)
+		skel, ok := jsSkeleton(path, src, nil)
 		if !ok {
 			kept++
 		} else {

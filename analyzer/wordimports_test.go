@@ -93,7 +93,7 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 	// The tree the analyzer reads: of the skeleton, unless it has errors.
 	text, skeleton := src, false
 	if l.skeleton != nil {
-		if sk, ok := l.skeleton(src, nil); ok {
+		if sk, ok := l.skeleton(path, src, nil); ok {
 			text, skeleton = sk, true
 		}
 	}
