@@ -32,12 +32,12 @@ type Language struct {
 	Name       string   // "go", "python", …; also the queries directory
 	Extensions []string // with the dot: ".py"
 
-	grammar func() *sitter.Language             // nil: not a tree-sitter language
-	walk    func(*walker, *sitter.Node)         // symbol extraction (selective tree walk)
-	imports func(*walker, string, *sitter.Node) // one query capture → imports
+	grammar func() *sitter.Language      // nil: not a tree-sitter language
+	walk    func(*walker, *node)         // symbol extraction (selective tree walk)
+	imports func(*walker, string, *node) // one query capture → imports
 	// wordImports, when set, finds imports at the words that introduce
 	// them (see walker.eachWord) instead of by a query.
-	wordImports func(*walker, *sitter.Node)
+	wordImports func(*walker, *node)
 	resolve     func(*resolver, *Import) []string // in-repo targets of an import
 	attach      map[string]bool                   // sibling node types attached to the next declaration
 	trimEnd     bool                              // end at the last non-comment token (Python)
@@ -46,13 +46,15 @@ type Language struct {
 	// means parse the source itself.
 	skeleton func(path string, src, buf []byte) (out []byte, ok bool)
 
-	once    sync.Once
-	tsLang  *sitter.Language
-	types   []string // node type names by symbol (see walker.typ)
-	named   []bool   // whether nodes of each symbol are named
-	query   *sitter.Query
-	qerr    error
-	version string
+	once       sync.Once
+	tsLang     *sitter.Language
+	types      []string          // node type names by symbol (see walker.typ)
+	named      []bool            // whether nodes of each symbol are named
+	fields     map[string]uint16 // field ids by name (see node.ChildByFieldName)
+	fieldNames []string          // field names by id
+	query      *sitter.Query
+	qerr       error
+	version    string
 }
 
 // Version identifies what produced an index record for this language:
@@ -75,6 +77,16 @@ func (l *Language) compiled() (*sitter.Language, *sitter.Query, error) {
 		for i := range l.types {
 			l.types[i] = l.tsLang.SymbolName(sitter.Symbol(i))
 			l.named[i] = l.tsLang.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
+		}
+		l.fields = map[string]uint16{}
+		l.fieldNames = []string{""} // ids start at 1
+		for id := 1; id < 1<<16; id++ {
+			name := l.tsLang.FieldName(id)
+			if name == "" {
+				break
+			}
+			l.fields[name] = uint16(id)
+			l.fieldNames = append(l.fieldNames, name)
 		}
 		var src []byte
 		for _, name := range queries.Files(l.Name) {

@@ -1,31 +1,29 @@
 package analyzer
 
-import (
-	sitter "github.com/smacker/go-tree-sitter"
-)
+import ()
 
 // walkC extracts function definitions, structs, unions, enums, typedefs,
 // macros and file-level variables, looking through preprocessor
 // conditionals. Prototypes are not symbols.
-func walkC(w *walker, root *sitter.Node) {
+func walkC(w *walker, root *node) {
 	cItems(w, root)
 }
 
-func cItems(w *walker, n *sitter.Node) {
-	w.eachNamed(n, func(c *sitter.Node) {
+func cItems(w *walker, n *node) {
+	w.eachNamed(n, func(c *node) {
 		switch w.typ(c) {
 		case "function_definition":
 			w.emit(nil, cDeclName(w, c.ChildByFieldName("declarator")), KindFunction, c, c.ChildByFieldName("body"))
 		case "declaration":
 			cTagged(w, c.ChildByFieldName("type"), c)
-			eachField(c, "declarator", func(d *sitter.Node) {
+			eachField(c, "declarator", func(d *node) {
 				if !cIsFunc(d) {
 					w.emit(nil, cDeclName(w, d), KindVariable, c, d.ChildByFieldName("value"))
 				}
 			})
 		case "type_definition":
 			cTagged(w, c.ChildByFieldName("type"), c)
-			eachField(c, "declarator", func(d *sitter.Node) {
+			eachField(c, "declarator", func(d *node) {
 				w.emit(nil, cDeclName(w, d), KindType, c, nil)
 			})
 		case "struct_specifier", "union_specifier", "enum_specifier":
@@ -41,7 +39,7 @@ func cItems(w *walker, n *sitter.Node) {
 }
 
 // cTagged emits a struct/union/enum that has a name and a body.
-func cTagged(w *walker, t, rng *sitter.Node) {
+func cTagged(w *walker, t, rng *node) {
 	if t == nil {
 		return
 	}
@@ -60,7 +58,7 @@ func cTagged(w *walker, t, rng *sitter.Node) {
 	w.emit(nil, w.text(t.ChildByFieldName("name")), kind, rng, body)
 }
 
-func cIsFunc(d *sitter.Node) bool {
+func cIsFunc(d *node) bool {
 	for d != nil {
 		switch d.Type() {
 		case "function_declarator":
@@ -75,7 +73,7 @@ func cIsFunc(d *sitter.Node) bool {
 }
 
 // cDeclName digs the declared identifier out of a declarator.
-func cDeclName(w *walker, d *sitter.Node) string {
+func cDeclName(w *walker, d *node) string {
 	for d != nil {
 		switch w.typ(d) {
 		case "identifier", "type_identifier", "field_identifier":
@@ -89,7 +87,7 @@ func cDeclName(w *walker, d *sitter.Node) string {
 	return ""
 }
 
-func importsC(w *walker, capture string, n *sitter.Node) {
+func importsC(w *walker, capture string, n *node) {
 	switch capture {
 	case "c.local":
 		w.addImport(unquote(w.text(n)), ImportStatic, n)
@@ -99,7 +97,7 @@ func importsC(w *walker, capture string, n *sitter.Node) {
 }
 
 // eachField calls fn for every child of n in the named field.
-func eachField(n *sitter.Node, field string, fn func(*sitter.Node)) {
+func eachField(n *node, field string, fn func(*node)) {
 	cnt := int(n.ChildCount())
 	for i := 0; i < cnt; i++ {
 		if n.FieldNameForChild(i) == field {

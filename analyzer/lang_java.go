@@ -2,19 +2,17 @@ package analyzer
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // walkJava extracts types (classes, interfaces, enums, records,
 // annotations; inner types qualified by their outer types), methods,
 // constructors and fields.
-func walkJava(w *walker, root *sitter.Node) {
+func walkJava(w *walker, root *node) {
 	javaBody(w, root, nil, false)
 }
 
-func javaBody(w *walker, n *sitter.Node, scope []string, inInterface bool) {
-	w.eachNamed(n, func(c *sitter.Node) {
+func javaBody(w *walker, n *node, scope []string, inInterface bool) {
+	w.eachNamed(n, func(c *node) {
 		switch w.typ(c) {
 		case "class_declaration", "record_declaration":
 			javaType(w, c, scope, KindClass, false)
@@ -33,7 +31,7 @@ func javaBody(w *walker, n *sitter.Node, scope []string, inInterface bool) {
 			if inInterface || w.typ(c) == "constant_declaration" {
 				kind = KindConstant
 			}
-			w.eachNamed(c, func(d *sitter.Node) {
+			w.eachNamed(c, func(d *node) {
 				if w.typ(d) == "variable_declarator" {
 					w.emit(scope, w.text(d.ChildByFieldName("name")), kind, c, d.ChildByFieldName("value"))
 				}
@@ -42,7 +40,7 @@ func javaBody(w *walker, n *sitter.Node, scope []string, inInterface bool) {
 	})
 }
 
-func javaType(w *walker, c *sitter.Node, scope []string, kind string, iface bool) {
+func javaType(w *walker, c *node, scope []string, kind string, iface bool) {
 	name := w.text(c.ChildByFieldName("name"))
 	body := c.ChildByFieldName("body")
 	w.emit(scope, name, kind, c, body)
@@ -51,10 +49,10 @@ func javaType(w *walker, c *sitter.Node, scope []string, kind string, iface bool
 	}
 }
 
-func importsJava(w *walker, capture string, n *sitter.Node) {
+func importsJava(w *walker, capture string, n *node) {
 	var spec string
 	static := false
-	w.eachNamed(n, func(c *sitter.Node) {
+	w.eachNamed(n, func(c *node) {
 		switch w.typ(c) {
 		case "scoped_identifier", "identifier":
 			spec = strings.Join(strings.Fields(w.text(c)), "")
@@ -76,8 +74,8 @@ func importsJava(w *walker, capture string, n *sitter.Node) {
 // keywordImportsJava adds the file's import declarations, looking only
 // where the source spells import (see walker.eachWord): a query over the
 // whole tree cost a quarter of a cold index of Java sources.
-func keywordImportsJava(w *walker, root *sitter.Node) {
-	w.eachWord(root, []string{"import"}, nameDollarByte, func(_, o int, n *sitter.Node) {
+func keywordImportsJava(w *walker, root *node) {
+	w.eachWord(root, []string{"import"}, nameDollarByte, func(_, o int, n *node) {
 		if w.typ(n) == "import_declaration" && keywordAt(w, n, o, "import") {
 			importsJava(w, "java.import", n)
 		}

@@ -2,18 +2,16 @@ package analyzer
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // walkJS extracts declarations of JavaScript, TypeScript and TSX:
 // module-level and namespace-level declarations, class and interface
 // members. Functions declared inside function bodies are not symbols.
-func walkJS(w *walker, root *sitter.Node) {
-	w.eachNamed(root, func(c *sitter.Node) { jsDecl(w, c, c, nil) })
+func walkJS(w *walker, root *node) {
+	w.eachNamed(root, func(c *node) { jsDecl(w, c, c, nil) })
 }
 
-func jsDecl(w *walker, n, rng *sitter.Node, scope []string) {
+func jsDecl(w *walker, n, rng *node, scope []string) {
 	switch w.typ(n) {
 	case "import_statement":
 		if src := n.ChildByFieldName("source"); src != nil {
@@ -64,18 +62,18 @@ func jsDecl(w *walker, n, rng *sitter.Node, scope []string) {
 		w.emit(scope, name, KindNamespace, rng, body)
 		if body != nil && name != "" {
 			inner := push(scope, name)
-			w.eachNamed(body, func(c *sitter.Node) { jsDecl(w, c, c, inner) })
+			w.eachNamed(body, func(c *node) { jsDecl(w, c, c, inner) })
 		}
 	case "expression_statement":
 		if c := n.NamedChild(0); c != nil && w.typ(c) == "internal_module" {
 			jsDecl(w, c, rng, scope)
 		}
 	case "ERROR", "statement_block": // error recovery; `global { … }` inside a module
-		w.eachNamed(n, func(c *sitter.Node) { jsDecl(w, c, c, scope) })
+		w.eachNamed(n, func(c *node) { jsDecl(w, c, c, scope) })
 	case "ambient_declaration":
-		w.eachNamed(n, func(c *sitter.Node) {
+		w.eachNamed(n, func(c *node) {
 			if w.typ(c) == "statement_block" { // declare global { … }
-				w.eachNamed(c, func(d *sitter.Node) { jsDecl(w, d, d, scope) })
+				w.eachNamed(c, func(d *node) { jsDecl(w, d, d, scope) })
 				return
 			}
 			jsDecl(w, c, rng, scope)
@@ -85,7 +83,7 @@ func jsDecl(w *walker, n, rng *sitter.Node, scope []string) {
 		if n.Child(0) != nil && w.typ(n.Child(0)) == "const" {
 			kind = KindConstant
 		}
-		w.eachNamed(n, func(d *sitter.Node) {
+		w.eachNamed(n, func(d *node) {
 			if w.typ(d) != "variable_declarator" {
 				return
 			}
@@ -108,14 +106,14 @@ func jsDecl(w *walker, n, rng *sitter.Node, scope []string) {
 	}
 }
 
-func jsClass(w *walker, n, rng *sitter.Node, scope []string, name, kind string) {
+func jsClass(w *walker, n, rng *node, scope []string, name, kind string) {
 	body := n.ChildByFieldName("body")
 	w.emit(scope, name, kind, rng, body)
 	if body == nil || name == "" {
 		return
 	}
 	inner := push(scope, name)
-	w.eachNamed(body, func(m *sitter.Node) {
+	w.eachNamed(body, func(m *node) {
 		switch w.typ(m) {
 		case "method_definition", "method_signature", "abstract_method_signature":
 			mname := jsMemberName(w, m.ChildByFieldName("name"))
@@ -142,7 +140,7 @@ func jsClass(w *walker, n, rng *sitter.Node, scope []string, name, kind string) 
 	})
 }
 
-func jsMemberName(w *walker, n *sitter.Node) string {
+func jsMemberName(w *walker, n *node) string {
 	if n == nil {
 		return ""
 	}
@@ -155,7 +153,7 @@ func jsMemberName(w *walker, n *sitter.Node) string {
 	return w.text(n)
 }
 
-func importsJS(w *walker, capture string, n *sitter.Node) {
+func importsJS(w *walker, capture string, n *node) {
 	spec := unquote(w.text(n))
 	switch capture {
 	case "js.import":
@@ -177,9 +175,9 @@ func importsJS(w *walker, capture string, n *sitter.Node) {
 // two words (see walker.eachWord) rather than compiling a query;
 // TestWordImportsQuery holds the query these checks replace and compares
 // the two.
-func callImportsJS(w *walker, root *sitter.Node) {
+func callImportsJS(w *walker, root *node) {
 	words := []string{"require", "import"}
-	w.eachWord(root, words, nameDollarByte, func(k, o int, n *sitter.Node) {
+	w.eachWord(root, words, nameDollarByte, func(k, o int, n *node) {
 		callee, kind := "identifier", ImportStatic
 		if k == 1 {
 			callee, kind = "import", ImportDynamic

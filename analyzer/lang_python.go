@@ -3,22 +3,20 @@ package analyzer
 import (
 	"bytes"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // walkPython extracts classes, functions (methods inside classes, nested
 // functions qualified by their enclosing definitions) and module- and
 // class-level assignments, descending through compound statements.
-func walkPython(w *walker, root *sitter.Node) {
+func walkPython(w *walker, root *node) {
 	pyBlock(w, root, nil, false, false)
 }
 
-func pyBlock(w *walker, n *sitter.Node, scope []string, inClass, inFunc bool) {
-	w.eachNamed(n, func(c *sitter.Node) { pyStmt(w, c, scope, inClass, inFunc) })
+func pyBlock(w *walker, n *node, scope []string, inClass, inFunc bool) {
+	w.eachNamed(n, func(c *node) { pyStmt(w, c, scope, inClass, inFunc) })
 }
 
-func pyStmt(w *walker, c *sitter.Node, scope []string, inClass, inFunc bool) {
+func pyStmt(w *walker, c *node, scope []string, inClass, inFunc bool) {
 	switch t := w.typ(c); t {
 	case "function_definition", "class_definition":
 		pyDef(w, c, c, scope, inClass)
@@ -63,7 +61,7 @@ func pyStmt(w *walker, c *sitter.Node, scope []string, inClass, inFunc bool) {
 	}
 }
 
-func pyDef(w *walker, d, rng *sitter.Node, scope []string, inClass bool) {
+func pyDef(w *walker, d, rng *node, scope []string, inClass bool) {
 	name := w.text(d.ChildByFieldName("name"))
 	body := d.ChildByFieldName("body")
 	if w.typ(d) == "class_definition" {
@@ -105,14 +103,14 @@ func isUpperName(s string) bool {
 	return hasLetter
 }
 
-func importsPython(w *walker, capture string, n *sitter.Node) {
+func importsPython(w *walker, capture string, n *node) {
 	kind := ImportStatic
 	if pyTypeChecking(w, n) {
 		kind = ImportTypeOnly
 	}
 	switch capture {
 	case "py.import":
-		w.eachNamed(n, func(c *sitter.Node) {
+		w.eachNamed(n, func(c *node) {
 			switch w.typ(c) {
 			case "dotted_name":
 				w.addImport(w.text(c), kind, c)
@@ -126,7 +124,7 @@ func importsPython(w *walker, capture string, n *sitter.Node) {
 			return
 		}
 		var names []string
-		w.eachNamed(n, func(c *sitter.Node) {
+		w.eachNamed(n, func(c *node) {
 			if c.Equal(mod) {
 				return
 			}
@@ -147,7 +145,7 @@ func importsPython(w *walker, capture string, n *sitter.Node) {
 }
 
 // pyTypeChecking tells whether n sits under `if TYPE_CHECKING:`.
-func pyTypeChecking(w *walker, n *sitter.Node) bool {
+func pyTypeChecking(w *walker, n *node) bool {
 	for p := n.Parent(); p != nil; p = p.Parent() {
 		switch w.typ(p) {
 		case "if_statement":
@@ -166,9 +164,9 @@ func pyTypeChecking(w *walker, n *sitter.Node) bool {
 // call's first argument. Like callImportsJS it looks only where the
 // parsed text spells those names instead of compiling a query. Statements
 // that mention them are never blanked from a skeleton.
-func callImportsPython(w *walker, root *sitter.Node) {
+func callImportsPython(w *walker, root *node) {
 	words := []string{"__import__", "import_module"}
-	w.eachWord(root, words, nameByte, func(k, o int, n *sitter.Node) {
+	w.eachWord(root, words, nameByte, func(k, o int, n *node) {
 		if !spans(n, o, len(words[k])) || w.typ(n) != "identifier" {
 			return
 		}

@@ -2,18 +2,16 @@ package analyzer
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // walkRust extracts items; functions in impl blocks are methods of the
 // implementing type (path::Type::method), in traits of the trait.
-func walkRust(w *walker, root *sitter.Node) {
+func walkRust(w *walker, root *node) {
 	rsItems(w, root, nil, false)
 }
 
-func rsItems(w *walker, n *sitter.Node, scope []string, inType bool) {
-	w.eachNamed(n, func(c *sitter.Node) {
+func rsItems(w *walker, n *node, scope []string, inType bool) {
+	w.eachNamed(n, func(c *node) {
 		name := func() string { return w.text(c.ChildByFieldName("name")) }
 		switch w.typ(c) {
 		case "function_item", "function_signature_item":
@@ -64,7 +62,7 @@ func rsItems(w *walker, n *sitter.Node, scope []string, inType bool) {
 
 // rsTypeName is the bare name of an impl's self type: Foo for Foo<T>,
 // &Foo, a::b::Foo.
-func rsTypeName(w *walker, t *sitter.Node) string {
+func rsTypeName(w *walker, t *node) string {
 	for t != nil {
 		switch w.typ(t) {
 		case "type_identifier", "primitive_type":
@@ -80,7 +78,7 @@ func rsTypeName(w *walker, t *sitter.Node) string {
 	return ""
 }
 
-func importsRust(w *walker, capture string, n *sitter.Node) {
+func importsRust(w *walker, capture string, n *node) {
 	switch capture {
 	case "rs.use":
 		kind := ImportStatic
@@ -99,7 +97,7 @@ func importsRust(w *walker, capture string, n *sitter.Node) {
 	}
 }
 
-func rsUseTree(w *walker, n *sitter.Node, prefix string, out *[]string) {
+func rsUseTree(w *walker, n *node, prefix string, out *[]string) {
 	if n == nil {
 		return
 	}
@@ -119,7 +117,7 @@ func rsUseTree(w *walker, n *sitter.Node, prefix string, out *[]string) {
 		p := join(prefix, strings.Join(strings.Fields(w.text(n.ChildByFieldName("path"))), ""))
 		rsUseTree(w, n.ChildByFieldName("list"), p, out)
 	case "use_list":
-		w.eachNamed(n, func(c *sitter.Node) { rsUseTree(w, c, prefix, out) })
+		w.eachNamed(n, func(c *node) { rsUseTree(w, c, prefix, out) })
 	case "use_wildcard":
 		p := ""
 		if c := n.NamedChild(0); c != nil {
@@ -136,11 +134,11 @@ func rsUseTree(w *walker, n *sitter.Node, prefix string, out *[]string) {
 // It looks only where the source spells use, mod or extern, taking the
 // declaration whose keyword that is, instead of compiling a query (see
 // walker.eachWord).
-func keywordImportsRust(w *walker, root *sitter.Node) {
+func keywordImportsRust(w *walker, root *node) {
 	words := []string{"use", "mod", "extern"}
 	decls := []string{"use_declaration", "mod_item", "extern_crate_declaration"}
 	captures := []string{"rs.use", "rs.mod", "rs.extern"}
-	w.eachWord(root, words, nameByte, func(k, o int, n *sitter.Node) {
+	w.eachWord(root, words, nameByte, func(k, o int, n *node) {
 		if w.typ(n) != decls[k] || !keywordAt(w, n, o, words[k]) {
 			return
 		}

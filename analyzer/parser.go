@@ -23,6 +23,7 @@ type Parser struct {
 	lines   []int  // line starts of the file being parsed
 	buf     []byte // fingerprint scratch
 	skel    []byte // a skeleton's scratch (Language.skeleton)
+	forest  forest // the nodes of the tree being walked
 	goSkel  goSkel // parseGo's scratch
 	src     []byte // file buffer of read, reused from file to file
 }
@@ -198,7 +199,9 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 		text = src
 	}
 	defer tree.Close()
-	root := tree.RootNode()
+	p.forest.reset(l)
+	sroot := tree.RootNode()
+	root := p.forest.root(sroot)
 	w := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: f}
 	l.walk(w, root)
 	if l.wordImports != nil {
@@ -210,7 +213,7 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 			p.cursor = sitter.NewQueryCursor()
 		}
 		qc := p.cursor
-		qc.Exec(q, root)
+		qc.Exec(q, sroot)
 		for {
 			m, ok := qc.NextMatch()
 			if !ok {
@@ -226,10 +229,10 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 					continue
 				}
 				if kind, ok := strings.CutPrefix(name, "spec."); ok {
-					w.addImport(unquote(c.Node.Content(src)), kind, c.Node)
+					w.addImport(unquote(c.Node.Content(src)), kind, p.forest.root(c.Node))
 					continue
 				}
-				l.imports(w, name, c.Node)
+				l.imports(w, name, p.forest.root(c.Node))
 			}
 		}
 		sort.SliceStable(f.Imports, func(i, j int) bool { return f.Imports[i].Line < f.Imports[j].Line })
@@ -252,7 +255,7 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 // process on the JavaScript grammars, 7–9 ms on Python's and Rust's
 // (tree-sitter's query analysis visits every parse state of a grammar,
 // whatever the patterns), while every parser of the language waits.
-func (w *walker) eachWord(root *sitter.Node, words []string, cont func(byte) bool, fn func(k, o int, n *sitter.Node)) {
+func (w *walker) eachWord(root *node, words []string, cont func(byte) bool, fn func(k, o int, n *node)) {
 	text := w.parsed
 	bw := make([][]byte, len(words))
 	next := make([]int, len(words)) // offset of each word's next occurrence; -1 when none
@@ -305,7 +308,7 @@ func nameDollarByte(b byte) bool { return b == '$' || nameByte(b) }
 
 // keywordAt tells whether n has the keyword word as a child of its own at
 // offset o: the statement eachWord found is the one the word introduces.
-func keywordAt(w *walker, n *sitter.Node, o int, word string) bool {
+func keywordAt(w *walker, n *node, o int, word string) bool {
 	for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
 		c := n.Child(i)
 		if int(c.StartByte()) > o {
@@ -321,7 +324,7 @@ func keywordAt(w *walker, n *sitter.Node, o int, word string) bool {
 // callStringArg returns the first argument of the call (a node of type
 // call) whose function is callee, when that argument is a string and the
 // call's arguments node is of type args; nil otherwise.
-func callStringArg(w *walker, callee *sitter.Node, call, args string) *sitter.Node {
+func callStringArg(w *walker, callee *node, call, args string) *node {
 	c := callee.Parent()
 	if c == nil || w.typ(c) != call {
 		return nil
@@ -340,7 +343,7 @@ func callStringArg(w *walker, callee *sitter.Node, call, args string) *sitter.No
 }
 
 // spans tells whether n is exactly the size bytes at offset o.
-func spans(n *sitter.Node, o, size int) bool {
+func spans(n *node, o, size int) bool {
 	return int(n.StartByte()) == o && int(n.EndByte()) == o+size
 }
 
@@ -355,8 +358,8 @@ type walker struct {
 	header []int
 	nerr   int
 
-	kids []*sitter.Node // children being visited, stacked (see eachNamed)
-	sibs []siblings     // the visits in progress, innermost last
+	kids []*node    // children being visited, stacked (see eachNamed)
+	sibs []siblings // the visits in progress, innermost last
 }
 
 // siblings is one visit of eachNamed: where the node's children start in
@@ -366,20 +369,16 @@ type siblings struct {
 }
 
 // children appends all children of n, named or not, to w.kids and
-// returns their window. (A tree cursor would step in constant time, but
-// the cursor of this tree-sitter version gives extras such as comments
-// the alias of the node they sit in.)
-func (w *walker) children(n *sitter.Node) (from, to int) {
+// returns their window.
+func (w *walker) children(n *node) (from, to int) {
 	from = len(w.kids)
-	for i, cnt := 0, int(n.ChildCount()); i < cnt; i++ {
-		w.kids = append(w.kids, n.Child(i))
-	}
+	w.kids = append(w.kids, n.children()...)
 	return from, len(w.kids)
 }
 
 // eachNamed calls fn for each named child of n, in order. While fn runs,
 // startOf finds the child's preceding siblings without asking the tree.
-func (w *walker) eachNamed(n *sitter.Node, fn func(c *sitter.Node)) {
+func (w *walker) eachNamed(n *node, fn func(c *node)) {
 	if n == nil {
 		return
 	}
@@ -398,7 +397,7 @@ func (w *walker) eachNamed(n *sitter.Node, fn func(c *sitter.Node)) {
 	w.kids = w.kids[:from]
 }
 
-func (w *walker) isNamed(n *sitter.Node) bool {
+func (w *walker) isNamed(n *node) bool {
 	if s := int(n.Symbol()); s < len(w.named) {
 		return w.named[s]
 	}
@@ -408,7 +407,7 @@ func (w *walker) isNamed(n *sitter.Node) bool {
 // locate finds n among the children being visited: the start of its
 // window in w.kids and its index, or -1 when n is not a child being
 // visited.
-func (w *walker) locate(n *sitter.Node) (from, i int) {
+func (w *walker) locate(n *node) (from, i int) {
 	for k := len(w.sibs) - 1; k >= 0; k-- {
 		if v := w.sibs[k]; w.kids[v.at] == n {
 			return v.from, v.at
@@ -419,21 +418,21 @@ func (w *walker) locate(n *sitter.Node) (from, i int) {
 
 // typ is n.Type() without a C string copied into Go per call: the name of
 // n's symbol from the language's table (what ts_node_type returns).
-func (w *walker) typ(n *sitter.Node) string {
+func (w *walker) typ(n *node) string {
 	if s := int(n.Symbol()); s < len(w.types) {
 		return w.types[s]
 	}
 	return n.Type()
 }
 
-func (w *walker) text(n *sitter.Node) string {
+func (w *walker) text(n *node) string {
 	if n == nil {
 		return ""
 	}
 	return string(w.src[n.StartByte():n.EndByte()])
 }
 
-func endLine(n *sitter.Node) int {
+func endLine(n *node) int {
 	e := n.EndPoint()
 	if e.Column == 0 && e.Row > n.StartPoint().Row {
 		return int(e.Row)
@@ -442,10 +441,10 @@ func endLine(n *sitter.Node) int {
 }
 
 // lastTokenEnd is the end line of n's last token that is not a comment.
-func (w *walker) lastTokenEnd(n *sitter.Node) int {
+func (w *walker) lastTokenEnd(n *node) int {
 	for {
 		cnt := int(n.ChildCount())
-		var next *sitter.Node
+		var next *node
 		for i := cnt - 1; i >= 0; i-- {
 			c := n.Child(i)
 			if w.typ(c) == "comment" || c.EndByte() == c.StartByte() {
@@ -464,14 +463,14 @@ func (w *walker) lastTokenEnd(n *sitter.Node) int {
 // startOf extends n upwards over attached siblings (doc comments,
 // decorators, attributes) that touch it with no blank line in between and
 // do not trail code on their own line.
-func (w *walker) startOf(n *sitter.Node) int {
+func (w *walker) startOf(n *node) int {
 	start := int(n.StartPoint().Row)
 	if w.lang.attach == nil {
 		return start + 1
 	}
 	from, i := w.locate(n)
-	var asked []*sitter.Node             // siblings before n asked of the tree, nearest first
-	before := func(j int) *sitter.Node { // the j-th sibling before n
+	var asked []*node             // siblings before n asked of the tree, nearest first
+	before := func(j int) *node { // the j-th sibling before n
 		if i >= 0 {
 			if i-j < from {
 				return nil
@@ -507,7 +506,7 @@ func (w *walker) startOf(n *sitter.Node) int {
 // emit records a symbol. decl is the node whose name/body define it, rng
 // the node whose extent (plus attached siblings) is its range, body the
 // node where its header ends (nil: the symbol is all header).
-func (w *walker) emit(scope []string, name, kind string, rng, body *sitter.Node) {
+func (w *walker) emit(scope []string, name, kind string, rng, body *node) {
 	if name == "" {
 		return
 	}
@@ -531,7 +530,7 @@ func (w *walker) emit(scope []string, name, kind string, rng, body *sitter.Node)
 	w.header = append(w.header, h)
 }
 
-func (w *walker) addImport(spec, kind string, n *sitter.Node) {
+func (w *walker) addImport(spec, kind string, n *node) {
 	if spec == "" {
 		return
 	}
@@ -539,7 +538,7 @@ func (w *walker) addImport(spec, kind string, n *sitter.Node) {
 }
 
 // diagnose reports up to 10 syntax errors below n.
-func (w *walker) diagnose(n *sitter.Node) {
+func (w *walker) diagnose(n *node) {
 	if w.nerr >= 10 {
 		return
 	}

@@ -109,9 +109,12 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 		}
 	}
 	defer tree.Close()
-	root := tree.RootNode()
+	var fr forest
+	fr.reset(l)
+	sroot := tree.RootNode()
+	root := fr.root(sroot)
 	q := o.query[l]
-	o.cursor.Exec(q, root)
+	o.cursor.Exec(q, sroot)
 	fq := &File{Path: path}
 	wq := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: fq}
 	for {
@@ -124,11 +127,11 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 			name := q.CaptureNameForId(c.Index)
 			switch kind, spec := strings.CutPrefix(name, "spec."); {
 			case spec:
-				wq.addImport(unquote(c.Node.Content(src)), kind, c.Node)
+				wq.addImport(unquote(c.Node.Content(src)), kind, fr.root(c.Node))
 			case strings.HasPrefix(name, "rs."):
-				importsRust(wq, name, c.Node)
+				importsRust(wq, name, fr.root(c.Node))
 			case strings.HasPrefix(name, "java."):
-				importsJava(wq, name, c.Node)
+				importsJava(wq, name, fr.root(c.Node))
 			}
 		}
 	}

@@ -1,0 +1,173 @@
+package analyzer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"golang.org/x/tools/txtar"
+)
+
+// TestNodeMatchesSitter compares every node of the fixtures' trees as
+// node reads it (one C call per child list, a cursor, the alias of extras
+// cleared) with go-tree-sitter's Node, one call per question: type,
+// extent, flags, children, fields, parents and previous siblings.
+func TestNodeMatchesSitter(t *testing.T) {
+	files, err := filepath.Glob("../testdata/analyzer/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	table := NewTable()
+	n := 0
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if l := table.ForPath(f.Name); l != nil && l.grammar != nil {
+				n += compareTrees(t, l, f.Name, f.Data)
+			}
+		}
+	}
+	t.Logf("%d nodes compared", n)
+}
+
+// TestNodeMatchesSitterCorpus is TestNodeMatchesSitter over the npm corpus
+// of TestOracleTypeScript (rxjs and @types/node) and three packages of the
+// Python standard library.
+func TestNodeMatchesSitterCorpus(t *testing.T) {
+	corpusTest(t)
+	dir := os.Getenv("LORE_TS_ORACLE_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
+	}
+	roots := []string{filepath.Join(dir, "node_modules", "rxjs", "src"), filepath.Join(dir, "node_modules", "@types", "node")}
+	if out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output(); err == nil {
+		lib := strings.TrimSpace(string(out))
+		roots = append(roots, filepath.Join(lib, "asyncio"), filepath.Join(lib, "email"), filepath.Join(lib, "json"))
+	}
+	table := NewTable()
+	for _, root := range roots {
+		if _, err := os.Stat(root); err != nil {
+			t.Logf("%s: not there, left out", root)
+			continue
+		}
+		n := 0
+		err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return err
+			}
+			l := table.ForPath(p)
+			if l == nil || l.grammar == nil {
+				return nil
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			n += compareTrees(t, l, p, src)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d nodes compared", root, n)
+	}
+}
+
+func compareTrees(t *testing.T, l *Language, name string, src []byte) int {
+	t.Helper()
+	tsl, _, err := l.compiled()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(tsl)
+	tree, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	var f forest
+	f.reset(l)
+	sroot := tree.RootNode()
+	count := 0
+	var walk func(s *sitter.Node, n *node, path string)
+	walk = func(s *sitter.Node, n *node, path string) {
+		count++
+		if got, want := describe(n), describeSitter(s); got != want {
+			t.Errorf("%s %s:\n got %s\nwant %s", name, path, got, want)
+			return
+		}
+		for i := 0; i < int(s.ChildCount()); i++ {
+			sc, nc := s.Child(i), n.Child(i)
+			if got, want := n.FieldNameForChild(i), s.FieldNameForChild(i); got != want {
+				t.Errorf("%s %s/%d: field %q, want %q", name, path, i, got, want)
+			}
+			if i > 0 {
+				if got, want := describe(nc.PrevSibling()), describeSitter(sc.PrevSibling()); got != want {
+					t.Errorf("%s %s/%d: previous sibling %s, want %s", name, path, i, got, want)
+				}
+			}
+			walk(sc, nc, fmt.Sprintf("%s/%d", path, i))
+		}
+		for _, field := range l.fieldNames[1:] {
+			if got, want := describe(n.ChildByFieldName(field)), describeSitter(s.ChildByFieldName(field)); got != want {
+				t.Errorf("%s %s: field %s is %s, want %s", name, path, field, got, want)
+			}
+		}
+	}
+	walk(sroot, f.root(sroot), "")
+	// Nodes reached from the C side: parents and descendants.
+	for o := 0; o+1 < len(src); o += 97 {
+		at := pointAt(src, o)
+		s := sroot.NamedDescendantForPointRange(at, at)
+		n := f.root(sroot).NamedDescendantForPointRange(at, at)
+		if got, want := describe(n), describeSitter(s); got != want {
+			t.Errorf("%s: descendant at %d %s, want %s", name, o, got, want)
+		}
+		if s != nil && n != nil {
+			if got, want := describe(n.Parent()), describeSitter(s.Parent()); got != want {
+				t.Errorf("%s: parent of descendant at %d %s, want %s", name, o, got, want)
+			}
+		}
+	}
+	return count
+}
+
+func pointAt(src []byte, o int) sitter.Point {
+	row, col := 0, 0
+	for _, c := range src[:o] {
+		if c == '\n' {
+			row, col = row+1, 0
+		} else {
+			col++
+		}
+	}
+	return sitter.Point{Row: uint32(row), Column: uint32(col)}
+}
+
+func describe(n *node) string {
+	if n == nil {
+		return "nil"
+	}
+	return fmt.Sprintf("%s %d-%d %v-%v named=%v missing=%v error=%v haserror=%v kids=%d named=%d",
+		n.Type(), n.StartByte(), n.EndByte(), n.StartPoint(), n.EndPoint(), n.IsNamed(), n.IsMissing(), n.IsError(), n.HasError(),
+		n.ChildCount(), n.NamedChildCount())
+}
+
+func describeSitter(n *sitter.Node) string {
+	if n == nil {
+		return "nil"
+	}
+	return fmt.Sprintf("%s %d-%d %v-%v named=%v missing=%v error=%v haserror=%v kids=%d named=%d",
+		n.Type(), n.StartByte(), n.EndByte(), n.StartPoint(), n.EndPoint(), n.IsNamed(), n.IsMissing(), n.IsError(), n.HasError(),
+		n.ChildCount(), n.NamedChildCount())
+}
