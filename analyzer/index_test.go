@@ -422,36 +422,26 @@ func TestEditKeepingImports(t *testing.T) {
 // on every file of the fixtures (every language, syntax errors included),
 // plus a symbol whose lines are not in the file.
 func TestRawDigestsRecord(t *testing.T) {
-	files, err := filepath.Glob("../testdata/analyzer/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
 	p := NewParser(nil)
 	defer p.Close()
 	n := 0
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
+	eachFixtureFile(t, func(file string, f txtar.File) {
+		if p.Table().ForPath(f.Name) == nil {
+			return
+		}
+		want, err := p.Parse(f.Name, f.Data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range ar.Files {
-			if p.Table().ForPath(f.Name) == nil {
-				continue
-			}
-			want, err := p.Parse(f.Name, f.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, sums, err := p.parse(context.Background(), f.Name, f.Data, want.Hash, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a, b := encodeSymbols(want, nil), encodeSymbols(got, sums); !bytes.Equal(a, b) {
-				t.Errorf("%s %s: records differ", file, f.Name)
-			}
-			n += len(want.Symbols)
+		got, sums, err := p.parse(context.Background(), f.Name, f.Data, want.Hash, true)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		if a, b := encodeSymbols(want, nil), encodeSymbols(got, sums); !bytes.Equal(a, b) {
+			t.Errorf("%s %s: records differ", file, f.Name)
+		}
+		n += len(want.Symbols)
+	})
 	if n < 100 {
 		t.Fatalf("only %d symbols compared", n)
 	}
@@ -463,4 +453,23 @@ func TestRawDigestsRecord(t *testing.T) {
 		t.Errorf("symbol out of the file: records differ: %x vs %x", a, b)
 	}
 	t.Logf("%d symbols: records from raw sums equal", n)
+}
+
+// eachFixtureFile calls fn with every file of every analyzer fixture
+// (testdata/analyzer/*.txtar) and the archive it is in.
+func eachFixtureFile(t *testing.T, fn func(archive string, f txtar.File)) {
+	t.Helper()
+	archives, err := filepath.Glob("../testdata/analyzer/*.txtar")
+	if err != nil || len(archives) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, archive := range archives {
+		ar, err := txtar.ParseFile(archive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			fn(archive, f)
+		}
+	}
 }

@@ -18,23 +18,13 @@ import (
 // cleared) with go-tree-sitter's Node, one call per question: type,
 // extent, flags, children, fields, parents and previous siblings.
 func TestNodeMatchesSitter(t *testing.T) {
-	files, err := filepath.Glob("../testdata/analyzer/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
 	table := NewTable()
 	n := 0
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
+	eachFixtureFile(t, func(_ string, f txtar.File) {
+		if l := table.ForPath(f.Name); l != nil && l.grammar != nil {
+			n += compareTrees(t, l, f.Name, f.Data)
 		}
-		for _, f := range ar.Files {
-			if l := table.ForPath(f.Name); l != nil && l.grammar != nil {
-				n += compareTrees(t, l, f.Name, f.Data)
-			}
-		}
-	}
+	})
 	t.Logf("%d nodes compared", n)
 }
 
