@@ -46,15 +46,13 @@ type Language struct {
 	// means parse the source itself.
 	skeleton func(path string, src, buf []byte) (out []byte, ok bool)
 
-	once       sync.Once
-	tsLang     *sitter.Language
-	types      []string          // node type names by symbol (see walker.typ)
-	named      []bool            // whether nodes of each symbol are named
-	fields     map[string]uint16 // field ids by name (see node.ChildByFieldName)
-	fieldNames []string          // field names by id
-	query      *sitter.Query
-	qerr       error
-	version    string
+	once    sync.Once
+	tsLang  *sitter.Language
+	types   []string          // node type names by symbol (see node.Type)
+	fields  map[string]uint16 // field ids by name (see node.ChildByFieldName)
+	query   *sitter.Query
+	qerr    error
+	version string
 }
 
 // Version identifies what produced an index record for this language:
@@ -73,20 +71,16 @@ func (l *Language) compiled() (*sitter.Language, *sitter.Query, error) {
 		}
 		l.tsLang = l.grammar()
 		l.types = make([]string, l.tsLang.SymbolCount())
-		l.named = make([]bool, len(l.types))
 		for i := range l.types {
 			l.types[i] = l.tsLang.SymbolName(sitter.Symbol(i))
-			l.named[i] = l.tsLang.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
 		}
 		l.fields = map[string]uint16{}
-		l.fieldNames = []string{""} // ids start at 1
 		for id := 1; id < 1<<16; id++ {
 			name := l.tsLang.FieldName(id)
 			if name == "" {
 				break
 			}
 			l.fields[name] = uint16(id)
-			l.fieldNames = append(l.fieldNames, name)
 		}
 		var src []byte
 		for _, name := range queries.Files(l.Name) {

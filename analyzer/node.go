@@ -157,9 +157,9 @@ func (f *forest) alloc(info *C.lore_info, parent *node) *node {
 	return n
 }
 
-// root returns the node of a go-tree-sitter node (the root of a tree, a
+// adopt returns the node of a go-tree-sitter node (the root of a tree, a
 // query's capture): its first field is the C node.
-func (f *forest) root(sn *sitter.Node) *node {
+func (f *forest) adopt(sn *sitter.Node) *node {
 	if sn == nil {
 		return nil
 	}
@@ -286,14 +286,16 @@ func (n *node) NamedDescendantForPointRange(from, to sitter.Point) *node {
 	return n.f.wrap(&info, nil)
 }
 
-// Equal tells whether n and o are the same node of the tree.
+// Equal tells whether n and o are the same node of the tree: the same
+// extent and symbol (tree-sitter's ids of one node may differ by the path
+// that found it; see ChildByFieldName).
 func (n *node) Equal(o *node) bool {
-	return o != nil && n.info.node.id == o.info.node.id && n.info.node.tree == o.info.node.tree
+	return o != nil && n.info.node.tree == o.info.node.tree && n.info.start == o.info.start &&
+		n.info.end == o.info.end && n.info.symbol == o.info.symbol
 }
 
-func (n *node) Symbol() sitter.Symbol { return sitter.Symbol(n.info.symbol) }
-func (n *node) StartByte() uint32     { return uint32(n.info.start) }
-func (n *node) EndByte() uint32       { return uint32(n.info.end) }
+func (n *node) StartByte() uint32 { return uint32(n.info.start) }
+func (n *node) EndByte() uint32   { return uint32(n.info.end) }
 func (n *node) StartPoint() sitter.Point {
 	return sitter.Point{Row: uint32(n.info.sp.row), Column: uint32(n.info.sp.column)}
 }
@@ -317,6 +319,3 @@ func (n *node) Type() string {
 	}
 	return ""
 }
-
-// Content is n's text in src.
-func (n *node) Content(src []byte) string { return string(src[n.StartByte():n.EndByte()]) }

@@ -108,18 +108,18 @@ func compareTrees(t *testing.T, l *Language, name string, src []byte) int {
 			}
 			walk(sc, nc, fmt.Sprintf("%s/%d", path, i))
 		}
-		for _, field := range l.fieldNames[1:] {
+		for field := range l.fields {
 			if got, want := describe(n.ChildByFieldName(field)), describeSitter(s.ChildByFieldName(field)); got != want {
 				t.Errorf("%s %s: field %s is %s, want %s", name, path, field, got, want)
 			}
 		}
 	}
-	walk(sroot, f.root(sroot), "")
+	walk(sroot, f.adopt(sroot), "")
 	// Nodes reached from the C side: parents and descendants.
 	for o := 0; o+1 < len(src); o += 97 {
 		at := pointAt(src, o)
 		s := sroot.NamedDescendantForPointRange(at, at)
-		n := f.root(sroot).NamedDescendantForPointRange(at, at)
+		n := f.adopt(sroot).NamedDescendantForPointRange(at, at)
 		if got, want := describe(n), describeSitter(s); got != want {
 			t.Errorf("%s: descendant at %d %s, want %s", name, o, got, want)
 		}

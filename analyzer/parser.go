@@ -201,8 +201,8 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	defer tree.Close()
 	p.forest.reset(l)
 	sroot := tree.RootNode()
-	root := p.forest.root(sroot)
-	w := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: f}
+	root := p.forest.adopt(sroot)
+	w := &walker{lang: l, src: src, parsed: text, file: f}
 	l.walk(w, root)
 	if l.wordImports != nil {
 		l.wordImports(w, root)
@@ -229,10 +229,10 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 					continue
 				}
 				if kind, ok := strings.CutPrefix(name, "spec."); ok {
-					w.addImport(unquote(c.Node.Content(src)), kind, p.forest.root(c.Node))
+					w.addImport(unquote(c.Node.Content(src)), kind, p.forest.adopt(c.Node))
 					continue
 				}
-				l.imports(w, name, p.forest.root(c.Node))
+				l.imports(w, name, p.forest.adopt(c.Node))
 			}
 		}
 		sort.SliceStable(f.Imports, func(i, j int) bool { return f.Imports[i].Line < f.Imports[j].Line })
@@ -365,8 +365,6 @@ func spans(n *node, o, size int) bool {
 // walker collects symbols and imports from one tree-sitter tree.
 type walker struct {
 	lang   *Language
-	types  []string
-	named  []bool
 	src    []byte
 	parsed []byte // what tree-sitter parsed: src or a skeleton of it
 	file   *File
@@ -402,7 +400,7 @@ func (w *walker) eachNamed(n *node, fn func(c *node)) {
 	w.sibs = append(w.sibs, siblings{from: from})
 	for i := from; i < to; i++ {
 		c := w.kids[i]
-		if !w.isNamed(c) {
+		if !c.IsNamed() {
 			continue
 		}
 		w.sibs[top].at = i
@@ -410,13 +408,6 @@ func (w *walker) eachNamed(n *node, fn func(c *node)) {
 	}
 	w.sibs = w.sibs[:top]
 	w.kids = w.kids[:from]
-}
-
-func (w *walker) isNamed(n *node) bool {
-	if s := int(n.Symbol()); s < len(w.named) {
-		return w.named[s]
-	}
-	return n.IsNamed()
 }
 
 // locate finds n among the children being visited: the start of its
@@ -431,14 +422,8 @@ func (w *walker) locate(n *node) (from, i int) {
 	return 0, -1
 }
 
-// typ is n.Type() without a C string copied into Go per call: the name of
-// n's symbol from the language's table (what ts_node_type returns).
-func (w *walker) typ(n *node) string {
-	if s := int(n.Symbol()); s < len(w.types) {
-		return w.types[s]
-	}
-	return n.Type()
-}
+// typ is n's type, the name of its symbol.
+func (w *walker) typ(n *node) string { return n.Type() }
 
 func (w *walker) text(n *node) string {
 	if n == nil {

@@ -112,11 +112,11 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 	var fr forest
 	fr.reset(l)
 	sroot := tree.RootNode()
-	root := fr.root(sroot)
+	root := fr.adopt(sroot)
 	q := o.query[l]
 	o.cursor.Exec(q, sroot)
 	fq := &File{Path: path}
-	wq := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: fq}
+	wq := &walker{lang: l, src: src, parsed: text, file: fq}
 	for {
 		m, ok := o.cursor.NextMatch()
 		if !ok {
@@ -127,16 +127,16 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 			name := q.CaptureNameForId(c.Index)
 			switch kind, spec := strings.CutPrefix(name, "spec."); {
 			case spec:
-				wq.addImport(unquote(c.Node.Content(src)), kind, fr.root(c.Node))
+				wq.addImport(unquote(c.Node.Content(src)), kind, fr.adopt(c.Node))
 			case strings.HasPrefix(name, "rs."):
-				importsRust(wq, name, fr.root(c.Node))
+				importsRust(wq, name, fr.adopt(c.Node))
 			case strings.HasPrefix(name, "java."):
-				importsJava(wq, name, fr.root(c.Node))
+				importsJava(wq, name, fr.adopt(c.Node))
 			}
 		}
 	}
 	f := &File{Path: path}
-	w := &walker{lang: l, types: l.types, named: l.named, src: src, parsed: text, file: f}
+	w := &walker{lang: l, src: src, parsed: text, file: f}
 	l.wordImports(w, root)
 	for _, imps := range []struct {
 		list []Import
