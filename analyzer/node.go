@@ -145,6 +145,21 @@ func (f *forest) reset(l *Language) {
 	f.ptrs = f.ptrs[:0]
 }
 
+// trim lets go of what a large tree left: slabs beyond the first 64
+// (64 Ki nodes, 7 MB), and child lists and buffers past their usual size.
+func (f *forest) trim() {
+	if len(f.slabs) > 64 {
+		clear(f.slabs[64:])
+		f.slabs = f.slabs[:64]
+	}
+	if cap(f.ptrs) > 1<<16 {
+		f.ptrs = nil
+	}
+	if cap(f.buf) > 1<<12 {
+		f.buf = nil
+	}
+}
+
 func (f *forest) alloc(info *C.lore_info, parent *node) *node {
 	if f.slab == len(f.slabs) {
 		f.slabs = append(f.slabs, make([]node, slabSize))

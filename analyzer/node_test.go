@@ -161,3 +161,32 @@ func describeSitter(n *sitter.Node) string {
 		n.Type(), n.StartByte(), n.EndByte(), n.StartPoint(), n.EndPoint(), n.IsNamed(), n.IsMissing(), n.IsError(), n.HasError(),
 		n.ChildCount(), n.NamedChildCount())
 }
+
+// TestForestTrim parses a file of more nodes than the forest keeps slabs
+// for, then a small one: both read right, and the large one's memory is
+// let go.
+func TestForestTrim(t *testing.T) {
+	var big strings.Builder
+	for i := range 15000 {
+		fmt.Fprintf(&big, "export const a%d = f(%d, [%d]);\n", i, i, i)
+	}
+	p := NewParser(nil)
+	defer p.Close()
+	f, err := p.Parse("big.ts", []byte(big.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Symbols) != 15000 || f.Symbols[14999].Name != "a14999" || f.Symbols[14999].StartLine != 15000 {
+		t.Fatalf("big file: %d symbols, last %+v", len(f.Symbols), f.Symbols[len(f.Symbols)-1])
+	}
+	if n := len(p.forest.slabs); n > 64 {
+		t.Errorf("%d slabs kept after a large file", n)
+	}
+	f, err = p.Parse("small.ts", []byte("export class A {\n  m() { return 1 }\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(len(f.Symbols), " ", f.Symbols[1].FQName); got != "2 small.ts::A::m" {
+		t.Errorf("small file after a large one: %s", got)
+	}
+}

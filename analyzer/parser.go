@@ -159,6 +159,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if cap(p.skel) > 1<<22 {
 		p.skel = nil
 	}
+	p.forest.trim()
 	if cap(p.goSkel.buf) > 1<<22 || cap(p.goSkel.shifts) > 1<<16 {
 		p.goSkel = goSkel{}
 	}
