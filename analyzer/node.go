@@ -34,7 +34,7 @@ extern lore_tsnode ts_tree_cursor_current_node(const lore_cursor *);
 extern lore_tsnode ts_node_child_by_field_id(lore_tsnode, uint16_t);
 extern const char *ts_node_field_name_for_child(lore_tsnode, uint32_t);
 
-enum { lore_named = 1, lore_missing = 2, lore_extra = 4, lore_has_error = 8 };
+enum { lore_named = 1, lore_missing = 2, lore_has_error = 4 };
 
 // lore_info is what the walker reads of a node, fetched in one call.
 typedef struct {
@@ -55,7 +55,7 @@ static void lore_fill(lore_info *out, lore_tsnode n) {
 	out->ep = ts_node_end_point(n);
 	out->symbol = ts_node_symbol(n);
 	out->flags = (ts_node_is_named(n) ? lore_named : 0) | (ts_node_is_missing(n) ? lore_missing : 0) |
-		(ts_node_is_extra(n) ? lore_extra : 0) | (ts_node_has_error(n) ? lore_has_error : 0);
+		(ts_node_has_error(n) ? lore_has_error : 0);
 }
 
 // lore_children writes the children of n (at most cap) to out and

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,13 +32,9 @@ func TestNodeMatchesSitter(t *testing.T) {
 // Python standard library.
 func TestNodeMatchesSitterCorpus(t *testing.T) {
 	corpusTest(t)
-	dir := os.Getenv("LORE_TS_ORACLE_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
-	}
+	dir := tsOracleDir()
 	roots := []string{filepath.Join(dir, "node_modules", "rxjs", "src"), filepath.Join(dir, "node_modules", "@types", "node")}
-	if out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output(); err == nil {
-		lib := strings.TrimSpace(string(out))
+	if lib, err := pythonStdlib(); err == nil {
 		roots = append(roots, filepath.Join(lib, "asyncio"), filepath.Join(lib, "email"), filepath.Join(lib, "json"))
 	}
 	table := NewTable()

@@ -26,6 +26,22 @@ func corpusTest(t *testing.T) {
 	}
 }
 
+// tsOracleDir is where TestOracleTypeScript installs its npm corpus:
+// $LORE_TS_ORACLE_DIR, or a directory under the OS temp dir reused
+// between runs.
+func tsOracleDir() string {
+	if dir := os.Getenv("LORE_TS_ORACLE_DIR"); dir != "" {
+		return dir
+	}
+	return filepath.Join(os.TempDir(), "lore-ts-oracle")
+}
+
+// pythonStdlib returns the directory of python3's standard library.
+func pythonStdlib() (string, error) {
+	out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output()
+	return strings.TrimSpace(string(out)), err
+}
+
 // oracleSym is one declaration as the oracle sees it. Start lines agree
 // when lore's start lies in [Lo, Hi]: Hi is the declaration's first line
 // (its first decorator or annotation), Lo the first line of the comment
@@ -137,11 +153,10 @@ func TestOraclePython(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 not installed: no CPython ast oracle")
 	}
-	out, err := exec.Command(py, "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output()
+	root, err := pythonStdlib()
 	if err != nil {
 		t.Skip("python3 stdlib not found:", err)
 	}
-	root := strings.TrimSpace(string(out))
 	script := filepath.Join(t.TempDir(), "oracle.py")
 	os.WriteFile(script, []byte(pythonOracle), 0o644)
 	cmd := exec.Command(py, script, root)

@@ -79,10 +79,7 @@ func TestOracleTypeScript(t *testing.T) {
 	if err1 != nil || err2 != nil {
 		t.Skip("node/npm not installed: no TypeScript compiler oracle")
 	}
-	dir := os.Getenv("LORE_TS_ORACLE_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
-	}
+	dir := tsOracleDir()
 	tsPath := filepath.Join(dir, "node_modules", "typescript")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@types", "node")); err != nil {
 		os.MkdirAll(dir, 0o755)

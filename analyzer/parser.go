@@ -372,22 +372,14 @@ type walker struct {
 	header []int
 	nerr   int
 
-	kids []*node    // children being visited, stacked (see eachNamed)
 	sibs []siblings // the visits in progress, innermost last
 }
 
-// siblings is one visit of eachNamed: where the node's children start in
-// walker.kids and which of them is being visited.
+// siblings is one visit of eachNamed: the children of a node and which of
+// them is being visited.
 type siblings struct {
-	from, at int
-}
-
-// children appends all children of n, named or not, to w.kids and
-// returns their window.
-func (w *walker) children(n *node) (from, to int) {
-	from = len(w.kids)
-	w.kids = append(w.kids, n.children()...)
-	return from, len(w.kids)
+	kids []*node
+	at   int
 }
 
 // eachNamed calls fn for each named child of n, in order. While fn runs,
@@ -396,11 +388,10 @@ func (w *walker) eachNamed(n *node, fn func(c *node)) {
 	if n == nil {
 		return
 	}
-	from, to := w.children(n)
+	kids := n.children()
 	top := len(w.sibs)
-	w.sibs = append(w.sibs, siblings{from: from})
-	for i := from; i < to; i++ {
-		c := w.kids[i]
+	w.sibs = append(w.sibs, siblings{kids: kids})
+	for i, c := range kids {
 		if !c.IsNamed() {
 			continue
 		}
@@ -408,19 +399,17 @@ func (w *walker) eachNamed(n *node, fn func(c *node)) {
 		fn(c)
 	}
 	w.sibs = w.sibs[:top]
-	w.kids = w.kids[:from]
 }
 
-// locate finds n among the children being visited: the start of its
-// window in w.kids and its index, or -1 when n is not a child being
-// visited.
-func (w *walker) locate(n *node) (from, i int) {
+// locate finds n among the children being visited: its siblings and its
+// index among them, or -1 when n is not a child being visited.
+func (w *walker) locate(n *node) (kids []*node, i int) {
 	for k := len(w.sibs) - 1; k >= 0; k-- {
-		if v := w.sibs[k]; w.kids[v.at] == n {
-			return v.from, v.at
+		if v := w.sibs[k]; v.kids[v.at] == n {
+			return v.kids, v.at
 		}
 	}
-	return 0, -1
+	return nil, -1
 }
 
 // typ is n's type, the name of its symbol.
@@ -469,14 +458,14 @@ func (w *walker) startOf(n *node) int {
 	if w.lang.attach == nil {
 		return start + 1
 	}
-	from, i := w.locate(n)
+	kids, i := w.locate(n)
 	var asked []*node             // siblings before n asked of the tree, nearest first
 	before := func(j int) *node { // the j-th sibling before n
 		if i >= 0 {
-			if i-j < from {
+			if i-j < 0 {
 				return nil
 			}
-			return w.kids[i-j]
+			return kids[i-j]
 		}
 		for len(asked) < j {
 			last := n

@@ -97,11 +97,10 @@ func TestResolveCorpusGo(t *testing.T) {
 
 func TestResolveCorpusPython(t *testing.T) {
 	corpusTest(t)
-	out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output()
+	root, err := pythonStdlib()
 	if err != nil {
 		t.Skip("python3 not installed")
 	}
-	root := strings.TrimSpace(string(out))
 	resolveCorpus(t, root, "python", func(r *resolver, im Import) bool {
 		if strings.HasPrefix(im.Path, "site-packages/") || strings.Contains(im.Path, "/test/") && strings.Contains(im.Path, "bad") {
 			return false
@@ -117,10 +116,7 @@ func TestResolveCorpusPython(t *testing.T) {
 
 func TestResolveCorpusTypeScript(t *testing.T) {
 	corpusTest(t)
-	dir := os.Getenv("LORE_TS_ORACLE_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
-	}
+	dir := tsOracleDir()
 	root := filepath.Join(dir, "node_modules", "rxjs", "src")
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("rxjs sources not installed: run TestOracleTypeScript first")

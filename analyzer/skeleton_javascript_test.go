@@ -118,10 +118,7 @@ func FuzzJSSkeleton(f *testing.F) {
 // skeleton: symbols, fingerprints, imports and errors must be the same.
 func TestJSSkeletonCorpus(t *testing.T) {
 	corpusTest(t)
-	dir := os.Getenv("LORE_TS_ORACLE_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
-	}
+	dir := tsOracleDir()
 	root := filepath.Join(dir, "node_modules")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no npm corpus in %s (TestOracleTypeScript installs it)", dir)

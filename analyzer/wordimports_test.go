@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -245,14 +244,8 @@ func TestWordImportsQuery(t *testing.T) {
 	if os.Getenv("LORE_CORPUS") == "" {
 		return
 	}
-	dir := os.Getenv("LORE_TS_ORACLE_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "lore-ts-oracle")
-	}
-	stdlib := ""
-	if out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output(); err == nil {
-		stdlib = strings.TrimSpace(string(out))
-	}
+	dir := tsOracleDir()
+	stdlib, _ := pythonStdlib() // "" without python3: that corpus is skipped
 	for _, corpus := range []struct{ name, dir string }{
 		{"npm install of TestOracleTypeScript (rxjs, @types/node, typescript, ...)", filepath.Join(dir, "node_modules")},
 		{"Python standard library", stdlib},
