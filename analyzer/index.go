@@ -623,9 +623,14 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 		return id
 	}
-	edgesOf := func(p string, imps []Import) []graph.Edge {
-		var edges []graph.Edge
-		seen := map[string]bool{}
+	seen := map[string]bool{} // edgesOf's, emptied for each file
+	// edgesOf appends p's IMPORTS edges to edges, one per target file.
+	edgesOf := func(edges []graph.Edge, p string, imps []Import) []graph.Edge {
+		if len(seen) > 64 {
+			seen = map[string]bool{} // clear costs what the map once held
+		} else {
+			clear(seen)
+		}
 		from := nodeID(p)
 		for _, im := range imps {
 			targets := im.Targets
@@ -650,7 +655,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		if all || kept {
 			return nil
 		}
-		if err := b.SetOutEdges("file:"+p, graph.Imports, edgesOf(p, imps)); err != nil {
+		if err := b.SetOutEdges("file:"+p, graph.Imports, edgesOf(nil, p, imps)); err != nil {
 			return fmt.Errorf("%s: set edges: %w", p, err)
 		}
 		return nil
@@ -682,7 +687,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 				return err
 			}
 			if all {
-				allEdges = append(allEdges, edgesOf(p, imps)...)
+				allEdges = edgesOf(allEdges, p, imps)
 				if err := flush(false); err != nil {
 					return err
 				}
@@ -707,7 +712,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 				return err
 			}
 		}
-		allEdges = append(allEdges, edgesOf(p, imps)...)
+		allEdges = edgesOf(allEdges, p, imps)
 		if err := flush(false); err != nil {
 			return err
 		}
