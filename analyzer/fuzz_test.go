@@ -1,6 +1,11 @@
 package analyzer
 
-import "testing"
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"testing"
+)
 
 // The index's records are a binary format of our own: decoding arbitrary
 // bytes must fail cleanly, never panic.
@@ -11,6 +16,7 @@ func FuzzDecodeRecords(f *testing.F) {
 		decodeMeta("f.go", b)
 		decodeSymbols("f.go", b)
 		decodeImports("f.go", b)
+		decodeNames(b)
 	})
 }
 
@@ -39,6 +45,37 @@ func FuzzParse(f *testing.F) {
 				if s.StartLine < 1 || s.EndLine < s.StartLine || s.EndLine > lines {
 					t.Fatalf("%s: symbol %s has lines %d-%d in a %d-line file", path, s.FQName, s.StartLine, s.EndLine, lines)
 				}
+			}
+		}
+	})
+}
+
+// A name bucket decodes to the entries it was encoded from, whatever the
+// names and paths (without NUL in names, as symbol names never hold one).
+func FuzzNamesRecord(f *testing.F) {
+	f.Add("Read", "a/b.go", "ReadAll", "a/b.go", "Read", "a/c.go")
+	f.Add("", "", "x", "", "x", "y")
+	f.Fuzz(func(t *testing.T, n1, p1, n2, p2, n3, p3 string) {
+		var entries []nameEntry
+		for _, e := range []nameEntry{{n1, p1}, {n2, p2}, {n3, p3}} {
+			if !strings.Contains(e.name, "\x00") {
+				entries = append(entries, e)
+			}
+		}
+		slices.SortFunc(entries, func(a, b nameEntry) int {
+			return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.path, b.path))
+		})
+		entries = slices.Compact(entries)
+		got, err := decodeNames(encodeNames(entries))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(entries) {
+			t.Fatalf("decoded %d entries, want %d", len(got), len(entries))
+		}
+		for i, e := range entries {
+			if want := e.name + "\x00" + e.path; got[i] != want {
+				t.Errorf("entry %d = %q, want %q", i, got[i], want)
 			}
 		}
 	})

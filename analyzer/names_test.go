@@ -154,3 +154,29 @@ func TestNameIndexWrite(t *testing.T) {
 	write(x)
 	check("update")
 }
+
+// A bucket of the first record format (every entry whole), as stores
+// written before front coding hold, still decodes; an unknown format is
+// corrupt.
+func TestDecodeNamesFormats(t *testing.T) {
+	want := []string{"Read\x00a/b.go", "Read\x00a/c.go", "ReadAll\x00a/b.go"}
+	e := enc{b: []byte{recordFormat}}
+	e.strs(want)
+	got, err := decodeNames(e.b)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("format 1: %q, %v; want %q", got, err, want)
+	}
+	entries := []nameEntry{{"Read", "a/b.go"}, {"Read", "a/c.go"}, {"ReadAll", "a/b.go"}}
+	v := encodeNames(entries)
+	if got, err := decodeNames(v); err != nil || !slices.Equal(got, want) {
+		t.Errorf("format 2: %q, %v; want %q", got, err, want)
+	}
+	if whole := len(e.b); len(v) >= whole {
+		t.Errorf("front-coded bucket takes %d bytes, whole entries %d", len(v), whole)
+	}
+	for _, bad := range [][]byte{nil, {9, 0}, {namesFormat, 1, 5, 1, 'x'}, {namesFormat, 2, 0, 1, 'x', 0, 9}} {
+		if _, err := decodeNames(bad); err == nil {
+			t.Errorf("decodeNames(%v) accepted a corrupt record", bad)
+		}
+	}
+}
