@@ -181,7 +181,7 @@ func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
 		WithNumLevelZeroTablesStall(2 * compactL0At).
 		WithCompression(options.None).
 		WithBlockCacheSize(0).
-		WithValueLogFileSize(16 << 20).
+		WithValueLogFileSize(s.valueLogFileSize()).
 		// Every table costs each CLI process an open (mmap, index,
 		// biggest key) and a close (msync, munmap): 8 MiB instead of
 		// Badger's 2 MiB halves their number on a 100 MB store.
@@ -195,6 +195,28 @@ func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
 		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
 	}
 	return bo
+}
+
+// Badger starts a new value-log file when the current one passes the
+// file size, and first writes the full one back with msync in its single
+// writer goroutine, which holds up every commit meanwhile. The writer that
+// creates a database writes most of its values there (a cold index of the
+// Go tree, 47 MB): bulkLogFileSize keeps them in one file, synced when the
+// store closes, which made that index 5 % faster than 16 MiB files did.
+// Later writers send few values there (see shortValueThreshold) and keep
+// 16 MiB files. A large file costs its collection more at once: Badger
+// rewrites a file's live values when half of it is stale, up to 32 MiB
+// for the first index's file instead of 8 MiB per file.
+const (
+	bulkLogFileSize  = 64 << 20
+	shortLogFileSize = 16 << 20
+)
+
+func (s *Store) valueLogFileSize() int64 {
+	if s.created {
+		return bulkLogFileSize
+	}
+	return shortLogFileSize
 }
 
 func (s *Store) valueThreshold() int64 {

@@ -555,6 +555,9 @@ func TestShortWritersAfterBulkFill(t *testing.T) {
 	if !s.created {
 		t.Fatal("a new store is not marked created")
 	}
+	if got := s.valueLogFileSize(); got != bulkLogFileSize {
+		t.Errorf("the creating writer's value-log files: %d bytes, want %d", got, bulkLogFileSize)
+	}
 	err = s.Batch(func(b *Batch) error {
 		for k := range 400 {
 			if err := b.SetOwned("big", fmt.Sprint(k), val(k, 0)); err != nil {
@@ -570,6 +573,14 @@ func TestShortWritersAfterBulkFill(t *testing.T) {
 		t.Fatal(err)
 	}
 	bulk := valueLogs(t, dir)
+	later, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := later.valueLogFileSize(); got != shortLogFileSize {
+		t.Errorf("a later writer's value-log files: %d bytes, want %d", got, shortLogFileSize)
+	}
+	later.Close()
 	const runs = 30
 	for run := 1; run <= runs; run++ {
 		if writeRun(t, dir, func(tx *Tx) error { return tx.Set("big", "7", val(7, run)) }) {
