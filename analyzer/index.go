@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -603,15 +604,22 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 	}
 	var allEdges []graph.Edge
 	// A first index writes its edges in bulk (Store.Load), in chunks so
-	// that memory stays bounded however many edges there are.
+	// that memory stays bounded however many edges there are, from a
+	// goroutine of their own: Load waits while Badger's writer applies a
+	// chunk, and the imports of the next one are resolved meanwhile.
+	var load *edgeLoader
+	if cold {
+		load = startEdgeLoader(ctx, store)
+		defer load.stop()
+	}
 	flush := func(force bool) error {
-		if !cold || (len(allEdges) < 1<<15 && !force) || len(allEdges) == 0 {
+		if !cold || (len(allEdges) < edgeChunk && !force) || len(allEdges) == 0 {
 			return nil
 		}
-		if err := store.Load(ctx, nil, allEdges); err != nil {
-			return fmt.Errorf("write import edges: %w", err)
+		if err := load.send(allEdges); err != nil {
+			return err
 		}
-		allEdges = allEdges[:0]
+		allEdges = make([]graph.Edge, 0, edgeChunk) // the loader owns the chunk
 		return nil
 	}
 	ids := map[string]string{} // path -> "file:"+path, one string per file
@@ -721,9 +729,63 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		return nil
 	}
 	if cold {
-		return flush(true)
+		if err := flush(true); err != nil {
+			return err
+		}
+		return load.stop()
 	}
 	return b.ReplaceEdges(ctx, graph.Imports, allEdges)
+}
+
+// edgeChunk is how many edges a first index hands Store.Load at a time.
+const edgeChunk = 1 << 15
+
+// edgeLoader writes chunks of edges with Store.Load on a goroutine of its
+// own, one chunk at a time, in the order sent.
+type edgeLoader struct {
+	chunks chan []graph.Edge
+	g      *errgroup.Group
+	ctx    context.Context // the caller's
+	gctx   context.Context // done when a Load fails or ctx is
+	err    error           // stop's result, once stopped
+	done   bool
+}
+
+func startEdgeLoader(ctx context.Context, store *graph.Store) *edgeLoader {
+	g, gctx := errgroup.WithContext(ctx)
+	l := &edgeLoader{chunks: make(chan []graph.Edge, 1), g: g, ctx: ctx, gctx: gctx}
+	g.Go(func() error {
+		for c := range l.chunks {
+			if err := store.Load(gctx, nil, c); err != nil {
+				return fmt.Errorf("write import edges: %w", err)
+			}
+		}
+		return nil
+	})
+	return l
+}
+
+// send hands chunk to the loader, which owns it from then on. It fails
+// when the loader has failed or the caller's context is done.
+func (l *edgeLoader) send(chunk []graph.Edge) error {
+	select {
+	case l.chunks <- chunk:
+		return nil
+	case <-l.gctx.Done():
+		return l.stop() // an error: the loader's, or the context's
+	}
+}
+
+// stop waits until every chunk sent is written and returns the first
+// error, or the caller's context's; it may be called again and returns
+// the same.
+func (l *edgeLoader) stop() error {
+	if !l.done {
+		l.done = true
+		close(l.chunks)
+		l.err = cmp.Or(l.g.Wait(), l.ctx.Err())
+	}
+	return l.err
 }
 
 // keepTargets gives imps the targets of p's import record when the record

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -471,5 +472,56 @@ func eachFixtureFile(t *testing.T, fn func(archive string, f txtar.File)) {
 		for _, f := range ar.Files {
 			fn(archive, f)
 		}
+	}
+}
+
+// The edge loader of a first index writes every chunk it is sent, in
+// order, and once its context is cancelled refuses further chunks with
+// an error instead of dropping them.
+func TestEdgeLoader(t *testing.T) {
+	store := openStore(t)
+	chunk := func(from string, n int) []graph.Edge {
+		var out []graph.Edge
+		for i := range n {
+			out = append(out, graph.Edge{Type: graph.Imports, From: "file:" + from, To: fmt.Sprintf("file:t%d.go", i), Weight: 1})
+		}
+		return out
+	}
+	l := startEdgeLoader(context.Background(), store)
+	for _, from := range []string{"a.go", "b.go", "c.go"} {
+		if err := l.send(chunk(from, 50)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.stop(); err != nil {
+		t.Fatalf("second stop: %v", err)
+	}
+	for _, from := range []string{"a.go", "b.go", "c.go"} {
+		edges, err := store.Edges("file:"+from, graph.Out, graph.Filter{})
+		if err != nil || len(edges) != 50 {
+			t.Errorf("%s: %d edges, %v; want 50", from, len(edges), err)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	l = startEdgeLoader(ctx, store)
+	cancel()
+	var err error
+	for range 3 { // the channel may take one chunk before the loader sees the cancellation
+		if err = l.send(chunk("d.go", 5)); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = l.stop()
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("after cancel: %v, want context.Canceled", err)
+	}
+	if err := l.stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("stop after cancel: %v, want context.Canceled", err)
 	}
 }
