@@ -436,7 +436,13 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			delete(metas, p)
 			sum.Removed++
 		}
-		if err := names.write(store, b); err != nil {
+		// A first index writes its name buckets while it resolves imports:
+		// both wait on Badger's writer, each while the other computes.
+		var namesDone chan error
+		if names.cold {
+			namesDone = make(chan error, 1)
+			go func() { namesDone <- names.write(store, b) }()
+		} else if err := names.write(store, b); err != nil {
 			return err
 		}
 		paths := oldPaths
@@ -447,8 +453,12 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			}
 			sort.Strings(paths)
 		}
-		return resolveAll(ctx, store, b, fsys, table, metas, paths, parsedImports, decls,
+		err := resolveAll(ctx, store, b, fsys, table, metas, paths, parsedImports, decls,
 			setChanged || configChanged || declChanged || opts.Force, len(old) == 0, !interrupted, &sum)
+		if namesDone != nil {
+			err = cmp.Or(err, <-namesDone)
+		}
+		return err
 	})
 	if err != nil {
 		return sum, fmt.Errorf("update index: %w", err)

@@ -708,7 +708,8 @@ func (s *Store) Batch(fn func(*Batch) error) error {
 	return wb.Flush()
 }
 
-// Batch is a bulk writer. See Store.Batch.
+// Batch is a bulk writer. See Store.Batch. Set, SetOwned and Delete may be
+// called from several goroutines at once; graph operations may not.
 type Batch struct {
 	wb *badger.WriteBatch
 	s  *Store
