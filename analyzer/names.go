@@ -131,7 +131,8 @@ func sameNames(syms []Symbol, names []bucketed) bool {
 // write stores every bucket that changed. Entries are sorted as
 // (name, path) pairs, which is the order of "name\x00path" strings since
 // names hold no NUL, and encoded without joining them: a cold index of a
-// large repository has hundreds of thousands.
+// large repository has hundreds of thousands. write consumes the names
+// learnt, freeing each bucket's as it goes: call it once.
 func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 	touched := make([]string, 0, len(x.adds)+len(x.dels))
 	for k := range x.adds {
@@ -168,6 +169,7 @@ func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 			}
 		}
 		kept = append(kept, x.adds[k]...)
+		delete(x.adds, k)
 		slices.SortFunc(kept, func(a, b nameEntry) int {
 			return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.path, b.path))
 		})
