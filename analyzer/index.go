@@ -515,7 +515,11 @@ func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers + 1)
 	jobs := make(chan Entry)
-	results := make(chan result, workers*2)
+	// Room for a few milliseconds of results: Badger's writer stalls in
+	// bursts (a memtable flush, a full transaction's commit), and the
+	// writer callback waits with it; with room for two per worker, the
+	// workers of a cold index of the Go tree idled 0.2 s each.
+	results := make(chan result, max(64, workers*2))
 	g.Go(func() error {
 		defer close(jobs)
 		for _, e := range todo {
@@ -629,7 +633,10 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		if err := load.send(allEdges); err != nil {
 			return err
 		}
-		allEdges = make([]graph.Edge, 0, edgeChunk) // the loader owns the chunk
+		allEdges = nil // the loader owns the chunk
+		if !force {
+			allEdges = make([]graph.Edge, 0, edgeChunk)
+		}
 		return nil
 	}
 	ids := map[string]string{} // path -> "file:"+path, one string per file
@@ -747,11 +754,13 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 	return b.ReplaceEdges(ctx, graph.Imports, allEdges)
 }
 
-// edgeChunk is how many edges a first index hands Store.Load at a time.
-const edgeChunk = 1 << 15
+// edgeChunk is how many edges a first index hands Store.Load at a time:
+// two chunks are alive at once (one filled, one written), about 3 MB each.
+const edgeChunk = 1 << 14
 
 // edgeLoader writes chunks of edges with Store.Load on a goroutine of its
-// own, one chunk at a time, in the order sent.
+// own, one chunk at a time, in the order sent. The channel is unbuffered:
+// a chunk waiting in it would be one more in memory for no gain.
 type edgeLoader struct {
 	chunks chan []graph.Edge
 	g      *errgroup.Group
@@ -763,7 +772,7 @@ type edgeLoader struct {
 
 func startEdgeLoader(ctx context.Context, store *graph.Store) *edgeLoader {
 	g, gctx := errgroup.WithContext(ctx)
-	l := &edgeLoader{chunks: make(chan []graph.Edge, 1), g: g, ctx: ctx, gctx: gctx}
+	l := &edgeLoader{chunks: make(chan []graph.Edge), g: g, ctx: ctx, gctx: gctx}
 	g.Go(func() error {
 		for c := range l.chunks {
 			if err := store.Load(gctx, nil, c); err != nil {
