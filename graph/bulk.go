@@ -398,14 +398,14 @@ type bulkWriter interface {
 	cancel()
 }
 
-// batchLoad writes through a WriteBatch, copying keys and values into
+// batchLoad writes through a pipe, copying keys and values into
 // large slabs (the batch keeps them until it commits).
 type batchLoad struct {
-	wb   *badger.WriteBatch
+	wb   *pipe
 	slab []byte
 }
 
-func newBatchLoad(db *badger.DB) *batchLoad { return &batchLoad{wb: db.NewWriteBatch()} }
+func newBatchLoad(db *badger.DB) *batchLoad { return &batchLoad{wb: newPipe(db)} }
 
 func (b *batchLoad) put(k, v []byte) error {
 	if cap(b.slab)-len(b.slab) < len(k)+len(v) {

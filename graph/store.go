@@ -695,7 +695,7 @@ func (s *Store) Batch(fn func(*Batch) error) error {
 	}
 	s.exclusive.RLock()
 	defer s.exclusive.RUnlock()
-	wb := s.db.NewWriteBatch()
+	wb := newPipe(s.db)
 	defer wb.Cancel()
 	b := &Batch{wb: wb, s: s}
 	defer b.discard()
@@ -711,7 +711,7 @@ func (s *Store) Batch(fn func(*Batch) error) error {
 // Batch is a bulk writer. See Store.Batch. Set, SetOwned and Delete may be
 // called from several goroutines at once; graph operations may not.
 type Batch struct {
-	wb *badger.WriteBatch
+	wb *pipe
 	s  *Store
 
 	w   *writer               // current graph transaction, nil when none
