@@ -5,11 +5,12 @@ package analyzer
 
 // lore_keep_heap asks glibc's allocator to keep the memory tree-sitter
 // frees. By default glibc gives the top of a heap back to the system once
-// 128 KiB of it is free, and serves blocks of 128 KiB or more (the first
-// of which it raises with use) from mmap: after each file's tree is
-// deleted its pages go back, and the next file faults them in again, one
-// page at a time. Other C libraries have no such knobs; the call is a no-op
-// there.
+// 128 KiB of it is free, and serves large blocks from mmaps of their own
+// (from 128 KiB, a threshold it raises as such blocks are freed): after
+// each file's tree is deleted its pages go back, and the next file faults
+// them in again, one page at a time. What is kept is bounded by the C
+// heap's peak, the largest file's tree. Other C libraries have no such
+// knobs; the call is a no-op there.
 static void lore_keep_heap(void) {
 #ifdef __GLIBC__
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
