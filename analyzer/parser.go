@@ -23,9 +23,11 @@ type Parser struct {
 	lines   []int  // line starts of the file being parsed
 	buf     []byte // fingerprint scratch
 	skel    []byte // a skeleton's scratch (Language.skeleton)
-	forest  forest // the nodes of the tree being walked
-	goSkel  goSkel // parseGo's scratch
-	src     []byte // file buffer of read, reused from file to file
+	// squeezed maps the offsets of the last skeleton back to its source.
+	squeezed squeezed
+	forest   forest // the nodes of the tree being walked
+	goSkel   goSkel // parseGo's scratch
+	src      []byte // file buffer of read, reused from file to file
 }
 
 // NewParser returns a parser over table (the default table when nil).
@@ -159,6 +161,9 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if cap(p.skel) > 1<<22 {
 		p.skel = nil
 	}
+	if cap(p.squeezed.at) > 1<<16 || cap(p.squeezed.cuts) > 1<<16 {
+		p.squeezed = squeezed{}
+	}
 	p.forest.trim()
 	if cap(p.goSkel.buf) > 1<<22 || cap(p.goSkel.shifts) > 1<<16 {
 		p.goSkel = goSkel{}
@@ -182,8 +187,9 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 		p.parsers[l] = tp
 	}
 	text, skeleton := src, false
+	p.squeezed.reset()
 	if l.skeleton != nil {
-		if p.skel, skeleton = l.skeleton(f.Path, src, p.skel); skeleton {
+		if p.skel, skeleton = l.skeleton(f.Path, src, p.skel, &p.squeezed); skeleton {
 			text = p.skel
 		}
 	}
@@ -199,12 +205,13 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 			return nil, err
 		}
 		text = src
+		p.squeezed.reset()
 	}
 	defer tree.Close()
 	p.forest.reset(l)
 	sroot := tree.RootNode()
 	root := p.forest.adopt(sroot)
-	w := &walker{lang: l, src: src, parsed: text, file: f}
+	w := &walker{lang: l, src: src, parsed: text, sq: &p.squeezed, file: f}
 	l.walk(w, root)
 	if l.wordImports != nil {
 		l.wordImports(w, root)
@@ -224,14 +231,14 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 			if len(m.Captures) == 0 {
 				continue
 			}
-			m = qc.FilterPredicates(m, src)
+			m = qc.FilterPredicates(m, text)
 			for _, c := range m.Captures {
 				name := q.CaptureNameForId(c.Index)
 				if strings.HasPrefix(name, "_") {
 					continue
 				}
 				if kind, ok := strings.CutPrefix(name, "spec."); ok {
-					w.addImport(unquote(c.Node.Content(src)), kind, p.forest.adopt(c.Node))
+					w.addImport(unquote(w.text(p.forest.adopt(c.Node))), kind, p.forest.adopt(c.Node))
 					continue
 				}
 				l.imports(w, name, p.forest.adopt(c.Node))
@@ -366,9 +373,12 @@ func spans(n *node, o, size int) bool {
 
 // walker collects symbols and imports from one tree-sitter tree.
 type walker struct {
-	lang   *Language
-	src    []byte
-	parsed []byte // what tree-sitter parsed: src or a skeleton of it
+	lang *Language
+	src  []byte
+	// parsed is what tree-sitter parsed: src or a skeleton of it. The
+	// offsets of nodes are offsets in parsed; sq maps them to src.
+	parsed []byte
+	sq     *squeezed
 	file   *File
 	header []int
 	nerr   int
@@ -420,7 +430,8 @@ func (w *walker) text(n *node) string {
 	if n == nil {
 		return ""
 	}
-	return string(w.src[n.StartByte():n.EndByte()])
+	s, e := w.sq.span(int(n.StartByte()), int(n.EndByte()))
+	return string(w.src[s:e])
 }
 
 func endLine(n *node) int {
@@ -516,7 +527,7 @@ func (w *walker) emit(scope []string, name, kind string, rng, body *node) {
 	})
 	h := -1
 	if body != nil {
-		h = int(body.StartByte())
+		h = w.sq.start(int(body.StartByte()))
 	}
 	w.header = append(w.header, h)
 }

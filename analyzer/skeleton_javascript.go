@@ -5,32 +5,40 @@ import (
 	"strings"
 )
 
-// jsSkeleton copies src (JavaScript or TypeScript) into buf with the
-// bodies of functions, methods, accessors and arrow functions blanked:
-// what is between their braces becomes spaces, line breaks kept. walkJS
-// reads no statement inside a body (functions declared there are not
-// symbols), while bodies are most of what tree-sitter parses in
+// jsSkeleton copies src (JavaScript or TypeScript) into buf with what
+// walkJS does not read squeezed out (see squeezed): the bodies of
+// functions, methods, accessors and arrow functions but their line breaks,
+// and the insides of comments but their first three and last two bytes.
+// walkJS reads no statement inside a body (functions declared there are
+// not symbols), while bodies are most of what tree-sitter parses in
 // implementation code. A body is the "{" after ")" (a parameter list) on
 // the same line, after "=>", or after the return type that follows a
 // parameter list's "):"; never the body of a class (whose heritage may end
 // in ")"), and never a body that mentions "require" or "import" (calls
-// that are imports). Offsets and lines do not change, so the tree of the
-// skeleton reads as the tree of src. ok is false when the scanner loses
-// its way (an unterminated literal or comment, brackets that do not
-// match, a regular expression it cannot delimit, as JSX often makes it)
-// or blanks nothing; the caller then parses src. A skeleton that still
-// misleads tree-sitter parses with errors, and the caller parses src then
-// too. Declaration files (.d.ts) have no bodies: they are not scanned.
-func jsSkeleton(path string, src, buf []byte) (out []byte, ok bool) {
+// that are imports). Lines do not change, so the tree of the skeleton has
+// the lines of the tree of src; q maps its offsets back to src. ok is
+// false when the scanner loses its way (an unterminated literal or
+// comment, brackets that do not match, a regular expression it cannot
+// delimit, as JSX often makes it) or squeezes nothing; the caller then
+// parses src. A skeleton that still misleads tree-sitter parses with
+// errors, and the caller parses src then too. Declaration files (.d.ts)
+// are not scanned: they have no bodies, and their comments are not worth
+// it, since tree-sitter finds errors in a sixth of @types/node's, and its
+// error recovery, which counts skipped bytes, may read a squeezed file
+// differently: each of those would be parsed twice.
+func jsSkeleton(path string, src, buf []byte, q *squeezed) (out []byte, ok bool) {
+	q.reset()
 	if declarationFile(path) {
 		return buf, false
 	}
 	buf = append(buf[:0], src...)
-	s := jsScan{src: src, buf: buf, classAt: -1, retAt: -1}
-	if !s.run() {
+	s := jsScan{src: src, buf: buf, classAt: -1, retAt: -1, cuts: q.cuts}
+	ok = s.run() && len(s.cuts) > 0
+	q.cuts = s.cuts[:0]
+	if !ok {
 		return buf, false
 	}
-	return buf, s.blanked
+	return q.squeeze(buf, s.cuts), true
 }
 
 // jsPrev classifies the last significant token: what may follow it.
@@ -58,7 +66,14 @@ type jsScan struct {
 	classAt  int  // stack depth at which a class header waits for its body, or -1
 	retAt    int  // stack depth of a return type after "):", or -1
 	nl       bool // a line break since the last token
-	blanked  bool
+	cuts     []span
+}
+
+// cut marks src[from:to] to be squeezed out, when it is not empty.
+func (s *jsScan) cut(from, to int) {
+	if to > from {
+		s.cuts = append(s.cuts, span{from, to})
+	}
 }
 
 // declarationFile tells a TypeScript declaration file by its name.
@@ -100,16 +115,21 @@ func (s *jsScan) run() bool {
 			i++
 			continue
 		case c == '/' && i+1 < n && src[i+1] == '/':
-			for i < n && src[i] != '\n' {
-				i++
+			j := i
+			for j < n && src[j] != '\n' {
+				j++
 			}
+			s.cut(i+3, j)
+			i = j
 			continue
 		case c == '/' && i+1 < n && src[i+1] == '*':
 			j := bytes.Index(src[i+2:], []byte("*/"))
 			if j < 0 {
 				return false
 			}
-			i += 2 + j + 2
+			e := i + 2 + j + 2
+			s.cut(i+3, e-2)
+			i = e
 			continue
 		}
 		var ok bool
@@ -195,8 +215,7 @@ func (s *jsScan) token(i int) (int, bool) {
 			return i, false
 		}
 		if f.blank && i > f.at+1 && !mentionsImport(s.src[f.at+1:i]) {
-			blank(s.buf[f.at+1 : i])
-			s.blanked = true
+			s.cut(f.at+1, i)
 		}
 		s.prev = jsValue
 		i++

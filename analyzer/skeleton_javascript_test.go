@@ -12,32 +12,60 @@ import (
 )
 
 func TestJSSkeleton(t *testing.T) {
-	for _, tc := range []struct{ src, want string }{
-		{"function f(a: number) { return a }\n", "function f(a: number) {          }\n"},
-		{"function f(): number {\n  return 1\n}\n", "function f(): number {\n          \n}\n"},
-		{"function f(): { a: number } { return g() }\n", "function f(): { a: number } {            }\n"},
-		{"class A extends B {\n  m() { x() }\n  n = () => { y() }\n}\n", "class A extends B {\n  m() {     }\n  n = () => {     }\n}\n"},
-		{"class A extends mixin(B) { m() {} }\n", ""},
-		{"class A<T extends { a: 1 }> extends f(B) { m() { x() } }\n", "class A<T extends { a: 1 }> extends f(B) { m() {     } }\n"},
-		{"namespace N { export function f() { g() } }\n", "namespace N { export function f() {     } }\n"},
-		{"declare function f(): void\nnamespace N { const x = 1 }\n", ""},
-		{"function f() { return import('./m') }\n", ""},
-		{"function f() { const m = require('m') }\n", ""},
-		{"function f() { const r = /[}]/g; s = `${ {a: 1}.a }}` }\n", "function f() {                                        }\n"},
-		{"function f() {\n  return '}'\n}\n", "function f() {\n            \n}\n"},
-		{"init()\n{\n  function g() {}\n}\n", ""}, // a block of its own
-		{"type F = (a: string) => { b: number }\n", "type F = (a: string) => {           }\n"},
-		{"function f() { x = a / b; y = /re/ }\n", "function f() {                     }\n"},
-		{"function f() { s = 'unterminated\n}\n", ""}, // not followed: source as is
-		{"function f() { g() \n", ""}, // unbalanced
-		{"function f() {}\n", ""},     // nothing to blank
+	for _, tc := range []struct{ path, src, want string }{
+		{"x.ts", "function f(a: number) { return a }\n", "function f(a: number) {}\n"},
+		{"x.ts", "function f(): number {\n  return 1\n}\n", "function f(): number {\n\n}\n"},
+		{"x.ts", "function f(): { a: number } { return g() }\n", "function f(): { a: number } {}\n"},
+		{"x.ts", "class A extends B {\n  m() { x() }\n  n = () => { y() }\n}\n", "class A extends B {\n  m() {}\n  n = () => {}\n}\n"},
+		{"x.ts", "class A extends mixin(B) { m() {} }\n", ""},
+		{"x.ts", "class A<T extends { a: 1 }> extends f(B) { m() { x() } }\n", "class A<T extends { a: 1 }> extends f(B) { m() {} }\n"},
+		{"x.ts", "namespace N { export function f() { g() } }\n", "namespace N { export function f() {} }\n"},
+		{"x.ts", "declare function f(): void\nnamespace N { const x = 1 }\n", ""},
+		{"x.ts", "function f() { return import('./m') }\n", ""},
+		{"x.ts", "function f() { const m = require('m') }\n", ""},
+		{"x.ts", "function f() { const r = /[}]/g; s = `${ {a: 1}.a }}` }\n", "function f() {}\n"},
+		{"x.ts", "function f() {\n  return '}'\n}\n", "function f() {\n\n}\n"},
+		{"x.ts", "init()\n{\n  function g() {}\n}\n", ""}, // a block of its own
+		{"x.ts", "type F = (a: string) => { b: number }\n", "type F = (a: string) => {}\n"},
+		{"x.ts", "function f() { x = a / b; y = /re/ }\n", "function f() {}\n"},
+		{"x.ts", "function f() { s = 'unterminated\n}\n", ""}, // not followed: source as is
+		{"x.ts", "function f() { g() \n", ""},                 // unbalanced
+		{"x.ts", "function f() {}\n", ""},                     // nothing to squeeze
+		// Comments keep their first three and last two bytes, and lines.
+		{"x.ts", "/**\n * Adds.\n * @param a first\n */\nexport function add(a: number) { return a }\n",
+			"/**\n\n\n*/\nexport function add(a: number) {}\n"},
+		{"x.ts", "const a = 1 // one\n/* two */ const b = '/* not a comment */'\n", "const a = 1 // \n/* */ const b = '/* not a comment */'\n"},
+		{"x.ts", "/*ab*/ //\n/**/ /*a*/\n", "/*a*/ //\n/**/ /*a*/\n"},
+		{"x.ts", "function f() {\n  // a comment in a body\n  g() /* and another */\n}\n", "function f() {\n\n\n}\n"},
+		{"x.ts", "/* unterminated\n", ""},
+		{"x.ts", "/// <reference types=\"node\" />\n/** Doc. */\ndeclare function f(): { a: 1 }\n", "///\n/***/\ndeclare function f(): { a: 1 }\n"},
+		{"x.d.ts", "/** Declaration files are parsed as they are. */\ndeclare function f(): void\n", ""},
 	} {
-		got, ok := jsSkeleton("x.ts", []byte(tc.src), nil) // want "": parse the source
+		var q squeezed
+		got, ok := jsSkeleton(tc.path, []byte(tc.src), nil, &q) // want "": parse the source
 		if !ok {
 			got = nil
 		}
 		if string(got) != tc.want {
 			t.Errorf("jsSkeleton(%q)\n got %q\nwant %q", tc.src, got, tc.want)
+		}
+		if ok {
+			checkSqueezed(t, []byte(tc.src), got, &q)
+		}
+	}
+}
+
+// checkSqueezed checks that a skeleton has the lines of src and that each
+// of its bytes maps back to the same byte of src, or to a line break
+// where squeezing left one.
+func checkSqueezed(t *testing.T, src, skel []byte, q *squeezed) {
+	t.Helper()
+	if bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n")) {
+		t.Fatalf("skeleton changed the lines of %q: %q", src, skel)
+	}
+	for i, c := range skel {
+		if o := q.start(i); o >= len(src) || src[o] != c {
+			t.Fatalf("byte %d of skeleton %q maps to %d of %q", i, skel, o, src)
 		}
 	}
 }
@@ -77,9 +105,10 @@ func wholeTable() *Table {
 	return t
 }
 
-// FuzzJSSkeleton checks that a skeleton keeps length and lines, and that
-// wherever tree-sitter parses the source without errors, the symbols and
-// imports read through the skeleton are those read from the source.
+// FuzzJSSkeleton checks that a skeleton keeps lines and maps back to its
+// source (checkSqueezed), and that wherever tree-sitter parses the source
+// without errors, the symbols (fingerprints included) and imports read
+// through the skeleton are those read from the source.
 func FuzzJSSkeleton(f *testing.F) {
 	for _, s := range []string{
 		"export function f<T>(a: T): T { return a }\n",
@@ -87,6 +116,8 @@ func FuzzJSSkeleton(f *testing.F) {
 		"export const f = async (x: number): Promise<void> => { await g(`${x}`) }\n",
 		"declare module 'm' {\n  export interface I { f(): { a: 1 } }\n}\nnamespace N.M { function g() { return /}/ } }\n",
 		"const x = { a() { return import('y') } }\n",
+		"/** A. */\nexport interface A {\n  /** b */ b(): void; // c\n  c?: string /* d */\n}\ndeclare const x: number = 1 +\n",
+		"/// <reference path=\"./a.d.ts\" />\ndeclare module 'm' { /* x */ export = N; }\ndeclare namespace N { type T = `a${string}` // t\n}\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -94,8 +125,9 @@ func FuzzJSSkeleton(f *testing.F) {
 	f.Cleanup(ref.Close)
 	f.Cleanup(p.Close)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if skel, ok := jsSkeleton("x.ts", src, nil); ok && (len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n"))) {
-			t.Fatalf("skeleton changed the length or the lines of %q: %q", src, skel)
+		var q squeezed
+		if skel, ok := jsSkeleton("x.ts", src, nil, &q); ok {
+			checkSqueezed(t, src, skel, &q)
 		}
 		want, err := ref.Parse("x.ts", src)
 		if err != nil || len(want.Errors) > 0 {
@@ -106,7 +138,7 @@ func FuzzJSSkeleton(f *testing.F) {
 			t.Fatal(err)
 		}
 		if fmt.Sprint(got.Symbols, got.Imports) != fmt.Sprint(want.Symbols, want.Imports) {
-			skel, _ := jsSkeleton("x.ts", src, nil)
+			skel, _ := jsSkeleton("x.ts", src, nil, new(squeezed))
 			t.Fatalf("%q:\n got %v %v\nwant %v %v\nskeleton %q", src, got.Symbols, got.Imports, want.Symbols, want.Imports, skel)
 		}
 	})
@@ -126,7 +158,7 @@ func TestJSSkeletonCorpus(t *testing.T) {
 	ref, p := NewParser(wholeTable()), NewParser(nil)
 	defer ref.Close()
 	defer p.Close()
-	var files, blanked, kept, differ int
+	var files, nsq, kept, differ int
 	var size, saved int64
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".ts") && !strings.HasSuffix(path, ".js") {
@@ -138,16 +170,14 @@ func TestJSSkeletonCorpus(t *testing.T) {
 		}
 		files++
 		size += int64(len(src))
-		skel, ok := jsSkeleton(path, src, nil)
+		var q squeezed
+		skel, ok := jsSkeleton(path, src, nil, &q)
 		if !ok {
 			kept++
 		} else {
-			blanked++
-			for i := range skel {
-				if skel[i] != src[i] {
-					saved++
-				}
-			}
+			nsq++
+			saved += int64(len(src) - len(skel))
+			checkSqueezed(t, src, skel, &q)
 		}
 		want, _, err := ref.parse(context.Background(), path, src, "", false)
 		if err != nil {
@@ -168,8 +198,8 @@ func TestJSSkeletonCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("JavaScript/TypeScript skeleton: %d files (%.1f MB), %d with bodies blanked (%.1f MB blanked), %d parsed whole; %d differ",
-		files, float64(size)/(1<<20), blanked, float64(saved)/(1<<20), kept, differ)
+	t.Logf("JavaScript/TypeScript skeleton: %d files (%.1f MB), %d squeezed (%.1f MB squeezed out), %d parsed whole; %d differ",
+		files, float64(size)/(1<<20), nsq, float64(saved)/(1<<20), kept, differ)
 	if differ > 0 {
 		t.Errorf("%d of %d files read differently through the skeleton", differ, files)
 	}

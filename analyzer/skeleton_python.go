@@ -19,7 +19,7 @@ import (
 // skeleton reads as the tree of src. ok is false when src has something
 // the scanner does not follow (an unterminated string or bracket,
 // indentation Python would reject); the caller then parses src.
-func pySkeleton(_ string, src, buf []byte) (out []byte, ok bool) {
+func pySkeleton(_ string, src, buf []byte, _ *squeezed) (out []byte, ok bool) {
 	buf = append(buf[:0], src...)
 	if pyLoneCR(src) {
 		// Python ends a line at a lone carriage return, tree-sitter's

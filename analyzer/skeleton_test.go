@@ -196,7 +196,7 @@ func TestPySkeleton(t *testing.T) {
 		{"def f():\n    s = 'unterminated\n", "def f():\n    s = 'unterminated\n"}, // not followed: source as is
 		{"def f():\r    x = 1\n", "def f():\r    x = 1\n"},                         // a lone carriage return: source as is
 	} {
-		got, ok := pySkeleton("x.py", []byte(tc.src), nil)
+		got, ok := pySkeleton("x.py", []byte(tc.src), nil, nil)
 		if !ok {
 			got = []byte(tc.src)
 		}
@@ -230,7 +230,7 @@ func FuzzPySkeleton(f *testing.F) {
 		if err != nil || len(want.Errors) > 0 || !cpython.accepts(t, src) {
 			return
 		}
-		if skel, ok := pySkeleton("x.py", src, nil); ok && (len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n"))) {
+		if skel, ok := pySkeleton("x.py", src, nil, nil); ok && (len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n"))) {
 			t.Fatalf("skeleton changed the length or the lines of %q: %q", src, skel)
 		}
 		got, err := p.Parse("x.py", src)
@@ -238,7 +238,7 @@ func FuzzPySkeleton(f *testing.F) {
 			t.Fatal(err)
 		}
 		if fmt.Sprint(got.Symbols, got.Imports) != fmt.Sprint(want.Symbols, want.Imports) {
-			skel, _ := pySkeleton("x.py", src, nil)
+			skel, _ := pySkeleton("x.py", src, nil, nil)
 			t.Fatalf("%q:\n got %v %v\nwant %v %v\nskeleton %q", src, got.Symbols, got.Imports, want.Symbols, want.Imports, skel)
 		}
 	})

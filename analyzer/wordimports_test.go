@@ -91,8 +91,9 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 	o.parser.SetLanguage(tsl)
 	// The tree the analyzer reads: of the skeleton, unless it has errors.
 	text, skeleton := src, false
+	var sq squeezed
 	if l.skeleton != nil {
-		if sk, ok := l.skeleton(path, src, nil); ok {
+		if sk, ok := l.skeleton(path, src, nil, &sq); ok {
 			text, skeleton = sk, true
 		}
 	}
@@ -103,6 +104,7 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 	if skeleton && tree.RootNode().HasError() {
 		tree.Close()
 		text = src
+		sq.reset()
 		if tree, err = o.parser.ParseCtx(context.Background(), nil, text); err != nil {
 			t.Fatal(err)
 		}
@@ -115,18 +117,18 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 	q := o.query[l]
 	o.cursor.Exec(q, sroot)
 	fq := &File{Path: path}
-	wq := &walker{lang: l, src: src, parsed: text, file: fq}
+	wq := &walker{lang: l, src: src, parsed: text, sq: &sq, file: fq}
 	for {
 		m, ok := o.cursor.NextMatch()
 		if !ok {
 			break
 		}
-		m = o.cursor.FilterPredicates(m, src)
+		m = o.cursor.FilterPredicates(m, text)
 		for _, c := range m.Captures { // as parseTS handled captures
 			name := q.CaptureNameForId(c.Index)
 			switch kind, spec := strings.CutPrefix(name, "spec."); {
 			case spec:
-				wq.addImport(unquote(c.Node.Content(src)), kind, fr.adopt(c.Node))
+				wq.addImport(unquote(wq.text(fr.adopt(c.Node))), kind, fr.adopt(c.Node))
 			case strings.HasPrefix(name, "rs."):
 				importsRust(wq, name, fr.adopt(c.Node))
 			case strings.HasPrefix(name, "java."):
@@ -135,7 +137,7 @@ func (o *queryOracle) both(t testing.TB, path string, src []byte) (want, got []s
 		}
 	}
 	f := &File{Path: path}
-	w := &walker{lang: l, src: src, parsed: text, file: f}
+	w := &walker{lang: l, src: src, parsed: text, sq: &sq, file: f}
 	l.wordImports(w, root)
 	for _, imps := range []struct {
 		list []Import
