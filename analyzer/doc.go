@@ -23,12 +23,14 @@
 // index. A new language can still start as a table entry and query files.
 //
 // Parsers read skeletons where a language has one: a copy of the file with
-// what declares nothing blanked to spaces, line breaks kept, so offsets and
-// lines are the file's. Go's keeps the top level with function bodies and
-// literals blanked (struct and interface bodies stay); Python's keeps
-// everything but the statements inside functions that define, decorate
-// and import nothing. Syntax errors inside blanked code are therefore not
-// reported: a Diagnostic means the declarations themselves are damaged.
+// what declares nothing left out but its line breaks, so lines are the
+// file's, and offsets that map back to it. Go's keeps the top level with
+// function bodies and literals left out (struct and interface bodies
+// stay); Python's keeps everything but the statements inside functions
+// that define, decorate and import nothing; JavaScript's and TypeScript's
+// leave out function bodies and the insides of comments. Syntax errors
+// inside left-out code are therefore not reported: a Diagnostic means the
+// declarations themselves are damaged.
 //
 // Fingerprints are exported for the verifier: HashText (exact text up to
 // line endings and trailing blanks), Shape/ShapeOf/Tokens/RangeTokens

@@ -41,7 +41,7 @@ type Language struct {
 	resolve     func(*resolver, *Import) []string // in-repo targets of an import
 	attach      map[string]bool                   // sibling node types attached to the next declaration
 	trimEnd     bool                              // end at the last non-comment token (Python)
-	// skeleton, when set, blanks or squeezes out what extraction does
+	// skeleton, when set, squeezes out what extraction does
 	// not read (keeping lines; q maps the offsets of a squeezed skeleton
 	// back), so that tree-sitter parses less; ok false means parse the
 	// source itself.

@@ -8,17 +8,6 @@ import (
 // span is a token's byte range in the source.
 type span struct{ start, end int }
 
-// blank turns every byte of b but line breaks into a space: what a
-// tree-sitter language's skeleton (Language.skeleton) does to code it
-// leaves out.
-func blank(b []byte) {
-	for i, c := range b {
-		if c != '\n' && c != '\r' {
-			b[i] = ' '
-		}
-	}
-}
-
 type tokenizer interface {
 	tokens(src []byte, buf []span) []span
 }

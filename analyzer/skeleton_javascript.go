@@ -54,9 +54,9 @@ const (
 )
 
 type jsFrame struct {
-	open  byte // '{', '(', '[', or '$' for a template's ${
-	at    int
-	blank bool // a body: blank it when it closes
+	open byte // '{', '(', '[', or '$' for a template's ${
+	at   int
+	body bool // a body: squeeze it out when it closes
 }
 
 type jsScan struct {
@@ -197,7 +197,7 @@ func (s *jsScan) token(i int) (int, bool) {
 		if body && s.retAt == d {
 			s.retAt = -1
 		}
-		s.stack = append(s.stack, jsFrame{open: '{', at: i, blank: body})
+		s.stack = append(s.stack, jsFrame{open: '{', at: i, body: body})
 		s.prev = jsOp
 		i++
 	case '}':
@@ -214,7 +214,7 @@ func (s *jsScan) token(i int) (int, bool) {
 		if f.open != '{' {
 			return i, false
 		}
-		if f.blank && i > f.at+1 && !mentionsImport(s.src[f.at+1:i]) {
+		if f.body && i > f.at+1 && !mentionsImport(s.src[f.at+1:i]) {
 			s.cut(f.at+1, i)
 		}
 		s.prev = jsValue

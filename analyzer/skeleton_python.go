@@ -6,20 +6,21 @@ import (
 )
 
 // pySkeleton copies src into buf with the statements inside function
-// bodies blanked that declare and import nothing: each simple statement,
-// and each compound statement (if, for, while, try, with, match, with
-// their elif, else, except and finally clauses) whose lines hold no
-// definition, decorator or import, becomes "(" and ")" at its first and
-// last character with spaces between: an empty tuple on the same lines.
-// Symbols inside a function are only its nested definitions and imports,
-// while its other statements are most of what tree-sitter would parse.
-// Kept are every line outside functions (module and class level
-// assignments are symbols), and any statement that mentions "import"
-// (dynamic imports). Offsets and lines do not change, so the tree of the
-// skeleton reads as the tree of src. ok is false when src has something
-// the scanner does not follow (an unterminated string or bracket,
-// indentation Python would reject); the caller then parses src.
-func pySkeleton(_ string, src, buf []byte, _ *squeezed) (out []byte, ok bool) {
+// bodies squeezed out that declare and import nothing: each simple
+// statement, and each compound statement (if, for, while, try, with,
+// match, with their elif, else, except and finally clauses) whose lines
+// hold no definition, decorator or import, becomes "(" and ")" at its
+// first and last character with only its line breaks between: an empty
+// tuple on the same lines. Symbols inside a function are only its nested
+// definitions and imports, while its other statements are most of what
+// tree-sitter would parse. Kept are every line outside functions (module
+// and class level assignments are symbols), and any statement that
+// mentions "import" (dynamic imports). Lines do not change; q maps the
+// skeleton's offsets back to src (see squeezed). ok is false when src has
+// something the scanner does not follow (an unterminated string or
+// bracket, indentation Python would reject); the caller then parses src.
+func pySkeleton(_ string, src, buf []byte, q *squeezed) (out []byte, ok bool) {
+	q.reset()
 	buf = append(buf[:0], src...)
 	if pyLoneCR(src) {
 		// Python ends a line at a lone carriage return, tree-sitter's
@@ -98,12 +99,14 @@ func pySkeleton(_ string, src, buf []byte, _ *squeezed) (out []byte, ok bool) {
 		}
 		if a, b := l.start, lines[j].end; b-a >= 2 {
 			buf[a] = '('
-			blank(buf[a+1 : b-1])
 			buf[b-1] = ')'
+			if b-a > 2 {
+				q.cuts = append(q.cuts, span{a + 1, b - 1})
+			}
 		}
 		i = j
 	}
-	return buf, true
+	return q.squeeze(buf, q.cuts), true
 }
 
 // pyBlankable reports whether the statement at lines[i] (not a

@@ -184,30 +184,60 @@ func goSelectorNames(src []byte) string {
 
 func TestPySkeleton(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"def f():\n    x = g(1,\n          2)\n    return x\n", "def f():\n    (       \n            \n           )\n"},
-		{"x = 1\nclass A:\n    y = 2\n    def m(self):\n        self.z = 3\n", "x = 1\nclass A:\n    y = 2\n    def m(self):\n        (        )\n"},
+		{"def f():\n    x = g(1,\n          2)\n    return x\n", "def f():\n    (\n\n)\n"},
+		{"x = 1\nclass A:\n    y = 2\n    def m(self):\n        self.z = 3\n", "x = 1\nclass A:\n    y = 2\n    def m(self):\n        ()\n"},
 		{"def f():\n    class B:\n        c = 1\n    import os\n    m = __import__('m')\n", "def f():\n    class B:\n        c = 1\n    import os\n    m = __import__('m')\n"},
-		{"def f():\n    if x: y = 1\n    @d\n    def g(): pass\n", "def f():\n    (         )\n    @d\n    def g(): pass\n"},
+		{"def f():\n    if x: y = 1\n    @d\n    def g(): pass\n", "def f():\n    ()\n    @d\n    def g(): pass\n"},
 		{"def f():\n    try:\n        a()\n    except E:\n        b()\n    finally:\n        c()\n    return 1\n",
-			"def f():\n    (   \n           \n             \n           \n            \n           \n           )\n"},
-		{"def f():\n    if x:\n        import os\n    else:\n        y = 1\n", "def f():\n    if x:\n        import os\n    else:\n        (   )\n"},
-		{"def f():\n    s = f'{a[\"k\"]:>{w}}' # c\n    t = \"\"\"\n}\"\"\"\n", "def f():\n    (                       \n           \n   )\n"},
-		{"def f():\n    a = 1 + \\\n        2\n", "def f():\n    (        \n        )\n"},
+			"def f():\n    (\n\n\n\n\n\n)\n"},
+		{"def f():\n    if x:\n        import os\n    else:\n        y = 1\n", "def f():\n    if x:\n        import os\n    else:\n        ()\n"},
+		{"def f():\n    s = f'{a[\"k\"]:>{w}}' # c\n    t = \"\"\"\n}\"\"\"\n", "def f():\n    (\n\n)\n"},
+		{"def f():\n    a = 1 + \\\n        2\n", "def f():\n    (\n)\n"},
 		{"def f():\n    s = 'unterminated\n", "def f():\n    s = 'unterminated\n"}, // not followed: source as is
 		{"def f():\r    x = 1\n", "def f():\r    x = 1\n"},                         // a lone carriage return: source as is
 	} {
-		got, ok := pySkeleton("x.py", []byte(tc.src), nil, nil)
+		var q squeezed
+		got, ok := pySkeleton("x.py", []byte(tc.src), nil, &q)
 		if !ok {
 			got = []byte(tc.src)
 		}
 		if string(got) != tc.want {
 			t.Errorf("pySkeleton(%q)\n got %q\nwant %q", tc.src, got, tc.want)
 		}
+		if ok {
+			checkPySqueezed(t, []byte(tc.src), got, &q)
+		}
 	}
 }
 
-// FuzzPySkeleton checks the skeleton against tree-sitter on the source:
-// wherever CPython accepts the source (its ast module is the judge of
+// TestPySkeletonCorpus parses the Python standard library with and
+// without the skeleton: symbols, fingerprints, imports and errors must be
+// the same.
+func TestPySkeletonCorpus(t *testing.T) {
+	corpusTest(t)
+	root, err := pythonStdlib()
+	if err != nil {
+		t.Skip("python3 stdlib not found:", err)
+	}
+	skeletonCorpus(t, "Python", root, []string{".py"}, pySkeleton, checkPySqueezed)
+}
+
+// checkPySqueezed is checkSqueezed for a Python skeleton, whose blanked
+// statements start and end with parentheses of their own.
+func checkPySqueezed(t *testing.T, src, skel []byte, q *squeezed) {
+	t.Helper()
+	if bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n")) {
+		t.Fatalf("skeleton changed the lines of %q: %q", src, skel)
+	}
+	for i, c := range skel {
+		if o := q.start(i); o >= len(src) || src[o] != c && c != '(' && c != ')' {
+			t.Fatalf("byte %d of skeleton %q maps to %d of %q", i, skel, o, src)
+		}
+	}
+}
+
+// FuzzPySkeleton checks the skeleton against tree-sitter on the source
+// (and that it keeps lines and maps back to it): wherever CPython accepts the source (its ast module is the judge of
 // what is Python) and tree-sitter parses it without errors, its symbols
 // and imports are those read from the skeleton. On what CPython rejects,
 // tree-sitter's recovery and the skeleton may differ, and either may be
@@ -230,15 +260,16 @@ func FuzzPySkeleton(f *testing.F) {
 		if err != nil || len(want.Errors) > 0 || !cpython.accepts(t, src) {
 			return
 		}
-		if skel, ok := pySkeleton("x.py", src, nil, nil); ok && (len(skel) != len(src) || bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n"))) {
-			t.Fatalf("skeleton changed the length or the lines of %q: %q", src, skel)
+		var q squeezed
+		if skel, ok := pySkeleton("x.py", src, nil, &q); ok {
+			checkPySqueezed(t, src, skel, &q)
 		}
 		got, err := p.Parse("x.py", src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if fmt.Sprint(got.Symbols, got.Imports) != fmt.Sprint(want.Symbols, want.Imports) {
-			skel, _ := pySkeleton("x.py", src, nil, nil)
+			skel, _ := pySkeleton("x.py", src, nil, new(squeezed))
 			t.Fatalf("%q:\n got %v %v\nwant %v %v\nskeleton %q", src, got.Symbols, got.Imports, want.Symbols, want.Imports, skel)
 		}
 	})
