@@ -65,3 +65,29 @@ func TestSqueezedOffsets(t *testing.T) {
 		t.Error("a nil squeezed does not map offsets to themselves")
 	}
 }
+
+// FuzzSqueeze checks squeeze on any text and cuts: lines stay, every byte
+// kept maps back to itself, and offsets map in order, starts past what
+// was dropped before them and ends before it.
+func FuzzSqueeze(f *testing.F) {
+	f.Add([]byte("function f() {\n  return 1\n}\n"), []byte{14, 26, 3, 9})
+	f.Add([]byte("a\nb\nc"), []byte{0, 5, 1, 2, 2, 4})
+	f.Fuzz(func(t *testing.T, src, cutBytes []byte) {
+		var cuts []span
+		for i := 0; i+1 < len(cutBytes) && len(src) > 0; i += 2 {
+			a, b := int(cutBytes[i])%(len(src)+1), int(cutBytes[i+1])%(len(src)+1)
+			cuts = append(cuts, span{min(a, b), max(a, b)})
+		}
+		var q squeezed
+		skel := q.squeeze(append([]byte(nil), src...), cuts)
+		checkSqueezed(t, src, skel, &q)
+		prevStart, prevEnd := -1, -1
+		for o := 0; o <= len(skel); o++ {
+			s, e := q.start(o), q.end(o)
+			if s < e || s > len(src) || s <= prevStart || e <= prevEnd {
+				t.Fatalf("offset %d of %q (from %q) maps to start %d, end %d after %d, %d", o, skel, src, s, e, prevStart, prevEnd)
+			}
+			prevStart, prevEnd = s, e
+		}
+	})
+}
