@@ -68,6 +68,10 @@ run() {
   else
     dir=$src
   fi
+  # Write the copy back first: lore's store syncs its files as it closes,
+  # and on ext4 that can wait for the copy's dirty pages too (a cold index
+  # of the TypeScript corpus once took 0.55 s instead of 0.25 s).
+  sync
   sleep 3 # let copied files age past the index's racy-mtime window
   local files bytes
   files=$(find "$dir" -type f | wc -l); bytes=$(du -sm "$dir" | cut -f1)
