@@ -238,7 +238,8 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 					continue
 				}
 				if kind, ok := strings.CutPrefix(name, "spec."); ok {
-					w.addImport(unquote(w.text(p.forest.adopt(c.Node))), kind, p.forest.adopt(c.Node))
+					n := p.forest.adopt(c.Node)
+					w.addImport(unquote(w.text(n)), kind, n)
 					continue
 				}
 				l.imports(w, name, p.forest.adopt(c.Node))

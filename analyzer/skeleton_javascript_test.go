@@ -1,14 +1,9 @@
 package analyzer
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 )
 
@@ -51,22 +46,7 @@ func TestJSSkeleton(t *testing.T) {
 			t.Errorf("jsSkeleton(%q)\n got %q\nwant %q", tc.src, got, tc.want)
 		}
 		if ok {
-			checkSqueezed(t, []byte(tc.src), got, &q)
-		}
-	}
-}
-
-// checkSqueezed checks that a skeleton has the lines of src and that each
-// of its bytes maps back to the same byte of src, or to a line break
-// where squeezing left one.
-func checkSqueezed(t *testing.T, src, skel []byte, q *squeezed) {
-	t.Helper()
-	if bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n")) {
-		t.Fatalf("skeleton changed the lines of %q: %q", src, skel)
-	}
-	for i, c := range skel {
-		if o := q.start(i); o >= len(src) || src[o] != c {
-			t.Fatalf("byte %d of skeleton %q maps to %d of %q", i, skel, o, src)
+			checkSqueezed(t, []byte(tc.src), got, &q, "")
 		}
 	}
 }
@@ -128,7 +108,7 @@ func FuzzJSSkeleton(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var q squeezed
 		if skel, ok := jsSkeleton("x.ts", src, nil, &q); ok {
-			checkSqueezed(t, src, skel, &q)
+			checkSqueezed(t, src, skel, &q, "")
 		}
 		want, err := ref.Parse("x.ts", src)
 		if err != nil || len(want.Errors) > 0 {
@@ -156,68 +136,5 @@ func TestJSSkeletonCorpus(t *testing.T) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no npm corpus in %s (TestOracleTypeScript installs it)", dir)
 	}
-	skeletonCorpus(t, "JavaScript/TypeScript", root, []string{".ts", ".js"}, jsSkeleton, checkSqueezed)
-}
-
-// skeletonCorpus parses every file under root with one of the suffixes
-// with and without the skeleton, which must read the same symbols,
-// fingerprints, imports and errors, and checks each skeleton with check.
-// A file whose syntax errors all lie in what the skeleton leaves out
-// reads as if it had none, by design: it is counted, not compared.
-func skeletonCorpus(t *testing.T, lang, root string, suffixes []string,
-	skeleton func(string, []byte, []byte, *squeezed) ([]byte, bool),
-	check func(*testing.T, []byte, []byte, *squeezed)) {
-	ref, p := NewParser(wholeTable()), NewParser(nil)
-	defer ref.Close()
-	defer p.Close()
-	var files, nsq, kept, hidden, differ int
-	var size, saved int64
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !slices.ContainsFunc(suffixes, func(s string) bool { return strings.HasSuffix(path, s) }) {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		files++
-		size += int64(len(src))
-		var q squeezed
-		skel, ok := skeleton(path, src, nil, &q)
-		if !ok {
-			kept++
-		} else {
-			nsq++
-			saved += int64(len(src) - len(skel))
-			check(t, src, skel, &q)
-		}
-		want, _, err := ref.parse(context.Background(), path, src, "", false)
-		if err != nil {
-			return err
-		}
-		got, _, err := p.parse(context.Background(), path, src, "", false)
-		if err != nil {
-			return err
-		}
-		if len(want.Errors) > 0 && len(got.Errors) == 0 {
-			hidden++ // the whole file's errors lie in what the skeleton leaves out
-			return nil
-		}
-		if w, g := fmt.Sprint(want.Symbols, want.Imports, want.Errors), fmt.Sprint(got.Symbols, got.Imports, got.Errors); w != g {
-			differ++
-			if differ <= 5 {
-				t.Errorf("%s: the skeleton's symbols differ\n got %.600s\nwant %.600s", path, g, w)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%s skeleton: %d files (%.1f MB), %d squeezed (%.1f MB squeezed out), %d parsed whole; "+
-		"%d with syntax errors only in what the skeleton leaves out (not compared); %d differ",
-		lang, files, float64(size)/(1<<20), nsq, float64(saved)/(1<<20), kept, hidden, differ)
-	if differ > 0 {
-		t.Errorf("%d of %d files read differently through the skeleton", differ, files)
-	}
+	skeletonCorpus(t, "JavaScript/TypeScript", root, []string{".ts", ".js"}, jsSkeleton, "")
 }

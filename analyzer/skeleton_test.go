@@ -2,14 +2,17 @@ package analyzer
 
 import (
 	"bufio"
-	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -205,7 +208,7 @@ func TestPySkeleton(t *testing.T) {
 			t.Errorf("pySkeleton(%q)\n got %q\nwant %q", tc.src, got, tc.want)
 		}
 		if ok {
-			checkPySqueezed(t, []byte(tc.src), got, &q)
+			checkSqueezed(t, []byte(tc.src), got, &q, "()")
 		}
 	}
 }
@@ -219,21 +222,7 @@ func TestPySkeletonCorpus(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 stdlib not found:", err)
 	}
-	skeletonCorpus(t, "Python", root, []string{".py"}, pySkeleton, checkPySqueezed)
-}
-
-// checkPySqueezed is checkSqueezed for a Python skeleton, whose blanked
-// statements start and end with parentheses of their own.
-func checkPySqueezed(t *testing.T, src, skel []byte, q *squeezed) {
-	t.Helper()
-	if bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n")) {
-		t.Fatalf("skeleton changed the lines of %q: %q", src, skel)
-	}
-	for i, c := range skel {
-		if o := q.start(i); o >= len(src) || src[o] != c && c != '(' && c != ')' {
-			t.Fatalf("byte %d of skeleton %q maps to %d of %q", i, skel, o, src)
-		}
-	}
+	skeletonCorpus(t, "Python", root, []string{".py"}, pySkeleton, "()")
 }
 
 // FuzzPySkeleton checks the skeleton against tree-sitter on the source
@@ -262,7 +251,7 @@ func FuzzPySkeleton(f *testing.F) {
 		}
 		var q squeezed
 		if skel, ok := pySkeleton("x.py", src, nil, &q); ok {
-			checkPySqueezed(t, src, skel, &q)
+			checkSqueezed(t, src, skel, &q, "()")
 		}
 		got, err := p.Parse("x.py", src)
 		if err != nil {
@@ -332,4 +321,68 @@ func (c *pyChecker) accepts(t *testing.T, src []byte) bool {
 		t.Fatal(err)
 	}
 	return b == '1'
+}
+
+// skeletonCorpus parses every file under root with one of the suffixes
+// with and without the skeleton, which must read the same symbols,
+// fingerprints, imports and errors, and checks each skeleton with
+// checkSqueezed (subst as there).
+// A file whose syntax errors all lie in what the skeleton leaves out
+// reads as if it had none, by design: it is counted, not compared.
+func skeletonCorpus(t *testing.T, lang, root string, suffixes []string,
+	skeleton func(string, []byte, []byte, *squeezed) ([]byte, bool),
+	subst string) {
+	ref, p := NewParser(wholeTable()), NewParser(nil)
+	defer ref.Close()
+	defer p.Close()
+	var files, nsq, kept, hidden, differ int
+	var size, saved int64
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !slices.ContainsFunc(suffixes, func(s string) bool { return strings.HasSuffix(path, s) }) {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		size += int64(len(src))
+		var q squeezed
+		skel, ok := skeleton(path, src, nil, &q)
+		if !ok {
+			kept++
+		} else {
+			nsq++
+			saved += int64(len(src) - len(skel))
+			checkSqueezed(t, src, skel, &q, subst)
+		}
+		want, _, err := ref.parse(context.Background(), path, src, "", false)
+		if err != nil {
+			return err
+		}
+		got, _, err := p.parse(context.Background(), path, src, "", false)
+		if err != nil {
+			return err
+		}
+		if len(want.Errors) > 0 && len(got.Errors) == 0 {
+			hidden++ // the whole file's errors lie in what the skeleton leaves out
+			return nil
+		}
+		if w, g := fmt.Sprint(want.Symbols, want.Imports, want.Errors), fmt.Sprint(got.Symbols, got.Imports, got.Errors); w != g {
+			differ++
+			if differ <= 5 {
+				t.Errorf("%s: the skeleton's symbols differ\n got %.600s\nwant %.600s", path, g, w)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s skeleton: %d files (%.1f MB), %d squeezed (%.1f MB squeezed out), %d parsed whole; "+
+		"%d with syntax errors only in what the skeleton leaves out (not compared); %d differ",
+		lang, files, float64(size)/(1<<20), nsq, float64(saved)/(1<<20), kept, hidden, differ)
+	if differ > 0 {
+		t.Errorf("%d of %d files read differently through the skeleton", differ, files)
+	}
 }

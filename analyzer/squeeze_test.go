@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -25,7 +26,7 @@ func TestSqueeze(t *testing.T) {
 			t.Errorf("squeeze(%q, %v) = %q, want %q", tc.src, tc.cuts, got, tc.want)
 			continue
 		}
-		checkSqueezed(t, []byte(tc.src), got, &q)
+		checkSqueezed(t, []byte(tc.src), got, &q, "")
 		if bytes.Count(got, []byte("\n")) != bytes.Count([]byte(tc.src), []byte("\n")) {
 			t.Errorf("squeeze(%q) lost lines: %q", tc.src, got)
 		}
@@ -80,7 +81,7 @@ func FuzzSqueeze(f *testing.F) {
 		}
 		var q squeezed
 		skel := q.squeeze(append([]byte(nil), src...), cuts)
-		checkSqueezed(t, src, skel, &q)
+		checkSqueezed(t, src, skel, &q, "")
 		prevStart, prevEnd := -1, -1
 		for o := 0; o <= len(skel); o++ {
 			s, e := q.start(o), q.end(o)
@@ -90,4 +91,19 @@ func FuzzSqueeze(f *testing.F) {
 			prevStart, prevEnd = s, e
 		}
 	})
+}
+
+// checkSqueezed checks that a skeleton has the lines of src and that each
+// of its bytes maps back to the same byte of src, or is one of subst (the
+// bytes a skeleton writes in place of the source's).
+func checkSqueezed(t *testing.T, src, skel []byte, q *squeezed, subst string) {
+	t.Helper()
+	if bytes.Count(skel, []byte("\n")) != bytes.Count(src, []byte("\n")) {
+		t.Fatalf("skeleton changed the lines of %q: %q", src, skel)
+	}
+	for i, c := range skel {
+		if o := q.start(i); o >= len(src) || src[o] != c && strings.IndexByte(subst, c) < 0 {
+			t.Fatalf("byte %d of skeleton %q maps to %d of %q", i, skel, o, src)
+		}
+	}
 }
