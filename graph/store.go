@@ -469,6 +469,7 @@ func (s *Store) Close() error {
 				break
 			}
 		}
+		startWriteback(s.dir)
 	}
 	err := s.db.Close()
 	s.db = nil
