@@ -469,7 +469,6 @@ func (s *Store) Close() error {
 				break
 			}
 		}
-		startWriteback(s.dir)
 	}
 	err := s.db.Close()
 	s.db = nil
