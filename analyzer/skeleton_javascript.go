@@ -31,14 +31,13 @@ func jsSkeleton(path string, src, buf []byte, q *squeezed) (out []byte, ok bool)
 	if declarationFile(path) {
 		return buf, false
 	}
-	buf = append(buf[:0], src...)
-	s := jsScan{src: src, buf: buf, classAt: -1, retAt: -1, cuts: q.cuts}
+	s := jsScan{src: src, classAt: -1, retAt: -1, cuts: q.cuts}
 	ok = s.run() && len(s.cuts) > 0
 	q.cuts = s.cuts[:0]
 	if !ok {
 		return buf, false
 	}
-	return q.squeeze(buf, s.cuts), true
+	return q.squeeze(append(buf[:0], src...), s.cuts), true
 }
 
 // jsPrev classifies the last significant token: what may follow it.
@@ -60,13 +59,13 @@ type jsFrame struct {
 }
 
 type jsScan struct {
-	src, buf []byte
-	stack    []jsFrame
-	prev     jsPrev
-	classAt  int  // stack depth at which a class header waits for its body, or -1
-	retAt    int  // stack depth of a return type after "):", or -1
-	nl       bool // a line break since the last token
-	cuts     []span
+	src     []byte
+	stack   []jsFrame
+	prev    jsPrev
+	classAt int  // stack depth at which a class header waits for its body, or -1
+	retAt   int  // stack depth of a return type after "):", or -1
+	nl      bool // a line break since the last token
+	cuts    []span
 }
 
 // cut marks src[from:to] to be squeezed out, when it is not empty.
