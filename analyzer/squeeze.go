@@ -58,28 +58,23 @@ func (q *squeezed) squeeze(b []byte, cuts []span) []byte {
 
 // start maps the offset where a node starts in the skeleton to the text:
 // past a run dropped just there.
-func (q *squeezed) start(o int) int {
-	if q == nil || len(q.at) == 0 {
-		return o
-	}
-	k := sort.SearchInts(q.at, o+1) // the first run after o
-	if k == 0 {
-		return o
-	}
-	return o + q.sum[k-1]
-}
+func (q *squeezed) start(o int) int { return o + q.droppedBefore(o+1) }
 
 // end maps the offset where a node ends in the skeleton to the text:
 // before a run dropped just there.
-func (q *squeezed) end(o int) int {
-	if q == nil || len(q.at) == 0 {
-		return o
+func (q *squeezed) end(o int) int { return o + q.droppedBefore(o) }
+
+// droppedBefore returns the bytes dropped in the runs at skeleton offsets
+// before o.
+func (q *squeezed) droppedBefore(o int) int {
+	if q == nil {
+		return 0
 	}
-	k := sort.SearchInts(q.at, o) // the first run at o or after
+	k := sort.SearchInts(q.at, o)
 	if k == 0 {
-		return o
+		return 0
 	}
-	return o + q.sum[k-1]
+	return q.sum[k-1]
 }
 
 // span maps a node's extent in the skeleton to the text. An empty node
