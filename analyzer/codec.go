@@ -164,33 +164,153 @@ func decodeMeta(p string, b []byte) (fileMeta, error) {
 	return m, d.err
 }
 
-// encodeSymbols stores a file's symbols and diagnostics; FQNames are
-// stored without their "path::" prefix.
-// encodeSymbols encodes f's symbols with their fingerprints, taken from
-// sums when it is not nil (see Parser.parse).
+// symbolsFormat is the record format of a file's symbols. Each symbol
+// starts with a head: its kind as a code (kindCode; 0 when the kind is
+// written out), whether its name is the last segment of its FQName, and
+// whether its signature fingerprint is its shape's. Its end line is stored
+// as a distance from its start. A cold index of the Go tree stores 313,000
+// symbols, most of them constants, and this took their records from 139 to
+// about 110 bytes each: the three digests are most of the rest. Records of
+// format 1 (recordFormat: kind, name and every digest whole) still decode.
+const symbolsFormat = 2
+
+// Bits of a symbol's head below its kind code.
+const (
+	headNamed     = 1 << iota // the name is the FQName's last segment
+	headSigSame               // Sig equals Shape and is not stored
+	headKindShift = iota
+)
+
+// kindCode numbers the symbol kinds for symbolsFormat; 0 is any other.
+// The numbers are stored: append, never renumber.
+func kindCode(kind string) uint64 {
+	switch kind {
+	case KindFunction:
+		return 1
+	case KindMethod:
+		return 2
+	case KindConstructor:
+		return 3
+	case KindClass:
+		return 4
+	case KindInterface:
+		return 5
+	case KindStruct:
+		return 6
+	case KindEnum:
+		return 7
+	case KindTrait:
+		return 8
+	case KindType:
+		return 9
+	case KindModule:
+		return 10
+	case KindNamespace:
+		return 11
+	case KindConstant:
+		return 12
+	case KindVariable:
+		return 13
+	case KindField:
+		return 14
+	}
+	return 0
+}
+
+// kindOf is the kind kindCode numbers c, or "" for 0 and unknown codes.
+func kindOf(c uint64) string {
+	switch c {
+	case 1:
+		return KindFunction
+	case 2:
+		return KindMethod
+	case 3:
+		return KindConstructor
+	case 4:
+		return KindClass
+	case 5:
+		return KindInterface
+	case 6:
+		return KindStruct
+	case 7:
+		return KindEnum
+	case 8:
+		return KindTrait
+	case 9:
+		return KindType
+	case 10:
+		return KindModule
+	case 11:
+		return KindNamespace
+	case 12:
+		return KindConstant
+	case 13:
+		return KindVariable
+	case 14:
+		return KindField
+	}
+	return ""
+}
+
+// lastSegment is what follows the last "::" of a qualified name.
+func lastSegment(q string) string {
+	if i := strings.LastIndex(q, "::"); i >= 0 {
+		return q[i+2:]
+	}
+	return q
+}
+
+// encodeSymbols stores a file's symbols and diagnostics, FQNames without
+// their "path::" prefix, fingerprints taken from sums when it is not nil
+// (see Parser.parse).
 func encodeSymbols(f *File, sums []digests) []byte {
-	e := enc{b: make([]byte, 0, 64+len(f.Symbols)*140)}
-	e.b = append(e.b, recordFormat)
+	e := enc{b: make([]byte, 0, 64+len(f.Symbols)*120)}
+	e.b = append(e.b, symbolsFormat)
 	e.str(f.Lang)
 	e.uint(uint64(len(f.Symbols)))
 	prefix := f.Path + "::"
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		e.str(strings.TrimPrefix(s.FQName, prefix))
-		e.str(s.Name)
-		e.str(s.Kind)
+		rest := strings.TrimPrefix(s.FQName, prefix)
+		code := kindCode(s.Kind)
+		head := code << headKindShift
+		if lastSegment(rest) == s.Name {
+			head |= headNamed
+		}
+		var d *digests
+		if sums != nil {
+			d = &sums[i]
+			if !d.ok || d.sig == d.shape {
+				head |= headSigSame
+			}
+		} else if s.Sig == s.Shape {
+			head |= headSigSame
+		}
+		e.uint(head)
+		e.str(rest)
+		if head&headNamed == 0 {
+			e.str(s.Name)
+		}
+		if code == 0 {
+			e.str(s.Kind)
+		}
 		e.uint(uint64(s.StartLine))
-		e.uint(uint64(s.EndLine))
-		if sums == nil {
+		e.int(int64(s.EndLine) - int64(s.StartLine))
+		switch {
+		case d == nil:
 			e.digest(s.Hash)
 			e.digest(s.Shape)
-			e.digest(s.Sig)
-		} else if d := &sums[i]; d.ok {
+			if head&headSigSame == 0 {
+				e.digest(s.Sig)
+			}
+		case d.ok:
 			e.sum(&d.hash)
 			e.sum(&d.shape)
-			e.sum(&d.sig)
-		} else {
-			e.b = append(e.b, 0, 0, 0, 0, 0, 0) // three empty strings
+			if head&headSigSame == 0 {
+				e.sum(&d.sig)
+			}
+		default:
+			e.b = append(e.b, 0, 0, 0, 0) // two empty strings; Sig is Shape
 		}
 	}
 	e.uint(uint64(len(f.Errors)))
@@ -202,11 +322,50 @@ func encodeSymbols(f *File, sums []digests) []byte {
 	return e.b
 }
 
-func decodeSymbols(p string, b []byte) (lang string, syms []Symbol, diags []Diagnostic, err error) {
-	if len(b) == 0 || b[0] != recordFormat {
-		return "", nil, nil, errCorrupt
+// symbolHead is a symbol of a symbols record as far as its lines.
+type symbolHead struct {
+	rest, name, kind string // rest: the FQName without "path::"
+	start, end       int
+	sigSame          bool // format 2: no Sig digest follows; it is Shape's
+}
+
+// head reads a symbol up to its digests, in record format f.
+func (d *dec) head(f byte) symbolHead {
+	var h symbolHead
+	if f == recordFormat {
+		h.rest, h.name, h.kind = d.str(), d.str(), d.str()
+		h.start, h.end = int(d.uint()), int(d.uint())
+		return h
 	}
-	d := dec{b: b[1:]}
+	bits := d.uint()
+	h.rest = d.str()
+	h.name = lastSegment(h.rest)
+	if bits&headNamed == 0 {
+		h.name = d.str()
+	}
+	if h.kind = kindOf(bits >> headKindShift); bits>>headKindShift == 0 {
+		h.kind = d.str()
+	}
+	h.start = int(d.uint())
+	h.end = h.start + int(d.int())
+	h.sigSame = bits&headSigSame != 0
+	return h
+}
+
+// symbolsRecord checks a symbols record's format and returns it with a
+// decoder past the format byte.
+func symbolsRecord(b []byte) (byte, dec, error) {
+	if len(b) == 0 || b[0] != recordFormat && b[0] != symbolsFormat {
+		return 0, dec{}, errCorrupt
+	}
+	return b[0], dec{b: b[1:]}, nil
+}
+
+func decodeSymbols(p string, b []byte) (lang string, syms []Symbol, diags []Diagnostic, err error) {
+	f, d, err := symbolsRecord(b)
+	if err != nil {
+		return "", nil, nil, err
+	}
 	lang = d.str()
 	n := d.uint()
 	if n > uint64(len(d.b)) {
@@ -214,15 +373,17 @@ func decodeSymbols(p string, b []byte) (lang string, syms []Symbol, diags []Diag
 	}
 	syms = make([]Symbol, 0, n)
 	for i := uint64(0); i < n && d.err == nil; i++ {
-		s := Symbol{Path: p}
-		s.FQName = p + "::" + d.str()
-		s.Name = d.str()
-		s.Kind = d.str()
-		s.StartLine = int(d.uint())
-		s.EndLine = int(d.uint())
+		h := d.head(f)
+		s := Symbol{Path: p, FQName: p + "::" + h.rest, Kind: h.kind, StartLine: h.start, EndLine: h.end}
+		s.Name = h.name
+		if h.name == lastSegment(h.rest) {
+			s.Name = lastSegment(s.FQName) // shares the FQName's bytes
+		}
 		s.Hash = d.digest()
 		s.Shape = d.digest()
-		s.Sig = d.digest()
+		if s.Sig = s.Shape; !h.sigSame {
+			s.Sig = d.digest()
+		}
 		syms = append(syms, s)
 	}
 	nd := d.uint()
@@ -343,29 +504,21 @@ func (d *dec) skipDigest() {
 // symbols and their fingerprints.
 func decodeTopNames(b []byte) (map[string]bool, error) {
 	out := map[string]bool{}
-	if len(b) == 0 || b[0] != recordFormat {
-		return out, errCorrupt
+	f, d, err := symbolsRecord(b)
+	if err != nil {
+		return out, err
 	}
-	d := dec{b: b[1:]}
 	d.skip(d.uint()) // language
 	n := d.uint()
 	for i := uint64(0); i < n && d.err == nil; i++ {
-		fl := d.uint()
-		if fl > uint64(len(d.b)) {
-			d.fail()
-			break
+		h := d.head(f)
+		d.skipDigest()
+		d.skipDigest()
+		if !h.sigSame {
+			d.skipDigest()
 		}
-		nested := strings.Contains(string(d.b[:fl]), "::")
-		d.b = d.b[fl:]
-		name := d.str()
-		d.skip(d.uint()) // kind
-		d.uint()
-		d.uint()
-		d.skipDigest()
-		d.skipDigest()
-		d.skipDigest()
-		if d.err == nil && !nested {
-			out[name] = true
+		if d.err == nil && !strings.Contains(h.rest, "::") {
+			out[h.name] = true
 		}
 	}
 	return out, d.err

@@ -12,9 +12,11 @@ import (
 func FuzzDecodeRecords(f *testing.F) {
 	f.Add([]byte{1, 2, 3})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Add(encodeSymbols(&File{Path: "f.go", Lang: "go", Symbols: recordSymbols("f.go")}, nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		decodeMeta("f.go", b)
 		decodeSymbols("f.go", b)
+		decodeTopNames(b)
 		decodeImports("f.go", b)
 		decodeNames(b)
 	})
