@@ -469,6 +469,9 @@ func (s *Store) Close() error {
 				break
 			}
 		}
+		if s.created {
+			startValueLog(s.dir)
+		}
 	}
 	err := s.db.Close()
 	s.db = nil

@@ -24,6 +24,9 @@ import (
 //	              the number of each committed transaction
 //	fold DIR NAME fold file NAME of DIR (see foldFiles) forever, printing
 //	              the number of each pass
+//	stub DIR      create DIR, commit 200 values of 4 KiB, leave the empty
+//	              value log Close leaves (startValueLog), print "stubbed"
+//	              and wait to be killed before Badger closes
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("LORE_GRAPH_CHILD"); spec != "" {
 		os.Exit(child(strings.Fields(spec)))
@@ -59,6 +62,22 @@ func child(args []string) int {
 		if err := s.Close(); err != nil {
 			return 4
 		}
+	case "stub":
+		err := s.Batch(func(b *Batch) error {
+			for k := range 200 {
+				if err := b.SetOwned("big", fmt.Sprint(k), bytes.Repeat([]byte{byte(k)}, 4<<10)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 5
+		}
+		startValueLog(args[1])
+		fmt.Println("stubbed")
+		time.Sleep(time.Hour)
 	case "write":
 		for i := 0; ; i++ {
 			err := s.Update(func(tx *Tx) error {
@@ -852,4 +871,90 @@ func TestReadWriteOption(t *testing.T) {
 	if l0 := s.Tables()[0]; l0 >= compactL0At {
 		t.Fatalf("%d level-0 tables (levels %v)", l0, s.Tables())
 	}
+}
+
+// The writer that creates a store leaves an empty value-log file after
+// the one that holds its values (startValueLog), so that the next writer
+// does not read that one through. Every value stays readable, the next
+// writer's open takes the empty file as the last one, and the empty file
+// is gone once a later writer has opened the store.
+func TestCreatingWriterStartsValueLog(t *testing.T) {
+	dir := t.TempDir()
+	val := func(k, run int) []byte {
+		v := bytes.Repeat([]byte{byte(k)}, 4<<10) // above the bulk value threshold
+		v[0] = byte(run)
+		return v
+	}
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Batch(func(b *Batch) error {
+		for k := range 200 {
+			if err := b.SetOwned("big", fmt.Sprint(k), val(k, 0)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	logs := func() map[string]int64 {
+		m := map[string]int64{}
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.vlog"))
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[filepath.Base(p)] = fi.Size()
+		}
+		return m
+	}
+	after := logs()
+	if got := after["000002.vlog"]; got != vlogHeaderSize || after["000001.vlog"] < 200*4<<10 {
+		t.Fatalf("value logs after the creating writer: %v; want 000001.vlog with the values and 000002.vlog of %d bytes", after, vlogHeaderSize)
+	}
+	checkBig(t, dir, 200, func(k int) []byte { return val(k, 0) })
+	for run := 1; run <= 2; run++ {
+		if writeRun(t, dir, func(tx *Tx) error { return tx.Set("big", "7", val(7, run)) }) {
+			t.Fatal("an existing store is marked created")
+		}
+	}
+	final := logs()
+	if _, ok := final["000002.vlog"]; ok {
+		t.Errorf("the empty value log is still there after two writers: %v", final)
+	}
+	t.Logf("value logs: %v after the creating writer, %v after two more", after, final)
+	checkBig(t, dir, 200, func(k int) []byte {
+		if k == 7 {
+			return val(7, 2)
+		}
+		return val(k, 0)
+	})
+}
+
+// A creating writer killed after it left its empty value log and before
+// Badger closed: the next open finds the empty log last, and every value
+// the writer committed is there, then and after another writer.
+func TestKilledAfterStartValueLog(t *testing.T) {
+	dir := t.TempDir()
+	cmd, out := startChild(t, "stub "+dir)
+	if !out.Scan() || out.Text() != "stubbed" {
+		t.Fatalf("child did not get to the empty value log: %q", out.Text())
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	want := func(k int) []byte { return bytes.Repeat([]byte{byte(k)}, 4<<10) }
+	checkBig(t, dir, 200, want)
+	if writeRun(t, dir, func(tx *Tx) error { return tx.Set("kv", "after", []byte("crash")) }) {
+		t.Fatal("an existing store is marked created")
+	}
+	checkBig(t, dir, 200, want)
 }
