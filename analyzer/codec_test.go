@@ -134,3 +134,24 @@ func encodeSymbolsFormat1(f *File) []byte {
 	}
 	return e.b
 }
+
+// kindCode and kindOf are inverse tables: every kind has a code of its own
+// that reads back as the kind.
+func TestKindCodes(t *testing.T) {
+	kinds := []string{KindFunction, KindMethod, KindConstructor, KindClass, KindInterface, KindStruct,
+		KindEnum, KindTrait, KindType, KindModule, KindNamespace, KindConstant, KindVariable, KindField}
+	seen := map[uint64]string{}
+	for _, k := range kinds {
+		c := kindCode(k)
+		if c == 0 || kindOf(c) != k {
+			t.Errorf("kind %q: code %d reads back as %q", k, c, kindOf(c))
+		}
+		if other, dup := seen[c]; dup {
+			t.Errorf("kinds %q and %q share code %d", other, k, c)
+		}
+		seen[c] = k
+	}
+	if kindCode("macro") != 0 || kindOf(0) != "" || kindOf(uint64(len(kinds)+1)) != "" {
+		t.Error("an unknown kind or code has a code or a kind")
+	}
+}
