@@ -313,13 +313,18 @@ func encodeSymbols(f *File, sums []digests) []byte {
 			e.b = append(e.b, 0, 0, 0, 0) // two empty strings; Sig is Shape
 		}
 	}
-	e.uint(uint64(len(f.Errors)))
-	for _, d := range f.Errors {
+	e.diagnostics(f.Errors)
+	return e.b
+}
+
+// diagnostics ends a symbols record (of either format) with ds.
+func (e *enc) diagnostics(ds []Diagnostic) {
+	e.uint(uint64(len(ds)))
+	for _, d := range ds {
 		e.uint(uint64(d.Line))
 		e.uint(uint64(d.Col))
 		e.str(d.Message)
 	}
-	return e.b
 }
 
 // symbolHead is a symbol of a symbols record as far as its lines.

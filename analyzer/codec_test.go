@@ -126,12 +126,7 @@ func encodeSymbolsFormat1(f *File) []byte {
 		e.digest(s.Shape)
 		e.digest(s.Sig)
 	}
-	e.uint(uint64(len(f.Errors)))
-	for _, d := range f.Errors {
-		e.uint(uint64(d.Line))
-		e.uint(uint64(d.Col))
-		e.str(d.Message)
-	}
+	e.diagnostics(f.Errors)
 	return e.b
 }
 

@@ -63,15 +63,7 @@ func child(args []string) int {
 			return 4
 		}
 	case "stub":
-		err := s.Batch(func(b *Batch) error {
-			for k := range 200 {
-				if err := b.SetOwned("big", fmt.Sprint(k), bytes.Repeat([]byte{byte(k)}, 4<<10)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := setBig(s, 200, func(k int) []byte { return bytes.Repeat([]byte{byte(k)}, 4<<10) }); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 5
 		}
@@ -577,15 +569,7 @@ func TestShortWritersAfterBulkFill(t *testing.T) {
 	if got := s.valueLogFileSize(); got != bulkLogFileSize {
 		t.Errorf("the creating writer's value-log files: %d bytes, want %d", got, bulkLogFileSize)
 	}
-	err = s.Batch(func(b *Batch) error {
-		for k := range 400 {
-			if err := b.SetOwned("big", fmt.Sprint(k), val(k, 0)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := setBig(s, 400, func(k int) []byte { return val(k, 0) }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -662,6 +646,19 @@ func checkBig(t *testing.T, dir string, n int, want func(k int) []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// setBig commits values val(0) … val(n-1) under keys "big" 0 … n-1 in one
+// batch.
+func setBig(s *Store, n int, val func(k int) []byte) error {
+	return s.Batch(func(b *Batch) error {
+		for k := range n {
+			if err := b.SetOwned("big", fmt.Sprint(k), val(k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // valueLogs counts the value-log files in dir.
@@ -889,15 +886,7 @@ func TestCreatingWriterStartsValueLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.Batch(func(b *Batch) error {
-		for k := range 200 {
-			if err := b.SetOwned("big", fmt.Sprint(k), val(k, 0)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := setBig(s, 200, func(k int) []byte { return val(k, 0) }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
