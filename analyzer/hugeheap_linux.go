@@ -27,12 +27,13 @@ import (
 // background scavenger, that return comes while the index fills the
 // range, and each page the scavenger releases under it faults again: the
 // Go tree's index then gained half as much. Measured against the same
-// build without, alternating (bench/analyzer/coldpair.py): the Go tree
-// 0.82× → 0.70× ctags on a loaded host, CPU −15 %; the TypeScript corpus
-// 1.03× → 0.91×; the Python standard library 1.93× → 1.68×; peak RSS
-// +4 to +16 MB. A small run pays more than it gains (the first touch of a
-// huge page clears 2 MiB), so Update asks only when it reads at least
-// hugeHeapFrom bytes.
+// build with the call switched off, alternating with it and with ctags
+// in the same minutes (see BENCHMARKS.md, seventeenth session): the Go
+// tree 0.82× → 0.70× ctags on a loaded host, CPU −15 %; the TypeScript
+// corpus 1.03× → 0.91×; the Python standard library 1.93× → 1.68×; peak
+// RSS +4 to +16 MB. A small run pays more than it gains (the first touch
+// of a huge page clears 2 MiB), so Update asks only when it reads at
+// least hugeHeapFrom bytes.
 //
 // It does nothing where the allocation could hurt or the advice would not
 // be heard: on a 32-bit build, under an address-space limit, strict
