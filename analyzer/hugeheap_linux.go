@@ -80,7 +80,15 @@ func roomForHugeHeap() bool {
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		return false
 	}
+	return runtimeMapped() < hugeHeapBytes/2
+}
+
+// runtimeMapped is the memory the Go runtime has mapped, released or not.
+func runtimeMapped() uint64 {
 	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
 	metrics.Read(s)
-	return s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() < hugeHeapBytes/2
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return math.MaxUint64
+	}
+	return s[0].Value.Uint64()
 }

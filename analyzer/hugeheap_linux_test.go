@@ -3,10 +3,8 @@ package analyzer
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,11 +35,7 @@ func TestAdviseHugeHeap(t *testing.T) {
 }
 
 func hugeHeapChild(t *testing.T) {
-	mapped := func() uint64 {
-		s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
-	}
+	mapped := runtimeMapped
 	rss0, mapped0 := smapsKB(t, "Rss"), mapped()
 	adviseHugeHeap()
 	rss1, mapped1 := smapsKB(t, "Rss"), mapped()
@@ -69,7 +63,7 @@ func hugeHeapChild(t *testing.T) {
 	_ = keep[len(keep)-1]
 }
 
-// smapsKB sums a field of /proc/self/smaps_rollup, in KB.
+// smapsKB reads a field of /proc/self/smaps_rollup, in KB.
 func smapsKB(t *testing.T, field string) int64 {
 	b, err := os.ReadFile("/proc/self/smaps_rollup")
 	if err != nil {
@@ -85,6 +79,6 @@ func smapsKB(t *testing.T, field string) int64 {
 			return n
 		}
 	}
-	t.Fatal(fmt.Sprintf("no %s in smaps_rollup", field))
+	t.Fatalf("no %s in smaps_rollup", field)
 	return 0
 }
