@@ -84,9 +84,6 @@ type Store struct {
 	// streamMin is the smallest Load into an empty store that uses the
 	// stream writer (tests lower it).
 	streamMin int
-	// before holds the table files there were when the handle was
-	// opened for writing: Close folds the ones written since.
-	before map[string]bool
 	// created is set when Open created the database: its first writer
 	// fills it in bulk (see valueThreshold).
 	created bool
@@ -156,9 +153,6 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s.db = db
 	s.readOnly.Store(ro)
-	if !opts.InMemory {
-		adviseTables(dir)
-	}
 	if err := s.checkSchema(opts.Schema); err != nil {
 		s.db.Close()
 		return nil, err
@@ -268,17 +262,12 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 				continue
 			}
 		} else {
-			before := tableFiles(s.dir)
 			db, err = badger.Open(s.badgerOptions(compactOnClose))
 			if err == nil {
 				if !compactOnClose && levelZero(db) >= compactL0At-1 {
 					db.Close()
 					compactOnClose = true
 					continue
-				}
-				s.before = make(map[string]bool, len(before))
-				for _, name := range before {
-					s.before[name] = true
 				}
 				return db, false, nil
 			}
@@ -361,7 +350,6 @@ func (s *Store) writable() error {
 	}
 	s.db = db
 	s.readOnly.Store(false)
-	adviseTables(s.dir)
 	// Another process may have written meanwhile: its nodes took uids.
 	s.names.clear()
 	return s.loadCounters()
@@ -469,55 +457,13 @@ func (s *Store) Close() error {
 				break
 			}
 		}
-		if s.created {
-			startValueLog(s.dir)
-		}
 	}
 	err := s.db.Close()
 	s.db = nil
 	if err != nil {
 		return fmt.Errorf("close store %s: %w", s.dir, err)
 	}
-	if !s.readOnly.Load() && !s.opts.InMemory {
-		s.foldWritten()
-	}
 	return nil
-}
-
-// foldWritten rewrites the tables this handle wrote so that the page cache
-// holds them in large folios (see foldFiles), unless another process
-// opened the store meanwhile. Every command reads tables; value logs hold
-// large values (symbol records, learnings' bodies) that a command reads a
-// few of, so they are left as written: folding the 47 MB of a cold index
-// of the Go tree would cost 70 ms for little. It is an optimisation for
-// later readers: a failure leaves the files as they were and is not the
-// caller's concern.
-func (s *Store) foldWritten() {
-	var names []string
-	for _, name := range tableFiles(s.dir) {
-		if !s.before[name] {
-			names = append(names, name)
-		}
-	}
-	if len(names) == 0 {
-		return
-	}
-	withDirLock(s.dir, func(d *os.File) { foldFiles(d, names) })
-}
-
-// tableFiles lists the table files in dir.
-func tableFiles(dir string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range entries {
-		if n := e.Name(); e.Type().IsRegular() && strings.HasSuffix(n, ".sst") {
-			names = append(names, n)
-		}
-	}
-	return names
 }
 
 // ReadOnly reports whether the store's handle is still read-only: nothing

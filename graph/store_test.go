@@ -22,10 +22,7 @@ import (
 //	hold DIR MS   open DIR, print "ready", hold it MS milliseconds, close
 //	write DIR     open DIR and commit edges and KV pairs forever, printing
 //	              the number of each committed transaction
-//	fold DIR NAME fold file NAME of DIR (see foldFiles) forever, printing
-//	              the number of each pass
-//	stub DIR      create DIR, commit 200 values of 4 KiB, leave the empty
-//	              value log Close leaves (startValueLog), print "stubbed"
+//	fill DIR      create DIR, commit 200 values of 4 KiB, print "filled"
 //	              and wait to be killed before Badger closes
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("LORE_GRAPH_CHILD"); spec != "" {
@@ -35,20 +32,6 @@ func TestMain(m *testing.M) {
 }
 
 func child(args []string) int {
-	if args[0] == "fold" {
-		d, err := os.Open(args[1])
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 3
-		}
-		for i := 0; ; i++ {
-			if _, err := foldFiles(d, args[2:3]); err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 5
-			}
-			fmt.Println(i)
-		}
-	}
 	s, err := Open(args[1], Options{Schema: 1})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -62,13 +45,12 @@ func child(args []string) int {
 		if err := s.Close(); err != nil {
 			return 4
 		}
-	case "stub":
+	case "fill":
 		if err := setBig(s, 200, func(k int) []byte { return bytes.Repeat([]byte{byte(k)}, 4<<10) }); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 5
 		}
-		startValueLog(args[1])
-		fmt.Println("stubbed")
+		fmt.Println("filled")
 		time.Sleep(time.Hour)
 	case "write":
 		for i := 0; ; i++ {
@@ -870,71 +852,13 @@ func TestReadWriteOption(t *testing.T) {
 	}
 }
 
-// The writer that creates a store leaves an empty value-log file after
-// the one that holds its values (startValueLog), so that the next writer
-// does not read that one through. Every value stays readable, the next
-// writer's open takes the empty file as the last one, and the empty file
-// is gone once a later writer has opened the store.
-func TestCreatingWriterStartsValueLog(t *testing.T) {
+// A creating writer killed after it committed and before Badger closed:
+// every value it committed is there, then and after another writer.
+func TestKilledCreatingWriter(t *testing.T) {
 	dir := t.TempDir()
-	val := func(k, run int) []byte {
-		v := bytes.Repeat([]byte{byte(k)}, 4<<10) // above the bulk value threshold
-		v[0] = byte(run)
-		return v
-	}
-	s, err := Open(dir, Options{Schema: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := setBig(s, 200, func(k int) []byte { return val(k, 0) }); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	logs := func() map[string]int64 {
-		m := map[string]int64{}
-		paths, _ := filepath.Glob(filepath.Join(dir, "*.vlog"))
-		for _, p := range paths {
-			fi, err := os.Stat(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m[filepath.Base(p)] = fi.Size()
-		}
-		return m
-	}
-	after := logs()
-	if got := after["000002.vlog"]; got != vlogHeaderSize || after["000001.vlog"] < 200*4<<10 {
-		t.Fatalf("value logs after the creating writer: %v; want 000001.vlog with the values and 000002.vlog of %d bytes", after, vlogHeaderSize)
-	}
-	checkBig(t, dir, 200, func(k int) []byte { return val(k, 0) })
-	for run := 1; run <= 2; run++ {
-		if writeRun(t, dir, func(tx *Tx) error { return tx.Set("big", "7", val(7, run)) }) {
-			t.Fatal("an existing store is marked created")
-		}
-	}
-	final := logs()
-	if _, ok := final["000002.vlog"]; ok {
-		t.Errorf("the empty value log is still there after two writers: %v", final)
-	}
-	t.Logf("value logs: %v after the creating writer, %v after two more", after, final)
-	checkBig(t, dir, 200, func(k int) []byte {
-		if k == 7 {
-			return val(7, 2)
-		}
-		return val(k, 0)
-	})
-}
-
-// A creating writer killed after it left its empty value log and before
-// Badger closed: the next open finds the empty log last, and every value
-// the writer committed is there, then and after another writer.
-func TestKilledAfterStartValueLog(t *testing.T) {
-	dir := t.TempDir()
-	cmd, out := startChild(t, "stub "+dir)
-	if !out.Scan() || out.Text() != "stubbed" {
-		t.Fatalf("child did not get to the empty value log: %q", out.Text())
+	cmd, out := startChild(t, "fill "+dir)
+	if !out.Scan() || out.Text() != "filled" {
+		t.Fatalf("child did not commit its values: %q", out.Text())
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
