@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -15,26 +14,32 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
-func blobLoader(s storer.EncodedObjectStorer, h plumbing.Hash) func() ([]byte, error) {
-	return func() ([]byte, error) {
-		o, err := s.EncodedObject(plumbing.BlobObject, h)
-		if err != nil {
-			return nil, fmt.Errorf("blob %s: %w", h, err)
-		}
-		rd, err := o.Reader()
-		if err != nil {
-			return nil, fmt.Errorf("blob %s: %w", h, err)
-		}
-		defer rd.Close()
-		b, err := io.ReadAll(rd)
-		if err != nil {
-			return nil, fmt.Errorf("blob %s: %w", h, err)
-		}
-		return b, nil
+// blob returns the content of a blob.
+func (r *Repo) blob(h plumbing.Hash) ([]byte, error) {
+	_, b, err := r.object(h, plumbing.BlobObject)
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", h, err)
 	}
+	return b, nil
+}
+
+// blobLoader reads blob h when a file system's file is read.
+func (r *Repo) blobLoader(h plumbing.Hash) func() ([]byte, error) {
+	return func() ([]byte, error) { return r.blob(h) }
+}
+
+// blobSize returns the size of blob h without reading it, 0 when that
+// fails (reading the blob then reports the error).
+func (r *Repo) blobSize(h plumbing.Hash) int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n, err := r.st.EncodedObjectSize(h)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 func gitMode(m filemode.FileMode) fs.FileMode {
@@ -104,7 +109,7 @@ func (r *Repo) Index() (fs.FS, error) {
 		if prev, ok := m.files[name]; ok && e.stage != 0 && prev != nil {
 			continue
 		}
-		m.add(name, &memEntry{size: int64(e.size), mode: indexMode(e.mode), modTime: e.mtime, load: blobLoader(r.st, plumbing.Hash(e.hash))})
+		m.add(name, &memEntry{size: int64(e.size), mode: indexMode(e.mode), modTime: e.mtime, load: r.blobLoader(plumbing.Hash(e.hash))})
 	}
 	m.finish()
 	return m, nil
@@ -186,15 +191,7 @@ func (r *Repo) addTree(m *memFS, tree plumbing.Hash, prefix string) error {
 		case filemode.Submodule:
 			continue
 		default:
-			st := r.st
-			sizeOf := func() int64 {
-				n, err := st.EncodedObjectSize(h)
-				if err != nil {
-					return 0 // reading the blob will report the error
-				}
-				return n
-			}
-			m.add(name, &memEntry{sizeOf: sizeOf, mode: gitMode(fm), load: blobLoader(st, h)})
+			m.add(name, &memEntry{sizeOf: func() int64 { return r.blobSize(h) }, mode: gitMode(fm), load: r.blobLoader(h)})
 		}
 	}
 	return nil

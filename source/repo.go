@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -25,79 +26,108 @@ var ErrNotRepository = errors.New("not a git repository")
 // storage layer and lore's own parsing of commits and trees. go-git's
 // object model and porcelain would link an OpenPGP and SSH stack into
 // every lore process, a measurable part of the start-up of short commands.
+//
+// A Repo and the file systems it returns are safe for concurrent use.
 type Repo struct {
 	dir    string // as given, for messages
 	gitDir string
-	st     *filesystem.Storage
+	root   string // the work tree's top directory; "" for a bare repository
+
+	// mu serialises every use of st. go-git's storage loads pack indexes
+	// into maps on first use, and keeps packs and caches, without locks:
+	// goroutines sharing it read "object not found" or each other's
+	// objects. Reading an object is a small part of verifying it (parsing
+	// is most of it), so one reader at a time costs little.
+	mu sync.Mutex
+	st *filesystem.Storage
 }
 
 // OpenRepo opens the repository that contains dir: a work tree (from any
 // of its subdirectories), a linked worktree or a bare repository.
 func OpenRepo(dir string) (*Repo, error) {
-	gitDir, common, err := GitDir(dir)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	gitDir, root, err := findGitDir(abs)
 	if err != nil {
 		return nil, err
 	}
+	common := commonDir(gitDir)
 	var fs billy.Filesystem = osfs.New(gitDir)
 	if common != gitDir {
 		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common))
 	}
-	return &Repo{dir: dir, gitDir: gitDir, st: filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, nil
+	return &Repo{dir: dir, gitDir: gitDir, root: root, st: filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, nil
 }
+
+// Root returns the top directory of the repository's work tree, the
+// directory that paths in its index and trees are relative to; "" for a
+// bare repository.
+func (r *Repo) Root() string { return r.root }
 
 // GitDir returns the git directory for dir, looking upwards as git does
 // and following the "gitdir:" files of linked worktrees and submodules,
 // and the common directory that holds objects and refs (the git
 // directory itself except in linked worktrees).
-func GitDir(dir string) (gitDir, commonDir string, err error) {
+func GitDir(dir string) (gitDir, common string, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", "", fmt.Errorf("%s: %w", dir, err)
 	}
-	gitDir, err = findGitDir(abs)
+	gitDir, _, err = findGitDir(abs)
 	if err != nil {
 		return "", "", err
 	}
-	commonDir = gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		commonDir = strings.TrimSpace(string(b))
-		if !filepath.IsAbs(commonDir) {
-			commonDir = filepath.Join(gitDir, commonDir)
-		}
-	}
-	return gitDir, commonDir, nil
+	return gitDir, commonDir(gitDir), nil
 }
 
-func findGitDir(abs string) (string, error) {
+// commonDir is the directory holding a git directory's objects and refs:
+// itself except in linked worktrees.
+func commonDir(gitDir string) string {
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	c := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gitDir, c)
+	}
+	return c
+}
+
+// findGitDir returns the git directory for abs and the top of its work
+// tree ("" when bare).
+func findGitDir(abs string) (gitDir, root string, err error) {
 	for p := abs; ; {
 		dot := filepath.Join(p, ".git")
 		fi, err := os.Stat(dot)
 		switch {
 		case err == nil && fi.IsDir():
-			return dot, nil
+			return dot, p, nil
 		case err == nil:
 			b, err := os.ReadFile(dot)
 			if err != nil {
-				return "", fmt.Errorf("%s: %w", dot, err)
+				return "", "", fmt.Errorf("%s: %w", dot, err)
 			}
 			g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
 			if !ok {
-				return "", fmt.Errorf("%s: not a gitdir file", dot)
+				return "", "", fmt.Errorf("%s: not a gitdir file", dot)
 			}
 			g = strings.TrimSpace(g)
 			if !filepath.IsAbs(g) {
 				g = filepath.Join(p, g)
 			}
-			return g, nil
+			return g, p, nil
 		case !errors.Is(err, os.ErrNotExist):
-			return "", fmt.Errorf("%s: %w", dot, err)
+			return "", "", fmt.Errorf("%s: %w", dot, err)
 		}
 		if isBareGitDir(p) {
-			return p, nil
+			return p, "", nil
 		}
 		parent := filepath.Dir(p)
 		if parent == p {
-			return "", fmt.Errorf("%s: %w", abs, ErrNotRepository)
+			return "", "", fmt.Errorf("%s: %w", abs, ErrNotRepository)
 		}
 		p = parent
 	}
@@ -123,6 +153,8 @@ func (r *Repo) Head() (string, error) {
 }
 
 func (r *Repo) ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	for range 10 { // symbolic refs, as git, at most a few levels deep
 		ref, err := r.st.Reference(name)
 		if err != nil {
@@ -221,7 +253,10 @@ func (r *Repo) peelCommit(h plumbing.Hash) (plumbing.Hash, error) {
 	return plumbing.ZeroHash, errors.New("tags nested too deeply")
 }
 
+// object reads an object whole.
 func (r *Repo) object(h plumbing.Hash, t plumbing.ObjectType) (plumbing.ObjectType, []byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	o, err := r.st.EncodedObject(t, h)
 	if err != nil {
 		return 0, nil, fmt.Errorf("object %s: %w", h, err)
