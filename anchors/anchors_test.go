@@ -223,7 +223,7 @@ func G2(xs []int) int {
 	}
 	// A lower threshold follows the best candidate.
 	r = verify(t, after, anchors.Options{Threshold: 0.4}, a)
-	if r.Status != anchors.Valid || r.Change != anchors.ChangeMovedRenamed || r.To == nil || r.To.FQName != "G1" {
+	if r.Status != anchors.Valid || r.Change != anchors.ChangeMovedRenamed || r.To == nil || r.To.LocalName != "G1" {
 		t.Errorf("threshold 0.4: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
 	}
 }
@@ -266,7 +266,7 @@ func Split(s string) []string {
 `
 	after := srcOf(t, "-- a.go --\n"+afterText)
 	r := verify(t, after, anchors.Options{Base: before}, a)
-	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.FQName != "Split" {
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.LocalName != "Split" {
 		t.Errorf("with history: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
 	}
 	if _, ok := anchors.Fix(r); ok {
@@ -285,7 +285,7 @@ func Split(s string) []string {
 	}
 	// With the sketch, the body is compared.
 	r = verify(t, after, anchors.Options{}, a)
-	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.FQName != "Split" ||
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.LocalName != "Split" ||
 		!strings.Contains(r.Reason, "sketch") {
 		t.Errorf("without history: %s/%s: %s", r.Status, r.Change, r.Reason)
 	}
@@ -305,7 +305,7 @@ func Split(s string) []string {
 		t.Errorf("without history or sketch, new header: %s/%s: %s", r.Status, r.Change, r.Reason)
 	}
 	r = verify(t, srcOf(t, "-- a.go --\n"+edited), anchors.Options{}, a)
-	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.FQName != "Split" {
+	if r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed || r.To == nil || r.To.LocalName != "Split" {
 		t.Errorf("without history, new header: %s/%s: %s", r.Status, r.Change, r.Reason)
 	}
 	r = verify(t, srcOf(t, "-- a.go --\n"+edited), anchors.Options{Base: before}, a)
@@ -417,6 +417,37 @@ func TestNoBaselineRecorded(t *testing.T) {
 	var buf bytes.Buffer
 	if err := anchors.WriteJSON(&buf, nil); err != nil || !strings.Contains(buf.String(), `"results": []`) {
 		t.Errorf("empty JSON report: %v %s", err, buf.String())
+	}
+}
+
+// An anchor without a baseline (written by hand, or by a tool) is valid
+// only when its target is there: a line range past the end of the file or
+// a missing symbol or file is invalid, not "valid, no baseline" (issue 27).
+func TestNoBaselineNeedsATarget(t *testing.T) {
+	src := srcOf(t, "-- a.go --\npackage p\n\nfunc F() {}\n-- notes.txt --\none\ntwo\nthree\n")
+	for _, tc := range []struct {
+		a    anchors.Anchor
+		want anchors.Status
+	}{
+		{anchors.Anchor{Symbol: "a.go::F"}, anchors.Valid},
+		{anchors.Anchor{Lines: "notes.txt#L1-L3"}, anchors.Valid},
+		{anchors.Anchor{File: "notes.txt"}, anchors.Valid},
+		{anchors.Anchor{Glob: "*.txt"}, anchors.Valid},
+		{anchors.Anchor{Lines: "notes.txt#L50-L60"}, anchors.Invalid},
+		{anchors.Anchor{Lines: "notes.txt#L2-L9"}, anchors.Invalid},
+		{anchors.Anchor{Lines: "gone.txt#L1-L2"}, anchors.Invalid},
+		{anchors.Anchor{Symbol: "a.go::Nope"}, anchors.Invalid},
+		{anchors.Anchor{Symbol: "gone.go::F"}, anchors.Invalid},
+		{anchors.Anchor{File: "gone.txt"}, anchors.Invalid},
+		{anchors.Anchor{Glob: "*.md"}, anchors.Invalid},
+	} {
+		r := verify(t, src, anchors.Options{}, tc.a)
+		if r.Status != tc.want {
+			t.Errorf("%s: %s (%s): %s; want %s", tc.a.Spec(), r.Status, r.Change, r.Reason, tc.want)
+		}
+		if r.Status == anchors.Invalid && strings.Contains(r.Reason, "run lore anchor accept") {
+			t.Errorf("%s: invalid, yet the reason is %q", tc.a.Spec(), r.Reason)
+		}
 	}
 }
 
@@ -550,7 +581,7 @@ func Use() int { return Average([]int{1}) + Total(nil) }
 	}
 	for i, w := range want {
 		r := rs[i]
-		if r.Status != w.st || r.Change != w.ch || r.To == nil || r.To.FQName != w.to || r.Learning != "x" || r.Anchor != i+1 {
+		if r.Status != w.st || r.Change != w.ch || r.To == nil || r.To.LocalName != w.to || r.Learning != "x" || r.Anchor != i+1 {
 			t.Errorf("%s: got %s/%s %+v: %s", as[i].Symbol, r.Status, r.Change, r.To, r.Reason)
 		}
 	}
@@ -605,7 +636,7 @@ func TestSourceWithIndex(t *testing.T) {
 	for i, r := range rs {
 		got := string(r.Status) + " " + string(r.Change)
 		if r.To != nil {
-			got += " " + r.To.Path + "::" + r.To.FQName
+			got += " " + r.To.FQName
 		}
 		if got != want[i] {
 			t.Errorf("%s: got %q, want %q (%s)", as[i].Symbol, got, want[i], r.Reason)

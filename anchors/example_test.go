@@ -61,6 +61,7 @@ func ValidateToken(t string) bool {
 	// learning: valid
 	// k3v9q2x7mf  valid
 	//   1  auth.go:3 ValidateToken  valid (renamed)  renamed from CheckToken to ValidateToken in auth.go, body unchanged
+	//      next: lore verify --fix records the new baseline
 	// 1 valid, 0 drifted, 0 invalid
 }
 

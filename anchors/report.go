@@ -47,7 +47,7 @@ const (
 
 // WriteText writes rs for people: grouped by learning (in order of first
 // appearance), one line per anchor with file:line, status, change and
-// reason, candidates below, and a summary line.
+// reason, candidates and the next step below, and a summary line.
 func WriteText(w io.Writer, rs []Result, opts TextOptions) error {
 	paint := func(code, s string) string {
 		if !opts.Color || code == "" {
@@ -82,7 +82,7 @@ func WriteText(w io.Writer, rs []Result, opts TextOptions) error {
 		if head == "" {
 			head = "(no learning)"
 		}
-		if t := opts.Titles[id]; t != "" {
+		if t := title(g[0], opts.Titles); t != "" {
 			head += "  " + t
 		}
 		fmt.Fprintf(&b, "%s  %s\n", paint(ansiBold, head), paint(statusColor[st], string(st)))
@@ -91,19 +91,70 @@ func WriteText(w io.Writer, rs []Result, opts TextOptions) error {
 			if r.Change != ChangeNone {
 				change = " (" + string(r.Change) + ")"
 			}
-			fmt.Fprintf(&b, "  %d  %s  %s%s  %s\n", r.Anchor, position(r), paint(statusColor[r.Status], string(r.Status)), change, r.Reason)
+			old := ""
+			if r.Preexisting {
+				old = " " + paint(ansiDim, "[already so at the base]")
+			}
+			fmt.Fprintf(&b, "  %d  %s  %s%s  %s%s\n", r.Anchor, position(r), paint(statusColor[r.Status], string(r.Status)), change, r.Reason, old)
 			for _, c := range r.Candidates {
 				fmt.Fprintf(&b, "       %s %s  %.2f  %s\n", paint(ansiDim, "candidate"), locString(c.Location), c.Confidence, c.Reason)
+			}
+			if next := NextStep(r); next != "" {
+				fmt.Fprintf(&b, "     %s %s\n", paint(ansiDim, "next:"), next)
 			}
 		}
 	}
 	s := Summarize(rs)
-	fmt.Fprintf(&b, "%d valid, %d drifted, %d invalid\n", s.Valid, s.Drifted, s.Invalid)
+	fmt.Fprintf(&b, "%d valid, %d drifted, %d invalid", s.Valid, s.Drifted, s.Invalid)
+	if n := countPreexisting(rs); n > 0 {
+		fmt.Fprintf(&b, " (%d of the findings already so at the base)", n)
+	}
+	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return fmt.Errorf("write text report: %w", err)
 	}
 	return nil
+}
+
+func countPreexisting(rs []Result) int {
+	n := 0
+	for _, r := range rs {
+		if r.Preexisting {
+			n++
+		}
+	}
+	return n
+}
+
+// title is r's learning title: the result's own, else from titles.
+func title(r Result, titles map[string]string) string {
+	if r.Title != "" {
+		return r.Title
+	}
+	return titles[r.Learning]
+}
+
+// NextStep says what a person does about r, with the commands to run;
+// "" when nothing is to be done.
+func NextStep(r Result) string {
+	id, n := r.Learning, r.Anchor
+	switch {
+	case r.Change == ChangeMalformed:
+		return "fix the learning file at the line shown (a merge conflict: keep one side and remove the <<<<<<< ======= >>>>>>> lines), then run lore verify"
+	case r.Status == Invalid && strings.HasPrefix(r.Spec, "glob:"):
+		return fmt.Sprintf("change the pattern (lore anchor rm %s %d, then lore anchor add %s glob:PATTERN), or remove the learning if its files are gone (lore learn rm %s)", id, n, id, id)
+	case r.Status == Invalid && len(r.Candidates) > 0:
+		return fmt.Sprintf("if a candidate is the same code, re-anchor the learning there (lore anchor rm %s %d, then lore anchor add %s SPEC); if the code is gone, remove or rewrite the learning (lore learn rm %s)", id, n, id, id)
+	case r.Status == Invalid:
+		return fmt.Sprintf("re-anchor the learning where the code went (lore anchor rm %s %d, then lore anchor add %s SPEC), or remove it if the code is gone (lore learn rm %s)", id, n, id, id)
+	case r.Status == Drifted:
+		return fmt.Sprintf("re-read the learning against the code (lore learn show %s), edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n)
+	case r.Change == ChangeMoved || r.Change == ChangeRenamed || r.Change == ChangeMovedRenamed ||
+		r.Change == ChangeLinesShifted || r.Change == ChangeReformatted:
+		return "lore verify --fix records the new baseline"
+	}
+	return ""
 }
 
 // position is "file:line" of where a result points now, else where it
@@ -120,8 +171,8 @@ func locString(l Location) string {
 	if start, _, ok := parseRange(l.Lines); ok {
 		s += fmt.Sprintf(":%d", start)
 	}
-	if l.FQName != "" {
-		s += " " + l.FQName
+	if l.LocalName != "" {
+		s += " " + l.LocalName
 	}
 	return s
 }
@@ -147,15 +198,29 @@ func region(r Result, learningPath func(string) string) (string, int, int) {
 
 func defaultLearningPath(id string) string { return ".lore/learnings/" + id + ".md" }
 
-// message is a one-line description of a finding.
-func message(r Result) string {
+// message is a one-line description of a finding: the learning by id and
+// title, the anchor, what happened and what to do.
+func message(r Result, titles map[string]string) string {
 	m := fmt.Sprintf("%s is %s", r.Spec, r.Status)
 	if r.Change != ChangeNone {
 		m += " (" + string(r.Change) + ")"
 	}
 	m += ": " + r.Reason
 	if r.Learning != "" {
-		m = fmt.Sprintf("learning %s, anchor %d: %s", r.Learning, r.Anchor, m)
+		who := "learning " + r.Learning
+		if t := title(r, titles); t != "" {
+			who += fmt.Sprintf(" %q", t)
+		}
+		if r.Anchor > 0 {
+			who += fmt.Sprintf(", anchor %d", r.Anchor)
+		}
+		m = who + ": " + m
+	}
+	if r.Preexisting {
+		m += " (already so at the base of this change)"
+	}
+	if next := NextStep(r); next != "" {
+		m += ". Next: " + next
 	}
 	return m
 }
@@ -168,6 +233,8 @@ type GitHubOptions struct {
 	// IncludeValid also annotates valid anchors that moved or were
 	// reformatted (as notices).
 	IncludeValid bool
+	// Titles maps learning ids to titles for results without a Title.
+	Titles map[string]string
 }
 
 // WriteGitHub writes GitHub Actions workflow commands: a warning per
@@ -191,10 +258,16 @@ func WriteGitHub(w io.Writer, rs []Result, opts GitHubOptions) error {
 			}
 			level = "notice"
 		}
+		if r.Preexisting && level == "error" {
+			level = "warning" // shown, not failing: the change did not cause it
+		}
 		p, s, e := region(r, lp)
-		title := fmt.Sprintf("lore: %s (%s)", r.Status, r.Change)
+		head := fmt.Sprintf("lore: %s (%s)", r.Status, r.Change)
+		if t := title(r, opts.Titles); t != "" {
+			head += " " + t
+		}
 		fmt.Fprintf(&b, "::%s file=%s,line=%d,endLine=%d,title=%s::%s\n", level,
-			ghProperty(p), s, e, ghProperty(title), ghData(message(r)))
+			ghProperty(p), s, e, ghProperty(head), ghData(message(r, opts.Titles)))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write github annotations: %w", err)

@@ -101,9 +101,9 @@ func TestReportWriters(t *testing.T) {
 		}},
 		{"report.json.golden", func(b *bytes.Buffer) error { return anchors.WriteJSON(b, rs) }},
 		{"report.sarif.golden", func(b *bytes.Buffer) error {
-			return anchors.WriteSARIF(b, rs, anchors.SARIFOptions{ToolVersion: "0.0.0-test"})
+			return anchors.WriteSARIF(b, rs, anchors.SARIFOptions{ToolVersion: "0.0.0-test", Titles: titles})
 		}},
-		{"github.golden", func(b *bytes.Buffer) error { return anchors.WriteGitHub(b, rs, anchors.GitHubOptions{}) }},
+		{"github.golden", func(b *bytes.Buffer) error { return anchors.WriteGitHub(b, rs, anchors.GitHubOptions{Titles: titles}) }},
 	} {
 		var b bytes.Buffer
 		if err := tc.write(&b); err != nil {

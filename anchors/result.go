@@ -42,14 +42,19 @@ const (
 	ChangeDeleted          Change = "deleted"           // the symbol is gone
 	ChangeFileDeleted      Change = "file-deleted"      // the file is gone
 	ChangeNoMatch          Change = "no-match"          // the glob or the text matches nothing
+	ChangeMalformed        Change = "malformed"         // the learning file does not parse: its anchors cannot be read
 )
 
 // Location is where an anchor points: a file, a symbol in it, a range.
 // Lines is "start-end", 1-based and inclusive.
 type Location struct {
-	Path   string `json:"path"`
+	Path string `json:"path"`
+	// FQName is a symbol's full name, "path::Outer::inner", as `lore
+	// symbols --json` writes it; "" when the location is not a symbol.
 	FQName string `json:"fqname"`
-	Lines  string `json:"lines"`
+	// LocalName is the symbol's name within its file, "Outer::inner".
+	LocalName string `json:"local_name,omitempty"`
+	Lines     string `json:"lines"`
 }
 
 // Candidate is a possible new location of an anchor whose relocation was
@@ -63,8 +68,10 @@ type Candidate struct {
 // Result is the verdict on one anchor. Its JSON form is a stable API
 // (DESIGN.md §5).
 type Result struct {
-	Learning   string      `json:"learning"`
-	Anchor     int         `json:"anchor"` // 1-based position in the learning file
+	Learning string `json:"learning"`
+	// Title is the learning's title, filled in by the caller that knows it.
+	Title      string      `json:"title,omitempty"`
+	Anchor     int         `json:"anchor"` // 1-based position in the learning file; 0 for a malformed learning file
 	Spec       string      `json:"spec"`
 	Status     Status      `json:"status"`
 	Change     Change      `json:"change"`
@@ -73,6 +80,10 @@ type Result struct {
 	To         *Location   `json:"to,omitempty"` // present when the target was found
 	Reason     string      `json:"reason"`
 	Candidates []Candidate `json:"candidates,omitempty"`
+	// Preexisting says that the finding was there already at the base a
+	// change is compared with (verify --changed-since): the change did
+	// not introduce it.
+	Preexisting bool `json:"preexisting,omitempty"`
 
 	// current is the anchor re-baselined at To (zero when not found),
 	// without its sketch; file holds the content of a symbol or lines

@@ -17,6 +17,12 @@ type SARIFOptions struct {
 	// IncludeValid also reports valid anchors that moved or were
 	// reformatted (level "note").
 	IncludeValid bool
+	// Titles maps learning ids to titles for results without a Title.
+	Titles map[string]string
+	// Compared says the results were compared with a base (verify
+	// --changed-since): each result then has a baselineState, "unchanged"
+	// for findings already there at the base, "new" for the others.
+	Compared bool
 }
 
 type sarifLog struct {
@@ -64,6 +70,21 @@ type sarifResult struct {
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	BaselineState       string            `json:"baselineState,omitempty"`
+	Properties          sarifProperties   `json:"properties"`
+}
+
+// sarifProperties carry the result's fields for tools that read more than
+// the message.
+type sarifProperties struct {
+	Learning string    `json:"learning"`
+	Title    string    `json:"title,omitempty"`
+	Anchor   int       `json:"anchor"`
+	Spec     string    `json:"spec"`
+	Status   Status    `json:"status"`
+	From     Location  `json:"from"`
+	To       *Location `json:"to,omitempty"`
+	NextStep string    `json:"nextStep,omitempty"`
 }
 
 type sarifLocation struct {
@@ -100,6 +121,7 @@ func sarifRules() []sarifRuleDef {
 		{ChangeBodyChanged, "warning", "Anchored code changed", "The code a learning is anchored to changed; the learning may no longer hold. Review it and run lore anchor accept."},
 		{ChangeFileChanged, "warning", "Anchored file changed", "The file a learning is anchored to changed; review the learning and run lore anchor accept."},
 		{ChangeNoMatch, "error", "Anchor matches nothing", "The text or glob a learning is anchored to is no longer found."},
+		{ChangeMalformed, "error", "Learning file does not parse", "A learning file has a syntax error (often merge-conflict markers); its anchors cannot be verified until it is fixed."},
 		{ChangeDeleted, "error", "Anchored symbol deleted", "The symbol a learning is anchored to no longer exists and was not found elsewhere."},
 		{ChangeFileDeleted, "error", "Anchored file deleted", "The file a learning is anchored to was deleted and not found under another name."},
 		{ChangeMoved, "note", "Anchored code moved", "The code a learning is anchored to moved; lore verify --fix updates the anchor."},
@@ -162,9 +184,19 @@ func WriteSARIF(w io.Writer, rs []Result, opts SARIFOptions) error {
 			i = index[ChangeBodyChanged]
 		}
 		p, s, e := region(r, lp)
+		state := ""
+		if opts.Compared {
+			state = "new"
+			if r.Preexisting {
+				state = "unchanged"
+			}
+		}
 		run.Results = append(run.Results, sarifResult{
 			RuleID: rules[i].change.String(), RuleIndex: i, Level: level,
-			Message: sarifText{message(r)},
+			Message:       sarifText{message(r, opts.Titles)},
+			BaselineState: state,
+			Properties: sarifProperties{Learning: r.Learning, Title: title(r, opts.Titles), Anchor: r.Anchor, Spec: r.Spec,
+				Status: r.Status, From: r.From, To: r.To, NextStep: NextStep(r)},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: p, URIBaseID: "%SRCROOT%"},
 				Region:           sarifRegion{StartLine: s, EndLine: e}}}},

@@ -250,7 +250,7 @@ func verifyAll(t *testing.T, files anchors.Files, base anchors.Files, as []ancho
 func locSpec(l anchors.Location) string {
 	switch {
 	case l.FQName != "":
-		return l.Path + "::" + l.FQName
+		return l.FQName
 	case l.Lines != "":
 		s, e, _ := strings.Cut(l.Lines, "-")
 		return fmt.Sprintf("%s#L%s-L%s", l.Path, s, e)

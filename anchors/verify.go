@@ -144,7 +144,7 @@ func (v *Verifier) VerifyAll(ctx context.Context, as []Anchor) []Result {
 		}
 		for _, r := range out {
 			if r.found && r.To != nil && r.To.FQName != "" {
-				exclude[r.To.Path+"::"+r.To.FQName] = true
+				exclude[r.To.FQName] = true
 			}
 		}
 		redo := v.verifyEach(ctx, as, again, &runInfo{exclude: exclude, renames: renames})
@@ -216,7 +216,7 @@ func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 		if as[i].Type() != TypeSymbol || !r.found || r.To == nil || r.To.FQName == "" {
 			continue
 		}
-		key := r.To.Path + "::" + r.To.FQName
+		key := r.To.FQName
 		j, ok := owner[key]
 		if !ok {
 			owner[key] = i
@@ -240,7 +240,7 @@ func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 		r := &out[owner[key]]
 		c := Candidate{Location: *r.To, Confidence: round(r.Confidence / 2),
 			Reason: r.Reason + "; equally good a match for " + other}
-		what := fmt.Sprintf("%s no longer exists in %s", r.From.FQName, r.From.Path)
+		what := fmt.Sprintf("%s no longer exists in %s", r.From.LocalName, r.From.Path)
 		r.To, r.found, r.current, r.file = nil, false, Anchor{}, nil
 		r.Candidates = append([]Candidate{c}, r.Candidates...)
 		r.set(Invalid, ChangeDeleted, c.Confidence, what+"; its best match is equally good a match for "+other)
@@ -326,7 +326,7 @@ func (v *Verifier) verify(ctx context.Context, a Anchor, run *runInfo) Result {
 }
 
 func fromLocation(a Anchor) Location {
-	l := Location{Path: a.Path(), FQName: a.FQName()}
+	l := Location{Path: a.Path(), FQName: a.Symbol, LocalName: a.FQName()}
 	switch a.Type() {
 	case TypeSymbol:
 		l.Lines = a.Lines
@@ -342,7 +342,7 @@ func fromLocation(a Anchor) Location {
 
 func symLocation(s analyzer.Symbol) *Location {
 	_, fq, _ := cutFQ(s.FQName)
-	return &Location{Path: s.Path, FQName: fq, Lines: FormatRange(s.StartLine, s.EndLine)}
+	return &Location{Path: s.Path, FQName: s.FQName, LocalName: fq, Lines: FormatRange(s.StartLine, s.EndLine)}
 }
 
 // cutFQ splits "path::Outer::inner" into path and "Outer::inner".
@@ -403,6 +403,15 @@ func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *r
 		}
 	} else {
 		f = nil
+	}
+	if a.Hash == "" && a.Shape == "" && a.Sketch == "" {
+		// Nothing recorded to recognise the symbol by elsewhere.
+		if f == nil {
+			r.set(Invalid, ChangeFileDeleted, 1, path+" does not exist (no baseline recorded to follow the symbol elsewhere)")
+		} else {
+			r.set(Invalid, ChangeDeleted, 1, fmt.Sprintf("no symbol %s in %s (no baseline recorded to follow it elsewhere)", a.FQName(), path))
+		}
+		return
 	}
 	v.relocateSymbol(ctx, a, f, r, run)
 }
@@ -479,6 +488,10 @@ func (v *Verifier) verifyLines(ctx context.Context, a Anchor, r *Result) {
 			return
 		}
 		if a.Hash == "" && a.Shape == "" {
+			if n := newWindows(f).n(); end > n {
+				r.set(Invalid, ChangeNoMatch, 1, fmt.Sprintf("%s has only %d lines; the anchor names L%d-L%d", path, n, start, end))
+				return
+			}
 			r.foundLines(f, start, end)
 			r.set(Valid, ChangeNone, 1, "no baseline recorded; run lore anchor accept to record one")
 			return

@@ -407,7 +407,7 @@ func mutationRun(t *testing.T, corpus string, files map[string][]byte, mode runM
 		relocated := r.To != nil && (r.Change == anchors.ChangeMoved || r.Change == anchors.ChangeRenamed || r.Change == anchors.ChangeMovedRenamed)
 		if relocated {
 			m.reported++
-			got := r.To.Path + "::" + r.To.FQName
+			got := r.To.FQName
 			if e.change != "" && got == e.to && r.Change == e.change {
 				m.correct++
 			} else {
