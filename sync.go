@@ -256,6 +256,7 @@ type learningIndex struct {
 	byID     map[string]*lazyLearning
 	ids      []string // sorted
 	problems []error
+	broken   []string // names of the files that do not parse
 }
 
 // get returns the learning with this full id, nil when there is none.
@@ -277,6 +278,7 @@ func buildIndex(recs []namedRecord) *learningIndex {
 		r := nr.rec
 		if r.Err != "" {
 			idx.problems = append(idx.problems, errors.New(r.Err))
+			idx.broken = append(idx.broken, nr.name)
 			continue
 		}
 		if r.Learning == nil {

@@ -219,3 +219,76 @@ func cleanRel(p string) string {
 	}
 	return p
 }
+
+// Sub returns the files under dir, as fs.Sub does, keeping the direct
+// ReadFile, Stat and ReadDir that fs.Sub's generic wrapper would turn into
+// Open (which reads a git blob whole). A workspace in a subdirectory of
+// its repository reads git's index and trees through it.
+func (m *memFS) Sub(dir string) (fs.FS, error) {
+	if !fs.ValidPath(dir) {
+		return nil, &fs.PathError{Op: "sub", Path: dir, Err: fs.ErrInvalid}
+	}
+	if dir == "." {
+		return m, nil
+	}
+	return &subFS{m: m, dir: dir}, nil
+}
+
+type subFS struct {
+	m   *memFS
+	dir string
+}
+
+func (s *subFS) full(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return path.Join(s.dir, name), nil
+}
+
+// rel turns an error about a full path back into one about name.
+func rel(err error, name string) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	}
+	return err
+}
+
+func (s *subFS) Open(name string) (fs.File, error) {
+	full, err := s.full("open", name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.m.Open(full)
+	return f, rel(err, name)
+}
+
+func (s *subFS) Stat(name string) (fs.FileInfo, error) {
+	full, err := s.full("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := s.m.Stat(full)
+	if err == nil && name == "." {
+		fi = memInfo{name: ".", dir: true}
+	}
+	return fi, rel(err, name)
+}
+
+func (s *subFS) ReadFile(name string) ([]byte, error) {
+	full, err := s.full("read", name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.m.ReadFile(full)
+	return b, rel(err, name)
+}
+
+func (s *subFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	full, err := s.full("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := s.m.ReadDir(full)
+	return ents, rel(err, name)
+}

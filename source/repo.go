@@ -142,6 +142,14 @@ func isBareGitDir(p string) bool {
 	return true
 }
 
+// Shallow reports whether the repository is a shallow clone: its history
+// stops at the commits listed in the shallow file, so merge bases older
+// than those are not there.
+func (r *Repo) Shallow() bool {
+	fi, err := os.Stat(filepath.Join(commonDir(r.gitDir), "shallow"))
+	return err == nil && fi.Size() > 0
+}
+
 // Head returns the id of the commit HEAD points to; an unborn branch is
 // an error.
 func (r *Repo) Head() (string, error) {

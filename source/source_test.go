@@ -372,3 +372,65 @@ func TestDirAppendFile(t *testing.T) {
 		}
 	}
 }
+
+// A workspace in a subdirectory of its repository reads git's index and
+// trees through fs.Sub, which must keep them complete file systems.
+func TestSubOfGitSources(t *testing.T) {
+	dir := repo(t)
+	idx, err := source.GitIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := source.GitTree(dir, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, fsys := range map[string]fs.FS{"index": idx, "tree": tree} {
+		sub, err := fs.Sub(fsys, "d")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"b.txt"}
+		if name == "index" {
+			want = append(want, "new.txt")
+		}
+		if err := fstest.TestFS(sub, want...); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if b, err := fs.ReadFile(sub, "b.txt"); err != nil || string(b) != "bee\n" {
+			t.Errorf("%s: b.txt = %q, %v", name, b, err)
+		}
+		if _, err := fs.Stat(sub, "a.txt"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: a.txt outside the subdirectory: %v", name, err)
+		}
+	}
+}
+
+func TestShallow(t *testing.T) {
+	dir := repo(t)
+	r, err := source.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Shallow() {
+		t.Error("a full repository reads as shallow")
+	}
+	clone := filepath.Join(t.TempDir(), "c")
+	git(t, dir, "clone", "-q", "--depth", "1", "file://"+dir, clone)
+	if r, err = source.OpenRepo(clone); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Shallow() {
+		t.Error("a --depth 1 clone does not read as shallow")
+	}
+	if root, _ := filepath.EvalSymlinks(r.Root()); root != must(filepath.EvalSymlinks(clone)) {
+		t.Errorf("Root = %s, want %s", r.Root(), clone)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
