@@ -15,15 +15,16 @@ import (
 func TestPackageLayers(t *testing.T) {
 	const mod = "github.com/lorehq/lore"
 	allowed := map[string][]string{
-		"graph":     nil,
-		"queries":   nil,
-		"source":    nil,
-		"analyzer":  {"queries", "graph"},
-		"anchors":   {"analyzer", "graph"},
-		"cochange":  {"graph", "source"},
-		"mcpserver": {".", "graph", "cochange"},
-		"httpapi":   {".", "graph"},
-		".":         {"analyzer", "anchors", "cochange", "graph", "source"},
+		"graph":          nil,
+		"queries":        nil,
+		"internal/udiff": nil,
+		"source":         nil,
+		"analyzer":       {"queries", "graph"},
+		"anchors":        {"analyzer", "graph"},
+		"cochange":       {"graph", "source"},
+		"mcpserver":      {".", "graph", "cochange"},
+		"httpapi":        {".", "graph"},
+		".":              {"analyzer", "anchors", "cochange", "graph", "source", "internal/udiff"},
 	}
 	for dir, ok := range allowed {
 		pkg, err := build.ImportDir(filepath.FromSlash(dir), 0)

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -29,12 +31,19 @@ type VerifyOptions struct {
 	// Rev verifies against a commit's tree (any revision git understands).
 	Rev string
 	// ChangedSince limits verification to anchors whose files changed
-	// between the merge base of ChangedSince and the source (needs git).
+	// between the merge base of ChangedSince and the source (needs git),
+	// and marks the findings that were already there at the merge base
+	// (Result.Preexisting): a change is judged on what it introduced.
 	ChangedSince string
 	// Fix rewrites the baselines of relocated and reformatted anchors in
-	// the learning files (never of drifted ones). With Staged it also
-	// stages the rewritten files.
+	// the learning files (never of drifted ones) and bumps their updated
+	// time. With Staged it rewrites the staged version of each learning
+	// file and its working copy separately, so that the commit carries
+	// exactly lore's change and unstaged edits stay unstaged.
 	Fix bool
+	// DryRun, with Fix, writes nothing: the report's Patch holds the
+	// unified diff that Fix would apply to the learning files.
+	DryRun bool
 	// Learnings limits verification to these ids or prefixes.
 	Learnings []string
 	// Everything verifies every anchor with Staged too. By default a staged
@@ -48,21 +57,68 @@ type VerifyOptions struct {
 
 // VerifyReport is the outcome of Verify.
 type VerifyReport struct {
-	Source  string           `json:"source"` // worktree, index, or the commit verified
+	Source string `json:"source"` // worktree, index, or the commit verified
+	// Base is the merge base the results were compared with
+	// (ChangedSince).
+	Base    string           `json:"base,omitempty"`
 	Summary anchors.Summary  `json:"summary"`
 	Results []anchors.Result `json:"results"`
-	// Fixed lists the learning files --fix rewrote.
+	// Fixed lists the learning files --fix rewrote (with DryRun: would
+	// rewrite).
 	Fixed []string `json:"fixed,omitempty"`
+	// Patch is the unified diff of the learning files that Fix with
+	// DryRun would write; paths are relative to the repository's top.
+	Patch string `json:"patch,omitempty"`
+	// Notices are things a person should know that are not findings,
+	// such as baselines left unfixed.
+	Notices []string `json:"notices,omitempty"`
 	// Titles maps learning ids to titles, for reports.
 	Titles map[string]string `json:"-"`
 }
 
+// Failing counts the findings at or above failOn (drifted or invalid) that
+// fail a run: those the change introduced, and with preexisting also those
+// that were there before it.
+func (r *VerifyReport) Failing(failOn anchors.Status, preexisting bool) int {
+	n := 0
+	for _, x := range r.Results {
+		if (x.Status == failOn || x.Status.Worse(failOn)) && x.Status != anchors.Valid && (preexisting || !x.Preexisting) {
+			n++
+		}
+	}
+	return n
+}
+
+// checkRev refuses what git would read as an option or cannot name a
+// revision, before it reaches a git command line.
+func checkRev(flag, rev string) error {
+	switch {
+	case rev == "":
+		return nil
+	case strings.HasPrefix(rev, "-"):
+		return fmt.Errorf("%s %q: not a revision (a revision cannot start with '-')", flag, rev)
+	case strings.ContainsAny(rev, "\x00\n\r") || strings.TrimSpace(rev) != rev:
+		return fmt.Errorf("%s %q: not a revision", flag, rev)
+	}
+	return nil
+}
+
 // Verify checks every anchor of every learning (or of opts.Learnings)
 // against the source, records status transitions and, with Fix, rewrites
-// the baselines of anchors that moved or were reformatted.
+// the baselines of anchors that moved or were reformatted. A learning file
+// that does not parse is a finding (change "malformed"), never skipped.
 func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyReport, error) {
 	if opts.Staged && opts.Rev != "" {
 		return nil, errors.New("--staged and --rev exclude each other")
+	}
+	if opts.DryRun && !opts.Fix {
+		return nil, errors.New("--dry-run shows what --fix would write: give both")
+	}
+	if err := checkRev("--rev", opts.Rev); err != nil {
+		return nil, err
+	}
+	if err := checkRev("--changed-since", opts.ChangedSince); err != nil {
+		return nil, err
 	}
 	if opts.Threshold == 0 {
 		opts.Threshold = w.cfg.Verify.RelocationThreshold
@@ -112,17 +168,65 @@ type verifySource struct {
 	// files (and renames' old paths).
 	changed map[string]bool
 	renames map[string]string
+	git     *gitRepo // nil outside git
+}
+
+// gitRepo is the git repository around a workspace.
+type gitRepo struct {
+	repo *source.Repo
+	// prefix is the workspace's directory within the work tree,
+	// slash-separated with a trailing slash, "" at the top: git's index
+	// and trees name files from the top, the workspace from its root.
+	prefix string
+}
+
+// openGit opens the repository around the workspace; nil outside git.
+func (w *Workspace) openGit() (*gitRepo, error) {
+	repo, err := source.OpenRepo(w.root)
+	if err != nil {
+		return nil, nil
+	}
+	g := &gitRepo{repo: repo}
+	if top := repo.Root(); top != "" {
+		rel, err := filepath.Rel(evalSymlinks(top), evalSymlinks(w.root))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("workspace %s is not inside its git work tree %s", w.root, top)
+		}
+		if rel != "." {
+			g.prefix = filepath.ToSlash(rel) + "/"
+		}
+	}
+	return g, nil
+}
+
+func evalSymlinks(p string) string {
+	if q, err := filepath.EvalSymlinks(p); err == nil {
+		return q
+	}
+	return p
+}
+
+// sub narrows a git source (paths from the work tree's top) to the
+// workspace.
+func (g *gitRepo) sub(fsys fs.FS) (fs.FS, error) {
+	if g.prefix == "" {
+		return fsys, nil
+	}
+	return fs.Sub(fsys, strings.TrimSuffix(g.prefix, "/"))
 }
 
 // readGit reads what a verification needs from git: the source for
 // --rev and --staged, the base, and the changed files.
 func (w *Workspace) readGit(ctx context.Context, opts VerifyOptions) (*verifySource, error) {
-	repo, _ := source.OpenRepo(w.root)
-	head := ""
-	if repo != nil {
-		head, _ = repo.Head() // "" on an unborn branch
+	g, err := w.openGit()
+	if err != nil {
+		return nil, err
 	}
-	vs := &verifySource{renames: map[string]string{}}
+	head := ""
+	if g != nil {
+		head, _ = g.repo.Head() // "" on an unborn branch
+	}
+	vs := &verifySource{renames: map[string]string{}, git: g}
 	// A staged verification asks a git process for the staged changes
 	// while this one reads the index.
 	type diff struct {
@@ -135,7 +239,7 @@ func (w *Workspace) readGit(ctx context.Context, opts VerifyOptions) (*verifySou
 		staged = make(chan diff, 1)
 		go func() {
 			var d diff
-			d.changed, d.renames, d.err = w.changedFiles(ctx, head, opts)
+			d.changed, d.renames, d.err = w.changedFiles(ctx, head, opts, "")
 			staged <- d
 		}()
 		defer func() {
@@ -144,25 +248,32 @@ func (w *Workspace) readGit(ctx context.Context, opts VerifyOptions) (*verifySou
 			}
 		}()
 	}
+	rev := ""
 	switch {
 	case opts.Rev != "":
-		if repo == nil {
+		if g == nil {
 			return nil, fmt.Errorf("--rev %s: %s is not in a git repository", opts.Rev, w.root)
 		}
-		id, err := repo.Resolve(ctx, opts.Rev)
-		if err != nil {
-			return nil, fmt.Errorf("--rev %s: unknown revision: %w", opts.Rev, err)
-		}
-		if vs.files, err = repo.Tree(id); err != nil {
+		if rev, err = w.resolve(ctx, g, "--rev", opts.Rev); err != nil {
 			return nil, err
 		}
-		vs.name, vs.commit = id, id
+		tree, err := g.repo.Tree(rev)
+		if err != nil {
+			return nil, err
+		}
+		if vs.files, err = g.sub(tree); err != nil {
+			return nil, err
+		}
+		vs.name, vs.commit = rev, rev
 	case opts.Staged:
-		if repo == nil {
+		if g == nil {
 			return nil, fmt.Errorf("--staged: %s is not in a git repository", w.root)
 		}
-		var err error
-		if vs.files, err = repo.Index(); err != nil {
+		idx, err := g.repo.Index()
+		if err != nil {
+			return nil, err
+		}
+		if vs.files, err = g.sub(idx); err != nil {
 			return nil, err
 		}
 		vs.name, vs.commit = "index", head
@@ -172,7 +283,10 @@ func (w *Workspace) readGit(ctx context.Context, opts VerifyOptions) (*verifySou
 	}
 	baseRev := head
 	if opts.ChangedSince != "" {
-		mb, err := w.mergeBase(ctx, opts.ChangedSince, opts.Rev)
+		if g == nil {
+			return nil, fmt.Errorf("--changed-since %s: %s is not in a git repository", opts.ChangedSince, w.root)
+		}
+		mb, err := w.mergeBase(ctx, g, opts.ChangedSince, rev, head)
 		if err != nil {
 			return nil, err
 		}
@@ -181,15 +295,20 @@ func (w *Workspace) readGit(ctx context.Context, opts VerifyOptions) (*verifySou
 	vs.baseID = baseRev
 	// The base is where baselines were probably taken; a commit is not its
 	// own base.
-	if repo != nil && baseRev != "" && !(opts.Rev != "" && baseRev == vs.commit) {
+	if g != nil && baseRev != "" && !(opts.Rev != "" && baseRev == vs.commit) {
 		// Read lazily: the base serves only relocation, which most runs
 		// never need, and reading a large tree costs ~100 ms.
-		vs.base = &lazyFS{open: func() (fs.FS, error) { return repo.Tree(baseRev) }}
+		vs.base = &lazyFS{open: func() (fs.FS, error) {
+			tree, err := g.repo.Tree(baseRev)
+			if err != nil {
+				return nil, err
+			}
+			return g.sub(tree)
+		}}
 	}
-	var err error
 	switch {
 	case opts.ChangedSince != "":
-		vs.changed, vs.renames, err = w.changedFiles(ctx, vs.baseID, opts)
+		vs.changed, vs.renames, err = w.changedFiles(ctx, vs.baseID, opts, rev)
 	case staged != nil:
 		d := <-staged
 		staged = nil
@@ -199,6 +318,23 @@ func (w *Workspace) readGit(ctx context.Context, opts VerifyOptions) (*verifySou
 		return nil, err
 	}
 	return vs, nil
+}
+
+// resolve turns a revision given on a flag into a commit id, saying what
+// to do when the clone lacks it.
+func (w *Workspace) resolve(ctx context.Context, g *gitRepo, flag, rev string) (string, error) {
+	id, err := g.repo.Resolve(ctx, rev)
+	if err == nil {
+		return id, nil
+	}
+	msg := fmt.Sprintf("%s %s: unknown revision", flag, rev)
+	if g.repo.Shallow() {
+		return "", fmt.Errorf("%s in this shallow clone: fetch the history (git fetch --unshallow; on GitHub Actions, actions/checkout with fetch-depth: 0)", msg)
+	}
+	if remote, branch, ok := strings.Cut(rev, "/"); ok && !strings.ContainsAny(rev, "~^:@") {
+		return "", fmt.Errorf("%s: fetch it first (git fetch %s %s)", msg, remote, branch)
+	}
+	return "", fmt.Errorf("%s (%v)", msg, err)
 }
 
 func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOptions, vs *verifySource) (*VerifyReport, error) {
@@ -218,8 +354,9 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 	}
 	defer src.Close()
 	vopts := anchors.Options{Threshold: opts.Threshold}
+	var base *anchors.Source
 	if vs.base != nil {
-		base, err := anchors.NewSource(vs.base, anchors.SourceOptions{Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize})
+		base, err = anchors.NewSource(vs.base, anchors.SourceOptions{Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize})
 		if err != nil {
 			return nil, err
 		}
@@ -235,10 +372,14 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 		return nil, err
 	}
 	rep := &VerifyReport{Source: vs.name, Results: []anchors.Result{}, Titles: map[string]string{}}
+	if opts.ChangedSince != "" {
+		rep.Base = vs.baseID
+	}
 	// One run over every selected anchor, so that two anchors never take
 	// the same new location and renames found in the run explain callers.
 	var batch []anchors.Learning
 	var positions [][]int // per learning of batch: 1-based positions of its anchors
+	var paths []string    // per learning of batch: its file
 	for _, id := range ids {
 		z := w.learnings.byID[id]
 		whole := changed == nil || changed[z.Path]
@@ -258,30 +399,189 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 		if len(as) > 0 {
 			batch = append(batch, anchors.Learning{ID: id, Anchors: as})
 			positions = append(positions, pos)
+			paths = append(paths, z.Path)
 		}
 	}
 	rs := v.VerifyLearnings(ctx, batch)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var verified []anchors.Anchor // per result: the anchor as it was read
 	k := 0
 	for bi, bl := range batch {
-		for j := range bl.Anchors {
-			rs[k].Learning, rs[k].Anchor = bl.ID, positions[bi][j]
+		for j, a := range bl.Anchors {
+			rs[k].Learning, rs[k].Anchor, rs[k].Title = bl.ID, positions[bi][j], rep.Titles[bl.ID]
+			verified = append(verified, a)
 			k++
 		}
 	}
+	if opts.ChangedSince != "" {
+		if err := w.markPreexisting(ctx, vs, base, opts.Threshold, rs, verified, paths, batch); err != nil {
+			return nil, err
+		}
+	}
 	rep.Results = append(rep.Results, rs...)
+	broken, err := w.malformed(ctx, opts, vs)
+	if err != nil {
+		return nil, err
+	}
+	rep.Results = append(rep.Results, broken...)
 	rep.Summary = anchors.Summarize(rep.Results)
-	if err := w.recordTransitions(st, vs.commit, rep.Results); err != nil {
+	if err := w.recordTransitions(st, vs.commit, rs); err != nil {
 		return nil, err
 	}
 	if opts.Fix {
-		if rep.Fixed, err = w.fix(ctx, rep.Results, opts.Staged); err != nil {
+		var fixes []anchorFix
+		k := 0
+		for bi, bl := range batch {
+			for range bl.Anchors {
+				if a, ok := anchors.Fix(rs[k]); ok {
+					fixes = append(fixes, anchorFix{learning: bl.ID, path: paths[bi], old: verified[k], new: a})
+				}
+				k++
+			}
+		}
+		if err := w.fix(ctx, vs, opts, fixes, rep); err != nil {
 			return nil, err
 		}
 	}
 	return rep, nil
+}
+
+// malformed returns a finding for each learning file that does not parse:
+// its anchors cannot be read, so it must never pass unseen. A staged
+// verification judges the staged version of the learning files the commit
+// touches; others judge the working copies (only the changed ones when
+// the verification is limited to changed files).
+func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verifySource) ([]anchors.Result, error) {
+	type bad struct {
+		path string
+		err  error
+	}
+	var found []bad
+	seen := map[string]bool{}
+	if opts.Staged && vs.changed != nil {
+		var names []string
+		for p := range vs.changed {
+			if isLearningPath(p) {
+				names = append(names, p)
+			}
+		}
+		sort.Strings(names)
+		for _, p := range names {
+			data, err := fs.ReadFile(vs.files, p)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // deleted in this commit
+			}
+			if err != nil {
+				return nil, fmt.Errorf("read staged %s: %w", p, err)
+			}
+			if _, err := ParseLearning(p, data); err != nil {
+				found = append(found, bad{p, err})
+			}
+			seen[p] = true
+		}
+	}
+	if !opts.Staged || vs.changed == nil {
+		for _, name := range w.learnings.broken {
+			p := Dir + "/learnings/" + name
+			if seen[p] || (vs.changed != nil && !vs.changed[p]) {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(w.learningsDir(), name))
+			if err != nil {
+				continue // gone since the sync
+			}
+			if _, err := ParseLearning(p, data); err != nil {
+				found = append(found, bad{p, err})
+			}
+		}
+	}
+	var out []anchors.Result
+	for _, b := range found {
+		line, msg := 1, b.err.Error()
+		var pe *ParseError
+		if errors.As(b.err, &pe) {
+			msg = pe.Msg
+			if pe.Line > 0 {
+				line = pe.Line
+			}
+		}
+		if strings.Contains(msg, "<<<<<<<") || strings.Contains(msg, ">>>>>>>") || strings.Contains(msg, "=======") {
+			msg += " (an unresolved merge conflict)"
+		}
+		out = append(out, anchors.Result{
+			Learning: strings.TrimSuffix(path.Base(b.path), ".md"), Spec: b.path,
+			Status: anchors.Invalid, Change: anchors.ChangeMalformed, Confidence: 1,
+			From:   anchors.Location{Path: b.path, Lines: anchors.FormatRange(line, line)},
+			Reason: fmt.Sprintf("learning file does not parse at line %d: %s", line, msg),
+		})
+	}
+	return out, nil
+}
+
+func isLearningPath(p string) bool {
+	dir, name := path.Split(p)
+	return dir == Dir+"/learnings/" && strings.HasSuffix(name, ".md") && !isTmp(name)
+}
+
+// markPreexisting compares each finding with the state at the merge base,
+// computed now rather than stored: the same anchor (same spec and
+// baseline) in the learning file as it was at the base, verified against
+// the base's tree. A finding that was already as bad there is marked
+// Preexisting; one whose anchor is new or re-baselined since is not.
+func (w *Workspace) markPreexisting(ctx context.Context, vs *verifySource, base *anchors.Source, threshold float64, rs []anchors.Result, verified []anchors.Anchor, paths []string, batch []anchors.Learning) error {
+	if vs.base == nil || base == nil {
+		return nil
+	}
+	// The learning file of each result, and the learning files at the base.
+	fileOf := make([]string, len(rs))
+	k := 0
+	for bi, bl := range batch {
+		for range bl.Anchors {
+			fileOf[k] = paths[bi]
+			k++
+		}
+	}
+	then := map[string][]anchors.Anchor{} // path -> anchors at the base
+	var idx []int
+	var as []anchors.Anchor
+	for i, r := range rs {
+		if r.Status == anchors.Valid {
+			continue
+		}
+		p := fileOf[i]
+		old, ok := then[p]
+		if !ok {
+			if data, err := fs.ReadFile(vs.base, p); err == nil {
+				if l, err := ParseLearning(p, data); err == nil {
+					old = l.Anchors
+				}
+			}
+			then[p] = old
+		}
+		if slices.Contains(old, verified[i]) {
+			idx = append(idx, i)
+			as = append(as, verified[i])
+		}
+	}
+	if len(as) == 0 {
+		return nil
+	}
+	bv, err := anchors.NewVerifier(base, anchors.Options{Threshold: threshold})
+	if err != nil {
+		return err
+	}
+	was := bv.VerifyAll(ctx, as)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for j, i := range idx {
+		if was[j].Status != anchors.Valid && !rs[i].Status.Worse(was[j].Status) {
+			rs[i].Preexisting = true
+		}
+	}
+	return nil
 }
 
 // selectLearnings resolves ids or prefixes; none means every learning.
@@ -344,9 +644,19 @@ func globMatch(pattern, name string) bool {
 	return match(0, 0)
 }
 
+// git runs git in the workspace's root and returns its standard output.
 func (w *Workspace) git(ctx context.Context, args ...string) ([]byte, error) {
+	return w.gitIn(ctx, nil, args...)
+}
+
+// gitIn is git with stdin (nil: none).
+func (w *Workspace) gitIn(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = w.root
+	cmd.Env = gitEnv()
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -360,26 +670,61 @@ func (w *Workspace) git(ctx context.Context, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-func (w *Workspace) mergeBase(ctx context.Context, since, rev string) (string, error) {
-	if rev == "" {
-		rev = "HEAD"
+// gitEnv is the environment for git processes lore starts in the
+// workspace's root. git gives hooks some paths relative to the directory
+// it runs them in (GIT_INDEX_FILE=.git/index for a plain commit): they are
+// made absolute, as this process resolves them, so that a git process in
+// another directory reads the same files.
+func gitEnv() []string {
+	env := os.Environ()
+	for i, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GIT_INDEX_FILE", "GIT_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR":
+			if v != "" && !filepath.IsAbs(v) {
+				if abs, err := filepath.Abs(v); err == nil {
+					env[i] = k + "=" + abs
+				}
+			}
+		}
 	}
-	out, err := w.git(ctx, "merge-base", since, rev)
+	return env
+}
+
+// mergeBase returns the merge base of since and rev (a commit id; "" for
+// HEAD, whose id is head).
+func (w *Workspace) mergeBase(ctx context.Context, g *gitRepo, since, rev, head string) (string, error) {
+	if rev == "" {
+		rev = head
+	}
+	if rev == "" {
+		return "", fmt.Errorf("--changed-since %s: HEAD has no commit yet", since)
+	}
+	id, err := w.resolve(ctx, g, "--changed-since", since)
 	if err != nil {
-		return "", fmt.Errorf("--changed-since %s: %w", since, err)
+		return "", err
+	}
+	out, err := w.git(ctx, "merge-base", "--end-of-options", id, rev)
+	if err != nil {
+		if g.repo.Shallow() {
+			return "", fmt.Errorf("--changed-since %s: no merge base in this shallow clone: fetch the history (git fetch --unshallow; on GitHub Actions, actions/checkout with fetch-depth: 0)", since)
+		}
+		return "", fmt.Errorf("--changed-since %s: no common history with the verified commit: %w", since, err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }
 
 // changedFiles lists the files that differ between the commit mb and the
-// source, with the renames among them.
-func (w *Workspace) changedFiles(ctx context.Context, mb string, opts VerifyOptions) (map[string]bool, map[string]string, error) {
-	args := []string{"diff", "--name-status", "-M", "-z", mb}
-	switch {
-	case opts.Rev != "":
-		args = append(args, opts.Rev)
-	case opts.Staged:
-		args = []string{"diff", "--cached", "--name-status", "-M", "-z", mb}
+// source (the commit rev, the index with Staged, else the working tree),
+// relative to the workspace's root, with the renames among them.
+func (w *Workspace) changedFiles(ctx context.Context, mb string, opts VerifyOptions, rev string) (map[string]bool, map[string]string, error) {
+	args := []string{"diff", "--name-status", "-M", "-z", "--relative"}
+	if opts.Staged {
+		args = append(args, "--cached")
+	}
+	args = append(args, "--end-of-options", mb)
+	if rev != "" {
+		args = append(args, rev)
 	}
 	out, err := w.git(ctx, args...)
 	if err != nil {
@@ -406,48 +751,6 @@ func (w *Workspace) changedFiles(ctx context.Context, mb string, opts VerifyOpti
 		}
 	}
 	return changed, renames, nil
-}
-
-// fix rewrites the baselines of anchors that moved or were reformatted.
-func (w *Workspace) fix(ctx context.Context, rs []anchors.Result, stage bool) ([]string, error) {
-	byLearning := map[string]map[int]anchors.Anchor{}
-	for _, r := range rs {
-		a, ok := anchors.Fix(r)
-		if !ok {
-			continue
-		}
-		if byLearning[r.Learning] == nil {
-			byLearning[r.Learning] = map[int]anchors.Anchor{}
-		}
-		byLearning[r.Learning][r.Anchor-1] = a
-	}
-	var files []*Learning
-	for id, fixes := range byLearning {
-		fresh, err := w.readLearning(w.learnings.get(id))
-		if err != nil {
-			return nil, err
-		}
-		for i, a := range fixes {
-			if i < len(fresh.Anchors) {
-				fresh.Anchors[i] = a
-			}
-		}
-		files = append(files, fresh)
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	if err := w.writeLearnings(files); err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, l := range files {
-		paths = append(paths, l.Path)
-	}
-	if stage && len(paths) > 0 {
-		if _, err := w.git(ctx, append([]string{"add", "--"}, paths...)...); err != nil {
-			return paths, fmt.Errorf("stage fixed learnings: %w", err)
-		}
-	}
-	return paths, nil
 }
 
 // Verification state in the store.

@@ -15,24 +15,36 @@ const version = "0.1.0"
 
 func newVerifyCmd(a *app) *cobra.Command {
 	var (
-		opts   lore.VerifyOptions
-		format string
-		failOn string
-		all    bool
+		opts        lore.VerifyOptions
+		format      string
+		failOn      string
+		all         bool
+		quiet       bool
+		preexisting bool
 	)
 	c := &cobra.Command{
-		Use:   "verify [LEARNING...] [--staged | --rev REV] [--changed-since REV] [--fix] [--format text|json|sarif|github] [--fail-on drifted|invalid|never]",
+		Use:   "verify [LEARNING...] [--staged | --rev REV] [--changed-since REV] [--fix [--dry-run]] [--format text|json|sarif|github] [--fail-on drifted|invalid|never]",
 		Short: "Check which learnings still hold (valid), changed (drifted) or lost their code (invalid)",
 		Long: `verify checks every anchor against the working tree (default), git's index
 (--staged: what is about to be committed; by default only the anchors the
 commit touches and the learnings it stages) or a commit (--rev). Symbols that
 moved or were renamed are followed; formatting and comment changes are not
-drift. --fix rewrites the baselines of relocated and reformatted anchors
-(drift is accepted only by a person: lore anchor accept). Exit code 1 when a
-finding reaches --fail-on (default: invalid, or verify.fail_on in config).`,
+drift. A learning file that does not parse (a merge conflict) is a finding.
+
+--fix rewrites the baselines of relocated and reformatted anchors (drift is
+accepted only by a person: lore anchor accept); with --staged it rewrites
+the staged learning file and the working copy separately, so the commit
+carries exactly lore's change. --fix --dry-run prints the patch instead.
+
+--changed-since REV verifies the anchors into files changed since the merge
+base with REV and compares each finding with the merge base: findings that
+were already there are shown but fail the run only with
+--fail-on-preexisting. Exit code 1 when a finding reaches --fail-on
+(default: invalid, or verify.fail_on in config).`,
 		Example: `  lore verify
-  lore verify --staged --fix                     # pre-commit
+  lore verify --staged --fix --quiet             # pre-commit (lore hook install)
   lore verify --changed-since origin/main --format sarif > lore.sarif   # CI on a pull request
+  lore verify --fix --dry-run > lore-fix.patch   # the baseline updates, for review
   lore verify --format github --fail-on drifted`,
 		RunE: func(c *cobra.Command, args []string) error {
 			ws, err := a.workspace()
@@ -53,40 +65,62 @@ finding reaches --fail-on (default: invalid, or verify.fail_on in config).`,
 			if err != nil {
 				return err
 			}
-			switch format {
-			case "json":
+			failing := 0
+			if failOn != "never" {
+				failing = rep.Failing(anchors.Status(failOn), preexisting)
+			}
+			results := rep.Results
+			if quiet {
+				results = nil
+				for _, r := range rep.Results {
+					if failOn != "never" && (r.Status == anchors.Status(failOn) || r.Status.Worse(anchors.Status(failOn))) && (preexisting || !r.Preexisting) {
+						results = append(results, r)
+					}
+				}
+			}
+			switch {
+			case format == "json":
 				err = a.json(rep)
-			case "sarif":
-				err = anchors.WriteSARIF(a.stdout, rep.Results, anchors.SARIFOptions{ToolVersion: version})
-			case "github":
-				err = anchors.WriteGitHub(a.stdout, rep.Results, anchors.GitHubOptions{})
+			case format == "sarif":
+				err = anchors.WriteSARIF(a.stdout, rep.Results, anchors.SARIFOptions{ToolVersion: version, Titles: rep.Titles, Compared: opts.ChangedSince != ""})
+			case format == "github":
+				err = anchors.WriteGitHub(a.stdout, rep.Results, anchors.GitHubOptions{Titles: rep.Titles})
+			case opts.DryRun:
+				_, err = fmt.Fprint(a.stdout, rep.Patch)
+			case quiet && len(results) == 0:
 			default:
-				err = anchors.WriteText(a.stdout, rep.Results, anchors.TextOptions{Color: a.isTTY(), Titles: rep.Titles, HideValid: !all})
+				err = anchors.WriteText(a.stdout, results, anchors.TextOptions{Color: a.isTTY(), Titles: rep.Titles, HideValid: !all})
 			}
 			if err != nil {
 				return err
 			}
-			for _, f := range rep.Fixed {
-				fmt.Fprintf(a.stderr, "lore: fixed baselines in %s\n", f)
+			if quiet && failing > 0 && format == "text" && opts.Staged {
+				fmt.Fprintln(a.stdout, "lore: the commit is stopped; to commit anyway, once: git commit --no-verify")
 			}
-			switch failOn {
-			case "drifted":
-				a.findings = rep.Summary.Drifted+rep.Summary.Invalid > 0
-			case "invalid":
-				a.findings = rep.Summary.Invalid > 0
+			for _, n := range rep.Notices {
+				fmt.Fprintln(a.stderr, "lore:", n)
 			}
+			if !opts.DryRun {
+				for _, f := range rep.Fixed {
+					fmt.Fprintf(a.stderr, "lore: fixed baselines in %s\n", f)
+				}
+			}
+			a.findings = failing > 0
 			return nil
 		},
 	}
 	f := c.Flags()
 	f.BoolVar(&opts.Staged, "staged", false, "verify what is staged (git's index), not the working tree")
 	f.StringVar(&opts.Rev, "rev", "", "verify a commit's tree")
-	f.StringVar(&opts.ChangedSince, "changed-since", "", "only anchors whose files changed since the merge base with `REV`")
+	f.StringVar(&opts.ChangedSince, "changed-since", "", "only anchors whose files changed since the merge base with `REV`; findings already there at the merge base do not fail")
+	f.BoolVar(&preexisting, "fail-on-preexisting", false, "with --changed-since: findings already there at the merge base fail the run too")
 	f.BoolVar(&opts.Fix, "fix", false, "rewrite baselines of moved and reformatted anchors")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "with --fix: print the patch of the learning files instead of writing them")
 	f.StringVar(&format, "format", "text", "text, json, sarif or github")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 on findings at or above: drifted, invalid or never")
 	f.Float64Var(&opts.Threshold, "threshold", 0, "lowest confidence for following a relocation (default 0.8)")
 	f.BoolVar(&all, "show-valid", false, "text: list valid anchors too")
+	f.BoolVar(&quiet, "quiet", false, "text: print nothing unless the run fails, then only what fails it (the pre-commit hook)")
 	f.BoolVar(&opts.Everything, "all-anchors", false, "with --staged: verify every anchor, not only those the commit touches")
 	c.PreRunE = func(c *cobra.Command, _ []string) error {
 		switch format {
