@@ -196,4 +196,3 @@ func partialCommit(vs *verifySource) string {
 	}
 	return "anchors moved, but `git commit PATHS` locks git's index, so their new baselines are not in this commit: run lore verify --fix and commit .lore/learnings afterwards"
 }
-
