@@ -34,6 +34,8 @@ type TextOptions struct {
 	Titles map[string]string
 	// HideValid leaves out anchors that are valid and unchanged.
 	HideValid bool
+	// HideSummary leaves out the last line counting the results.
+	HideSummary bool
 }
 
 const (
@@ -104,12 +106,14 @@ func WriteText(w io.Writer, rs []Result, opts TextOptions) error {
 			}
 		}
 	}
-	s := Summarize(rs)
-	fmt.Fprintf(&b, "%d valid, %d drifted, %d invalid", s.Valid, s.Drifted, s.Invalid)
-	if n := countPreexisting(rs); n > 0 {
-		fmt.Fprintf(&b, " (%d of the findings already so at the base)", n)
+	if !opts.HideSummary {
+		s := Summarize(rs)
+		fmt.Fprintf(&b, "%d valid, %d drifted, %d invalid", s.Valid, s.Drifted, s.Invalid)
+		if n := countPreexisting(rs); n > 0 {
+			fmt.Fprintf(&b, " (%d of the findings already so at the base)", n)
+		}
+		b.WriteByte('\n')
 	}
-	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return fmt.Errorf("write text report: %w", err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -36,6 +38,15 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.invalid")
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			env.Setenv("HOME", env.WorkDir)
+			// PATH without the directory testscript puts lore in, for
+			// scenarios where lore is not installed (git and sh stay).
+			var keep []string
+			for _, dir := range filepath.SplitList(env.Getenv("PATH")) {
+				if _, err := os.Stat(filepath.Join(dir, "lore")); err != nil {
+					keep = append(keep, dir)
+				}
+			}
+			env.Setenv("PATH_WITHOUT_LORE", strings.Join(keep, string(filepath.ListSeparator)))
 			return nil
 		},
 	})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -89,20 +90,35 @@ were already there are shown but fail the run only with
 				_, err = fmt.Fprint(a.stdout, rep.Patch)
 			case quiet && len(results) == 0:
 			default:
-				err = anchors.WriteText(a.stdout, results, anchors.TextOptions{Color: a.isTTY(), Titles: rep.Titles, HideValid: !all})
+				err = anchors.WriteText(a.stdout, results, anchors.TextOptions{Color: a.isTTY(), Titles: rep.Titles, HideValid: !all, HideSummary: quiet})
 			}
 			if err != nil {
 				return err
 			}
-			if quiet && failing > 0 && format == "text" && opts.Staged {
-				fmt.Fprintln(a.stdout, "lore: the commit is stopped; to commit anyway, once: git commit --no-verify")
+			if quiet && failing > 0 && format == "text" && !opts.DryRun {
+				what := fmt.Sprintf("lore: %d %s at or above --fail-on %s", failing, plural(failing, "finding"), failOn)
+				if opts.Staged {
+					what += "; the commit is stopped (to commit anyway, once: git commit --no-verify)"
+				}
+				fmt.Fprintln(a.stdout, what)
 			}
 			for _, n := range rep.Notices {
 				fmt.Fprintln(a.stderr, "lore:", n)
 			}
 			if !opts.DryRun {
+				// Quiet (the hook) says only when an anchor now points
+				// elsewhere, not about refreshed baselines of reformatted
+				// code.
+				moved := map[string]bool{}
+				for _, r := range rep.Results {
+					if r.Status == anchors.Valid && (r.Change == anchors.ChangeMoved || r.Change == anchors.ChangeRenamed || r.Change == anchors.ChangeMovedRenamed) {
+						moved[r.Learning+".md"] = true
+					}
+				}
 				for _, f := range rep.Fixed {
-					fmt.Fprintf(a.stderr, "lore: fixed baselines in %s\n", f)
+					if !quiet || moved[path.Base(f)] {
+						fmt.Fprintf(a.stderr, "lore: fixed baselines in %s\n", f)
+					}
 				}
 			}
 			a.findings = failing > 0
@@ -168,4 +184,11 @@ func newHistoryCmd(a *app) *cobra.Command {
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
