@@ -456,6 +456,7 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verifySource) ([]anchors.Result, error) {
 	type bad struct {
 		path string
+		data []byte
 		err  error
 	}
 	var found []bad
@@ -477,7 +478,7 @@ func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verif
 				return nil, fmt.Errorf("read staged %s: %w", p, err)
 			}
 			if _, err := ParseLearning(p, data); err != nil {
-				found = append(found, bad{p, err})
+				found = append(found, bad{p, data, err})
 			}
 			seen[p] = true
 		}
@@ -493,7 +494,7 @@ func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verif
 				continue // gone since the sync
 			}
 			if _, err := ParseLearning(p, data); err != nil {
-				found = append(found, bad{p, err})
+				found = append(found, bad{p, data, err})
 			}
 		}
 	}
@@ -507,8 +508,8 @@ func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verif
 				line = pe.Line
 			}
 		}
-		if strings.Contains(msg, "<<<<<<<") || strings.Contains(msg, ">>>>>>>") || strings.Contains(msg, "=======") {
-			msg += " (an unresolved merge conflict)"
+		if c := conflictLine(b.data); c > 0 {
+			line, msg = c, "an unresolved merge conflict ("+msg+")"
 		}
 		out = append(out, anchors.Result{
 			Learning: strings.TrimSuffix(path.Base(b.path), ".md"), Spec: b.path,
@@ -518,6 +519,17 @@ func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verif
 		})
 	}
 	return out, nil
+}
+
+// conflictLine returns the 1-based line of the first merge-conflict marker
+// in data, 0 when there is none.
+func conflictLine(data []byte) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "<<<<<<< ") || l == "<<<<<<<" || strings.HasPrefix(l, ">>>>>>> ") || l == "=======" {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func isLearningPath(p string) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -97,7 +98,11 @@ func WriteText(w io.Writer, rs []Result, opts TextOptions) error {
 			if r.Preexisting {
 				old = " " + paint(ansiDim, "[already so at the base]")
 			}
-			fmt.Fprintf(&b, "  %d  %s  %s%s  %s%s\n", r.Anchor, position(r), paint(statusColor[r.Status], string(r.Status)), change, r.Reason, old)
+			n := strconv.Itoa(r.Anchor)
+			if r.Anchor == 0 {
+				n = "-" // the learning file itself
+			}
+			fmt.Fprintf(&b, "  %s  %s  %s%s  %s%s\n", n, position(r), paint(statusColor[r.Status], string(r.Status)), change, r.Reason, old)
 			for _, c := range r.Candidates {
 				fmt.Fprintf(&b, "       %s %s  %.2f  %s\n", paint(ansiDim, "candidate"), locString(c.Location), c.Confidence, c.Reason)
 			}

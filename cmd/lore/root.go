@@ -36,6 +36,9 @@ type app struct {
 	lockTimeout time.Duration
 	// findings is set by commands whose results cross --fail-on.
 	findings bool
+	// quiet drops the workspace's notices (verify --quiet: a hook that
+	// lets the commit through prints nothing).
+	quiet bool
 }
 
 func (a *app) isTTY() bool {
@@ -45,9 +48,13 @@ func (a *app) isTTY() bool {
 
 // workspace opens the workspace around -C (default: the current directory).
 func (a *app) workspace() (*lore.Workspace, error) {
+	notify := func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) }
+	if a.quiet {
+		notify = nil
+	}
 	return lore.Open(a.dir, lore.Options{
 		LockTimeout: a.lockTimeout,
-		Notify:      func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) },
+		Notify:      notify,
 		ShortLived:  true,
 	})
 }

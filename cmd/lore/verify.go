@@ -48,6 +48,7 @@ were already there are shown but fail the run only with
   lore verify --fix --dry-run > lore-fix.patch   # the baseline updates, for review
   lore verify --format github --fail-on drifted`,
 		RunE: func(c *cobra.Command, args []string) error {
+			a.quiet = quiet
 			ws, err := a.workspace()
 			if err != nil {
 				return err
