@@ -157,6 +157,10 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/verify", "", 200, `"valid": 2`},
 		{"GET", "/verify?learning=" + authID, "", 200, `"valid": 1`},
 		{"GET", "/verify?staged=maybe", "", 400, "staged"},
+		// Revisions git would read as options: refused, not "0 valid".
+		{"GET", "/verify?changed_since=--help", "", 400, "not a revision"},
+		{"GET", "/verify?changed_since=--fork-point", "", 400, "not a revision"},
+		{"GET", "/verify?rev=--all", "", 400, "not a revision"},
 		{"GET", "/nope", "", 404, "no such endpoint"},
 	} {
 		u := base + tc.path

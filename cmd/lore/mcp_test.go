@@ -234,6 +234,11 @@ func TestMCPServer(t *testing.T) {
 	fails("lore_neighbors", map[string]any{"nodes": []string{jwtID}, "types": []string{"FRIENDS"}}, "edge type")
 	fails("lore_build_context", map[string]any{"learning": "zzzzzz"}, "no learning")
 	fails("lore_verify", map[string]any{"staged": true, "rev": "HEAD"}, "exclude")
+	// A revision that git would read as an option is refused, never a pass
+	// that checked nothing (issue 27).
+	fails("lore_verify", map[string]any{"changed_since": "--help"}, "not a revision")
+	fails("lore_verify", map[string]any{"changed_since": "--fork-point"}, "not a revision")
+	fails("lore_verify", map[string]any{"rev": "--all"}, "not a revision")
 	fails("lore_analyze_cochanges", map[string]any{"since": "yesterdayish"}, "date")
 	fails("lore_feedback", map[string]any{"learning": jwtID, "run": "R 3", "helpful": true}, "no spaces")
 	fails("lore_feedback", map[string]any{"learning": jwtID, "run": "R-3"}, "helpful")
