@@ -2,6 +2,7 @@ package lore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -60,20 +61,53 @@ func anchorIndex(l *Learning, ref string) (int, error) {
 type AcceptOptions struct {
 	Learning string // id or prefix
 	Anchor   int    // 1-based; 0 means every anchor that is not valid and unchanged
+	// All accepts in bulk, after a person reviewed a large mechanical
+	// change: every anchor that is not valid and unchanged, of Learnings
+	// (ids or prefixes; every learning when empty). Anchors whose code was
+	// not found cannot be accepted: they are reported as skipped.
+	All       bool
+	Learnings []string
+	// Changes limits acceptance to anchors with these change kinds.
+	Changes []anchors.Change
+}
+
+// AcceptReport says what Accept did.
+type AcceptReport struct {
+	Accepted []anchors.Result `json:"accepted"`
+	// Skipped are anchors that matched but whose code was not found
+	// (All only): re-anchor or remove them.
+	Skipped []anchors.Result `json:"skipped,omitempty"`
+	// Files are the learning files rewritten.
+	Files []string `json:"files,omitempty"`
 }
 
 // Accept re-baselines anchors at their current location in the working
-// tree after a person reviewed them: the way to accept drift. It returns
-// the results that were accepted.
-func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) ([]anchors.Result, error) {
-	var accepted []anchors.Result
+// tree after a person reviewed them: the way to accept drift. The
+// learning files' updated time is bumped.
+func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptReport, error) {
+	rep := &AcceptReport{Accepted: []anchors.Result{}}
+	if opts.All && (opts.Learning != "" || opts.Anchor != 0) {
+		return nil, errors.New("accept: give learnings to accept in bulk, or one learning (and anchor), not both")
+	}
+	if opts.Anchor < 0 {
+		return nil, fmt.Errorf("accept: anchor %d: positions start at 1", opts.Anchor)
+	}
 	err := w.withWriter(ctx, func(st *graph.Store) error {
-		l, err := w.lookup(opts.Learning)
-		if err != nil {
-			return err
-		}
-		if opts.Anchor < 0 || opts.Anchor > len(l.Anchors) {
-			return fmt.Errorf("learning %s has %d anchors; there is no anchor %d", l.ID, len(l.Anchors), opts.Anchor)
+		var ids []string
+		if opts.All {
+			var err error
+			if ids, err = w.selectLearnings(opts.Learnings); err != nil {
+				return err
+			}
+		} else {
+			l, err := w.lookup(opts.Learning)
+			if err != nil {
+				return err
+			}
+			if opts.Anchor > len(l.Anchors) {
+				return fmt.Errorf("learning %s has %d anchors; there is no anchor %d", l.ID, len(l.Anchors), opts.Anchor)
+			}
+			ids = []string{l.ID}
 		}
 		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
 			return err
@@ -87,36 +121,67 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) ([]anchors.R
 		if err != nil {
 			return err
 		}
-		fresh, err := w.readLearning(l)
-		if err != nil {
+		// The files as they are now, verified in one run.
+		var fresh []*Learning
+		var batch []anchors.Learning
+		for _, id := range ids {
+			l, err := w.readLearning(w.learnings.get(id))
+			if err != nil {
+				return err
+			}
+			fresh = append(fresh, l)
+			batch = append(batch, anchors.Learning{ID: id, Anchors: l.Anchors})
+		}
+		rs := v.VerifyLearnings(ctx, batch)
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var rs []anchors.Result
-		for i, a := range fresh.Anchors {
-			if opts.Anchor != 0 && i+1 != opts.Anchor {
-				continue
+		k := 0
+		var changed []*Learning
+		now := time.Now().UTC().Truncate(time.Second)
+		for li, l := range fresh {
+			touched := false
+			for i, a := range l.Anchors {
+				r := rs[k]
+				k++
+				r.Title = l.Title
+				if opts.Anchor != 0 && i+1 != opts.Anchor {
+					continue
+				}
+				if opts.Anchor == 0 && r.Status == anchors.Valid && r.Change == anchors.ChangeNone {
+					continue
+				}
+				if len(opts.Changes) > 0 && !slices.Contains(opts.Changes, r.Change) {
+					continue
+				}
+				na, ok := anchors.Accept(r)
+				if !ok {
+					if opts.All {
+						rep.Skipped = append(rep.Skipped, r)
+						continue
+					}
+					return fmt.Errorf("anchor %d (%s) of %s: %s; nothing to accept: remove it (lore anchor rm %s %d) or re-anchor it", i+1, a.Spec(), l.ID, r.Reason, l.ID, i+1)
+				}
+				l.Anchors[i] = na
+				touched = true
+				rep.Accepted = append(rep.Accepted, r)
 			}
-			r := v.Verify(ctx, a)
-			r.Learning, r.Anchor = l.ID, i+1
-			if opts.Anchor == 0 && r.Status == anchors.Valid && r.Change == anchors.ChangeNone {
-				continue
+			if touched {
+				fresh[li].Updated = now
+				changed = append(changed, l)
+				rep.Files = append(rep.Files, l.Path)
 			}
-			na, ok := anchors.Accept(r)
-			if !ok {
-				return fmt.Errorf("anchor %d (%s) of %s: %s; nothing to accept: remove it (lore anchor rm %s %d) or re-anchor it", i+1, a.Spec(), l.ID, r.Reason, l.ID, i+1)
-			}
-			fresh.Anchors[i] = na
-			rs = append(rs, r)
 		}
-		if len(rs) == 0 {
+		if len(changed) == 0 {
 			return nil
 		}
-		fresh.Updated = time.Now().UTC().Truncate(time.Second)
-		if err := w.writeLearning(fresh); err != nil {
+		if err := w.writeLearnings(changed); err != nil {
 			return err
 		}
-		accepted = rs
 		return w.sync(ctx, st)
 	})
-	return accepted, err
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
 }

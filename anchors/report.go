@@ -37,6 +37,9 @@ type TextOptions struct {
 	HideValid bool
 	// HideSummary leaves out the last line counting the results.
 	HideSummary bool
+	// Fixed says --fix already recorded the new baselines of relocated and
+	// reformatted anchors: no next step is suggested for them.
+	Fixed bool
 }
 
 const (
@@ -105,6 +108,9 @@ func WriteText(w io.Writer, rs []Result, opts TextOptions) error {
 			fmt.Fprintf(&b, "  %s  %s  %s%s  %s%s\n", n, position(r), paint(statusColor[r.Status], string(r.Status)), change, r.Reason, old)
 			for _, c := range r.Candidates {
 				fmt.Fprintf(&b, "       %s %s  %.2f  %s\n", paint(ansiDim, "candidate"), locString(c.Location), c.Confidence, c.Reason)
+			}
+			if _, fixed := Fix(r); fixed && opts.Fixed {
+				continue
 			}
 			if next := NextStep(r); next != "" {
 				fmt.Fprintf(&b, "     %s %s\n", paint(ansiDim, "next:"), next)

@@ -45,6 +45,17 @@ const (
 	ChangeMalformed        Change = "malformed"         // the learning file does not parse: its anchors cannot be read
 )
 
+// Known reports whether c is one of the change kinds above.
+func (c Change) Known() bool {
+	switch c {
+	case ChangeNone, ChangeReformatted, ChangeMoved, ChangeRenamed, ChangeMovedRenamed, ChangeLinesShifted,
+		ChangeSignatureChanged, ChangeBodyChanged, ChangeFileChanged, ChangeDeleted, ChangeFileDeleted,
+		ChangeNoMatch, ChangeMalformed:
+		return true
+	}
+	return false
+}
+
 // Location is where an anchor points: a file, a symbol in it, a range.
 // Lines is "start-end", 1-based and inclusive.
 type Location struct {

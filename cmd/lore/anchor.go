@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/anchors"
 )
 
 func newAnchorCmd(a *app) *cobra.Command {
@@ -52,40 +53,79 @@ func newAnchorCmd(a *app) *cobra.Command {
 			fmt.Fprintf(a.stdout, "%s now has %d anchors\n", l.ID, len(l.Anchors))
 			return nil
 		},
-	}, &cobra.Command{
-		Use:   "accept LEARNING[/N]",
+	}, newAcceptCmd(a))
+	return c
+}
+
+func newAcceptCmd(a *app) *cobra.Command {
+	var (
+		all     bool
+		changes []string
+	)
+	c := &cobra.Command{
+		Use:   "accept LEARNING[/N] | accept --all [--change KIND]... [LEARNING...]",
 		Short: "Re-baseline anchors after reviewing a drift",
-		Long: `accept records the current code as the anchor's new baseline. Use it after
-reading the learning and the changed code and deciding the learning still
-holds (edit the learning first if it does not). Without /N every anchor of
-the learning that is not valid and unchanged is accepted.`,
-		Example: "  lore anchor accept k3v9/2\n  lore anchor accept k3v9",
-		Args:    cobra.ExactArgs(1),
+		Long: `accept records the current code as the anchor's new baseline and bumps the
+learning's updated time. Use it after reading the learning and the changed
+code and deciding the learning still holds (edit the learning first if it
+does not). Without /N every anchor of the learning that is not valid and
+unchanged is accepted.
+
+--all accepts in bulk, after a person reviewed a large mechanical change
+(a rename across the code base, a reformatting): every anchor that is not
+valid and unchanged, of the learnings given or of all of them, limited to
+the change kinds given with --change. Anchors whose code was not found are
+listed as skipped.`,
+		Example: `  lore anchor accept k3v9/2
+  lore anchor accept k3v9
+  lore anchor accept --all --change renamed --change moved
+  lore anchor accept --all k3v9 p8d2`,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts := lore.AcceptOptions{Learning: args[0]}
-			if id, n, ok := strings.Cut(args[0], "/"); ok {
-				v, err := strconv.Atoi(n)
-				if err != nil || v < 1 {
-					return usageError(c, "%q: write LEARNING/N with N the 1-based anchor position", args[0])
+			var opts lore.AcceptOptions
+			for _, ch := range changes {
+				if !anchors.Change(ch).Known() {
+					return usageError(c, "--change %q: not a change kind (body-changed, signature-changed, renamed, moved, moved+renamed, lines-shifted, reformatted, file-changed, ...)", ch)
 				}
-				opts.Learning, opts.Anchor = id, v
+				opts.Changes = append(opts.Changes, anchors.Change(ch))
+			}
+			switch {
+			case all:
+				opts.All, opts.Learnings = true, args
+			case len(changes) > 0:
+				return usageError(c, "--change needs --all")
+			case len(args) != 1:
+				return usageError(c, "give one LEARNING[/N], or --all [LEARNING...]")
+			default:
+				opts.Learning = args[0]
+				if id, n, ok := strings.Cut(args[0], "/"); ok {
+					v, err := strconv.Atoi(n)
+					if err != nil || v < 1 {
+						return usageError(c, "%q: write LEARNING/N with N the 1-based anchor position", args[0])
+					}
+					opts.Learning, opts.Anchor = id, v
+				}
 			}
 			ws, err := a.workspace()
 			if err != nil {
 				return err
 			}
-			rs, err := ws.Accept(c.Context(), opts)
+			rep, err := ws.Accept(c.Context(), opts)
 			if err != nil {
 				return err
 			}
-			if len(rs) == 0 {
+			if len(rep.Accepted) == 0 && len(rep.Skipped) == 0 {
 				fmt.Fprintln(a.stdout, "nothing to accept: every anchor is valid and unchanged")
 			}
-			for _, r := range rs {
+			for _, r := range rep.Accepted {
 				fmt.Fprintf(a.stdout, "accepted %s/%d  %s (%s: %s)\n", r.Learning, r.Anchor, r.Spec, r.Change, r.Reason)
+			}
+			for _, r := range rep.Skipped {
+				fmt.Fprintf(a.stdout, "skipped %s/%d  %s (%s: %s): %s\n", r.Learning, r.Anchor, r.Spec, r.Change, r.Reason, anchors.NextStep(r))
 			}
 			return nil
 		},
-	})
+	}
+	c.Flags().BoolVar(&all, "all", false, "accept every anchor that is not valid and unchanged (of the learnings given, else of all)")
+	c.Flags().StringArrayVar(&changes, "change", nil, "with --all: only anchors with this change `KIND` (body-changed, renamed, moved, ...; repeatable)")
 	return c
 }

@@ -91,7 +91,7 @@ were already there are shown but fail the run only with
 				_, err = fmt.Fprint(a.stdout, rep.Patch)
 			case quiet && len(results) == 0:
 			default:
-				err = anchors.WriteText(a.stdout, results, anchors.TextOptions{Color: a.isTTY(), Titles: rep.Titles, HideValid: !all, HideSummary: quiet})
+				err = anchors.WriteText(a.stdout, results, anchors.TextOptions{Color: a.isTTY(), Titles: rep.Titles, HideValid: !all, HideSummary: quiet, Fixed: opts.Fix})
 			}
 			if err != nil {
 				return err
