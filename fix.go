@@ -87,13 +87,8 @@ func (w *Workspace) fix(ctx context.Context, vs *verifySource, opts VerifyOption
 	}
 	// Everything is computed before anything is written: a learning file
 	// that cannot be rewritten stops the fix with both versions intact.
-	type staged struct {
-		path string
-		mode string
-		data []byte
-	}
 	var work []*Learning // working copies to write
-	var stage []staged
+	var stage []stagedFix
 	var patch strings.Builder
 	for _, p := range paths {
 		fx := byPath[p]
@@ -140,7 +135,7 @@ func (w *Workspace) fix(ctx context.Context, vs *verifySource, opts VerifyOption
 		if fi, err := fs.Stat(vs.files, p); err == nil && fi.Mode()&0o111 != 0 {
 			mode = "100755"
 		}
-		stage = append(stage, staged{p, mode, out})
+		stage = append(stage, stagedFix{p, mode, out})
 		if !slices.Contains(rep.Fixed, p) {
 			rep.Fixed = append(rep.Fixed, p)
 		}
@@ -150,25 +145,65 @@ func (w *Workspace) fix(ctx context.Context, vs *verifySource, opts VerifyOption
 		return nil
 	}
 	// The staged blobs first: writing objects changes nothing a person
-	// sees, and a failure here leaves every file as it was.
-	var cacheinfo []string
-	for _, s := range stage {
-		out, err := w.gitIn(ctx, s.data, "hash-object", "-w", "--no-filters", "--stdin")
-		if err != nil {
-			return fmt.Errorf("fix %s: %w", s.path, err)
-		}
-		cacheinfo = append(cacheinfo, "--cacheinfo", s.mode+","+strings.TrimSpace(string(out))+","+prefix+s.path)
+	// sees, and a failure here leaves every file as it was. Then the
+	// working copies (each replaced whole), then the index in one update
+	// (git's own lock makes it all or nothing). A crash in between leaves
+	// lore's change in the working copy, unstaged; the next run stages it.
+	ids, err := w.hashObjects(ctx, stage)
+	if err != nil {
+		return err
 	}
 	if err := w.writeLearnings(work); err != nil {
 		return err
 	}
-	if len(cacheinfo) > 0 {
-		args := append([]string{"-C", vs.git.repo.Root(), "update-index"}, cacheinfo...)
-		if _, err := w.git(ctx, args...); err != nil {
+	if len(stage) > 0 {
+		var info strings.Builder
+		for i, s := range stage {
+			fmt.Fprintf(&info, "%s %s\t%s%s\n", s.mode, ids[i], prefix, s.path)
+		}
+		args := []string{"-C", vs.git.repo.Root(), "update-index", "--index-info"}
+		if _, err := w.gitIn(ctx, []byte(info.String()), args...); err != nil {
 			return fmt.Errorf("the working copies of %s have the new baselines but they could not be staged (%w): stage lore's change with git add -p", strings.Join(rep.Fixed, ", "), err)
 		}
 	}
 	return nil
+}
+
+// stagedFix is the new content of a learning file's staged version.
+type stagedFix struct {
+	path string // relative to the workspace root
+	mode string // git's file mode, 100644 or 100755
+	data []byte
+}
+
+// hashObjects writes each content as a blob into git's object store with
+// one git process and returns the blobs' ids.
+func (w *Workspace) hashObjects(ctx context.Context, fixes []stagedFix) ([]string, error) {
+	if len(fixes) == 0 {
+		return nil, nil
+	}
+	tmp, err := os.MkdirTemp("", "lore-fix-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var paths strings.Builder
+	for i, f := range fixes {
+		p := filepath.Join(tmp, fmt.Sprint(i))
+		if err := os.WriteFile(p, f.data, 0o600); err != nil {
+			return nil, err
+		}
+		paths.WriteString(p + "\n")
+	}
+	out, err := w.gitIn(ctx, []byte(paths.String()), "hash-object", "-w", "--no-filters", "--stdin-paths")
+	if err != nil {
+		return nil, fmt.Errorf("fix: store the staged learning files: %w", err)
+	}
+	ids := strings.Fields(string(out))
+	if len(ids) != len(fixes) {
+		return nil, fmt.Errorf("fix: git hash-object gave %d ids for %d files", len(ids), len(fixes))
+	}
+	return ids, nil
 }
 
 // partialCommit returns why the index cannot carry lore's fixes, or "".
