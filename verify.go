@@ -76,17 +76,17 @@ type VerifyReport struct {
 	Titles map[string]string `json:"-"`
 }
 
-// Failing counts the findings at or above failOn (drifted or invalid) that
-// fail a run: those the change introduced, and with preexisting also those
-// that were there before it.
-func (r *VerifyReport) Failing(failOn anchors.Status, preexisting bool) int {
-	n := 0
+// Failing returns the findings that fail a run with --fail-on failOn
+// (drifted or invalid): those at or above it that the change introduced,
+// and with preexisting also those that were there before it.
+func (r *VerifyReport) Failing(failOn anchors.Status, preexisting bool) []anchors.Result {
+	var out []anchors.Result
 	for _, x := range r.Results {
-		if (x.Status == failOn || x.Status.Worse(failOn)) && x.Status != anchors.Valid && (preexisting || !x.Preexisting) {
-			n++
+		if x.Status != anchors.Valid && !failOn.Worse(x.Status) && (preexisting || !x.Preexisting) {
+			out = append(out, x)
 		}
 	}
-	return n
+	return out
 }
 
 // checkRev refuses what git would read as an option or cannot name a

@@ -67,18 +67,14 @@ were already there are shown but fail the run only with
 			if err != nil {
 				return err
 			}
-			failing := 0
+			var fails []anchors.Result
 			if failOn != "never" {
-				failing = rep.Failing(anchors.Status(failOn), preexisting)
+				fails = rep.Failing(anchors.Status(failOn), preexisting)
 			}
+			failing := len(fails)
 			results := rep.Results
 			if quiet {
-				results = nil
-				for _, r := range rep.Results {
-					if failOn != "never" && (r.Status == anchors.Status(failOn) || r.Status.Worse(anchors.Status(failOn))) && (preexisting || !r.Preexisting) {
-						results = append(results, r)
-					}
-				}
+				results = fails
 			}
 			switch {
 			case format == "json":
