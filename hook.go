@@ -119,9 +119,13 @@ func hookScript(command, dir, chained string) string {
 		fmt.Fprintf(&b, "%s \"$@\" || exit $?\n", shellQuote(chained))
 	}
 	args := "verify --staged --fix --quiet"
+	ws := Dir
 	if dir != "" {
 		args = "-C " + shellQuote(dir) + " " + args
+		ws = dir + "/" + Dir
 	}
+	// A branch from before lore was set up has no workspace to verify.
+	fmt.Fprintf(&b, "[ -d %s ] || exit 0\n", shellQuote(ws))
 	if !filepath.IsAbs(command) {
 		fmt.Fprintf(&b, "command -v %s >/dev/null 2>&1 || { echo \"lore: pre-commit hook: %s is not on PATH: install lore and run 'lore hook install' again, or commit with --no-verify\" >&2; exit 1; }\n",
 			shellQuote(command), command)
