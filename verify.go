@@ -334,7 +334,10 @@ func (w *Workspace) resolve(ctx context.Context, g *gitRepo, flag, rev string) (
 	if remote, branch, ok := strings.Cut(rev, "/"); ok && !strings.ContainsAny(rev, "~^:@") {
 		return "", fmt.Errorf("%s: fetch it first (git fetch %s %s)", msg, remote, branch)
 	}
-	return "", fmt.Errorf("%s (%v)", msg, err)
+	if strings.Contains(err.Error(), "unknown revision") {
+		return "", fmt.Errorf("%s: check the name (git branch -a and git tag list what there is)", msg)
+	}
+	return "", fmt.Errorf("%s: %w", msg, err)
 }
 
 func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOptions, vs *verifySource) (*VerifyReport, error) {
