@@ -31,23 +31,39 @@ func (e *enc) strs(ss []string) {
 	}
 }
 
-// digest stores "sha256:<hex>" as a flag and 32 bytes; other strings as is.
+// digest stores "sha256:<hex>" (flag 1) and "s2:<hex>" (flag 2, a format
+// 2 shape) as a flag and 32 bytes; other strings as is (flag 0).
 func (e *enc) digest(s string) {
-	if h, ok := strings.CutPrefix(s, hashPrefix); ok && len(h) == 64 {
-		var d [32]byte
-		if _, err := hex.Decode(d[:], []byte(h)); err == nil {
-			e.b = append(e.b, 1)
-			e.b = append(e.b, d[:]...)
-			return
+	for flag := byte(1); flag <= 2; flag++ {
+		if h, ok := strings.CutPrefix(s, digestPrefix(flag)); ok && len(h) == 64 {
+			var d [32]byte
+			if _, err := hex.Decode(d[:], []byte(h)); err == nil {
+				e.b = append(e.b, flag)
+				e.b = append(e.b, d[:]...)
+				return
+			}
 		}
 	}
 	e.b = append(e.b, 0)
 	e.str(s)
 }
 
-// sum stores a raw digest as digest stores its "sha256:<hex>" form.
-func (e *enc) sum(d *[32]byte) {
-	e.b = append(e.b, 1)
+// digestPrefix is the prefix of a digest stored with flag.
+func digestPrefix(flag byte) string {
+	if flag == 2 {
+		return shapePrefix
+	}
+	return hashPrefix
+}
+
+// sum stores a raw text hash as digest stores its "sha256:<hex>" form.
+func (e *enc) sum(d *[32]byte) { e.sumAs(1, d) }
+
+// shapeSum stores a raw format 2 shape as digest stores its "s2:<hex>".
+func (e *enc) shapeSum(d *[32]byte) { e.sumAs(2, d) }
+
+func (e *enc) sumAs(flag byte, d *[32]byte) {
+	e.b = append(e.b, flag)
 	e.b = append(e.b, d[:]...)
 }
 
@@ -112,7 +128,7 @@ func (d *dec) digest() string {
 	if flag == 0 {
 		return d.str()
 	}
-	if len(d.b) < 32 {
+	if len(d.b) < 32 || flag > 2 {
 		d.fail()
 		return ""
 	}
@@ -120,10 +136,10 @@ func (d *dec) digest() string {
 	// Verification decodes every symbol of every anchored file, and
 	// concatenating hex.EncodeToString made three per digest.
 	var buf [len(hashPrefix) + 64]byte
-	copy(buf[:], hashPrefix)
-	hex.Encode(buf[len(hashPrefix):], d.b[:32])
+	n := copy(buf[:], digestPrefix(flag))
+	hex.Encode(buf[n:], d.b[:32])
 	d.b = d.b[32:]
-	return string(buf[:])
+	return string(buf[:n+64])
 }
 
 // fileMeta is the small per-file record scanned on every update.
@@ -305,9 +321,9 @@ func encodeSymbols(f *File, sums []digests) []byte {
 			}
 		case d.ok:
 			e.sum(&d.hash)
-			e.sum(&d.shape)
+			e.shapeSum(&d.shape)
 			if head&headSigSame == 0 {
-				e.sum(&d.sig)
+				e.shapeSum(&d.sig)
 			}
 		default:
 			e.b = append(e.b, 0, 0, 0, 0) // two empty strings; Sig is Shape

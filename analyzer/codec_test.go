@@ -64,7 +64,7 @@ func TestSymbolsRecordSums(t *testing.T) {
 		if i == 0 {
 			sums[i].sig = sha256.Sum256([]byte{9})
 		}
-		syms[i].Hash, syms[i].Shape, syms[i].Sig = sumString(sums[i].hash), sumString(sums[i].shape), sumString(sums[i].sig)
+		syms[i].Hash, syms[i].Shape, syms[i].Sig = sumString(sums[i].hash), shapeSumString(sums[i].shape), shapeSumString(sums[i].sig)
 	}
 	f := &File{Path: p, Lang: "python", Symbols: syms}
 	raw := encodeSymbols(&File{Path: p, Lang: "python", Symbols: stripFingerprints(syms)}, sums)
@@ -97,6 +97,14 @@ func TestSymbolsRecordFormat1(t *testing.T) {
 func sumString(d [32]byte) string {
 	var e enc
 	e.sum(&d)
+	var x dec
+	x.b = e.b
+	return x.digest()
+}
+
+func shapeSumString(d [32]byte) string {
+	var e enc
+	e.shapeSum(&d)
 	var x dec
 	x.b = e.b
 	return x.digest()

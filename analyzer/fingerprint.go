@@ -6,9 +6,16 @@ import (
 	"encoding/hex"
 	"hash"
 	"sort"
+	"strings"
+	"sync"
 )
 
-const hashPrefix = "sha256:"
+// hashPrefix starts a text hash and a format 1 shape; shapePrefix a
+// format 2 shape.
+const (
+	hashPrefix  = "sha256:"
+	shapePrefix = "s2:"
+)
 
 // HashText fingerprints text exactly as written, up to line endings and
 // trailing blanks: CRLF is read as LF, spaces and tabs at the end of each
@@ -47,14 +54,276 @@ func writeNormalized(h hash.Hash, text []byte) {
 	}
 }
 
-// Shape fingerprints an ordered token list (see Tokens): "sha256:<hex>".
-func Shape(tokens []string) string {
+// ShapeFormat is a version of the shape fingerprint. A shape or sig says
+// its format by its prefix, so learning files written by any lore version
+// keep verifying: a verifier compares a baseline with the code read in the
+// baseline's own format (see docs/fingerprints.md).
+type ShapeFormat int
+
+const (
+	// ShapeLexical, format 1 ("sha256:…"): the lexer's tokens without
+	// comments. Written by lore before format 2; still read.
+	ShapeLexical ShapeFormat = 1
+	// ShapeCanonical, format 2 ("s2:…"): the canonical token stream, which
+	// formatters cannot change (trailing commas, optional semicolons,
+	// redundant parentheses, quote style, number spelling, line breaks,
+	// comments and docstrings). What Symbol.Shape and ShapeOf hold.
+	ShapeCanonical ShapeFormat = 2
+)
+
+// FormatOf returns the format of a shape or sig, or 0 for a string that
+// is neither.
+func FormatOf(shape string) ShapeFormat {
+	switch {
+	case strings.HasPrefix(shape, shapePrefix):
+		return ShapeCanonical
+	case strings.HasPrefix(shape, hashPrefix):
+		return ShapeLexical
+	}
+	return 0
+}
+
+// Shape fingerprints tokens (as Stream.Tokens returns them) in format f.
+func (f ShapeFormat) Shape(tokens []string) string {
 	h := sha256.New()
 	for _, t := range tokens {
 		h.Write([]byte(t))
 		h.Write([]byte{0})
 	}
-	return hashPrefix + hex.EncodeToString(h.Sum(nil))
+	prefix := hashPrefix
+	if f == ShapeCanonical {
+		prefix = shapePrefix
+	}
+	return prefix + hex.EncodeToString(h.Sum(nil))
+}
+
+// Stream is one file read in one shape format: the tokens and shapes of
+// its line ranges and its symbols' fingerprints. Build one per file and
+// format and ask it many times; it is safe for concurrent use.
+type Stream struct {
+	format ShapeFormat
+	lang   string
+	src    []byte
+	ls     []int  // line starts
+	ct     []ctok // format 2: the canonical stream
+
+	linesOnce sync.Once
+	lineCt    []int      // format 2: index in ct of each line's first token
+	lineTk    [][]string // format 1: each line's tokens, read alone
+}
+
+// Stream reads src (a whole file) as lang (a language name such as "go"
+// or "python", see Table) in format f; an unknown format reads as
+// ShapeCanonical.
+func (f ShapeFormat) Stream(lang string, src []byte) *Stream {
+	if f != ShapeLexical {
+		f = ShapeCanonical
+	}
+	s := &Stream{format: f, lang: lang, src: src, ls: lineStarts(src)}
+	if f == ShapeCanonical {
+		s.ct = canonTokens(lang, src, lexSpec(lang).tokens(src, nil), nil)
+	}
+	return s
+}
+
+// span returns the byte range of lines start..end, the whole file when
+// both are 0.
+func (s *Stream) span(start, end int) (a, b int, ok bool) {
+	if start == 0 && end == 0 {
+		return 0, len(s.src), true
+	}
+	return lineSpan(s.src, s.ls, start, end)
+}
+
+// Tokens returns the tokens of lines start..end (1-based, inclusive; the
+// whole file when both are 0). Format 2 reads a range within its file.
+func (s *Stream) Tokens(start, end int) []string {
+	a, b, ok := s.span(start, end)
+	if !ok {
+		return nil
+	}
+	if s.format == ShapeLexical {
+		return Tokens(s.lang, s.src[a:b])
+	}
+	lo, hi := canonRange(s.ct, a, b)
+	out := make([]string, 0, hi-lo)
+	var buf []byte
+	for _, t := range s.ct[lo:hi] {
+		buf = appendCanon(buf[:0], s.src, t)
+		out = append(out, string(buf))
+	}
+	return out
+}
+
+// Shape is the shape of lines start..end (the whole file when both are
+// 0): s.format.Shape(s.Tokens(start, end)), without the strings.
+func (s *Stream) Shape(start, end int) string {
+	a, b, ok := s.span(start, end)
+	if !ok {
+		return s.format.Shape(nil)
+	}
+	if s.format == ShapeLexical {
+		return shapeSpans(s.src[a:b], lexSpec(s.lang).tokens(s.src[a:b], nil))
+	}
+	lo, hi := canonRange(s.ct, a, b)
+	return digestAs(shapePrefix, appendStream(nil, s.src, s.ct[lo:hi]))
+}
+
+// Symbol returns the shape and sig of sym, a symbol of the stream's file,
+// in the stream's format. A Symbol carries format 2; format 1, which lore
+// wrote before, is computed, its header told by the format 2 sig: the
+// shortest prefix of the canonical tokens that fingerprints to it.
+func (s *Stream) Symbol(sym Symbol) (shape, sig string) {
+	if s.format != ShapeLexical || FormatOf(sym.Shape) != ShapeCanonical {
+		return sym.Shape, sym.Sig
+	}
+	a, b, ok := lineSpan(s.src, s.ls, sym.StartLine, sym.EndLine)
+	if !ok {
+		return "", ""
+	}
+	text := s.src[a:b]
+	spans := lexSpec(s.lang).tokens(text, nil)
+	shape = shapeSpans(text, spans)
+	want, err := hex.DecodeString(strings.TrimPrefix(sym.Sig, shapePrefix))
+	if sym.Sig == sym.Shape || err != nil {
+		return shape, shape
+	}
+	ct := canonTokens(s.lang, s.src, lexSpec(s.lang).tokens(s.src, nil), nil)
+	lo, hi := canonRange(ct, a, b)
+	h := sha256.New()
+	var buf []byte
+	var sum [sha256.Size]byte
+	for k := lo; k < hi; k++ {
+		if k > lo && !ct[k-1].separator() && string(h.Sum(sum[:0])) == string(want) {
+			hdr := int(ct[k].pos) - a
+			n := sort.Search(len(spans), func(i int) bool { return spans[i].start >= hdr })
+			return shape, shapeSpans(text, spans[:n])
+		}
+		buf = appendCanon(buf[:0], s.src, ct[k])
+		h.Write(buf)
+		h.Write([]byte{0})
+	}
+	return shape, shape
+}
+
+// Lines is the number of lines of the file.
+func (s *Stream) Lines() int { return len(s.ls) }
+
+// FindShape returns the windows of lines (first, last) whose shape is
+// shape, nearest to line near first: windows begin and end on a line with
+// tokens and span at most maxLen lines; of the windows starting on one
+// line, the shortest.
+func (s *Stream) FindShape(shape string, maxLen, near int) [][2]int {
+	if FormatOf(shape) != s.format {
+		return nil
+	}
+	n := len(s.ls)
+	if len(s.src) > 0 && s.src[len(s.src)-1] == '\n' {
+		n-- // the empty "line" after a final newline
+	}
+	var out [][2]int
+	h := sha256.New()
+	var sum []byte
+	var buf []byte
+	for start := 1; start <= n; start++ {
+		if !s.lineHasCode(start) {
+			continue
+		}
+		h.Reset()
+		var pending []ctok // separators not yet written: a window does not end with them
+		started := false
+		for end := start; end <= n && end-start < maxLen; end++ {
+			if s.format == ShapeLexical {
+				for _, t := range s.lineTokens(end) {
+					h.Write([]byte(t))
+					h.Write([]byte{0})
+				}
+			} else {
+				s.linesOnce.Do(s.splitLines)
+				for _, t := range s.ct[s.lineCt[end-1]:s.lineCt[end]] {
+					if t.separator() {
+						if started {
+							pending = append(pending, t)
+						}
+						continue
+					}
+					for _, p := range append(pending, t) {
+						buf = appendCanon(buf[:0], s.src, p)
+						h.Write(append(buf, 0))
+					}
+					pending, started = pending[:0], true
+				}
+			}
+			if !s.lineHasCode(end) {
+				continue
+			}
+			sum = h.Sum(sum[:0])
+			prefix := hashPrefix
+			if s.format == ShapeCanonical {
+				prefix = shapePrefix
+			}
+			if prefix+hex.EncodeToString(sum) == shape {
+				// Format 1 reads each line alone: confirm on the window's
+				// own tokens (a token may span lines).
+				if s.format == ShapeCanonical || s.Shape(start, end) == shape {
+					out = append(out, [2]int{start, end})
+				}
+				break
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		di, dj := abs(out[i][0]-near), abs(out[j][0]-near)
+		if di != dj {
+			return di < dj
+		}
+		return out[i][0] < out[j][0]
+	})
+	return out
+}
+
+// lineHasCode reports whether line i (1-based) holds a token.
+func (s *Stream) lineHasCode(i int) bool {
+	if s.format == ShapeLexical {
+		return len(s.lineTokens(i)) > 0
+	}
+	s.linesOnce.Do(s.splitLines)
+	for _, t := range s.ct[s.lineCt[i-1]:s.lineCt[i]] {
+		if !t.separator() {
+			return true
+		}
+	}
+	return false
+}
+
+// lineTokens returns the format 1 tokens of line i read alone.
+func (s *Stream) lineTokens(i int) []string {
+	s.linesOnce.Do(s.splitLines)
+	return s.lineTk[i-1]
+}
+
+// splitLines finds each line's tokens.
+func (s *Stream) splitLines() {
+	if s.format == ShapeLexical {
+		s.lineTk = make([][]string, len(s.ls))
+		for k := range s.lineTk {
+			a, b, _ := lineSpan(s.src, s.ls, k+1, k+1)
+			s.lineTk[k] = Tokens(s.lang, s.src[a:b])
+		}
+		return
+	}
+	s.lineCt = make([]int, len(s.ls)+1)
+	for l := range s.ls {
+		s.lineCt[l] = sort.Search(len(s.ct), func(k int) bool { return int(s.ct[k].pos) >= s.ls[l] })
+	}
+	s.lineCt[len(s.ls)] = len(s.ct)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 func shapeSpans(src []byte, toks []span) string {
@@ -66,10 +335,10 @@ func shapeSpans(src []byte, toks []span) string {
 	return hashPrefix + hex.EncodeToString(h.Sum(nil))
 }
 
-// Tokens returns the non-comment tokens of src read as lang (a language
-// name such as "go" or "python", see Table). Whitespace, line breaks and
-// comments are not tokens; string literals are one token each. For an
-// unknown lang, src is split on whitespace and punctuation.
+// Tokens returns the lexer's tokens of src read as lang: whitespace, line
+// breaks and comments are not tokens; string literals are one token each.
+// For an unknown lang, src is split on whitespace and punctuation. These
+// are format 1's tokens, and what sketches and token similarity read.
 func Tokens(lang string, src []byte) []string {
 	spans := lexSpec(lang).tokens(src, nil)
 	out := make([]string, len(spans))
@@ -79,9 +348,9 @@ func Tokens(lang string, src []byte) []string {
 	return out
 }
 
-// ShapeOf is Shape(Tokens(lang, src)).
+// ShapeOf is the format 2 shape of the whole of src read as lang.
 func ShapeOf(lang string, src []byte) string {
-	return shapeSpans(src, lexSpec(lang).tokens(src, nil))
+	return ShapeCanonical.Stream(lang, src).Shape(0, 0)
 }
 
 // Lines returns the text of lines start..end (1-based, inclusive) of src,
@@ -96,7 +365,8 @@ func Lines(src []byte, start, end int) (text []byte, ok bool) {
 	return src[a:b], true
 }
 
-// RangeTokens returns the tokens of lines start..end of src read as lang.
+// RangeTokens returns the lexer's tokens (see Tokens) of lines
+// start..end of src read as lang.
 func RangeTokens(lang string, src []byte, start, end int) []string {
 	text, ok := Lines(src, start, end)
 	if !ok {
@@ -111,9 +381,9 @@ type Fingerprint struct {
 	Shape string `json:"shape"`
 }
 
-// RangeFingerprint fingerprints lines start..end of src read as lang; the
-// whole file when start and end are 0. The result equals a Symbol's Hash
-// and Shape for the symbol's lines.
+// RangeFingerprint fingerprints lines start..end of src (the whole file)
+// read as lang; the whole file when start and end are 0. The result
+// equals a Symbol's Hash and Shape for the symbol's lines.
 func RangeFingerprint(lang string, src []byte, start, end int) (Fingerprint, bool) {
 	text := src
 	if start != 0 || end != 0 {
@@ -122,7 +392,7 @@ func RangeFingerprint(lang string, src []byte, start, end int) (Fingerprint, boo
 			return Fingerprint{}, false
 		}
 	}
-	return Fingerprint{Hash: HashText(text), Shape: ShapeOf(lang, text)}, true
+	return Fingerprint{Hash: HashText(text), Shape: ShapeCanonical.Stream(lang, src).Shape(start, end)}, true
 }
 
 // lineStarts returns the byte offset of the start of every line.
@@ -175,14 +445,14 @@ type digests struct {
 }
 
 // fingerprint fills Hash, Shape and Sig of syms from the file's line
-// starts ls and whole-file token list toks (sorted by offset), or, when
-// raw is not nil, raw[i] with the sums of syms[i] (the index stores them
-// so: formatting and parsing back the hex of every symbol of a large
-// repository is a tenth of its allocations). header[i] is the byte offset where symbol i's body starts,
-// or -1 when the whole symbol is its header. buf is scratch space,
-// returned for reuse: each fingerprint is one SHA-256 over one buffer
-// instead of a write per line or token.
-func fingerprint(src []byte, ls []int, toks []span, syms []Symbol, header []int, buf []byte, raw []digests) []byte {
+// starts ls and canonical stream ct (sorted by pos), or, when raw is not
+// nil, raw[i] with the sums of syms[i] (the index stores them so:
+// formatting and parsing back the hex of every symbol of a large
+// repository is a tenth of its allocations). header[i] is the byte
+// offset where symbol i's body starts, or -1 when the whole symbol is its
+// header. buf is scratch space, returned for reuse: each fingerprint is
+// one SHA-256 over one buffer instead of a write per line or token.
+func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, buf []byte, raw []digests) []byte {
 	for i := range syms {
 		s := &syms[i]
 		a, b, ok := lineSpan(src, ls, s.StartLine, s.EndLine)
@@ -196,38 +466,38 @@ func fingerprint(src []byte, ls []int, toks []span, syms []Symbol, header []int,
 		} else {
 			s.Hash = digestString(buf)
 		}
-		lo := sort.Search(len(toks), func(k int) bool { return toks[k].start >= a })
-		hi := lo + sort.Search(len(toks)-lo, func(k int) bool { return toks[lo+k].end > b })
-		sig := -1
+		lo, hi := canonRange(ct, a, b)
+		sigEnd := -1
 		if header[i] >= 0 && header[i] < b {
-			sig = lo + sort.Search(hi-lo, func(k int) bool { return toks[lo+k].start >= header[i] })
+			k := lo + sort.Search(hi-lo, func(k int) bool { return int(ct[lo+k].pos) >= header[i] })
+			_, sigEnd = trimSeparators(ct, lo, k)
 		}
 		buf = buf[:0]
 		sigLen := 0
 		for k := lo; k < hi; k++ {
-			if k == sig {
+			if k == sigEnd {
 				sigLen = len(buf)
 			}
-			buf = append(buf, src[toks[k].start:toks[k].end]...)
+			buf = appendCanon(buf, src, ct[k])
 			buf = append(buf, 0)
 		}
-		if sig == hi {
+		if sigEnd == hi {
 			sigLen = len(buf)
 		}
 		if raw != nil {
 			raw[i].shape = sha256.Sum256(buf)
 			raw[i].sig = raw[i].shape
-			if sig >= 0 {
+			if sigEnd >= 0 {
 				raw[i].sig = sha256.Sum256(buf[:sigLen])
 			}
 			continue
 		}
-		s.Shape = digestString(buf)
-		if sig < 0 {
+		s.Shape = digestAs(shapePrefix, buf)
+		if sigEnd < 0 {
 			s.Sig = s.Shape
 			continue
 		}
-		s.Sig = digestString(buf[:sigLen])
+		s.Sig = digestAs(shapePrefix, buf[:sigLen])
 	}
 	return buf
 }
@@ -256,10 +526,13 @@ func appendNormalized(buf, text []byte) []byte {
 }
 
 // digestString is "sha256:<hex>" of b, with one allocation.
-func digestString(b []byte) string {
+func digestString(b []byte) string { return digestAs(hashPrefix, b) }
+
+// digestAs is prefix + the hex SHA-256 of b, with one allocation.
+func digestAs(prefix string, b []byte) string {
 	sum := sha256.Sum256(b)
 	var out [len(hashPrefix) + 2*sha256.Size]byte
-	copy(out[:], hashPrefix)
-	hex.Encode(out[len(hashPrefix):], sum[:])
-	return string(out[:])
+	n := copy(out[:], prefix)
+	hex.Encode(out[n:], sum[:])
+	return string(out[:n+2*sha256.Size])
 }

@@ -20,7 +20,7 @@ import (
 
 // schemaVersion changes whenever extraction or the stored record format
 // changes in a way that needs every file re-parsed.
-const schemaVersion = "ax5"
+const schemaVersion = "ax6"
 
 // grammarVersion names the grammar set compiled into the binary.
 const grammarVersion = "smacker-20240827"

@@ -1,8 +1,6 @@
 package analyzer
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -105,39 +103,53 @@ func TestFingerprintReference(t *testing.T) {
 			t.Errorf("%s: file hash %s, HashText %s", path, f.Hash, HashText(src))
 		}
 		toks := goScanTokens(src, nil)
+		ct := canonGo(src, toks, nil)
 		ls := lineStarts(src)
-		for _, s := range f.Symbols {
+		ref := &File{Path: "x.go"}
+		var sk goSkel
+		header := parseGo(ref, src, ls, toks, &sk)
+		if len(ref.Symbols) != len(f.Symbols) {
+			t.Fatalf("%s: %d symbols, parseGo %d", path, len(f.Symbols), len(ref.Symbols))
+		}
+		for i, s := range f.Symbols {
 			syms++
 			a, b, ok := lineSpan(src, ls, s.StartLine, s.EndLine)
 			if !ok {
 				continue
 			}
+			if h := HashText(src[a:b]); s.Hash != h {
+				t.Errorf("%s: %s: hash %s, want %s", path, s.FQName, s.Hash, h)
+			}
+			lo, hi := canonRange(ct, a, b)
+			if sh := digestAs(shapePrefix, appendStream(nil, src, ct[lo:hi])); s.Shape != sh {
+				t.Errorf("%s: %s: shape %s, want %s", path, s.FQName, s.Shape, sh)
+			}
+			if s.Sig != s.Shape { // the shape of some prefix of its tokens
+				found := false
+				for k := lo; k < hi && !found; k++ {
+					found = s.Sig == digestAs(shapePrefix, appendStream(nil, src, ct[lo:k]))
+				}
+				if !found {
+					t.Errorf("%s: %s: sig is not the shape of a prefix of its tokens", path, s.FQName)
+				}
+			}
+			// Format 1, what lore wrote before, as the header told it.
 			var in []span
 			for _, tk := range toks {
 				if tk.start >= a && tk.end <= b {
 					in = append(in, tk)
 				}
 			}
-			if h := HashText(src[a:b]); s.Hash != h {
-				t.Errorf("%s: %s: hash %s, want %s", path, s.FQName, s.Hash, h)
-			}
-			if sh := shapeSpans(src, in); s.Shape != sh {
-				t.Errorf("%s: %s: shape %s, want %s", path, s.FQName, s.Shape, sh)
-			}
-			if s.Sig != s.Shape { // the shape of some prefix of its tokens
-				h := sha256.New()
-				found := s.Sig == hashPrefix+hex.EncodeToString(h.Sum(nil))
-				for _, tk := range in {
-					if found {
-						break
-					}
-					h.Write(src[tk.start:tk.end])
-					h.Write([]byte{0})
-					found = s.Sig == hashPrefix+hex.EncodeToString(h.Sum(nil))
+			shape1, sig1 := shapeSpans(src, in), shapeSpans(src, in)
+			if header[i] >= 0 && header[i] < b {
+				n := 0
+				for n < len(in) && in[n].start < header[i] {
+					n++
 				}
-				if !found {
-					t.Errorf("%s: %s: sig is not the shape of a prefix of its tokens", path, s.FQName)
-				}
+				sig1 = shapeSpans(src, in[:n])
+			}
+			if got, gotSig := ShapeLexical.Stream("go", src).Symbol(s); got != shape1 || gotSig != sig1 {
+				t.Errorf("%s: %s: format 1 shape, sig %s %s, want %s %s", path, s.FQName, got, gotSig, shape1, sig1)
 			}
 		}
 		return nil

@@ -20,6 +20,7 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
 	spans   []span
+	canon   []ctok // the canonical stream (shapes) of the file being parsed
 	lines   []int  // line starts of the file being parsed
 	buf     []byte // fingerprint scratch
 	skel    []byte // a skeleton's scratch (Language.skeleton)
@@ -151,9 +152,13 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if raw {
 		sums = make([]digests, len(f.Symbols))
 	}
-	p.buf = fingerprint(src, p.lines, p.spans, f.Symbols, header, p.buf, sums)
+	p.canon = canonTokens(l.Name, src, p.spans, p.canon[:0])
+	p.buf = fingerprint(src, p.lines, p.canon, f.Symbols, header, p.buf, sums)
 	if cap(p.spans) > 1<<20 {
 		p.spans = nil
+	}
+	if cap(p.canon) > 1<<20 {
+		p.canon = nil
 	}
 	if cap(p.lines) > 1<<18 {
 		p.lines = nil

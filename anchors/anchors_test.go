@@ -127,7 +127,7 @@ func F(a int) int {
 `)
 	a := baseline(t, src, "a.go::F")
 	if a.Kind != "function" || a.Lines != "3-6" || !strings.HasPrefix(a.Hash, "sha256:") ||
-		!strings.HasPrefix(a.Shape, "sha256:") || !strings.HasPrefix(a.Sig, "sha256:") || !strings.HasPrefix(a.Sketch, "m1:") {
+		!strings.HasPrefix(a.Shape, "s2:") || !strings.HasPrefix(a.Sig, "s2:") || !strings.HasPrefix(a.Sketch, "m1:") {
 		t.Errorf("baseline = %+v", a)
 	}
 	l := baseline(t, src, "a.go#L4")

@@ -181,16 +181,9 @@ func linesAnchor(f *File, start, end int) Anchor {
 func fileAnchor(f *File) Anchor {
 	a := Anchor{File: f.Path, Hash: f.Hash}
 	if f.Skipped != "binary" {
-		a.Shape = fileShape(f)
+		a.Shape = analyzer.ShapeOf(f.Lang, f.Src)
 	}
 	return a
-}
-
-func fileShape(f *File) string {
-	if f.Skipped == "binary" {
-		return ""
-	}
-	return analyzer.ShapeOf(f.Lang, f.Src)
 }
 
 // lineCount is the number of lines of src; a final newline ends the last

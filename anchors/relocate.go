@@ -258,15 +258,18 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 	sOuter := outerName(func() string { _, q, _ := cutFQ(s.FQName); return q }())
 	sameOuter := sOuter == outer
 	toks := v.symbolTokens(cf, s)
-	norm := toks
+	// norm: the tokens in the baseline's format, the new names read as
+	// the old ones.
+	fm := format(a)
+	norm := v.shapeTokens(a, cf, s)
 	if !sameName || !sameOuter {
-		norm = substitute(toks, map[string]string{s.Name: name, sOuter: outer})
+		norm = substitute(norm, map[string]string{s.Name: name, sOuter: outer})
 	}
-	c.sameBody = a.Shape != "" && (s.Shape == a.Shape || analyzer.Shape(norm) == a.Shape)
+	c.sameBody = a.Shape != "" && (s.Shape == a.Shape || fm.Shape(norm) == a.Shape)
 	if !c.sameBody && run != nil && len(run.renames) > 0 && a.Shape != "" {
 		// Equal but for names renamed elsewhere in this run: the body
 		// changed only where it refers to them.
-		if analyzer.Shape(substitute(norm, run.renames)) == a.Shape && len(renamesUsed(norm, run.renames)) > 0 {
+		if fm.Shape(substitute(norm, run.renames)) == a.Shape && len(renamesUsed(norm, run.renames)) > 0 {
 			c.simKnown, c.sim = true, 0.99
 		}
 	}
@@ -312,13 +315,13 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 		if c.simKnown {
 			c.score = 0.4 + 0.5*c.sim
 		}
-	case !c.simKnown && s.Path == a.Path() && a.Sig != "" && headerMatches(norm, a.Sig) && linesClose(a, s):
+	case !c.simKnown && s.Path == a.Path() && a.Sig != "" && headerMatches(fm, norm, a.Sig) && linesClose(a, s):
 		// No old body to compare with, but in the same file the same
 		// header (up to the name) and about the same length: renamed and
 		// edited, likely.
 		c.score = 0.82
 		c.header = true
-	case c.sketched && c.sim >= 0.6 && a.Sig != "" && linesClose(a, s) && nearby(a, s.Path, v.files.Renamed(a.Path())) && headerMatchesFrom(norm, a.Sig, 3):
+	case c.sketched && c.sim >= 0.6 && a.Sig != "" && linesClose(a, s) && nearby(a, s.Path, v.files.Renamed(a.Path())) && headerMatchesFrom(fm, norm, a.Sig, 3):
 		// The sketch of a short body is coarse, but with the same header
 		// (up to the name), about the same length and next door it is
 		// enough.
@@ -417,14 +420,16 @@ func renamesUsed(toks []string, renames map[string]string) []string {
 }
 
 // headerMatches reports whether some prefix of toks, at least 7 tokens,
-// fingerprints to sig (the header's shape).
-func headerMatches(toks []string, sig string) bool { return headerMatchesFrom(toks, sig, 7) }
+// fingerprints to sig (the header's shape) in format fm.
+func headerMatches(fm analyzer.ShapeFormat, toks []string, sig string) bool {
+	return headerMatchesFrom(fm, toks, sig, 7)
+}
 
 // headerMatchesFrom reports whether some prefix of toks, at least minK
-// tokens, fingerprints to sig.
-func headerMatchesFrom(toks []string, sig string, minK int) bool {
+// tokens, fingerprints to sig in format fm.
+func headerMatchesFrom(fm analyzer.ShapeFormat, toks []string, sig string, minK int) bool {
 	for k := minK; k <= len(toks) && k <= 80; k++ {
-		if analyzer.Shape(toks[:k]) == sig {
+		if fm.Shape(toks[:k]) == sig {
 			return true
 		}
 	}
@@ -459,19 +464,11 @@ func freshSymbol(cf *File, s analyzer.Symbol) (analyzer.Symbol, bool) {
 // the Base source; ok says the baseline was found there, which makes Base
 // a trustworthy picture of the code before the change.
 func (v *Verifier) baseSymbolTokens(ctx context.Context, a Anchor) ([]string, bool) {
-	if v.opts.Base == nil || a.Hash == "" {
+	s, bf, ok := v.baseSymbol(ctx, a)
+	if !ok {
 		return nil, false
 	}
-	bf, err := v.opts.Base.File(ctx, a.Path())
-	if err != nil {
-		return nil, false
-	}
-	for _, s := range bf.Symbols {
-		if s.FQName == a.Symbol && (s.Hash == a.Hash || s.Shape == a.Shape) {
-			return analyzer.RangeTokens(bf.Lang, bf.Src, s.StartLine, s.EndLine), true
-		}
-	}
-	return nil, false
+	return analyzer.RangeTokens(bf.Lang, bf.Src, s.StartLine, s.EndLine), true
 }
 
 // baseText returns the baselined text of a lines anchor from Base.
@@ -484,7 +481,7 @@ func (v *Verifier) baseText(ctx context.Context, a Anchor) []byte {
 		return nil
 	}
 	start, end, _ := a.Range()
-	w := newWindows(bf)
+	w := v.windows(bf)
 	if w.hash(start, end) == a.Hash {
 		return w.text(start, end)
 	}

@@ -48,6 +48,7 @@ type Verifier struct {
 	opts     Options
 	tokens   sync.Map // symbol → tokens, see symbolTokens
 	sketches sync.Map // symbol → sketch, see symbolSketch
+	streams  sync.Map // streamKey → *analyzer.Stream, see stream
 }
 
 // errStopScan ends a walk over the source's symbols early.
@@ -390,12 +391,12 @@ func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *r
 		return
 	}
 	if err == nil {
-		if sym, ok := pickSymbol(f, a); ok {
+		if sym, ok := v.pickSymbol(f, a); ok {
 			r.foundSymbol(f, sym)
-			compareSymbol(a, sym, r)
+			v.compareSymbol(ctx, a, f, sym, r)
 			if r.Status == Drifted && run != nil && len(run.renames) > 0 {
-				toks := analyzer.RangeTokens(f.Lang, f.Src, sym.StartLine, sym.EndLine)
-				if used := renamesUsed(toks, run.renames); len(used) > 0 && analyzer.Shape(substitute(toks, run.renames)) == a.Shape {
+				toks := v.shapeTokens(a, f, sym)
+				if used := renamesUsed(toks, run.renames); len(used) > 0 && format(a).Shape(substitute(toks, run.renames)) == a.Shape {
 					r.Reason += ": only references to renamed symbols changed (" + strings.Join(used, ", ") + ")"
 				}
 			}
@@ -419,7 +420,7 @@ func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *r
 // pickSymbol finds a's symbol in f: among symbols with a's FQName, the one
 // with the baseline hash, else the baseline shape, else the nearest to the
 // baseline lines.
-func pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
+func (v *Verifier) pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
 	var found []analyzer.Symbol
 	for _, s := range f.Symbols {
 		if s.FQName == a.Symbol {
@@ -435,7 +436,7 @@ func pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
 		}
 	}
 	for _, s := range found {
-		if a.Shape != "" && s.Shape == a.Shape {
+		if shape, _ := v.symbolShape(a, f, s); a.Shape != "" && shape == a.Shape {
 			return s, true
 		}
 	}
@@ -457,15 +458,26 @@ func abs(x int) int {
 	return x
 }
 
-func compareSymbol(a Anchor, sym analyzer.Symbol, r *Result) {
+// compareSymbol compares sym, a's symbol found in f, with a's baseline,
+// in the baseline's format (see shape.go).
+func (v *Verifier) compareSymbol(ctx context.Context, a Anchor, f *File, sym analyzer.Symbol, r *Result) {
 	switch {
 	case a.Hash == "" && a.Shape == "":
 		r.set(Valid, ChangeNone, 1, "no baseline recorded; run lore anchor accept to record one")
+		return
 	case sym.Hash == a.Hash:
 		r.set(Valid, ChangeNone, 1, "unchanged")
-	case a.Shape != "" && sym.Shape == a.Shape:
+		return
+	}
+	shape, sig := v.symbolShape(a, f, sym)
+	baseShape, baseSig := a.Shape, a.Sig
+	if up, upSig, ok := v.upgraded(ctx, a); ok && shape != a.Shape {
+		shape, sig, baseShape, baseSig = sym.Shape, sym.Sig, up, upSig
+	}
+	switch {
+	case baseShape != "" && shape == baseShape:
 		r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
-	case a.Sig != "" && sym.Sig != a.Sig:
+	case baseSig != "" && sig != baseSig:
 		r.set(Drifted, ChangeSignatureChanged, 1, "signature changed")
 	default:
 		r.set(Drifted, ChangeBodyChanged, 1, "body changed")
@@ -531,7 +543,7 @@ func (v *Verifier) verifyLines(ctx context.Context, a Anchor, r *Result) {
 func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, moved bool) bool {
 	start, end, _ := a.Range()
 	n := end - start + 1
-	w := newWindows(f)
+	w := v.windows(f)
 	ok := func(s, e int, ch Change, conf float64, reason string) bool {
 		r.foundLines(f, s, e)
 		if moved {
@@ -555,7 +567,7 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 	if a.Shape == "" {
 		return false
 	}
-	if !moved && end <= w.n() && w.shape(start, end) == a.Shape {
+	if !moved && end <= w.n() && w.shape(start, end, format(a)) == a.Shape {
 		return ok(start, end, ChangeReformatted, 1, "only formatting or comments changed")
 	}
 	if hits := w.findShape(a.Shape, n, start); len(hits) > 0 {
@@ -590,7 +602,7 @@ func (v *Verifier) lineCandidates(a Anchor, f *File, hits []int, n int, r *Resul
 // its file: similar text is drift, nothing similar is no match.
 func (v *Verifier) fuzzyLines(ctx context.Context, a Anchor, f *File, r *Result) {
 	start, end, _ := a.Range()
-	w := newWindows(f)
+	w := v.windows(f)
 	if base := v.baseText(ctx, a); base != nil {
 		toks := analyzer.Tokens(f.Lang, base)
 		s, e, sim := w.mostSimilar(toks, end-start+1, start)
@@ -660,12 +672,12 @@ func (v *Verifier) findRenamedFile(ctx context.Context, a Anchor) *File {
 			continue
 		}
 		if a.Type() == TypeFile {
-			if f.Hash == a.Hash || (a.Shape != "" && fileShape(f) == a.Shape) {
+			if f.Hash == a.Hash || (a.Shape != "" && v.fileShape(a, f) == a.Shape) {
 				return f
 			}
 			continue
 		}
-		if ok && len(newWindows(f).findHash(a.Hash, end-start+1, start)) > 0 {
+		if ok && len(v.windows(f).findHash(a.Hash, end-start+1, start)) > 0 {
 			return f
 		}
 	}
@@ -683,7 +695,7 @@ func (v *Verifier) verifyFile(ctx context.Context, a Anchor, r *Result) {
 	}
 	if err == nil {
 		r.foundAt(&Location{Path: path}, fileAnchor(f))
-		compareFile(a, f, r)
+		v.compareFile(ctx, a, f, r)
 		return
 	}
 	var f2 *File
@@ -700,7 +712,7 @@ func (v *Verifier) verifyFile(ctx context.Context, a Anchor, r *Result) {
 		return
 	}
 	r.foundAt(&Location{Path: f2.Path}, fileAnchor(f2))
-	compareFile(a, f2, r)
+	v.compareFile(ctx, a, f2, r)
 	st := r.Status
 	reason := fmt.Sprintf("%s %s to %s", path, how, f2.Path)
 	switch r.Change {
@@ -712,15 +724,21 @@ func (v *Verifier) verifyFile(ctx context.Context, a Anchor, r *Result) {
 	r.set(st, ChangeMoved, 1, reason)
 }
 
-func compareFile(a Anchor, f *File, r *Result) {
+// compareFile compares f with file anchor a's baseline, in the
+// baseline's format (see shape.go).
+func (v *Verifier) compareFile(ctx context.Context, a Anchor, f *File, r *Result) {
 	switch {
 	case a.Hash == "" && a.Shape == "":
 		r.set(Valid, ChangeNone, 1, "no baseline recorded; run lore anchor accept to record one")
 	case f.Hash == a.Hash:
 		r.set(Valid, ChangeNone, 1, "unchanged")
-	case a.Shape != "" && fileShape(f) == a.Shape:
+	case a.Shape != "" && v.fileShape(a, f) == a.Shape:
 		r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
 	default:
+		if up, ok := v.upgradedFile(ctx, a); ok && f.Skipped != "binary" && v.stream(f, analyzer.ShapeCanonical).Shape(0, 0) == up {
+			r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
+			return
+		}
 		r.set(Drifted, ChangeFileChanged, 1, "file changed")
 	}
 }

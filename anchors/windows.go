@@ -1,24 +1,24 @@
 package anchors
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"hash"
 	"sort"
 
 	"github.com/lorehq/lore/analyzer"
 )
 
 // windows searches a file for stretches of lines: by exact text, by
-// tokens (formatting-insensitive) and by token similarity.
+// shape (formatting-insensitive) and by token similarity.
 type windows struct {
 	f      *File
+	v      *Verifier
 	starts []int      // byte offset of each line
 	toks   [][]string // tokens of each line, computed on demand
 }
 
-func newWindows(f *File) *windows {
-	w := &windows{f: f, starts: []int{0}}
+// windows returns the windows of f, its shapes read through the run's
+// cache.
+func (v *Verifier) windows(f *File) *windows {
+	w := &windows{f: f, v: v, starts: []int{0}}
 	for i, c := range f.Src {
 		if c == '\n' && i+1 < len(f.Src) {
 			w.starts = append(w.starts, i+1)
@@ -49,11 +49,12 @@ func (w *windows) hash(s, e int) string {
 	return analyzer.HashText(w.text(s, e))
 }
 
-func (w *windows) shape(s, e int) string {
+// shape is the shape of lines s..e in format fm.
+func (w *windows) shape(s, e int, fm analyzer.ShapeFormat) string {
 	if s < 1 || e > w.n() || s > e {
 		return ""
 	}
-	return analyzer.ShapeOf(w.f.Lang, w.text(s, e))
+	return w.v.stream(w.f, fm).Shape(s, e)
 }
 
 // byDistance orders starts by distance from near, earlier first on ties.
@@ -93,49 +94,14 @@ func (w *windows) lineTokens(i int) []string {
 	return w.toks[i-1]
 }
 
-// findShape returns windows (first, last line) whose tokens fingerprint
-// to shape, nearest to near first. Windows are built line by line, so a
-// window may have any length up to twice n plus some slack.
+// findShape returns windows (first, last line) whose shape is shape,
+// nearest to near first. A window may have any length up to twice n plus
+// some slack.
 func (w *windows) findShape(shape string, n, near int) [][2]int {
 	if shape == "" {
 		return nil
 	}
-	maxLen := 2*n + 8
-	var out [][2]int
-	var h hash.Hash = sha256.New()
-	sum := make([]byte, 0, sha256.Size)
-	for s := 1; s <= w.n(); s++ {
-		if len(w.lineTokens(s)) == 0 {
-			continue // windows start with code
-		}
-		h.Reset()
-		for e := s; e <= w.n() && e-s < maxLen; e++ {
-			toks := w.lineTokens(e)
-			for _, t := range toks {
-				h.Write([]byte(t))
-				h.Write([]byte{0})
-			}
-			if len(toks) == 0 {
-				continue
-			}
-			sum = h.Sum(sum[:0])
-			if "sha256:"+hex.EncodeToString(sum) == shape {
-				// confirm on the window's own tokens (multi-line tokens)
-				if w.shape(s, e) == shape {
-					out = append(out, [2]int{s, e})
-				}
-				break
-			}
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		di, dj := abs(out[i][0]-near), abs(out[j][0]-near)
-		if di != dj {
-			return di < dj
-		}
-		return out[i][0] < out[j][0]
-	})
-	return out
+	return w.v.stream(w.f, analyzer.FormatOf(shape)).FindShape(shape, 2*n+8, near)
 }
 
 // mostSimilar returns the window most similar to toks: windows of about n

@@ -1,0 +1,299 @@
+package analyzer
+
+import (
+	"sort"
+)
+
+// Shape format 2 reads code as a canonical token stream: the tokens a
+// formatter cannot change, in a spelling it cannot change either. What
+// each language's stream leaves out or respells, and why none of it can
+// hide a change of behaviour, is written down in docs/fingerprints.md;
+// the rules live in lexcanon_*.go, one file per language family.
+
+// ctok is one token of a canonical stream. pos orders the stream and
+// places the token in the source (for line ranges and headers); start and
+// end are the source bytes it stands for, which for a repeated token (Go's
+// grouped parameters) lie elsewhere; kind says how those bytes are spelt
+// canonically.
+type ctok struct {
+	pos, start, end int32
+	kind            ckind
+	lang            langCode // the number and string rules of kind
+}
+
+// ckind says how a token's source bytes are spelt in the canonical stream.
+type ckind uint8
+
+const (
+	cVerbatim ckind = iota // the bytes as written
+	cNumber                // a number literal: its value (see appendNumber)
+	cQuoted                // a '…' or "…" string: the same either way (see appendQuoted)
+	cPyString              // a Python string: prefix and quotes normalised (see appendPyString)
+	cNewline               // Python: the end of a logical line
+	cIndent                // Python: a block opens
+	cDedent                // Python: a block closes
+	cSemi                  // a statement separator, written or implied
+	cDefine                // Go: ":=" for the "=" of "var x = y"
+)
+
+// langCode selects the number rules of a language.
+type langCode uint8
+
+const (
+	langOther langCode = iota
+	langGo
+	langJS
+	langPython
+	langRust
+	langC // C and Java: a leading 0 is octal
+)
+
+// separator reports the tokens a range's stream does not begin or end
+// with: what separates statements says nothing about one statement.
+func (t ctok) separator() bool {
+	return t.kind == cSemi || t.kind == cNewline || t.kind == cIndent || t.kind == cDedent
+}
+
+// canonTokens returns the canonical stream of src read as lang. spans are
+// the file's lexer tokens (lexSpec), which the Go, C and Java rules start
+// from; the other languages lex src themselves.
+func canonTokens(lang string, src []byte, spans []span, out []ctok) []ctok {
+	switch lang {
+	case "go":
+		return canonGo(src, spans, out)
+	case "javascript", "typescript", "tsx":
+		return canonJS(src, out, lang == "tsx")
+	case "python":
+		return canonPython(src, out)
+	case "rust":
+		return canonRust(src, out)
+	case "java", "c":
+		return canonC(src, spans, out)
+	}
+	for _, s := range spans {
+		out = append(out, ctok{pos: int32(s.start), start: int32(s.start), end: int32(s.end)})
+	}
+	return out
+}
+
+// appendCanon appends t's canonical text.
+func appendCanon(buf, src []byte, t ctok) []byte {
+	switch t.kind {
+	case cNumber:
+		return appendNumber(buf, src[t.start:t.end], t.lang)
+	case cQuoted:
+		return appendQuoted(buf, src[t.start:t.end])
+	case cPyString:
+		return appendPyString(buf, src[t.start:t.end])
+	case cNewline:
+		return append(buf, "\x01nl"...)
+	case cIndent:
+		return append(buf, "\x01in"...)
+	case cDedent:
+		return append(buf, "\x01de"...)
+	case cSemi:
+		return append(buf, ';')
+	case cDefine:
+		return append(buf, ":="...)
+	}
+	return append(buf, src[t.start:t.end]...)
+}
+
+// canonRange returns the tokens of toks (sorted by pos) that lie in
+// src[a:b], less the separators at either end.
+func canonRange(toks []ctok, a, b int) (lo, hi int) {
+	lo = sort.Search(len(toks), func(k int) bool { return int(toks[k].pos) >= a })
+	hi = lo + sort.Search(len(toks)-lo, func(k int) bool { return int(toks[lo+k].pos) >= b })
+	return trimSeparators(toks, lo, hi)
+}
+
+func trimSeparators(toks []ctok, lo, hi int) (int, int) {
+	for lo < hi && toks[lo].separator() {
+		lo++
+	}
+	for hi > lo && toks[hi-1].separator() {
+		hi--
+	}
+	return lo, hi
+}
+
+// appendStream appends the canonical texts of toks, each followed by a NUL
+// byte: what a format 2 shape hashes.
+func appendStream(buf, src []byte, toks []ctok) []byte {
+	for _, t := range toks {
+		buf = appendCanon(buf, src, t)
+		buf = append(buf, 0)
+	}
+	return buf
+}
+
+// --- passes shared by several languages --------------------------------
+
+// matchBrackets returns, for each token of toks that opens or closes a
+// bracket ((, [, {), the index of its partner, or -1. Unbalanced brackets
+// are left unmatched.
+func matchBrackets(src []byte, toks []ctok, match []int) []int {
+	match = match[:0]
+	var stack []int
+	for i, t := range toks {
+		match = append(match, -1)
+		if t.kind != cVerbatim || t.end-t.start != 1 {
+			continue
+		}
+		switch c := src[t.start]; c {
+		case '(', '[', '{':
+			stack = append(stack, i)
+		case ')', ']', '}':
+			if n := len(stack); n > 0 && src[toks[stack[n-1]].start] == opener(c) {
+				match[stack[n-1]] = i
+				match[i] = stack[n-1]
+				stack = stack[:n-1]
+			}
+		}
+	}
+	return match
+}
+
+func opener(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
+}
+
+// isByte reports whether t is the one-byte token c as written.
+func isByte(src []byte, t ctok, c byte) bool {
+	return t.kind == cVerbatim && t.end-t.start == 1 && src[t.start] == c
+}
+
+// is reports whether t is the token s as written.
+func is(src []byte, t ctok, s string) bool {
+	return t.kind == cVerbatim && string(src[t.start:t.end]) == s
+}
+
+// text is t's source text.
+func text(src []byte, t ctok) string { return string(src[t.start:t.end]) }
+
+// dropTrailingCommas removes each comma written just before a closing
+// bracket: "f(a, b,)" is "f(a, b)". keep, when not nil, says a comma must
+// stay (a one-element tuple; an array hole).
+func dropTrailingCommas(src []byte, toks []ctok, keep func(comma int, match []int) bool) []ctok {
+	var match []int
+	var drop []bool
+	for i := 0; i+1 < len(toks); i++ {
+		if !isByte(src, toks[i], ',') || !isCloser(src, toks[i+1]) {
+			continue
+		}
+		if keep != nil {
+			if match == nil {
+				match = matchBrackets(src, toks, nil)
+			}
+			if keep(i, match) {
+				continue
+			}
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[i] = true
+	}
+	return compact(toks, drop)
+}
+
+// compact removes the tokens marked in drop (nil: none), in place.
+func compact(toks []ctok, drop []bool) []ctok {
+	if drop == nil {
+		return toks
+	}
+	out := toks[:0]
+	for i, t := range toks {
+		if !drop[i] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func isCloser(src []byte, t ctok) bool {
+	return isByte(src, t, ')') || isByte(src, t, ']') || isByte(src, t, '}')
+}
+
+// soleElement reports whether the comma at toks[comma] ends the only
+// element of its bracket group: "(a,)".
+func soleElement(src []byte, toks []ctok, comma int, match []int) bool {
+	for k := comma - 1; k >= 0; k-- {
+		if m := match[k]; m >= 0 && m < k { // a group inside: skip it
+			k = m
+			continue
+		}
+		if isOpener(src, toks[k]) {
+			return true
+		}
+		if isByte(src, toks[k], ',') {
+			return false
+		}
+	}
+	return true
+}
+
+// groupOpen returns the index of the bracket that opens the group
+// toks[i] is in, or -1.
+func groupOpen(src []byte, toks []ctok, i int, match []int) int {
+	for k := i - 1; k >= 0; k-- {
+		if m := match[k]; m >= 0 && m < k {
+			k = m
+			continue
+		}
+		if isOpener(src, toks[k]) {
+			return k
+		}
+	}
+	return -1
+}
+
+func isOpener(src []byte, t ctok) bool {
+	return isByte(src, t, '(') || isByte(src, t, '[') || isByte(src, t, '{')
+}
+
+// dropDoubleParens removes parentheses that only wrap another pair: "((a))"
+// is "(a)", and "f((a))" is "f(a)". The inner pair goes when it spans the
+// whole of the outer one and holds one expression: no comma, nothing the
+// language makes special (simple says so, e.g. no yield in Python).
+func dropDoubleParens(src []byte, toks []ctok, simple func(toks []ctok, open, close int, match []int) bool) []ctok {
+	match := matchBrackets(src, toks, nil)
+	var drop []bool
+	for i := 0; i+1 < len(toks); i++ {
+		if !isByte(src, toks[i], '(') || !isByte(src, toks[i+1], '(') {
+			continue
+		}
+		c, ic := match[i], match[i+1]
+		if c < 0 || ic != c-1 || ic == i+2 { // not whole, or "(())"
+			continue
+		}
+		if hasTopComma(src, toks, i+1, ic, match) || (simple != nil && !simple(toks, i+1, ic, match)) {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[i+1], drop[ic] = true, true
+	}
+	return compact(toks, drop)
+}
+
+// hasTopComma reports a comma directly inside the group toks[open:close+1].
+func hasTopComma(src []byte, toks []ctok, open, close int, match []int) bool {
+	for k := open + 1; k < close; k++ {
+		if m := match[k]; m > k {
+			k = m
+			continue
+		}
+		if isByte(src, toks[k], ',') {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,263 @@
+package analyzer
+
+// canonGo builds Go's canonical stream from its lexer tokens (goLexer:
+// comments and semicolons already gone). See docs/fingerprints.md.
+func canonGo(src []byte, spans []span, out []ctok) []ctok {
+	toks := out
+	for k, s := range spans {
+		if k > 0 {
+			toks = goSeparators(src, spans[k-1], s, toks)
+		}
+		t := ctok{pos: int32(s.start), start: int32(s.start), end: int32(s.end), lang: langGo}
+		if c := src[s.start]; isDigit(c) || (c == '.' && s.end-s.start > 1) {
+			t.kind = cNumber
+		}
+		toks = append(toks, t)
+	}
+	toks = dropSemisBeforeClosers(src, toks)
+	toks = dropTrailingCommas(src, toks, nil)
+	toks = goUngroupSingleSpecs(src, toks)
+	toks = goShortVarDecls(src, toks)
+	return goExpandParams(src, toks)
+}
+
+// goSeparators appends the statement separators between tokens a and b:
+// each semicolon written there, or else the one Go inserts at a line
+// break after a token that can end a statement.
+func goSeparators(src []byte, a, b span, toks []ctok) []ctok {
+	semis, newline := 0, false
+	for i := a.end; i < b.start; i++ {
+		switch src[i] {
+		case ';':
+			semis++
+		case '\n':
+			newline = true
+		case '/':
+			if i+1 < b.start && src[i+1] == '/' {
+				for i < b.start && src[i] != '\n' {
+					i++
+				}
+				newline = newline || i < b.start
+			} else if i+1 < b.start && src[i+1] == '*' {
+				for i += 2; i+1 < b.start && !(src[i] == '*' && src[i+1] == '/'); i++ {
+					newline = newline || src[i] == '\n'
+				}
+				i++
+			}
+		}
+	}
+	if semis == 0 && newline && goEndsStatement(src[a.start:a.end]) {
+		semis = 1
+	}
+	for ; semis > 0; semis-- {
+		toks = append(toks, ctok{pos: int32(a.end), start: int32(a.end), end: int32(a.end), kind: cSemi})
+	}
+	return toks
+}
+
+// goEndsStatement reports a token after which a line break ends the
+// statement (the Go spec's semicolon rule).
+func goEndsStatement(t []byte) bool {
+	switch string(t) {
+	case "break", "continue", "fallthrough", "return", "++", "--", ")", "]", "}":
+		return true
+	}
+	c := t[0]
+	return goIdentStart(c) && !goKeyword(string(t)) || isDigit(c) || c == '.' || c == '"' || c == '\'' || c == '`' || c >= 0x80
+}
+
+func goKeyword(s string) bool {
+	switch s {
+	case "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func",
+		"go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct",
+		"switch", "type", "var":
+		return true
+	}
+	return false
+}
+
+// dropSemisBeforeClosers removes separators before ) and }: "{ a() }" is
+// "{\n\ta()\n}", and a separator never begins a statement.
+func dropSemisBeforeClosers(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].kind == cSemi && (isByte(src, toks[i+1], ')') || isByte(src, toks[i+1], '}')) {
+			if drop == nil {
+				drop = make([]bool, len(toks))
+			}
+			drop[i] = true
+		}
+	}
+	return compact(toks, drop)
+}
+
+// goUngroupSingleSpecs writes "var ( x = 1 )" as "var x = 1" (gofumpt
+// ungroups a declaration group of one): the same declaration.
+func goUngroupSingleSpecs(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	var m []int
+	for i := 0; i+1 < len(toks); i++ {
+		if !(is(src, toks[i], "var") || is(src, toks[i], "const") || is(src, toks[i], "type") || is(src, toks[i], "import")) || !isByte(src, toks[i+1], '(') {
+			continue
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		c := m[i+1]
+		if c < 0 || c == i+2 {
+			continue
+		}
+		single := true
+		for k := i + 2; k < c; k++ {
+			if j := m[k]; j > k {
+				k = j
+				continue
+			}
+			if toks[k].kind == cSemi {
+				single = false
+				break
+			}
+		}
+		if single {
+			if drop == nil {
+				drop = make([]bool, len(toks))
+			}
+			drop[i+1], drop[c] = true, true
+		}
+	}
+	return compact(toks, drop)
+}
+
+// goShortVarDecls writes "var x = y" as "x := y" (gofumpt's rewrite in
+// function bodies; at the top level ":=" cannot be written, so nothing
+// else reads the same).
+func goShortVarDecls(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	for i := 0; i+2 < len(toks); i++ {
+		if !is(src, toks[i], "var") || (i > 0 && toks[i-1].kind != cSemi && !isByte(src, toks[i-1], '{')) {
+			continue
+		}
+		k := i + 1
+		for k+1 < len(toks) && goName(src, toks[k]) && isByte(src, toks[k+1], ',') {
+			k += 2
+		}
+		if !goName(src, toks[k]) || k+1 >= len(toks) || !isByte(src, toks[k+1], '=') {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[i] = true
+		toks[k+1].kind = cDefine
+	}
+	return compact(toks, drop)
+}
+
+func goName(src []byte, t ctok) bool {
+	return t.kind == cVerbatim && (goIdentStart(src[t.start]) || src[t.start] >= 0x80) && !goKeyword(text(src, t))
+}
+
+// goExpandParams gives every name of a parameter list its own type:
+// "(a, b int)" is "(a int, b int)" (gofumpt -extra groups them). A
+// bracket group reads as a parameter list when each element is a name
+// or a name followed by a type, one at least and the last with a type:
+// in an expression two operands never stand side by side.
+func goExpandParams(src []byte, toks []ctok) []ctok {
+	var m []int
+	var insert map[int][2]int // bare name → the type's token range
+	for i := range toks {
+		if !isByte(src, toks[i], '(') && !isByte(src, toks[i], '[') {
+			continue
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		c := m[i]
+		if c < 0 || c == i+1 {
+			continue
+		}
+		type elem struct{ from, to int } // tokens [from, to)
+		var elems []elem
+		from := i + 1
+		for k := i + 1; k <= c; k++ {
+			if j := m[k]; j > k {
+				k = j
+				continue
+			}
+			if k == c || isByte(src, toks[k], ',') {
+				elems = append(elems, elem{from, k})
+				from = k + 1
+			}
+		}
+		named, ok := 0, true
+		for _, e := range elems {
+			switch {
+			case e.to-e.from == 1 && goName(src, toks[e.from]):
+			case e.to-e.from >= 2 && goName(src, toks[e.from]) && goTypeStart(src, toks, e.from+1, e.to, m):
+				named++
+			default:
+				ok = false
+			}
+		}
+		last := elems[len(elems)-1]
+		if !ok || named == 0 || named == len(elems) || last.to-last.from < 2 {
+			continue
+		}
+		for k, e := range elems {
+			if e.to-e.from != 1 {
+				continue
+			}
+			for _, n := range elems[k+1:] {
+				if n.to-n.from > 1 {
+					if insert == nil {
+						insert = map[int][2]int{}
+					}
+					insert[e.from] = [2]int{n.from + 1, n.to}
+					break
+				}
+			}
+		}
+	}
+	if insert == nil {
+		return toks
+	}
+	out := make([]ctok, 0, len(toks)+4*len(insert))
+	for i, t := range toks {
+		out = append(out, t)
+		if r, ok := insert[i]; ok {
+			for _, ty := range toks[r[0]:r[1]] {
+				ty.pos = t.end
+				out = append(out, ty)
+			}
+		}
+	}
+	return out
+}
+
+// goTypeStart reports whether toks[k:end] reads as a type after a name.
+func goTypeStart(src []byte, toks []ctok, k, end int, m []int) bool {
+	t := toks[k]
+	switch {
+	case goName(src, t), is(src, t, "func"), is(src, t, "map"), is(src, t, "chan"), is(src, t, "struct"),
+		is(src, t, "interface"), is(src, t, "..."), is(src, t, "<-"), isByte(src, t, '*'):
+		return true
+	case isByte(src, t, '['):
+		// "a []int" or "a [4]int", not the instance "G[T]" of an unnamed
+		// parameter.
+		return m[k] > k && m[k] < end-1
+	}
+	return false
+}
+
+// canonC builds C's and Java's canonical stream from their lexer tokens:
+// numbers by value and trailing commas dropped.
+func canonC(src []byte, spans []span, out []ctok) []ctok {
+	for _, s := range spans {
+		t := ctok{pos: int32(s.start), start: int32(s.start), end: int32(s.end), lang: langC}
+		if c := src[s.start]; isDigit(c) {
+			t.kind = cNumber
+		}
+		out = append(out, t)
+	}
+	return dropTrailingCommas(src, out, nil)
+}

@@ -1,0 +1,289 @@
+package analyzer
+
+import (
+	"math/big"
+	"strconv"
+)
+
+// Literals in the canonical stream: numbers by value, strings by content.
+
+// appendNumber appends the canonical spelling of the number literal lit
+// read by lang's rules: letters in lower case, digit separators dropped,
+// an integer as its decimal value, a decimal fraction as its exact decimal
+// value ("1.50" and "15e-1" are "1.5"), a type suffix kept ("u8", "i",
+// "j", "n"). An integer and a fraction stay distinct ("1" is not "1.0")
+// but in JavaScript, where both are the same Number. A literal these rules
+// do not read is kept as written, in lower case.
+func appendNumber(buf, lit []byte, lang langCode) []byte {
+	var b [64]byte
+	s := b[:0]
+	for _, c := range lit {
+		switch {
+		case c == '_' || (c == '\'' && lang == langC):
+		case c >= 'A' && c <= 'Z':
+			s = append(s, c+'a'-'A')
+		default:
+			s = append(s, c)
+		}
+	}
+	if len(s) > 400 {
+		return append(buf, s...)
+	}
+	base, digits := 10, s
+	if len(s) > 1 && s[0] == '0' {
+		switch s[1] {
+		case 'x':
+			base, digits = 16, s[2:]
+		case 'o':
+			base, digits = 8, s[2:]
+		case 'b':
+			base, digits = 2, s[2:]
+		}
+	}
+	n := 0 // the mantissa's digits (and the point and exponent, in base 10)
+	for n < len(digits) && digitOf(digits[n]) < base {
+		n++
+	}
+	if base == 16 && n < len(digits) && (digits[n] == '.' || digits[n] == 'p') {
+		return append(buf, s...) // a hexadecimal fraction: as written
+	}
+	if base != 10 {
+		if n == 0 {
+			return append(buf, s...)
+		}
+		return appendInt(buf, digits[:n], base, digits[n:])
+	}
+	// Base 10: digits, a point and digits, an exponent.
+	intEnd := n
+	frac := n
+	if frac < len(digits) && digits[frac] == '.' {
+		// A point followed by a letter is a method call (Rust "1.max"),
+		// which lexers do not hand here; a point before the digits ends.
+		frac++
+		for frac < len(digits) && isDigit(digits[frac]) {
+			frac++
+		}
+	}
+	end := frac
+	if end+1 < len(digits) && digits[end] == 'e' {
+		e := end + 1
+		if digits[e] == '+' || digits[e] == '-' {
+			e++
+		}
+		k := e
+		for k < len(digits) && isDigit(digits[k]) {
+			k++
+		}
+		if k > e {
+			end = k
+		}
+	}
+	suffix := digits[end:]
+	if intEnd == 0 && frac == 0 {
+		return append(buf, s...)
+	}
+	if end == intEnd { // an integer
+		if lang == langRust && len(suffix) > 0 && suffix[0] == 'f' {
+			return appendDecimal(buf, digits[:intEnd], nil, 0, lang, suffix) // 1f32 is a float
+		}
+		if digits[0] == '0' && intEnd > 1 && leadingZeroOctal(digits[1:intEnd], lang, suffix) {
+			return appendInt(buf, digits[1:intEnd], 8, suffix)
+		}
+		return appendInt(buf, digits[:intEnd], 10, suffix)
+	}
+	var exp int64
+	if end > frac {
+		e, err := strconv.ParseInt(string(digits[frac+1:end]), 10, 32)
+		if err != nil || e > 1<<20 || e < -(1<<20) {
+			return append(buf, s...)
+		}
+		exp = e
+	}
+	var fracDigits []byte
+	if frac > intEnd {
+		fracDigits = digits[intEnd+1 : frac]
+	}
+	return appendDecimal(buf, digits[:intEnd], fracDigits, exp, lang, suffix)
+}
+
+// leadingZeroOctal reports whether an integer written with a leading zero
+// and then digits is octal: in Go (but an imaginary "0755i", which is
+// decimal), C and Java always, in JavaScript when every digit is octal
+// ("08" is eight). Python and Rust have no such octal.
+func leadingZeroOctal(digits []byte, lang langCode, suffix []byte) bool {
+	switch lang {
+	case langGo, langC, langJS:
+	default:
+		return false
+	}
+	if lang == langGo && len(suffix) > 0 && suffix[0] == 'i' {
+		return false
+	}
+	for _, c := range digits {
+		if c > '7' {
+			return false
+		}
+	}
+	return true
+}
+
+func digitOf(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return 99
+}
+
+// appendInt appends the decimal value of digits in base, then suffix.
+func appendInt(buf, digits []byte, base int, suffix []byte) []byte {
+	var v uint64
+	over := false
+	for _, c := range digits {
+		d := uint64(digitOf(c))
+		if v > (1<<64-1-d)/uint64(base) {
+			over = true
+			break
+		}
+		v = v*uint64(base) + d
+	}
+	if over {
+		var z big.Int
+		z.SetString(string(digits), base)
+		buf = z.Append(buf, 10)
+	} else {
+		buf = strconv.AppendUint(buf, v, 10)
+	}
+	return append(buf, suffix...)
+}
+
+// appendDecimal appends the exact value intPart.fracPart × 10^exp: the
+// significant digits around a point, with ".0" for a whole number (but in
+// JavaScript) and an exponent when the value is very large or small.
+func appendDecimal(buf, intPart, fracPart []byte, exp int64, lang langCode, suffix []byte) []byte {
+	var b [64]byte
+	d := append(append(b[:0], intPart...), fracPart...)
+	exp -= int64(len(fracPart))
+	for len(d) > 0 && d[0] == '0' {
+		d = d[1:]
+	}
+	for len(d) > 0 && d[len(d)-1] == '0' {
+		d = d[:len(d)-1]
+		exp++
+	}
+	whole := lang == langJS
+	if len(d) == 0 {
+		buf = append(buf, '0')
+		if !whole {
+			buf = append(buf, ".0"...)
+		}
+		return append(buf, suffix...)
+	}
+	p := int64(len(d)) + exp // digits before the point
+	switch {
+	case p > 21 || p < -6:
+		buf = append(buf, d[0])
+		if len(d) > 1 {
+			buf = append(buf, '.')
+			buf = append(buf, d[1:]...)
+		}
+		buf = append(buf, 'e')
+		buf = strconv.AppendInt(buf, p-1, 10)
+	case p <= 0:
+		buf = append(buf, "0."...)
+		for i := int64(0); i < -p; i++ {
+			buf = append(buf, '0')
+		}
+		buf = append(buf, d...)
+	case p >= int64(len(d)):
+		buf = append(buf, d...)
+		for i := int64(len(d)); i < p; i++ {
+			buf = append(buf, '0')
+		}
+		if !whole {
+			buf = append(buf, ".0"...)
+		}
+	default:
+		buf = append(buf, d[:p]...)
+		buf = append(buf, '.')
+		buf = append(buf, d[p:]...)
+	}
+	return append(buf, suffix...)
+}
+
+// appendQuoted appends a '…' or "…" string literal as `"` + its body + `"`
+// with \' and \" written as the bare quote: two literals that differ only
+// in their quotes, and so in which quote they escape, have the same
+// content and the same canonical text. Every other escape is kept as
+// written. A literal without its closing quote is kept as written.
+func appendQuoted(buf, lit []byte) []byte {
+	if len(lit) < 2 || lit[len(lit)-1] != lit[0] || (lit[0] != '\'' && lit[0] != '"') {
+		return append(buf, lit...)
+	}
+	buf = append(buf, '"')
+	buf = appendUnquoteEscapes(buf, lit[1:len(lit)-1])
+	return append(buf, '"')
+}
+
+// appendUnquoteEscapes appends body with \' and \" written as the quote.
+func appendUnquoteEscapes(buf, body []byte) []byte {
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c == '\\' && i+1 < len(body) {
+			if n := body[i+1]; n == '\'' || n == '"' {
+				buf = append(buf, n)
+			} else {
+				buf = append(buf, c, n)
+			}
+			i++
+			continue
+		}
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+// appendPyString appends a Python string literal with its prefix in lower
+// case, without the "u" that Python 3 ignores and with its letters in one
+// order ("Rb" is "br"), then its body between double quotes: triple and
+// single quotes alike, a raw body as written (in a raw string a backslash
+// stays, whatever the quotes), any other with \' and \" as the bare quote.
+func appendPyString(buf, lit []byte) []byte {
+	i := 0
+	raw := false
+	var prefix [4]byte
+	np := 0
+	for i < len(lit) && lit[i] != '\'' && lit[i] != '"' {
+		c := lit[i] | 0x20
+		if c == 'r' {
+			raw = true
+		}
+		if c != 'u' && np < len(prefix) {
+			prefix[np] = c
+			np++
+		}
+		i++
+	}
+	body := lit[i:]
+	q := 1
+	if len(body) >= 6 && body[1] == body[0] && body[2] == body[0] {
+		q = 3
+	}
+	if i == len(lit) || len(body) < 2*q || string(body[len(body)-q:]) != string(body[:q]) {
+		return append(buf, lit...)
+	}
+	p := prefix[:np]
+	if np == 2 && p[0] > p[1] {
+		p[0], p[1] = p[1], p[0]
+	}
+	buf = append(buf, p...)
+	buf = append(buf, '"')
+	if raw {
+		buf = append(buf, body[q:len(body)-q]...)
+	} else {
+		buf = appendUnquoteEscapes(buf, body[q:len(body)-q])
+	}
+	return append(buf, '"')
+}

@@ -1,0 +1,241 @@
+package analyzer
+
+// Rust in the canonical stream (docs/fingerprints.md): trailing commas
+// but a one-element tuple's, nested parentheses, and match arms written
+// with or without a block around a lone expression and a comma after it.
+
+// canonRust returns the canonical stream of Rust source.
+func canonRust(src []byte, out []ctok) []ctok {
+	toks := lexRust(src, out)
+	toks = rustMatchArms(src, toks)
+	toks = dropTrailingCommas(src, toks, func(comma int, match []int) bool {
+		// "(a,)" is a one-element tuple; a call's, a macro's or a tuple
+		// struct's parentheses follow a name, ">", "!" or ")".
+		if !soleElement(src, toks, comma, match) {
+			return false
+		}
+		o := groupOpen(src, toks, comma, match)
+		return o >= 0 && isByte(src, toks[o], '(') && !(o > 0 && rustEndsOperand(src, toks[o-1]))
+	})
+	toks = dropJSTypeArgCommas(src, toks)
+	return dropDoubleParens(src, toks, nil)
+}
+
+// lexRust splits src into tokens, comments (doc comments too) left out.
+func lexRust(src []byte, out []ctok) []ctok {
+	n := len(src)
+	for i := 0; i < n; {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i = lexer{nestedBlocks: true}.skipBlock(src, i)
+			continue
+		}
+		start := i
+		kind := cVerbatim
+		switch {
+		case c == '"':
+			i = skipQuoted(src, i, '"', true)
+		case c == '\'':
+			if isRustChar(src, i) {
+				i = skipQuoted(src, i, '\'', false)
+			} else { // a lifetime or label
+				i++
+				for i < n && isIdentByte(src[i]) {
+					i++
+				}
+			}
+		case isDigit(c):
+			i = rustNumberEnd(src, i)
+			kind = cNumber
+		case isIdentByte(c):
+			j := i + 1
+			for j < n && isIdentByte(src[j]) {
+				j++
+			}
+			i = j
+			w := string(src[start:j])
+			if j < n && (w == "r" || w == "br" || w == "cr") && (src[j] == '#' || src[j] == '"') {
+				if k, ok := skipRawRust(src, j, []byte("r")); ok {
+					i = k
+				} else if w == "r" && src[j] == '#' && j+1 < n && isIdentByte(src[j+1]) { // r#ident
+					i = j + 1
+					for i < n && isIdentByte(src[i]) {
+						i++
+					}
+				}
+			} else if j < n && (w == "b" || w == "c") && (src[j] == '"' || src[j] == '\'') {
+				i = skipQuoted(src, j, src[j], src[j] == '"')
+			}
+		default:
+			i += rustPunctLen(src, i)
+		}
+		out = append(out, ctok{pos: int32(start), start: int32(start), end: int32(i), kind: kind, lang: langRust})
+	}
+	return out
+}
+
+// rustNumberEnd returns the end of the number literal at src[i], its
+// suffix included; "1..2" and "1.max(2)" leave the dot alone.
+func rustNumberEnd(src []byte, i int) int {
+	n := len(src)
+	j := i
+	if src[j] == '0' && j+1 < n && (src[j+1] == 'x' || src[j+1] == 'o' || src[j+1] == 'b') {
+		j += 2
+		for j < n && (isHexDigit(src[j]) || src[j] == '_') {
+			j++
+		}
+	} else {
+		for j < n && (isDigit(src[j]) || src[j] == '_') {
+			j++
+		}
+		if j < n && src[j] == '.' && !(j+1 < n && (src[j+1] == '.' || isIdentByte(src[j+1]) && !isDigit(src[j+1]))) {
+			j++
+			for j < n && (isDigit(src[j]) || src[j] == '_') {
+				j++
+			}
+		}
+		if j < n && src[j]|0x20 == 'e' {
+			k := j + 1
+			if k < n && (src[k] == '+' || src[k] == '-') {
+				k++
+			}
+			if k < n && (isDigit(src[k]) || src[k] == '_') {
+				for k < n && (isDigit(src[k]) || src[k] == '_') {
+					k++
+				}
+				j = k
+			}
+		}
+	}
+	for j < n && isIdentByte(src[j]) { // a suffix: u8, f64, usize
+		j++
+	}
+	return j
+}
+
+// rustPunctLen is the length of the punctuation at src[i], longest
+// first; '<' and '>' are always alone (generics nest them).
+func rustPunctLen(src []byte, i int) int {
+	rest := src[i:]
+	for _, p := range [...]string{"...", "..=", "::", "->", "=>", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", ".."} {
+		if len(rest) >= len(p) && string(rest[:len(p)]) == p {
+			return len(p)
+		}
+	}
+	return 1
+}
+
+// rustEndsOperand reports a token after which "(" calls: a name, ")",
+// "]", ">" (a turbofish), "!" (a macro).
+func rustEndsOperand(src []byte, t ctok) bool {
+	if t.kind != cVerbatim {
+		return true
+	}
+	if c := src[t.start]; isIdentByte(c) && !isDigit(c) {
+		switch text(src, t) {
+		case "as", "break", "const", "continue", "else", "enum", "extern", "fn", "for", "if", "impl", "in",
+			"let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "trait",
+			"type", "unsafe", "use", "where", "while", "async", "await", "dyn", "box", "yield":
+			return false
+		}
+		return true
+	}
+	return isByte(src, t, ')') || isByte(src, t, ']') || isByte(src, t, '>') || isByte(src, t, '!')
+}
+
+// rustMatchArms writes every match arm one way: no comma between arms
+// (commas inside a match's braces separate arms, and an arm that ends
+// with a block needs none), and no block around an arm's lone expression
+// ("X => { f(x) }" is "X => f(x),", as rustfmt writes it either way).
+func rustMatchArms(src []byte, toks []ctok) []ctok {
+	var m []int
+	var drop []bool
+	for i := range toks {
+		if !is(src, toks[i], "match") {
+			continue
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		// The arms' braces: the first "{" after the scrutinee, outside
+		// its brackets (a struct literal there needs parentheses).
+		o := -1
+		for k := i + 1; k < len(toks); k++ {
+			if isByte(src, toks[k], '{') {
+				o = k
+				break
+			}
+			if j := m[k]; j > k {
+				k = j
+				continue
+			}
+			if toks[k].kind == cVerbatim && isByte(src, toks[k], ';') {
+				break
+			}
+		}
+		if o < 0 || m[o] < 0 {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		for k := o + 1; k < m[o]; k++ {
+			if j := m[k]; j > k {
+				k = j
+				continue
+			}
+			switch {
+			case isByte(src, toks[k], ','):
+				drop[k] = true
+			case is(src, toks[k], "=>") && k+1 < m[o] && isByte(src, toks[k+1], '{') && rustLoneExpr(src, toks, k+1, m):
+				drop[k+1], drop[m[k+1]] = true, true
+			}
+		}
+	}
+	return compact(toks, drop)
+}
+
+// rustLoneExpr reports whether the block toks[open..m[open]] holds one
+// expression: something, no statement (no ";", no "let", no item), and
+// no block-like expression followed by more.
+func rustLoneExpr(src []byte, toks []ctok, open int, m []int) bool {
+	c := m[open]
+	if c < 0 || c == open+1 {
+		return false
+	}
+	if t := toks[open+1]; t.kind == cVerbatim {
+		switch text(src, t) {
+		case "let", "fn", "struct", "enum", "impl", "trait", "use", "mod", "static", "const", "type", "#", "extern", "macro_rules":
+			return false
+		}
+	}
+	for k := open + 1; k < c; k++ {
+		t := toks[k]
+		if j := m[k]; j > k {
+			if isByte(src, t, '{') && j+1 < c {
+				switch n := toks[j+1]; {
+				case isByte(src, n, '.'), isByte(src, n, '?'), is(src, n, "else"), is(src, n, "as"):
+				default:
+					if n.kind != cVerbatim || isIdentByte(src[n.start]) || isOpener(src, n) {
+						return false
+					}
+				}
+			}
+			k = j
+			continue
+		}
+		if isByte(src, t, ';') || is(src, t, "let") {
+			return false
+		}
+	}
+	return true
+}

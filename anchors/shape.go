@@ -1,0 +1,121 @@
+package anchors
+
+import (
+	"context"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// Baselines hold shapes in the format of the lore that recorded them
+// (analyzer.ShapeFormat): "sha256:…" (format 1) before formatter-proof
+// shapes, "s2:…" (format 2) since. A baseline is compared with the code
+// read in its own format, so an old baseline verifies exactly as it did;
+// one rewritten by --fix, accept or add gets format 2. When the baseline's
+// text is still in Options.Base, a format 1 anchor is also compared in
+// format 2 there, so that a formatter run does not drift it either.
+
+// format returns the format of a's shape (of its sig when it has none);
+// 0 when it has neither.
+func format(a Anchor) analyzer.ShapeFormat {
+	if f := analyzer.FormatOf(a.Shape); f != 0 {
+		return f
+	}
+	return analyzer.FormatOf(a.Sig)
+}
+
+// streamKey names a file's content read in one format.
+type streamKey struct {
+	path, hash string
+	format     analyzer.ShapeFormat
+}
+
+// stream returns f read in format fm, cached for the run: many anchors
+// and candidates read one file.
+func (v *Verifier) stream(f *File, fm analyzer.ShapeFormat) *analyzer.Stream {
+	if fm != analyzer.ShapeLexical {
+		fm = analyzer.ShapeCanonical
+	}
+	key := streamKey{f.Path, f.Hash, fm}
+	if s, ok := v.streams.Load(key); ok {
+		return s.(*analyzer.Stream)
+	}
+	s, _ := v.streams.LoadOrStore(key, fm.Stream(f.Lang, f.Src))
+	return s.(*analyzer.Stream)
+}
+
+// symbolShape returns the shape and sig of sym, a symbol of f, in a's
+// format.
+func (v *Verifier) symbolShape(a Anchor, f *File, sym analyzer.Symbol) (shape, sig string) {
+	if format(a) != analyzer.ShapeLexical {
+		return sym.Shape, sym.Sig
+	}
+	return v.stream(f, analyzer.ShapeLexical).Symbol(sym)
+}
+
+// fileShape returns the shape of the whole of f in a's format; "" for a
+// binary file.
+func (v *Verifier) fileShape(a Anchor, f *File) string {
+	if f.Skipped == "binary" {
+		return ""
+	}
+	return v.stream(f, format(a)).Shape(0, 0)
+}
+
+// baseSymbol returns a's symbol as it was baselined, from Options.Base:
+// the symbol of a's name whose text has the baseline hash, and its file.
+func (v *Verifier) baseSymbol(ctx context.Context, a Anchor) (analyzer.Symbol, *File, bool) {
+	if v.opts.Base == nil || a.Hash == "" {
+		return analyzer.Symbol{}, nil, false
+	}
+	bf, err := v.opts.Base.File(ctx, a.Path())
+	if err != nil {
+		return analyzer.Symbol{}, nil, false
+	}
+	for _, s := range bf.Symbols {
+		if s.FQName == a.Symbol && (s.Hash == a.Hash || s.Shape == a.Shape) {
+			return s, bf, true
+		}
+	}
+	return analyzer.Symbol{}, nil, false
+}
+
+// upgraded returns a format 1 symbol anchor's baseline in format 2, when
+// Options.Base still holds its text; ok is false otherwise.
+func (v *Verifier) upgraded(ctx context.Context, a Anchor) (shape, sig string, ok bool) {
+	if format(a) != analyzer.ShapeLexical {
+		return "", "", false
+	}
+	s, _, ok := v.baseSymbol(ctx, a)
+	if !ok || s.Hash != a.Hash || analyzer.FormatOf(s.Shape) != analyzer.ShapeCanonical {
+		return "", "", false
+	}
+	return s.Shape, s.Sig, true
+}
+
+// upgradedFile returns a format 1 file anchor's baseline in format 2, when
+// Options.Base still holds the file as it was.
+func (v *Verifier) upgradedFile(ctx context.Context, a Anchor) (string, bool) {
+	if format(a) != analyzer.ShapeLexical || v.opts.Base == nil || a.Hash == "" {
+		return "", false
+	}
+	bf, err := v.opts.Base.File(ctx, a.Path())
+	if err != nil || bf.Hash != a.Hash || bf.Skipped == "binary" {
+		return "", false
+	}
+	return v.stream(bf, analyzer.ShapeCanonical).Shape(0, 0), true
+}
+
+// shapeTokens returns the tokens of s in cf as a's format reads them,
+// cached for the run like symbolTokens.
+func (v *Verifier) shapeTokens(a Anchor, cf *File, s analyzer.Symbol) []string {
+	if format(a) == analyzer.ShapeLexical {
+		return v.symbolTokens(cf, s)
+	}
+	key := symbolKey(cf, s) + "#s2"
+	if t, ok := v.tokens.Load(key); ok {
+		return t.([]string)
+	}
+	toks := v.stream(cf, analyzer.ShapeCanonical).Tokens(s.StartLine, s.EndLine)
+	v.tokens.Store(key, toks)
+	return toks
+}
