@@ -15,11 +15,11 @@ type jtok struct {
 type jclass uint8
 
 const (
-	jPunct    jclass = iota
-	jName            // an identifier or keyword
-	jLiteral         // a number, string, regular expression
-	jTemplate        // a whole template, or the part that ends one
-	jTemplateOpen    // "`…${" or "}…${": a substitution follows
+	jPunct        jclass = iota
+	jName                // an identifier or keyword
+	jLiteral             // a number, string, regular expression
+	jTemplate            // a whole template, or the part that ends one
+	jTemplateOpen        // "`…${" or "}…${": a substitution follows
 )
 
 // canonJS returns the canonical stream of JavaScript or TypeScript source.

@@ -327,14 +327,14 @@ func mutationRun(t *testing.T, corpus string, files map[string][]byte, mode runM
 			if s.FQName != e.to {
 				continue
 			}
-			toks := analyzer.RangeTokens(f.Lang, f.Src, s.StartLine, s.EndLine)
+			toks := analyzer.ShapeCanonical.Stream(f.Lang, f.Src).Tokens(s.StartLine, s.EndLine)
 			old := lastSeg(k)
 			for i, tk := range toks {
 				if tk == s.Name {
 					toks[i] = old
 				}
 			}
-			if analyzer.Shape(toks) != shapes[k] {
+			if analyzer.ShapeCanonical.Shape(toks) != shapes[k] {
 				e.status = anchors.Drifted
 				exp[k] = e
 			}
