@@ -18,7 +18,8 @@ func canonGo(src []byte, spans []span, out []ctok) []ctok {
 	toks = dropTrailingCommas(src, toks, nil)
 	toks = goUngroupSingleSpecs(src, toks)
 	toks = goShortVarDecls(src, toks)
-	return goExpandParams(src, toks)
+	toks = goExpandParams(src, toks)
+	return goNamedReturns(src, toks)
 }
 
 // goSeparators appends the statement separators between tokens a and b:
@@ -247,6 +248,115 @@ func goTypeStart(src []byte, toks []ctok, k, end int, m []int) bool {
 		return m[k] > k && m[k] < end-1
 	}
 	return false
+}
+
+// goNamedReturns writes a bare "return" in a function with named results
+// as "return" and those names, as gofumpt -extra does: the same values
+// are returned (a name shadowed at the return would not compile).
+func goNamedReturns(src []byte, toks []ctok) []ctok {
+	var m []int
+	var insert map[int][]int // bare return → tokens to copy after it
+	for i := range toks {
+		if !is(src, toks[i], "func") {
+			continue
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		results, body := goSignature(src, toks, i, m)
+		if results < 0 || body < 0 || m[body] < 0 {
+			continue
+		}
+		// The names: the first token of each element of the results.
+		var names []int
+		for k, from := results+1, results+1; k <= m[results]; k++ {
+			if j := m[k]; j > k {
+				k = j
+				continue
+			}
+			if k == m[results] || isByte(src, toks[k], ',') {
+				if k-from < 2 || !goName(src, toks[from]) {
+					names = nil
+					break
+				}
+				if len(names) > 0 {
+					names = append(names, from-1) // the comma before it
+				}
+				names = append(names, from)
+				from = k + 1
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		for k := body + 1; k < m[body]; k++ {
+			switch {
+			case is(src, toks[k], "func"): // a function literal has its own results
+				if _, b := goSignature(src, toks, k, m); b > k && m[b] > b {
+					k = m[b]
+				}
+			case is(src, toks[k], "return") && k+1 < len(toks) && (toks[k+1].kind == cSemi || isByte(src, toks[k+1], '}')):
+				if insert == nil {
+					insert = map[int][]int{}
+				}
+				insert[k] = names
+			}
+		}
+	}
+	if insert == nil {
+		return toks
+	}
+	out := make([]ctok, 0, len(toks)+4*len(insert))
+	for i, t := range toks {
+		out = append(out, t)
+		for _, k := range insert[i] {
+			c := toks[k]
+			c.pos = t.end
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// goSignature reads the function whose "func" is toks[i]: the index of
+// its results' "(" (-1 when they are not in parentheses) and of its
+// body's "{" (-1 for a function type).
+func goSignature(src []byte, toks []ctok, i int, m []int) (results, body int) {
+	k := i + 1
+	if k < len(toks) && isByte(src, toks[k], '(') && m[k] > k && m[k]+2 < len(toks) && goName(src, toks[m[k]+1]) {
+		k = m[k] + 1 // a method's receiver
+	}
+	if k < len(toks) && goName(src, toks[k]) {
+		k++
+	}
+	if k < len(toks) && isByte(src, toks[k], '[') && m[k] > k {
+		k = m[k] + 1
+	}
+	if k >= len(toks) || !isByte(src, toks[k], '(') || m[k] < 0 {
+		return -1, -1
+	}
+	k = m[k] + 1
+	results = -1
+	if k < len(toks) && isByte(src, toks[k], '(') && m[k] > k {
+		results = k
+		k = m[k] + 1
+	}
+	for ; k < len(toks); k++ {
+		t := toks[k]
+		switch {
+		case isByte(src, t, '{'):
+			if k > 0 && (is(src, toks[k-1], "struct") || is(src, toks[k-1], "interface")) && m[k] > k {
+				k = m[k]
+				continue
+			}
+			return results, k
+		case (isByte(src, t, '(') || isByte(src, t, '[')) && m[k] > k:
+			k = m[k]
+		case t.kind == cSemi, isByte(src, t, ','), isCloser(src, t), isByte(src, t, '='):
+			return results, -1
+		}
+	}
+	return results, -1
 }
 
 // canonC builds C's and Java's canonical stream from their lexer tokens:

@@ -1,0 +1,431 @@
+package roundtrip
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/source"
+)
+
+// anchorsPerRun is how many symbols each formatter run anchors.
+const anchorsPerRun = 400
+
+// corpus is a sample of a tree of real code.
+type corpus struct {
+	root  string
+	files []string // slash paths under root
+}
+
+// sampleCorpus lists the files of root that match ext (tests, test data,
+// vendored and declaration files left out), keeps those at even (sample
+// 0) or odd (sample 1) positions and, of those, about n spread evenly.
+func sampleCorpus(root string, exts []string, sample, n int) corpus {
+	var all []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			switch {
+			case p == root:
+			case strings.HasPrefix(name, "test"), name == "tests", name == "testdata", name == "vendor",
+				name == "node_modules", name == "lib2to3", name == "idle_test", strings.HasPrefix(name, "."):
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".d.ts") || strings.HasSuffix(name, "_test.go") || strings.Contains(name, ".test.") || strings.Contains(name, ".spec.") {
+			return nil
+		}
+		for _, e := range exts {
+			if strings.HasSuffix(name, e) {
+				rel, _ := filepath.Rel(root, p)
+				all = append(all, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	sort.Strings(all)
+	var half []string
+	for i := sample; i < len(all); i += 2 {
+		half = append(half, all[i])
+	}
+	c := corpus{root: root}
+	step := max(1, (len(half)+n-1)/n)
+	for i := 0; i < len(half); i += step {
+		c.files = append(c.files, half[i])
+	}
+	return c
+}
+
+// copyTo copies the corpus files into dir.
+func (c corpus) copyTo(t *testing.T, dir string) {
+	t.Helper()
+	for _, f := range c.files {
+		b, err := os.ReadFile(filepath.Join(c.root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// run is one formatter run over a corpus copy.
+type run struct {
+	name   string
+	corpus corpus
+	// format rewrites the files (slash paths) under dir.
+	format func(t *testing.T, dir string, files []string)
+	// extra files copied beside the sample (a crate's other modules).
+	extra corpus
+	// prepare, when not nil, rewrites the files before they are anchored.
+	prepare func(t *testing.T, dir string, files []string)
+}
+
+// roundTrip anchors functions, methods and classes of the corpus, runs the
+// formatter, and requires every anchor valid, unchanged or reformatted.
+func roundTrip(t *testing.T, r run) {
+	t.Helper()
+	if len(r.corpus.files) == 0 {
+		t.Skipf("%s: no corpus files under %s", r.name, r.corpus.root)
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	r.extra.copyTo(t, dir)
+	r.corpus.copyTo(t, dir)
+	if r.prepare != nil {
+		r.prepare(t, dir, r.corpus.files)
+	}
+	before := map[string][]byte{}
+	for _, f := range r.corpus.files {
+		before[f], _ = os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+	}
+
+	src, err := anchors.NewSource(source.Dir(dir), anchors.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range r.corpus.files {
+		f, err := src.File(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[string]int{}
+		for _, s := range f.Symbols {
+			count[s.FQName]++
+		}
+		for _, s := range f.Symbols {
+			switch s.Kind {
+			case analyzer.KindFunction, analyzer.KindMethod, analyzer.KindConstructor, analyzer.KindClass:
+				if count[s.FQName] == 1 {
+					names = append(names, s.FQName)
+				}
+			}
+		}
+	}
+	src.Close()
+	step := max(1.0, float64(len(names))/anchorsPerRun)
+	var as []anchors.Anchor
+	src, _ = anchors.NewSource(source.Dir(dir), anchors.SourceOptions{})
+	for i := 0; i < anchorsPerRun && int(float64(i)*step) < len(names); i++ {
+		a, err := anchors.Baseline(ctx, src, anchors.Anchor{Symbol: names[int(float64(i)*step)]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		as = append(as, a)
+	}
+	src.Close()
+	if len(as) < anchorsPerRun/2 {
+		t.Logf("%s: only %d symbols to anchor", r.name, len(as))
+	}
+
+	r.format(t, dir, r.corpus.files)
+	changed := 0
+	for f, b := range before {
+		now, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+		if !bytes.Equal(now, b) {
+			changed++
+		}
+	}
+
+	src, err = anchors.NewSource(source.Dir(dir), anchors.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	v, err := anchors.NewVerifier(src, anchors.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := v.VerifyAll(ctx, as)
+	changes := map[anchors.Change]int{}
+	bad := 0
+	for i, res := range rs {
+		changes[res.Change]++
+		if res.Status == anchors.Valid && (res.Change == anchors.ChangeNone || res.Change == anchors.ChangeReformatted) {
+			continue
+		}
+		bad++
+		if bad <= 8 {
+			t.Errorf("%s: %s: %s %s: %s%s", r.name, as[i].Spec(), res.Status, res.Change, res.Reason, tokenDiff(dir, before, as[i]))
+		}
+	}
+	t.Logf("%s: %d anchors over %d files (%d reformatted): %d not valid; changes %v", r.name, len(as), len(r.corpus.files), changed, bad, changes)
+	if changed == 0 {
+		t.Errorf("%s: the formatter changed no file", r.name)
+	}
+}
+
+// tokenDiff shows where the canonical tokens of a's symbol before and after
+// formatting part.
+func tokenDiff(dir string, before map[string][]byte, a anchors.Anchor) string {
+	path := a.Path()
+	now, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+	if err != nil {
+		return ""
+	}
+	p := analyzer.NewParser(nil)
+	defer p.Close()
+	lang := p.Table().ForPath(path)
+	if lang == nil {
+		return ""
+	}
+	toks := func(src []byte) []string {
+		f, err := p.Parse(path, src)
+		if err != nil {
+			return nil
+		}
+		for _, s := range f.Symbols {
+			if s.FQName == a.Symbol {
+				return analyzer.ShapeCanonical.Stream(lang.Name, src).Tokens(s.StartLine, s.EndLine)
+			}
+		}
+		return nil
+	}
+	x, y := toks(before[path]), toks(now)
+	i := 0
+	for i < len(x) && i < len(y) && x[i] == y[i] {
+		i++
+	}
+	ctx := func(ts []string) string {
+		lo, hi := max(0, i-6), min(len(ts), i+6)
+		return strings.Join(ts[lo:hi], " ")
+	}
+	return fmt.Sprintf("\n\tbefore …%s…\n\tafter  …%s…", ctx(x), ctx(y))
+}
+
+// tool finds a formatter: the named variable, then PATH, then the
+// round-trip cache (.ci/run installs there).
+func tool(t *testing.T, env, name string) string {
+	t.Helper()
+	if p := os.Getenv(env); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	for _, sub := range []string{"bin", "node_modules/.bin"} {
+		p := filepath.Join(cacheDir(), sub, name)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skipf("%s not found (set %s, or run .ci/run once to install it)", name, env)
+	return ""
+}
+
+// cacheDir is where .ci/run installs formatters and npm corpora.
+func cacheDir() string {
+	if d := os.Getenv("LORE_ROUNDTRIP_CACHE"); d != "" {
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "lore-roundtrip")
+}
+
+// formatEach runs cmd with args and the files appended, in dir.
+func formatEach(cmd string, args ...string) func(t *testing.T, dir string, files []string) {
+	return func(t *testing.T, dir string, files []string) {
+		t.Helper()
+		c := exec.Command(cmd, append(append([]string{}, args...), files...)...)
+		c.Dir = dir
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Logf("%s: %v\n%s", filepath.Base(cmd), err, tail(out, 10))
+		}
+	}
+}
+
+func tail(b []byte, n int) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// goModuleDir returns the module cache directory of a module lore depends
+// on.
+func goModuleDir(t *testing.T, mod string) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
+	dir := strings.TrimSpace(string(out))
+	if err != nil || dir == "" {
+		t.Skipf("module %s is not in the module cache (go mod download)", mod)
+	}
+	return dir
+}
+
+func TestGofumpt(t *testing.T) {
+	gofumpt := tool(t, "LORE_ROUNDTRIP_GOFUMPT", "gofumpt")
+	c := sampleCorpus(goModuleDir(t, "golang.org/x/tools"), []string{".go"}, 0, 80)
+	roundTrip(t, run{name: "gofumpt -extra", corpus: c, format: formatEach(gofumpt, "-extra", "-w")})
+}
+
+func TestGofmt(t *testing.T) {
+	gofmt := tool(t, "LORE_ROUNDTRIP_GOFMT", "gofmt")
+	c := sampleCorpus(goModuleDir(t, "golang.org/x/tools"), []string{".go"}, 0, 80)
+	// The corpus is gofmt's already: anchor it printed with other settings
+	// of go/printer's (spaces for tabs), then gofmt -s it.
+	roundTrip(t, run{name: "gofmt -s", corpus: c, format: formatEach(gofmt, "-s", "-w"), prepare: func(t *testing.T, dir string, files []string) {
+		for _, f := range files {
+			p := filepath.Join(dir, filepath.FromSlash(f))
+			fset := token.NewFileSet()
+			af, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
+			if err != nil {
+				continue
+			}
+			var b bytes.Buffer
+			cfg := printer.Config{Mode: printer.UseSpaces, Tabwidth: 3}
+			if cfg.Fprint(&b, fset, af) == nil {
+				os.WriteFile(p, b.Bytes(), 0o644)
+			}
+		}
+	}})
+}
+
+// npmPackage returns the directory of an npm package installed in the
+// round-trip cache.
+func npmPackage(t *testing.T, name string) string {
+	t.Helper()
+	d := filepath.Join(cacheDir(), "node_modules", filepath.FromSlash(name))
+	if _, err := os.Stat(filepath.Join(d, "package.json")); err != nil {
+		t.Skipf("npm package %s is not installed in %s (run .ci/run once)", name, cacheDir())
+	}
+	return d
+}
+
+func TestPrettier(t *testing.T) {
+	prettier := tool(t, "LORE_ROUNDTRIP_PRETTIER", "prettier")
+	c := sampleCorpus(filepath.Join(npmPackage(t, "rxjs"), "src"), []string{".ts"}, 0, 120)
+	for _, r := range []struct {
+		name string
+		args []string
+	}{
+		{"prettier --print-width 60 --trailing-comma all --no-semi --single-quote",
+			[]string{"--print-width", "60", "--trailing-comma", "all", "--no-semi", "--single-quote"}},
+		{"prettier --print-width 140 --trailing-comma none --semi --no-single-quote",
+			[]string{"--print-width", "140", "--trailing-comma", "none", "--semi", "--no-single-quote"}},
+	} {
+		t.Run(r.args[1]+"-"+r.args[3], func(t *testing.T) {
+			args := append([]string{"--no-config", "--log-level", "warn", "--write"}, r.args...)
+			roundTrip(t, run{name: r.name, corpus: c, format: formatEach(prettier, args...)})
+		})
+	}
+}
+
+// pythonStdlib returns the standard library of the Python that runs
+// black.
+func pythonStdlib(t *testing.T, black string) string {
+	t.Helper()
+	py := "python3"
+	if b, err := os.ReadFile(black); err == nil && bytes.HasPrefix(b, []byte("#!")) {
+		if line, _, _ := bytes.Cut(b[2:], []byte("\n")); len(bytes.Fields(line)) > 0 {
+			py = string(bytes.Fields(line)[0])
+		}
+	}
+	out, err := exec.Command(py, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
+	if err != nil {
+		t.Skipf("cannot find the standard library of %s: %v", py, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestBlack(t *testing.T) {
+	black := tool(t, "LORE_ROUNDTRIP_BLACK", "black")
+	c := sampleCorpus(pythonStdlib(t, black), []string{".py"}, 0, 80)
+	for _, r := range []struct {
+		name string
+		args []string
+	}{
+		{"black -l 60", []string{"-l", "60"}},
+		{"black -l 120 --skip-magic-trailing-comma", []string{"-l", "120", "--skip-magic-trailing-comma"}},
+	} {
+		t.Run(strings.Join(r.args, ""), func(t *testing.T) {
+			roundTrip(t, run{name: r.name, corpus: c, format: formatEach(black, append([]string{"-q"}, r.args...)...)})
+		})
+	}
+}
+
+func TestRustfmt(t *testing.T) {
+	rustfmt := tool(t, "LORE_ROUNDTRIP_RUSTFMT", "rustfmt")
+	root := "/usr/share/cargo/registry" // Debian's librust-*-dev sources
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("no crate sources in %s (apt-get install librust-regex-dev …)", root)
+	}
+	c := sampleCorpus(root, []string{".rs"}, 0, 80)
+	all := sampleCorpus(root, []string{".rs"}, 0, 1<<30)
+	all.files = append(all.files, sampleCorpus(root, []string{".rs"}, 1, 1<<30).files...)
+	for _, width := range []string{"60", "140"} {
+		t.Run(width, func(t *testing.T) {
+			roundTrip(t, run{name: "rustfmt max_width=" + width, corpus: c, extra: all,
+				format: func(t *testing.T, dir string, files []string) {
+					for _, f := range files {
+						c := exec.Command(rustfmt, "--edition", crateEdition(root, f), "--config", "max_width="+width, f)
+						c.Dir = dir
+						if out, err := c.CombinedOutput(); err != nil {
+							t.Logf("rustfmt %s: %v\n%s", f, err, tail(out, 4))
+						}
+					}
+				}})
+		})
+	}
+}
+
+// crateEdition reads the edition of the crate that holds file (a path
+// under root) from its Cargo.toml; 2015 when it names none.
+func crateEdition(root, file string) string {
+	crate, _, _ := strings.Cut(file, "/")
+	b, err := os.ReadFile(filepath.Join(root, crate, "Cargo.toml"))
+	if err != nil {
+		return "2015"
+	}
+	if m := regexp.MustCompile(`(?m)^edition\s*=\s*"(\d+)"`).FindSubmatch(b); m != nil {
+		return string(m[1])
+	}
+	return "2015"
+}
