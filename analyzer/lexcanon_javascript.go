@@ -37,7 +37,9 @@ func canonJS(src []byte, out []ctok, tsx bool) []ctok {
 	})
 	cs = dropJSTypeArgCommas(src, cs)
 	cs = dropDoubleParens(src, cs, nil)
-	return dropWholeExprParens(src, cs)
+	cs = dropArrowParamParens(src, cs)
+	cs = dropWholeExprParens(src, cs)
+	return dropPrecedenceParens(src, cs)
 }
 
 // lexJS splits src into tokens, comments left out.
@@ -271,29 +273,93 @@ func jsPunctLen(src []byte, i int) int {
 	return 1
 }
 
+// braceKind says what a bracket group holds.
+type braceKind uint8
+
+const (
+	kBlock    braceKind = iota // statements: a block, a function body
+	kClass                     // a class body
+	kType                      // a type literal or interface body
+	kObject                    // an object literal (or an enum's members)
+	kParen                     // ( … )
+	kBracket                   // [ … ]
+	kTemplate                  // ${ … }
+	kAngle                     // < … > in a type literal
+)
+
+// jsOpen is an open bracket of jsSemicolons.
+type jsOpen struct {
+	kind    braceKind
+	head    bool // ( of if, while, for, with, switch, catch: its ) ends no expression
+	doBody  bool // { of do … while
+	stmtEnd bool // { whose } ends a statement: a block, a declaration's body
+	ternary int  // conditional "?" still waiting for their ":"
+}
+
+// jsPendingBody is a declaration whose body's brace is still to come.
+type jsPendingBody struct {
+	word      string // function, class, interface, enum, namespace, module
+	depth     int    // the bracket depth it was met at
+	stmtStart bool   // it begins a statement (not an expression)
+}
+
 // jsSemicolons writes statement ends one way whether or not semicolons
 // are written (docs/fingerprints.md): a semicolon that automatic
 // semicolon insertion would put there anyway is dropped, one that it
 // would not (the next line begins with "(", "[", "`", "+", "-", "/"…) is
-// kept, and the line breaks that insertion reads (after return, before
-// ++) become semicolons.
+// kept, one after a block or a declaration's body (an empty statement)
+// is dropped, the line breaks that insertion reads (after return, before
+// ++) become semicolons, and the separators of type members (";", ","
+// or a line break) are dropped.
 func jsSemicolons(src []byte, toks []jtok) []jtok {
-	type open struct {
-		c      byte
-		head   bool // ( of if, while, for, with: its ) ends no expression
-		doBody bool // { of do … while
-	}
-	var stack []open
+	stack := []jsOpen{{kind: kBlock, stmtEnd: true}} // the top level, never closed
 	headClose := make([]bool, len(toks))
+	endsStmt := make([]bool, len(toks)) // a } that closed a stmtEnd brace
 	out := make([]jtok, 0, len(toks))
-	afterDo := false // the last token closed a do body
+	afterDo := false     // the last token closed a do body
+	var pending *jsPendingBody  // a declaration waiting for its body
+	colonKind := byte(0) // of the last ":": 't' type, 'c' case or label, 'v' value, '?' conditional
+	top := func() *jsOpen { return &stack[len(stack)-1] }
+	kindAt := func() braceKind { return top().kind }
+	// stmtStart reports whether toks[i] begins a statement.
+	var stmtStart func(i int) bool
+	stmtStart = func(i int) bool {
+		if k := kindAt(); k != kBlock && k != kClass {
+			return false
+		}
+		if i == 0 {
+			return true
+		}
+		p := toks[i-1]
+		switch {
+		case p.class == jPunct && is(src, p.ctok, ";"), p.class == jPunct && is(src, p.ctok, "}") && endsStmt[i-1],
+			p.class == jPunct && is(src, p.ctok, "{"), is(src, p.ctok, ")") && headClose[i-1],
+			p.class == jName && (is(src, p.ctok, "else") || is(src, p.ctok, "do")),
+			p.class == jPunct && is(src, p.ctok, ":") && colonKind == 'c':
+			return true
+		case p.class == jName && (is(src, p.ctok, "export") || is(src, p.ctok, "default") || is(src, p.ctok, "declare") ||
+			is(src, p.ctok, "async") || is(src, p.ctok, "abstract")):
+			return stmtStart(i - 1)
+		}
+		return toks[i].nl && jsEnds(src, toks, i-1, headClose) && !jsContinues(src, toks[i])
+	}
 	for i, t := range toks {
 		var prev *jtok
 		if i > 0 {
 			prev = &toks[i-1]
 		}
-		atBraceLevel := len(stack) == 0 || stack[len(stack)-1].c == '{'
-		if t.class == jPunct && src[t.start] == ';' && t.end-t.start == 1 {
+		kind := kindAt()
+		atBraceLevel := kind == kBlock || kind == kClass
+		if pending != nil && pending.depth == len(stack) && stmtStart(i) && t.class == jName && !is(src, t.ctok, pending.word) {
+			pending = nil // a declaration without a body ("declare function f(): void")
+		}
+		if t.class == jPunct && (is(src, t.ctok, ";") || (kind == kType && is(src, t.ctok, ","))) {
+			if pending != nil && pending.depth == len(stack) {
+				pending = nil
+			}
+			if kind == kType {
+				continue // a type member separator
+			}
 			if atBraceLevel {
 				var next *jtok
 				if i+1 < len(toks) {
@@ -302,6 +368,10 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 				switch {
 				case next == nil || (next.class == jPunct && src[next.start] == '}'):
 					continue // a separator before the block's end
+				case prev != nil && is(src, prev.ctok, "{"):
+					continue // an empty statement first in a block
+				case prev != nil && is(src, prev.ctok, "}") && endsStmt[i-1]:
+					continue // an empty statement after a block
 				case prev != nil && jsEnds(src, toks, i-1, headClose) && !jsContinues(src, *next):
 					continue // insertion puts it there anyway
 				}
@@ -317,13 +387,52 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 				out = append(out, jtok{ctok: ctok{pos: t.pos, start: t.pos, end: t.pos, kind: cSemi}})
 			}
 		}
+		if t.class == jPunct && (is(src, t.ctok, "|") || is(src, t.ctok, "&")) && prev != nil &&
+			((is(src, prev.ctok, ":") && colonKind == 't') || (is(src, prev.ctok, "=") && jsTypeAlias(src, toks, i-1))) {
+			continue // a union's or intersection's leading "|" or "&"
+		}
+		if t.class == jName {
+			switch w := text(src, t.ctok); w {
+			case "function", "class", "interface", "enum", "namespace", "module":
+				if (w != "module" && w != "namespace") || (i+1 < len(toks) && (toks[i+1].class == jName || toks[i+1].class == jLiteral)) {
+					if !(prev != nil && (is(src, prev.ctok, ".") || is(src, prev.ctok, "?."))) {
+						pending = &jsPendingBody{word: w, depth: len(stack), stmtStart: stmtStart(i)}
+					}
+				}
+			}
+		}
 		if t.class == jPunct && t.end-t.start == 1 {
 			switch src[t.start] {
+			case '?':
+				// "a?: T", "(a?) =>", "a?, b" mark optional names.
+				optional := i+1 < len(toks) && (is(src, toks[i+1].ctok, ":") || is(src, toks[i+1].ctok, ")") ||
+					is(src, toks[i+1].ctok, ",") || is(src, toks[i+1].ctok, "="))
+				if !optional {
+					top().ternary++
+				}
+			case ':':
+				o := top()
+				switch {
+				case o.ternary > 0:
+					o.ternary--
+					colonKind = '?'
+				case kind == kParen || kind == kClass || kind == kType || kind == kBracket || kind == kAngle ||
+					(kind == kObject && prev != nil && is(src, prev.ctok, ")")):
+					colonKind = 't'
+				case kind == kObject || kind == kTemplate:
+					colonKind = 'v'
+				case prev != nil && is(src, prev.ctok, ")"):
+					colonKind = 't' // a function's return type
+				case jsCaseOrLabel(src, toks, i, stmtStart):
+					colonKind = 'c'
+				default:
+					colonKind = 't' // a declared name's type: "let x: T"
+				}
 			case '(':
 				head := false
 				if prev != nil && prev.class == jName {
 					switch text(src, prev.ctok) {
-					case "if", "for", "with":
+					case "if", "for", "with", "switch", "catch":
 						head = true
 					case "while":
 						head = !afterDo
@@ -331,17 +440,60 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 						head = i > 1 && is(src, toks[i-2].ctok, "for")
 					}
 				}
-				stack = append(stack, open{c: '(', head: head})
+				stack = append(stack, jsOpen{kind: kParen, head: head})
 			case '[':
-				stack = append(stack, open{c: '['})
+				stack = append(stack, jsOpen{kind: kBracket})
+			case '<':
+				if kind == kType || kind == kAngle {
+					stack = append(stack, jsOpen{kind: kAngle})
+				}
+			case '>':
+				if kind == kAngle && len(stack) > 1 {
+					stack = stack[:len(stack)-1]
+				}
 			case '{':
-				stack = append(stack, open{c: '{', doBody: prev != nil && is(src, prev.ctok, "do")})
+				o := jsOpen{kind: kObject}
+				var p string
+				if prev != nil {
+					p = text(src, prev.ctok)
+				}
+				isPunct := prev != nil && prev.class == jPunct
+				switch {
+				case kind == kType, kind == kAngle, isPunct && (p == "<" || p == "|" || p == "&"), isPunct && p == ":" && colonKind == 't',
+					isPunct && p == "=" && jsTypeAlias(src, toks, i-1):
+					o.kind = kType
+				case pending != nil && pending.depth == len(stack) && !(isPunct && (p == ":" || p == "=")):
+					o.stmtEnd = pending.stmtStart
+					switch pending.word {
+					case "class":
+						o.kind = kClass
+					case "interface":
+						o.kind = kType
+					case "enum":
+						o.kind = kObject
+					default:
+						o.kind = kBlock
+					}
+					pending = nil
+				case prev == nil || stmtStart(i) && kind != kClass, isPunct && p == ")" && headClose[i-1],
+					prev.class == jName && (p == "else" || p == "do" || p == "try" || p == "finally" || p == "catch"),
+					isPunct && p == ":" && colonKind == 'c':
+					o.kind, o.stmtEnd, o.doBody = kBlock, true, p == "do"
+				case isPunct && p == "=>":
+					o.kind, o.stmtEnd = kBlock, true
+				case kind == kClass && !(isPunct && (p == "=" || p == ":")):
+					o.kind, o.stmtEnd = kBlock, true // a method's body, a static block
+				case kind == kObject && (!isPunct || p == ")" || p == ">" || p == "]"):
+					o.kind = kBlock // an object literal's method body
+				}
+				stack = append(stack, o)
 			case ')', ']', '}':
 				afterDo = false
-				if n := len(stack); n > 0 {
+				if n := len(stack); n > 1 {
 					o := stack[n-1]
 					stack = stack[:n-1]
 					headClose[i] = o.head
+					endsStmt[i] = o.stmtEnd
 					afterDo = o.doBody
 				}
 				out = append(out, t)
@@ -349,9 +501,9 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 			}
 		}
 		if t.class == jTemplateOpen && src[t.start] == '`' {
-			stack = append(stack, open{c: '$'})
+			stack = append(stack, jsOpen{kind: kTemplate})
 		} else if t.class == jTemplate && src[t.start] == '}' {
-			if n := len(stack); n > 0 {
+			if n := len(stack); n > 1 {
 				stack = stack[:n-1]
 			}
 		}
@@ -359,6 +511,48 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 		out = append(out, t)
 	}
 	return out
+}
+
+// jsCaseOrLabel reports whether the ":" at toks[i] ends a case clause's
+// test, a default, or a label.
+func jsCaseOrLabel(src []byte, toks []jtok, i int, stmtStart func(int) bool) bool {
+	if i > 0 && is(src, toks[i-1].ctok, "default") {
+		return true
+	}
+	if i > 0 && toks[i-1].class == jName && stmtStart(i-1) {
+		return true // a label
+	}
+	for k := i - 1; k >= 0; k-- { // "case" at the start of this statement
+		if is(src, toks[k].ctok, "case") {
+			return stmtStart(k)
+		}
+		if is(src, toks[k].ctok, ";") || is(src, toks[k].ctok, "{") || is(src, toks[k].ctok, "}") {
+			return false
+		}
+	}
+	return false
+}
+
+// jsTypeAlias reports whether the "=" at toks[i] is a type alias's:
+// "type Name<…> =".
+func jsTypeAlias(src []byte, toks []jtok, i int) bool {
+	k := i - 1
+	if k >= 0 && is(src, toks[k].ctok, ">") { // type parameters
+		depth := 0
+		for ; k >= 0; k-- {
+			switch {
+			case is(src, toks[k].ctok, ">"):
+				depth++
+			case is(src, toks[k].ctok, "<"):
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		k--
+	}
+	return k >= 1 && toks[k].class == jName && is(src, toks[k-1].ctok, "type")
 }
 
 // jsEnds reports whether toks[i] can end a statement, so that a semicolon
@@ -380,7 +574,7 @@ func jsEnds(src []byte, toks []jtok, i int, headClose []bool) bool {
 		switch text(src, t.ctok) {
 		case ")":
 			return !headClose[i]
-		case "]", "}", "++", "--":
+		case "]", "}", "++", "--", ">": // ">" closes a type's arguments
 			return true
 		case "!": // TypeScript's non-null assertion "x!"
 			return i > 0 && jsEnds(src, toks, i-1, headClose) && toks[i-1].end == t.start
@@ -477,7 +671,7 @@ func dropWholeExprParens(src []byte, toks []ctok) []ctok {
 			if isByte(src, toks[i+1], '{') {
 				continue
 			}
-		case isByte(src, p, '='):
+		case isByte(src, p, '='), isByte(src, p, ':'), isByte(src, p, '?'):
 		default:
 			continue
 		}
@@ -486,7 +680,8 @@ func dropWholeExprParens(src []byte, toks []ctok) []ctok {
 		}
 		if c+1 < len(toks) {
 			n := toks[c+1]
-			if !(n.kind == cSemi || isCloser(src, n) || isByte(src, n, ',') || isByte(src, n, ':') || jsStarts(src, n)) {
+			if !(n.kind == cSemi || isCloser(src, n) || isByte(src, n, ',') || isByte(src, n, ':') || jsStarts(src, n) ||
+				(isByte(src, p, ':') && isByte(src, n, '='))) {
 				continue
 			}
 		}
@@ -512,4 +707,253 @@ func jsStarts(src []byte, t ctok) bool {
 		return false
 	}
 	return true
+}
+
+// dropPrecedenceParens drops parentheses around a binary expression that
+// its neighbours would group the same way without them: "(a & b) & c" is
+// "a & b & c" and "(a && b) || c" is "a && b || c" (prettier adds some of
+// these for clarity and removes others). Only when both neighbours bind
+// less tightly (or, on the right, equally and to the left), never
+// across "??" and "||"/"&&" (which do not mix) or "**", and never around
+// an assignment, conditional, arrow, comma, "in", "as" or "satisfies".
+func dropPrecedenceParens(src []byte, toks []ctok) []ctok {
+	for pass := 0; pass < 8; pass++ {
+		match := matchBrackets(src, toks, nil)
+		var drop []bool
+		for o := 1; o < len(toks); o++ {
+			c := match[o]
+			if !isByte(src, toks[o], '(') || c < 0 || c == o+1 || c+1 > len(toks) {
+				continue
+			}
+			top, nullish, logical, ok := jsGroupPrec(src, toks, o, c, match)
+			if !ok {
+				continue
+			}
+			mix := func(p int) bool { // ?? next to || or && needs its parentheses
+				return (p == 1 && logical) || ((p == 2 || p == 3) && nullish)
+			}
+			// left: an operator, or the start of an expression
+			l := toks[o-1]
+			if pl, n := jsBinaryOpBefore(src, toks, o); n > 0 {
+				if top <= pl || mix(pl) || pl == 12 {
+					continue
+				}
+			} else if !jsExprStart(src, l) {
+				continue
+			}
+			// right: an operator, or the end of the expression
+			if c+1 < len(toks) {
+				if pr, n := jsBinaryOp(src, toks, c+1); n > 0 {
+					if top < pr || mix(pr) || top == 12 {
+						continue
+					}
+				} else if pr < 0 || !jsExprEnd(src, toks[c+1]) {
+					continue
+				}
+			}
+			if drop == nil {
+				drop = make([]bool, len(toks))
+			}
+			drop[o], drop[c] = true, true
+			o = c
+		}
+		if drop == nil {
+			return toks
+		}
+		toks = compact(toks, drop)
+	}
+	return toks
+}
+
+// jsGroupPrec reads the group toks[o..c]: the precedence of its loosest
+// binary operator; nullish and logical say whether "??" or "||"/"&&" are
+// among them. ok is false when the group is not a binary expression the
+// rules read: no operator at its top, or one of the constructs left
+// alone.
+func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int) (top int, nullish, logical, ok bool) {
+	top = 100
+	for k := o + 1; k < c; k++ {
+		t := toks[k]
+		if m := match[k]; m > k {
+			k = m
+			continue
+		}
+		if t.kind != cVerbatim {
+			continue
+		}
+		switch text(src, t) {
+		case ",", "?", "=>", "...", "as", "satisfies", "in", "yield", "function", "class", ":", ";":
+			return 0, false, false, false
+		}
+		if k == o+1 || !jsOperandEnd(src, toks[k-1]) {
+			continue // a prefix operator
+		}
+		p, n := jsBinaryOp(src, toks, k)
+		if p < 0 {
+			return 0, false, false, false // an assignment
+		}
+		if n == 0 {
+			continue
+		}
+		top = min(top, p)
+		nullish = nullish || p == 1
+		logical = logical || p == 2 || p == 3
+		k += n - 1
+	}
+	return top, nullish, logical, top < 100
+}
+
+// jsBinaryOp returns the precedence of the binary operator at toks[k] and
+// how many tokens spell it (">", ">" is ">>"); 0, 0 for none and -1 for
+// an assignment.
+func jsBinaryOp(src []byte, toks []ctok, k int) (prec, n int) {
+	t := toks[k]
+	if t.kind != cVerbatim {
+		return 0, 0
+	}
+	w := text(src, t)
+	if w == ">" {
+		n = 1
+		for k+n < len(toks) && n < 3 && is(src, toks[k+n], ">") && toks[k+n].start == toks[k+n-1].end {
+			n++
+		}
+		if k+n < len(toks) && toks[k+n].start == toks[k+n-1].end && (is(src, toks[k+n], "=") || is(src, toks[k+n], "==")) {
+			if n == 1 && is(src, toks[k+n], "=") {
+				return 8, 2 // >=
+			}
+			return -1, 0 // >>=, >>>=
+		}
+		if n == 1 {
+			return 8, 1
+		}
+		return 9, n
+	}
+	switch w {
+	case "??":
+		return 1, 1
+	case "||":
+		return 2, 1
+	case "&&":
+		return 3, 1
+	case "|":
+		return 4, 1
+	case "^":
+		return 5, 1
+	case "&":
+		return 6, 1
+	case "==", "!=", "===", "!==":
+		return 7, 1
+	case "<", "<=", "instanceof":
+		return 8, 1
+	case "<<":
+		return 9, 1
+	case "+", "-":
+		return 10, 1
+	case "*", "/", "%":
+		return 11, 1
+	case "**":
+		return 12, 1
+	case "=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", "&=", "|=", "^=", "&&=", "||=", "??=":
+		return -1, 0
+	}
+	return 0, 0
+}
+
+// jsBinaryOpBefore returns the precedence of a binary operator that ends
+// just before toks[o], and its length in tokens.
+func jsBinaryOpBefore(src []byte, toks []ctok, o int) (prec, n int) {
+	for k := o - 1; k >= 0 && k >= o-3; k-- {
+		p, m := jsBinaryOp(src, toks, k)
+		if m > 0 && k+m == o {
+			if k == 0 || !jsOperandEnd(src, toks[k-1]) {
+				return 0, 0 // a prefix + or -
+			}
+			return p, m
+		}
+		if !is(src, toks[k], ">") {
+			break
+		}
+	}
+	return 0, 0
+}
+
+// jsOperandEnd reports a token that can end an operand: a name (not an
+// operator word), a literal, a closing bracket.
+func jsOperandEnd(src []byte, t ctok) bool {
+	switch t.kind {
+	case cNumber, cQuoted:
+		return true
+	case cVerbatim:
+	default:
+		return false
+	}
+	c := src[t.start]
+	if c == '`' || (c == '}' && t.end-t.start > 1) {
+		return src[t.end-1] == '`' // a template's end
+	}
+	if c == '/' && t.end-t.start > 1 && src[t.start+1] != '=' {
+		return true // a regular expression
+	}
+	if isIdentByte(c) || c == '#' {
+		switch text(src, t) {
+		case "typeof", "void", "delete", "await", "new", "in", "instanceof", "of", "return", "throw", "case",
+			"yield", "else", "do", "extends", "keyof", "as", "satisfies":
+			return false
+		}
+		return true
+	}
+	return isCloser(src, t)
+}
+
+// jsExprStart reports a token after which an expression starts: an
+// opening bracket, a comma, an assignment, a statement keyword.
+func jsExprStart(src []byte, t ctok) bool {
+	if t.kind == cSemi {
+		return true
+	}
+	if t.kind != cVerbatim {
+		return false
+	}
+	switch text(src, t) {
+	case "(", "[", ",", "=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", "&=", "|=", "^=", "&&=", "||=", "??=",
+		"return", "throw", "case", ":", "?", "=>", "of":
+		return true
+	}
+	c := src[t.start]
+	return (c == '`' || c == '}') && t.end-t.start > 1 && src[t.end-1] == '{' // "${"
+}
+
+// jsExprEnd reports a token before which an expression ends.
+func jsExprEnd(src []byte, t ctok) bool {
+	if t.kind == cSemi {
+		return true
+	}
+	if t.kind != cVerbatim {
+		return true // a literal: the next statement
+	}
+	switch text(src, t) {
+	case ",", ")", "]", "}", ":", "?":
+		return true
+	}
+	c := src[t.start]
+	if c == '}' && t.end-t.start > 1 {
+		return true // a template's "}…"
+	}
+	return jsStarts(src, t)
+}
+
+// dropArrowParamParens writes "(a) => b" as "a => b" (prettier's
+// arrowParens): one parameter, a bare name.
+func dropArrowParamParens(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	for i := 0; i+3 < len(toks); i++ {
+		if isByte(src, toks[i], '(') && isByte(src, toks[i+2], ')') && is(src, toks[i+3], "=>") &&
+			toks[i+1].kind == cVerbatim && isIdentByte(src[toks[i+1].start]) && !isDigit(src[toks[i+1].start]) {
+			if drop == nil {
+				drop = make([]bool, len(toks))
+			}
+			drop[i], drop[i+2] = true, true
+		}
+	}
+	return compact(toks, drop)
 }
