@@ -97,7 +97,7 @@ func lexPython(src []byte, out []ctok) []ctok {
 				add(ctok{pos: int32(lastEnd), start: int32(lastEnd), end: int32(lastEnd), kind: cNewline})
 				inLine = false
 			}
-			lineStart = true
+			lineStart = depth == 0
 			i++
 			continue
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
@@ -428,7 +428,8 @@ func pyDropEmptyClassParens(src []byte, toks []ctok) []ctok {
 // around the whole of a statement's expression: the right side of an
 // assignment, the operand of return, del, await (a primary), the test of
 // if, elif, while and assert, a for loop's target and iterable, a with
-// statement's items, a return annotation, a tuple's element
+// statement's items, an except clause's one exception, a return
+// annotation, a tuple's element
 // ("return (a and b)" is "return a and b"). The group must be the
 // whole of it: nothing but the statement's next delimiter after it.
 func pyDropStatementParens(src []byte, toks []ctok) []ctok {
@@ -493,6 +494,8 @@ func pyDropStatementParens(src []byte, toks []ctok) []ctok {
 			ok = n == "in"
 		case p == "in" && lead == "for" && !forIn:
 			ok = n == ":"
+		case p == "except" && i-1 == first:
+			ok = !tuple && (n == ":" || n == "as")
 		case p == "with" && lead == "with":
 			ok = n == ":" || (!tuple && (n == "," || n == "as"))
 		case p == ",":

@@ -399,12 +399,7 @@ func TestPrettier(t *testing.T) {
 // black.
 func pythonStdlib(t *testing.T, black string) string {
 	t.Helper()
-	py := "python3"
-	if b, err := os.ReadFile(black); err == nil && bytes.HasPrefix(b, []byte("#!")) {
-		if line, _, _ := bytes.Cut(b[2:], []byte("\n")); len(bytes.Fields(line)) > 0 {
-			py = string(bytes.Fields(line)[0])
-		}
-	}
+	py := pythonOf(black)
 	out, err := exec.Command(py, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
 	if err != nil {
 		t.Skipf("cannot find the standard library of %s: %v", py, err)
@@ -426,6 +421,25 @@ func TestBlack(t *testing.T) {
 			roundTrip(t, run{name: r.name, corpus: c, format: formatEach(black, append([]string{"-q"}, r.args...)...)})
 		})
 	}
+	// Docstrings are documentation: rewording one changes no learning.
+	t.Run("docstrings", func(t *testing.T) {
+		edit, err := filepath.Abs(filepath.Join("testdata", "docedit.py"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, run{name: "docstrings reworded", corpus: c, format: formatEach(pythonOf(black), edit)})
+	})
+}
+
+// pythonOf returns the interpreter of a Python script (its #! line), or
+// python3.
+func pythonOf(script string) string {
+	if b, err := os.ReadFile(script); err == nil && bytes.HasPrefix(b, []byte("#!")) {
+		if line, _, _ := bytes.Cut(b[2:], []byte("\n")); len(bytes.Fields(line)) > 0 {
+			return string(bytes.Fields(line)[0])
+		}
+	}
+	return "python3"
 }
 
 func TestRustfmt(t *testing.T) {
