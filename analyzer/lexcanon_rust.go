@@ -1,13 +1,15 @@
 package analyzer
 
 // Rust in the canonical stream (docs/fingerprints.md): trailing commas
-// but a one-element tuple's, nested parentheses, and match arms written
-// with or without a block around a lone expression and a comma after it.
+// but a one-element tuple's, nested parentheses, match arms written with
+// or without a block around a lone expression and a comma after it, and
+// closures with or without a block around theirs.
 
 // canonRust returns the canonical stream of Rust source.
 func canonRust(src []byte, out []ctok) []ctok {
 	toks := lexRust(src, out)
 	toks = rustMatchArms(src, toks)
+	toks = rustClosureBodies(src, toks)
 	toks = dropTrailingCommas(src, toks, func(comma int, match []int) bool {
 		// "(a,)" is a one-element tuple; a call's, a macro's or a tuple
 		// struct's parentheses follow a name, ">", "!" or ")".
@@ -238,4 +240,49 @@ func rustLoneExpr(src []byte, toks []ctok, open int, m []int) bool {
 		}
 	}
 	return true
+}
+
+// rustClosureBodies writes a closure whose body is a block around a lone
+// expression without the block ("|a| { f(a) }" is "|a| f(a)"), as rustfmt
+// writes it either way; a closure with a return type keeps its block.
+func rustClosureBodies(src []byte, toks []ctok) []ctok {
+	var m []int
+	var drop []bool
+	for i := range toks {
+		bar := isByte(src, toks[i], '|')
+		if !bar && !is(src, toks[i], "||") {
+			continue
+		}
+		if i > 0 && rustEndsOperand(src, toks[i-1]) && !is(src, toks[i-1], "move") {
+			continue // a binary or
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		end := i // the closing |
+		if bar {
+			end = -1
+			for k := i + 1; k < len(toks); k++ {
+				if j := m[k]; j > k {
+					k = j
+					continue
+				}
+				if isCloser(src, toks[k]) {
+					break
+				}
+				if isByte(src, toks[k], '|') {
+					end = k
+					break
+				}
+			}
+		}
+		if end < 0 || end+1 >= len(toks) || !isByte(src, toks[end+1], '{') || !rustLoneExpr(src, toks, end+1, m) {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[end+1], drop[m[end+1]] = true, true
+	}
+	return compact(toks, drop)
 }
