@@ -1,0 +1,189 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+)
+
+// canonCase is a pair of sources and whether their format 2 shapes must
+// be equal (a formatter's rewrite) or differ (a change of behaviour).
+type canonCase struct {
+	lang, a, b string
+	same       bool
+	why        string
+}
+
+// TestCanonicalFormatting checks, per language, the rewrites formatters
+// make (equal shapes) next to the changes of behaviour that look like
+// them (different shapes): what a too lax normalisation would miss.
+func TestCanonicalFormatting(t *testing.T) {
+	cases := []canonCase{
+		// Go
+		{"go", "x := []int{1, 2}", "x := []int{\n\t1,\n\t2,\n}", true, "trailing comma"},
+		{"go", "func f(a int, b int) {}", "func f(a, b int) {}", true, "grouped parameters"},
+		{"go", "func f(a int, b int) {}", "func f(a, b int64) {}", false, "a parameter's type"},
+		{"go", "f := func(a, b int) {}", "f := func(a int, b int) {}", true, "grouped parameters of a literal"},
+		{"go", "f(a, b)", "f(a int, b)", false, "a call is not a parameter list"},
+		{"go", "func f() {\n\tvar x = g()\n}", "func f() {\n\tx := g()\n}", true, "short variable declaration"},
+		{"go", "func f() {\n\tx = g()\n}", "func f() {\n\tx := g()\n}", false, "assignment is not declaration"},
+		{"go", "var (\n\tx = 1\n)", "var x = 1", true, "a group of one"},
+		{"go", "var (\n\tx = 1\n\ty = 2\n)", "var x = 1\nvar y = 2x", false, "a group of two"},
+		{"go", "os.Chmod(p, 0755)", "os.Chmod(p, 0o755)", true, "octal prefix"},
+		{"go", "os.Chmod(p, 0755)", "os.Chmod(p, 755)", false, "octal is not decimal"},
+		{"go", "x := 0XFF + 1E3", "x := 0xff + 1e3", true, "letter case in numbers"},
+		{"go", "x := 1e3", "x := 1000", false, "a float is not an int"},
+		{"go", "x := 1_000", "x := 1000", true, "digit separators"},
+		{"go", "func f() (n int, err error) {\n\treturn\n}", "func f() (n int, err error) {\n\treturn n, err\n}", true, "bare return of named results"},
+		{"go", "func f() (n int, err error) {\n\treturn\n}", "func f() (n int, err error) {\n\treturn err, n\n}", false, "results swapped"},
+		{"go", "func f() {\n\treturn\n\tg()\n}", "func f() {\n\treturn g()\n}", false, "a line break after return"},
+		{"go", "if x { a() }", "if x {\n\ta()\n}", true, "a one-line block"},
+		{"go", "x := (a + b) * c", "x := a + b*c", false, "precedence parentheses"},
+		{"go", `s := "a\tb"`, `s := "a	b"`, false, "an escape is not its character"},
+		{"go", "// doc\nfunc f() {}", "// reworded doc\nfunc f() {}", true, "comments"},
+
+		// JavaScript and TypeScript
+		{"typescript", "f('a')", `f("a")`, true, "quote style"},
+		{"typescript", `f('it\'s')`, `f("it's")`, true, "quote style with an escaped quote"},
+		{"typescript", "f('a')", "f('b')", false, "a string's content"},
+		{"typescript", "f('a')", "f(`a`)", false, "a template is not a string"},
+		{"typescript", "x = `a ${b + c}`", "x = `a ${\n  b +\n  c\n}`", true, "a line split inside a substitution"},
+		{"typescript", "x = `a ${b}`", "x = `a  ${b}`", false, "a template's text"},
+		{"typescript", "a();\nb()", "a()\nb()", true, "optional semicolon"},
+		{"typescript", "a();\n(b || c).d()", "a()\n;(b || c).d()", true, "a semicolon before a line starting with ("},
+		{"typescript", "a();\n(b || c).d()", "a()\n(b || c).d()", false, "a removed semicolon that joins two statements"},
+		{"typescript", "a = b;\n[c, d] = e", "a = b\n[c, d] = e", false, "a removed semicolon before ["},
+		{"typescript", "function f() {\n  return;\n  x\n}", "function f() {\n  return x\n}", false, "return; x"},
+		{"typescript", "function f() {\n  return\n  x\n}", "function f() {\n  return x\n}", false, "a line break after return"},
+		{"typescript", "a\n++b", "a++\nb", false, "++ after a line break"},
+		{"typescript", "if (x);\ny()", "if (x)\ny()", false, "an empty statement as the body"},
+		{"typescript", "if (x) {}\n(a || b).c()", "if (x) {}\n;(a || b).c()", true, "a semicolon after a block"},
+		{"typescript", "x = {}\n(a || b).c()", "x = {};\n(a || b).c()", false, "a semicolon after an object literal"},
+		{"typescript", "f(a, b,)", "f(a, b)", true, "trailing comma"},
+		{"typescript", "x = [a,,]", "x = [a,]", false, "an array hole"},
+		{"typescript", "x = [,]", "x = []", false, "an array of one hole"},
+		{"typescript", "x = (a * b) + c", "x = a * b + c", true, "redundant parentheses"},
+		{"typescript", "x = (a && b) || c", "x = a && b || c", true, "prettier's clarifying parentheses"},
+		{"typescript", "x = (a + b) * c", "x = a + b * c", false, "parentheses that group"},
+		{"typescript", "x = a - (b - c)", "x = a - b - c", false, "a right operand's parentheses"},
+		{"typescript", "x = 'a' + (1 + 2)", "x = 'a' + 1 + 2", false, "string concatenation order"},
+		{"typescript", "x = (a ?? b) || c", "x = a ?? b || c", false, "?? does not mix with ||"},
+		{"typescript", "x = (a, b)", "x = a, b", false, "a comma expression"},
+		{"typescript", "return (\n  a && b\n)", "return a && b", true, "parentheses around a return value"},
+		{"typescript", "f = (a) => a", "f = a => a", true, "arrow parameter parentheses"},
+		{"typescript", "f = () => ({})", "f = () => {}", false, "an object literal body is not a block"},
+		{"typescript", "f = (a) => (a ? b : c)", "f = (a) => a ? b : c", true, "an arrow body's parentheses"},
+		{"typescript", "x = 0XFF + 1.50 + .5", "x = 0xff + 1.5 + 0.5", true, "number spelling"},
+		{"typescript", "x = 1.5", "x = 1.6", false, "a number's value"},
+		{"typescript", "x = 010", "x = 10", false, "010 is octal"},
+		{"typescript", "x = 08", "x = 8", true, "08 is decimal"},
+		{"typescript", "interface I { a: string, b: number }", "interface I {\n  a: string\n  b: number\n}", true, "type member separators"},
+		{"typescript", "type T = { a: string; b: number }", "type T = {\n  a: string\n  b: number\n}", true, "type literal separators"},
+		{"typescript", "let x: | A | B", "let x: A | B", true, "a union's leading bar"},
+		{"typescript", "x = /'/.test(s)", "x = /\"/.test(s)", false, "a regular expression is not a string"},
+		{"typescript", "/** Does f. */\nfunction f() {}", "/**\n * Does f, reworded.\n */\nfunction f() {}", true, "JSDoc"},
+
+		// Python
+		{"python", "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n", "def f():\n    '''Reworded doc.'''\n    return 1\n", true, "a docstring"},
+		{"python", "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n", "def f():\n    x = \"\"\"Doc.\"\"\"\n    return 1\n", false, "a docstring turned into code"},
+		{"python", "def f():\n    f\"{g()}\"\n", "def f():\n    pass\n", false, "an f-string statement runs its fields"},
+		{"python", "if x: y()\n", "if x:\n    y()\n", true, "a one-line body"},
+		{"python", "if a:\n    b()\nc()\n", "if a:\n    b()\n    c()\n", false, "indentation"},
+		{"python", "a(); b()\n", "a()\nb()\n", true, "semicolons"},
+		{"python", "x = (a,)\n", "x = (a)\n", false, "a one-element tuple"},
+		{"python", "x = d[a,]\n", "x = d[a]\n", false, "a tuple index"},
+		{"python", "f(a,)\n", "f(a)\n", true, "trailing comma in a call"},
+		{"python", "x = [\n    a,\n    b,\n]\n", "x = [a, b]\n", true, "magic trailing comma"},
+		{"python", "return (\n    a and b\n)\n", "return a and b\n", true, "black's invisible parentheses"},
+		{"python", "x = (a + b) * c\n", "x = a + b * c\n", false, "parentheses that group"},
+		{"python", "assert (a, b)\n", "assert a, b\n", false, "assert of a tuple"},
+		{"python", "x = a, (b, c)\n", "x = a, b, c\n", false, "a nested tuple"},
+		{"python", "(x): int = 1\n", "x: int = 1\n", false, "a parenthesised annotated target"},
+		{"python", "for (x, y) in z:\n    pass\n", "for x, y in z:\n    pass\n", true, "a for loop's target"},
+		{"python", "try:\n    a()\nexcept (E):\n    pass\n", "try:\n    a()\nexcept E:\n    pass\n", true, "one exception in parentheses"},
+		{"python", "class A():\n    pass\n", "class A:\n    pass\n", true, "empty class parentheses"},
+		{"python", "x = 'a'\n", "x = \"a\"\n", true, "quote style"},
+		{"python", "x = 'a'\n", "x = 'b'\n", false, "a string's content"},
+		{"python", "x = r'\\d'\n", "x = '\\d'\n", false, "a raw string"},
+		{"python", "x = b'a'\n", "x = 'a'\n", false, "bytes"},
+		{"python", "x = f'{a}'\n", "x = '{a}'\n", false, "an f-string"},
+		{"python", "x = U'a' + F'{b}'\n", "x = 'a' + f'{b}'\n", true, "prefix case and u"},
+		{"python", "x = 0XABCDEF + 1E5 + 10J\n", "x = 0xABCDEF + 1e5 + 10j\n", true, "number spelling"},
+		{"python", "x = 1\n", "x = 1.0\n", false, "an int is not a float"},
+
+		// Rust
+		{"rust", "let x = (a,);", "let x = (a);", false, "a one-element tuple"},
+		{"rust", "f(a, b,);", "f(a, b);", true, "trailing comma"},
+		{"rust", "match x {\n    A => { f(a) }\n    B => g(b),\n}", "match x {\n    A => f(a),\n    B => {\n        g(b)\n    }\n}", true, "match arm blocks"},
+		{"rust", "match x {\n    A => { f(a); }\n}", "match x {\n    A => f(a),\n}", false, "a statement is not an expression"},
+		{"rust", "v.map(|a| { a + 1 })", "v.map(|a| a + 1)", true, "a closure's block"},
+		{"rust", "v.map(|a| -> u8 { a + 1 })", "v.map(|a| a + 1)", false, "a closure with a return type"},
+		{"rust", "let y = ((a));", "let y = (a);", true, "nested parentheses"},
+		{"rust", "if a && b {}", "if a & &b {}", false, "&& is not & &"},
+		{"rust", "let c = 'a';", "let c = \"a\";", false, "a char is not a string"},
+		{"rust", "let x = 1u8;", "let x = 1u16;", false, "a literal's type"},
+		{"rust", "let x = 0x1F;", "let x = 31;", true, "number spelling"},
+		{"rust", "/// Doc.\nfn f() {}", "/// Reworded doc.\nfn f() {}", true, "doc comments"},
+	}
+	for _, c := range cases {
+		a, b := ShapeOf(c.lang, []byte(c.a)), ShapeOf(c.lang, []byte(c.b))
+		if (a == b) != c.same {
+			want := "equal"
+			if !c.same {
+				want = "different"
+			}
+			t.Errorf("%s: %s: shapes should be %s:\n%q\n  %s\n%q\n  %s", c.lang, c.why, want,
+				c.a, strings.Join(ShapeCanonical.Stream(c.lang, []byte(c.a)).Tokens(0, 0), " "),
+				c.b, strings.Join(ShapeCanonical.Stream(c.lang, []byte(c.b)).Tokens(0, 0), " "))
+		}
+	}
+}
+
+func TestNumberCanon(t *testing.T) {
+	for _, c := range []struct {
+		lit  string
+		lang langCode
+		want string
+	}{
+		{"0xFF", langGo, "255"}, {"0o17", langGo, "15"}, {"017", langGo, "15"}, {"0b101", langGo, "5"},
+		{"1_000_000", langGo, "1000000"}, {"1.50", langGo, "1.5"}, {"1.", langGo, "1.0"}, {".5", langGo, "0.5"},
+		{"1e3", langGo, "1000.0"}, {"1E+03", langGo, "1000.0"}, {"15e-1", langGo, "1.5"}, {"0755i", langGo, "755i"},
+		{"0x1p-2", langGo, "0x1p-2"}, {"1e30", langGo, "1e30"}, {"0.000001", langGo, "0.000001"}, {"1e-7", langGo, "0.0000001"}, {"1e-8", langGo, "1e-8"},
+		{"0xFFFFFFFFFFFFFFFFFF", langGo, "4722366482869645213695"},
+		{"5.", langJS, "5"}, {"1.0", langJS, "1"}, {"10n", langJS, "10n"}, {"08", langJS, "8"}, {"010", langJS, "8"},
+		{"1J", langPython, "1j"}, {"0XABCDEF", langPython, "11259375"}, {"0755", langRust, "755"},
+		{"1u8", langRust, "1u8"}, {"1f32", langRust, "1.0f32"}, {"1_000_u32", langRust, "1000u32"}, {"0xFFu8", langRust, "255u8"},
+		{"1e999999999999", langGo, "1e999999999999"},
+	} {
+		if got := string(appendNumber(nil, []byte(c.lit), c.lang)); got != c.want {
+			t.Errorf("appendNumber(%q, %d) = %q, want %q", c.lit, c.lang, got, c.want)
+		}
+	}
+}
+
+// The canonical stream reads arbitrary text in every language: no panic,
+// tokens in the order of their places, inside the text, and a shape for
+// every line range.
+func FuzzCanonTokens(f *testing.F) {
+	f.Add([]byte("func f(a, b int) (n int) { var x = 0755; return }"))
+	f.Add([]byte("x = `a ${ {b: 1}[`c${d}`] }`; if (a) {}\n;(b) => (c)"))
+	f.Add([]byte("if x: y; z\nclass A():\n  '''d'''\n  def f(self,): return (a,)\n"))
+	f.Add([]byte("match x { A => { f(a) }, B => |b| { b }, } r#\"raw\"# b'x' 'a"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c", ""} {
+			ct := canonTokens(lang, src, lexSpec(lang).tokens(src, nil), nil)
+			for i, tok := range ct {
+				if tok.start < 0 || tok.end < tok.start || int(tok.end) > len(src) || int(tok.pos) > len(src) {
+					t.Fatalf("%s: token %d out of the text: %+v", lang, i, tok)
+				}
+				if i > 0 && tok.pos < ct[i-1].pos {
+					t.Fatalf("%s: token %d at %d before token %d at %d", lang, i, tok.pos, i-1, ct[i-1].pos)
+				}
+				appendCanon(nil, src, tok)
+			}
+			s := ShapeCanonical.Stream(lang, src)
+			for l := 1; l <= s.Lines(); l++ {
+				s.Shape(l, l)
+			}
+		}
+	})
+}
