@@ -316,9 +316,9 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 	headClose := make([]bool, len(toks))
 	endsStmt := make([]bool, len(toks)) // a } that closed a stmtEnd brace
 	out := make([]jtok, 0, len(toks))
-	afterDo := false     // the last token closed a do body
-	var pending *jsPendingBody  // a declaration waiting for its body
-	colonKind := byte(0) // of the last ":": 't' type, 'c' case or label, 'v' value, '?' conditional
+	afterDo := false           // the last token closed a do body
+	var pending *jsPendingBody // a declaration waiting for its body
+	colonKind := byte(0)       // of the last ":": 't' type, 'c' case or label, 'v' value, '?' conditional
 	top := func() *jsOpen { return &stack[len(stack)-1] }
 	kindAt := func() braceKind { return top().kind }
 	// stmtStart reports whether toks[i] begins a statement.
