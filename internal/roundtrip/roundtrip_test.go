@@ -279,8 +279,12 @@ func tool(t *testing.T, env, name string) string {
 	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
-	for _, sub := range []string{"bin", "node_modules/.bin"} {
-		p := filepath.Join(cacheDir(), sub, name)
+	dirs := []string{filepath.Join(cacheDir(), "bin"), filepath.Join(cacheDir(), "node_modules", ".bin")}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".cargo", "bin")) // rustup's rustfmt
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
