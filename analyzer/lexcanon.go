@@ -297,3 +297,64 @@ func hasTopComma(src []byte, toks []ctok, open, close int, match []int) bool {
 	}
 	return false
 }
+
+// sortStatements sorts the statements of toks[from:to], split by the
+// tokens sep says separate them (outside brackets; m matches brackets),
+// by their canonical text, for declarations whose order means nothing
+// (imports). See sortSegments.
+func sortStatements(src []byte, toks []ctok, from, to int, m []int, sep func(ctok) bool) {
+	var segs [][2]int
+	a := from
+	for k := from; k <= to; k++ {
+		if k < to && m[k] > k {
+			k = m[k]
+			continue
+		}
+		if k == to || sep(toks[k]) {
+			if k > a {
+				segs = append(segs, [2]int{a, k})
+			}
+			a = k + 1
+		}
+	}
+	sortSegments(src, toks, from, to, segs)
+}
+
+// sortSegments puts the segments segs (token ranges in order, within
+// toks[from:to]) in the order of their canonical text; the tokens between
+// them stay. Tokens take the positions of the places they move to, so the
+// stream stays ordered by position.
+func sortSegments(src []byte, toks []ctok, from, to int, segs [][2]int) {
+	if len(segs) < 2 || to <= from {
+		return
+	}
+	keys := make([]string, len(segs))
+	for i, s := range segs {
+		keys[i] = string(appendStream(nil, src, toks[s[0]:s[1]]))
+	}
+	order := make([]int, len(segs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return keys[order[i]] < keys[order[j]] })
+	sorted := true
+	for i, o := range order {
+		sorted = sorted && i == o
+	}
+	if sorted {
+		return
+	}
+	region := make([]ctok, 0, to-from)
+	k := from
+	for i, s := range segs {
+		region = append(region, toks[k:s[0]]...)
+		o := segs[order[i]]
+		region = append(region, toks[o[0]:o[1]]...)
+		k = s[1]
+	}
+	region = append(region, toks[k:to]...)
+	for i := range region {
+		region[i].pos = toks[from+i].pos
+	}
+	copy(toks[from:to], region)
+}

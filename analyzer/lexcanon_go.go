@@ -19,7 +19,59 @@ func canonGo(src []byte, spans []span, out []ctok) []ctok {
 	toks = goUngroupSingleSpecs(src, toks)
 	toks = goShortVarDecls(src, toks)
 	toks = goExpandParams(src, toks)
-	return goNamedReturns(src, toks)
+	toks = goNamedReturns(src, toks)
+	toks = goNameParens(src, toks)
+	return goSortImports(src, toks)
+}
+
+// goNameParens writes "(T)(x)" as "T(x)" (gofumpt does): parentheses
+// around one name, or a qualified one, that is then called or converted
+// to group nothing. "(*T)(x)" and "v.(T)(x)" keep theirs.
+func goNameParens(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	for i := 0; i+3 < len(toks); i++ {
+		if !isByte(src, toks[i], '(') || (i > 0 && (goOperandEnd(src, toks[i-1]) || isByte(src, toks[i-1], '.'))) {
+			continue
+		}
+		k := i + 1
+		if !goName(src, toks[k]) {
+			continue
+		}
+		if k+2 < len(toks) && isByte(src, toks[k+1], '.') && goName(src, toks[k+2]) {
+			k += 2
+		}
+		if !isByte(src, toks[k+1], ')') || k+2 >= len(toks) || !isByte(src, toks[k+2], '(') {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[i], drop[k+1] = true, true
+	}
+	return compact(toks, drop)
+}
+
+// goOperandEnd reports a token that ends an operand, after which "(" calls.
+func goOperandEnd(src []byte, t ctok) bool {
+	return t.kind == cNumber || goName(src, t) || (t.kind == cVerbatim && (src[t.start] == '"' || src[t.start] == '`' ||
+		src[t.start] == '\'' || isCloser(src, t)))
+}
+
+// goSortImports sorts the specs of each import declaration group: their
+// order means nothing (since Go 1.21 packages are initialised in the
+// order of their paths), and gofmt and gofumpt regroup and sort them.
+func goSortImports(src []byte, toks []ctok) []ctok {
+	var m []int
+	for i := 0; i+1 < len(toks); i++ {
+		if !is(src, toks[i], "import") || !isByte(src, toks[i+1], '(') {
+			continue
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		sortStatements(src, toks, i+2, m[i+1], m, func(t ctok) bool { return t.kind == cSemi })
+	}
+	return toks
 }
 
 // goSeparators appends the statement separators between tokens a and b:

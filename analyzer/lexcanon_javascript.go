@@ -388,8 +388,8 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 			}
 		}
 		if t.class == jPunct && (is(src, t.ctok, "|") || is(src, t.ctok, "&")) && prev != nil &&
-			((is(src, prev.ctok, ":") && colonKind == 't') || (is(src, prev.ctok, "=") && jsTypeAlias(src, toks, i-1))) {
-			continue // a union's or intersection's leading "|" or "&"
+			!jsOperandEnd(src, prev.ctok) && !is(src, prev.ctok, ">") {
+			continue // a union's or intersection's leading "|" or "&": no operand before it
 		}
 		if t.class == jName {
 			switch w := text(src, t.ctok); w {
@@ -652,10 +652,11 @@ func dropJSTypeArgCommas(src []byte, toks []ctok) []ctok {
 
 // dropWholeExprParens drops parentheses around the whole operand of
 // return and throw, the whole body of an arrow function (but an object
-// literal) and the whole right side of "=": "return (\n\ta && b\n)" is
-// "return a && b". The group must hold one expression (no comma) and end
-// where the operand ends: before a separator, a closing bracket, a comma,
-// a colon or the start of another statement.
+// literal), the whole right side of "=", a whole value or type after ":"
+// or "?", a spread's whole operand: "return (\n\ta && b\n)" is "return a
+// && b". The group must hold one expression (no comma) and end where the
+// operand ends: before a separator, a closing bracket, a comma, the start
+// of another statement, and for a type before its function's body.
 func dropWholeExprParens(src []byte, toks []ctok) []ctok {
 	match := matchBrackets(src, toks, nil)
 	var drop []bool
@@ -671,7 +672,7 @@ func dropWholeExprParens(src []byte, toks []ctok) []ctok {
 			if isByte(src, toks[i+1], '{') {
 				continue
 			}
-		case isByte(src, p, '='), isByte(src, p, ':'), isByte(src, p, '?'):
+		case isByte(src, p, '='), isByte(src, p, ':'), isByte(src, p, '?'), is(src, p, "..."):
 		default:
 			continue
 		}
@@ -680,8 +681,17 @@ func dropWholeExprParens(src []byte, toks []ctok) []ctok {
 		}
 		if c+1 < len(toks) {
 			n := toks[c+1]
-			if !(n.kind == cSemi || isCloser(src, n) || isByte(src, n, ',') || isByte(src, n, ':') || jsStarts(src, n) ||
-				(isByte(src, p, ':') && isByte(src, n, '='))) {
+			end := n.kind == cSemi || isCloser(src, n) || isByte(src, n, ',')
+			switch {
+			case is(src, p, "..."): // a spread's operand
+			case isByte(src, p, '?'): // a conditional's middle
+				end = end || isByte(src, n, ':')
+			case isByte(src, p, ':'): // a value, a type: "(): (A | B) => …", "(): (A) {"
+				end = end || jsStarts(src, n) || isByte(src, n, '=') || is(src, n, "=>") || isByte(src, n, '{')
+			default:
+				end = end || jsStarts(src, n)
+			}
+			if !end {
 				continue
 			}
 		}

@@ -20,7 +20,128 @@ func canonRust(src []byte, out []ctok) []ctok {
 		return o >= 0 && isByte(src, toks[o], '(') && !(o > 0 && rustEndsOperand(src, toks[o-1]))
 	})
 	toks = dropJSTypeArgCommas(src, toks)
+	toks = rustWhereCommas(src, toks)
+	toks = rustSortUses(src, toks)
 	return dropDoubleParens(src, toks, nil)
+}
+
+// rustWhereCommas drops the comma that ends a where clause ("where T: A,
+// {"), as rustfmt writes it or not.
+func rustWhereCommas(src []byte, toks []ctok) []ctok {
+	var m []int
+	var drop []bool
+	for i := range toks {
+		if !is(src, toks[i], "where") {
+			continue
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		for k := i + 1; k < len(toks); k++ {
+			if j := m[k]; j > k && !isByte(src, toks[k], '{') {
+				k = j
+				continue
+			}
+			if isByte(src, toks[k], '{') || isByte(src, toks[k], ';') || isCloser(src, toks[k]) {
+				if isByte(src, toks[k-1], ',') {
+					if drop == nil {
+						drop = make([]bool, len(toks))
+					}
+					drop[k-1] = true
+				}
+				break
+			}
+		}
+	}
+	return compact(toks, drop)
+}
+
+// rustSortUses sorts each run of use declarations, and the names in each
+// "{…}" of a use, by their canonical text: their order means nothing, and
+// rustfmt sorts them.
+func rustSortUses(src []byte, toks []ctok) []ctok {
+	var m []int
+	for i := 0; i < len(toks); i++ {
+		if rustUseStart(src, toks, i) < 0 {
+			continue
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		// The run: use items one after another, each to its ";".
+		var items [][2]int
+		k := i
+		for {
+			body := rustUseStart(src, toks, k)
+			if body < 0 {
+				break
+			}
+			end := -1
+			for j := body; j < len(toks); j++ {
+				if mj := m[j]; mj > j {
+					j = mj
+					continue
+				}
+				if isByte(src, toks[j], ';') {
+					end = j + 1
+					break
+				}
+				if isCloser(src, toks[j]) {
+					break
+				}
+			}
+			if end < 0 {
+				break
+			}
+			// The names inside its braces, innermost first.
+			for j := end - 1; j >= body; j-- {
+				if isByte(src, toks[j], '{') && m[j] > j && m[j] < end {
+					sortStatements(src, toks, j+1, m[j], m, func(t ctok) bool { return isByte(src, t, ',') })
+				}
+			}
+			items = append(items, [2]int{k, end})
+			k = end
+		}
+		if len(items) > 1 {
+			sortSegments(src, toks, items[0][0], items[len(items)-1][1], items)
+		}
+		i = max(i, k-1)
+	}
+	return toks
+}
+
+// rustUseStart returns the index of the "use" of a use declaration that
+// starts at toks[i] (with its attributes and visibility), or -1.
+func rustUseStart(src []byte, toks []ctok, i int) int {
+	for i < len(toks) {
+		switch {
+		case is(src, toks[i], "use"):
+			return i
+		case isByte(src, toks[i], '#') && i+1 < len(toks) && isByte(src, toks[i+1], '['):
+			depth := 0
+			for i++; i < len(toks); i++ {
+				if isByte(src, toks[i], '[') {
+					depth++
+				} else if isByte(src, toks[i], ']') {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			i++
+		case is(src, toks[i], "pub"):
+			i++
+			if i < len(toks) && isByte(src, toks[i], '(') {
+				for i < len(toks) && !isByte(src, toks[i], ')') {
+					i++
+				}
+				i++
+			}
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // lexRust splits src into tokens, comments (doc comments too) left out.

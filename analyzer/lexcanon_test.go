@@ -187,3 +187,30 @@ func FuzzCanonTokens(f *testing.F) {
 		}
 	})
 }
+
+func TestCanonicalReordering(t *testing.T) {
+	for _, c := range []canonCase{
+		{"go", "import (\n\t\"os\"\n\t\"fmt\"\n)", "import (\n\t\"fmt\"\n\t\"os\"\n)", true, "import order"},
+		{"go", "import (\n\t\"os\"\n\tf \"fmt\"\n)", "import (\n\t\"os\"\n\t\"fmt\"\n)", false, "an import's name"},
+		{"go", "x := (T)(y)", "x := T(y)", true, "a parenthesised type converted"},
+		{"go", "x := (*T)(y)", "x := *T(y)", false, "a pointer type converted"},
+		{"go", "x := v.(T)(y)", "x := v.T(y)", false, "a type assertion called"},
+		{"rust", "fn f() {\n    use std::io::{Read, BufReader};\n    use std::fs::File;\n}", "fn f() {\n    use std::fs::File;\n    use std::io::{BufReader, Read};\n}", true, "use order"},
+		{"rust", "use a::{b::{d, c}, e};", "use a::{e, b::{c, d}};", true, "nested use lists"},
+		{"rust", "use a::{b, c};", "use a::{b, d};", false, "a used name"},
+		{"rust", "fn f<T>(x: T) where T: Clone, {}", "fn f<T>(x: T) where T: Clone {}", true, "a where clause's comma"},
+		{"rust", "f(a, { b })", "f(a { b })", false, "a block argument's comma"},
+		{"typescript", "type A<P extends & { a: 1 }> = P", "type A<P extends { a: 1 }> = P", true, "a leading &"},
+		{"typescript", "type A = B | C", "type A = B C", false, "a union's bar"},
+		{"typescript", "const f = (a: T): (() => void) => g", "const f = (a: T): () => void => g", true, "a return type's parentheses"},
+		{"typescript", "x = [...(yield* a), b]", "x = [...yield* a, b]", true, "a spread's operand"},
+		{"typescript", "x = [...(a, b)]", "x = [...a, b]", false, "a spread of a comma expression"},
+	} {
+		a, b := ShapeOf(c.lang, []byte(c.a)), ShapeOf(c.lang, []byte(c.b))
+		if (a == b) != c.same {
+			t.Errorf("%s: %s: same = %v, want %v:\n  %s\n  %s", c.lang, c.why, a == b, c.same,
+				strings.Join(ShapeCanonical.Stream(c.lang, []byte(c.a)).Tokens(0, 0), " "),
+				strings.Join(ShapeCanonical.Stream(c.lang, []byte(c.b)).Tokens(0, 0), " "))
+		}
+	}
+}
