@@ -687,7 +687,9 @@ func dropWholeExprParens(src []byte, toks []ctok) []ctok {
 			case isByte(src, p, '?'): // a conditional's middle
 				end = end || isByte(src, n, ':')
 			case isByte(src, p, ':'): // a value, a type: "(): (A | B) => …", "(): (A) {"
-				end = end || jsStarts(src, n) || isByte(src, n, '=') || is(src, n, "=>") || isByte(src, n, '{')
+				// but "x: (a: T) => R": a function type's parameters
+				params := is(src, toks[i+1], "...") || hasTopColon(src, toks, i, c, match)
+				end = end || jsStarts(src, n) || isByte(src, n, '=') || (is(src, n, "=>") && !params) || isByte(src, n, '{')
 			default:
 				end = end || jsStarts(src, n)
 			}
@@ -966,4 +968,18 @@ func dropArrowParamParens(src []byte, toks []ctok) []ctok {
 		}
 	}
 	return compact(toks, drop)
+}
+
+// hasTopColon reports a colon directly inside the group toks[open:close+1].
+func hasTopColon(src []byte, toks []ctok, open, close int, match []int) bool {
+	for k := open + 1; k < close; k++ {
+		if m := match[k]; m > k {
+			k = m
+			continue
+		}
+		if isByte(src, toks[k], ':') {
+			return true
+		}
+	}
+	return false
 }

@@ -204,6 +204,8 @@ func TestCanonicalReordering(t *testing.T) {
 		{"typescript", "type A = B | C", "type A = B C", false, "a union's bar"},
 		{"typescript", "const f = (a: T): (() => void) => g", "const f = (a: T): () => void => g", true, "a return type's parentheses"},
 		{"typescript", "x = [...(yield* a), b]", "x = [...yield* a, b]", true, "a spread's operand"},
+		{"typescript", "function f(g: ((a: T) => R)) {}", "function f(g: (a: T) => R) {}", true, "a function type's parentheses"},
+		{"typescript", "function f(g: (a: T) => R) {}", "function f(g: a: T => R) {}", false, "a function type's parameters"},
 		{"typescript", "x = [...(a, b)]", "x = [...a, b]", false, "a spread of a comma expression"},
 	} {
 		a, b := ShapeOf(c.lang, []byte(c.a)), ShapeOf(c.lang, []byte(c.b))
