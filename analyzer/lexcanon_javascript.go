@@ -39,6 +39,7 @@ func canonJS(src []byte, out []ctok, tsx bool) []ctok {
 	cs = dropDoubleParens(src, cs, nil)
 	cs = dropArrowParamParens(src, cs)
 	cs = dropWholeExprParens(src, cs)
+	cs = dropUnionMemberParens(src, cs)
 	return dropPrecedenceParens(src, cs)
 }
 
@@ -460,6 +461,7 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 				isPunct := prev != nil && prev.class == jPunct
 				switch {
 				case kind == kType, kind == kAngle, isPunct && (p == "<" || p == "|" || p == "&"), isPunct && p == ":" && colonKind == 't',
+					prev.class == jName && (p == "extends" || p == "as" || p == "satisfies" || p == "is"),
 					isPunct && p == "=" && jsTypeAlias(src, toks, i-1):
 					o.kind = kType
 				case pending != nil && pending.depth == len(stack) && !(isPunct && (p == ":" || p == "=")):
@@ -982,4 +984,66 @@ func hasTopColon(src []byte, toks []ctok, open, close int, match []int) bool {
 		}
 	}
 	return false
+}
+
+// dropUnionMemberParens drops parentheses around a member of a union
+// ("A | (B & C)" is "A | B & C"; prettier adds them when it breaks a long
+// type): "&" and every other type operator bind more tightly than "|",
+// and "|" is associative. Not around a function or conditional type
+// ("(() => void) | undefined" needs them), nor around an expression
+// operator that binds less tightly than "|" ("||", "&&", "??", "=", ",").
+func dropUnionMemberParens(src []byte, toks []ctok) []ctok {
+	match := matchBrackets(src, toks, nil)
+	var drop []bool
+	for o := 1; o < len(toks); o++ {
+		c := match[o]
+		if !isByte(src, toks[o], '(') || c < 0 || c == o+1 {
+			continue
+		}
+		p := toks[o-1]
+		var n ctok
+		if c+1 < len(toks) {
+			n = toks[c+1]
+		}
+		barBefore, barAfter := isByte(src, p, '|'), c+1 < len(toks) && isByte(src, n, '|')
+		start := barBefore || isByte(src, p, ':') || isByte(src, p, '=') || isByte(src, p, ',') || isByte(src, p, '(') || isByte(src, p, '<')
+		end := barAfter || c+1 == len(toks) || n.kind == cSemi || isCloser(src, n) || isByte(src, n, ',') ||
+			isByte(src, n, '>') || isByte(src, n, '=') || isByte(src, n, '{') || is(src, n, "=>")
+		if !(barBefore || barAfter) || !start || !end || !jsUnionMember(src, toks, o, c, match) {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[o], drop[c] = true, true
+	}
+	return compact(toks, drop)
+}
+
+// jsUnionMember reports whether toks[o+1:c] is a type that needs no
+// parentheses in a union: outside its own brackets and angle brackets,
+// no "=>", no conditional, no "new", no operator looser than "|".
+func jsUnionMember(src []byte, toks []ctok, o, c int, match []int) bool {
+	angles := 0
+	for k := o + 1; k < c; k++ {
+		if m := match[k]; m > k {
+			k = m
+			continue
+		}
+		t := toks[k]
+		if t.kind != cVerbatim {
+			continue
+		}
+		switch text(src, t) {
+		case "<":
+			angles++
+		case ">":
+			angles--
+		case "=>", "?", "extends", "new", "||", "&&", "??", "=", ",", "...", ";", "infer", "asserts", "is":
+			if angles == 0 {
+				return false
+			}
+		}
+	}
+	return angles == 0
 }
