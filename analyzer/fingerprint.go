@@ -121,7 +121,7 @@ func (f ShapeFormat) Stream(lang string, src []byte) *Stream {
 	}
 	s := &Stream{format: f, lang: lang, src: src, ls: lineStarts(src)}
 	if f == ShapeCanonical {
-		s.ct = canonTokens(lang, src, lexSpec(lang).tokens(src, nil), nil)
+		s.ct = canonTokens(nil, lang, src, lexSpec(lang).tokens(src, nil), nil)
 	}
 	return s
 }
@@ -188,7 +188,7 @@ func (s *Stream) Symbol(sym Symbol) (shape, sig string) {
 	if sym.Sig == sym.Shape || err != nil {
 		return shape, shape
 	}
-	ct := canonTokens(s.lang, s.src, lexSpec(s.lang).tokens(s.src, nil), nil)
+	ct := canonTokens(nil, s.lang, s.src, lexSpec(s.lang).tokens(s.src, nil), nil)
 	lo, hi := canonRange(ct, a, b)
 	h := sha256.New()
 	var buf []byte

@@ -103,7 +103,7 @@ func TestFingerprintReference(t *testing.T) {
 			t.Errorf("%s: file hash %s, HashText %s", path, f.Hash, HashText(src))
 		}
 		toks := goScanTokens(src, nil)
-		ct := canonGo(src, toks, nil)
+		ct := canonGo(nil, src, toks, nil)
 		ls := lineStarts(src)
 		ref := &File{Path: "x.go"}
 		var sk goSkel

@@ -57,23 +57,33 @@ func (t ctok) separator() bool {
 // canonTokens returns the canonical stream of src read as lang. spans are
 // the file's lexer tokens (lexSpec), which the Go, C and Java rules start
 // from; the other languages lex src themselves.
-func canonTokens(lang string, src []byte, spans []span, out []ctok) []ctok {
+func canonTokens(sc *scratch, lang string, src []byte, spans []span, out []ctok) []ctok {
 	switch lang {
 	case "go":
-		return canonGo(src, spans, out)
+		return canonGo(sc, src, spans, out)
 	case "javascript", "typescript", "tsx":
-		return canonJS(src, out, lang == "tsx")
+		return canonJS(sc, src, out, lang == "tsx")
 	case "python":
-		return canonPython(src, out)
+		return canonPython(sc, src, out)
 	case "rust":
-		return canonRust(src, out)
+		return canonRust(sc, src, out)
 	case "java", "c":
-		return canonC(src, spans, out)
+		return canonC(sc, src, spans, out)
 	}
 	for _, s := range spans {
 		out = append(out, ctok{pos: int32(s.start), start: int32(s.start), end: int32(s.end)})
 	}
 	return out
+}
+
+// canonFromSpans reports whether canonTokens reads lang's lexer tokens
+// (the other languages lex the source themselves).
+func canonFromSpans(lang string) bool {
+	switch lang {
+	case "javascript", "typescript", "tsx", "python", "rust":
+		return false
+	}
+	return true
 }
 
 // appendCanon appends t's canonical text.
@@ -129,6 +139,22 @@ func appendStream(buf, src []byte, toks []ctok) []byte {
 
 // --- passes shared by several languages --------------------------------
 
+// scratch holds the buffers a file's canonical passes reuse. The zero
+// value is ready; a nil *scratch allocates anew.
+type scratch struct {
+	match []int
+}
+
+// brackets is matchBrackets into the scratch's buffer: valid until the
+// next call.
+func (sc *scratch) brackets(src []byte, toks []ctok) []int {
+	if sc == nil {
+		return matchBrackets(src, toks, nil)
+	}
+	sc.match = matchBrackets(src, toks, sc.match)
+	return sc.match
+}
+
 // matchBrackets returns, for each token of toks that opens or closes a
 // bracket ((, [, {), the index of its partner, or -1. Unbalanced brackets
 // are left unmatched.
@@ -174,13 +200,23 @@ func is(src []byte, t ctok, s string) bool {
 	return t.kind == cVerbatim && string(src[t.start:t.end]) == s
 }
 
+// multiPunct reports a byte that can be the second of a multi-byte
+// operator: the lexers try their operator lists only then.
+func multiPunct(c byte) bool {
+	switch c {
+	case '=', '*', '/', '<', '>', '-', '+', '.', '&', '|', '?', ':':
+		return true
+	}
+	return false
+}
+
 // text is t's source text.
 func text(src []byte, t ctok) string { return string(src[t.start:t.end]) }
 
 // dropTrailingCommas removes each comma written just before a closing
 // bracket: "f(a, b,)" is "f(a, b)". keep, when not nil, says a comma must
 // stay (a one-element tuple; an array hole).
-func dropTrailingCommas(src []byte, toks []ctok, keep func(comma int, match []int) bool) []ctok {
+func dropTrailingCommas(sc *scratch, src []byte, toks []ctok, keep func(comma int, match []int) bool) []ctok {
 	var match []int
 	var drop []bool
 	for i := 0; i+1 < len(toks); i++ {
@@ -189,7 +225,7 @@ func dropTrailingCommas(src []byte, toks []ctok, keep func(comma int, match []in
 		}
 		if keep != nil {
 			if match == nil {
-				match = matchBrackets(src, toks, nil)
+				match = sc.brackets(src, toks)
 			}
 			if keep(i, match) {
 				continue
@@ -262,12 +298,15 @@ func isOpener(src []byte, t ctok) bool {
 // is "(a)", and "f((a))" is "f(a)". The inner pair goes when it spans the
 // whole of the outer one and holds one expression: no comma, nothing the
 // language makes special (simple says so, e.g. no yield in Python).
-func dropDoubleParens(src []byte, toks []ctok, simple func(toks []ctok, open, close int, match []int) bool) []ctok {
-	match := matchBrackets(src, toks, nil)
+func dropDoubleParens(sc *scratch, src []byte, toks []ctok, simple func(toks []ctok, open, close int, match []int) bool) []ctok {
+	var match []int
 	var drop []bool
 	for i := 0; i+1 < len(toks); i++ {
 		if !isByte(src, toks[i], '(') || !isByte(src, toks[i+1], '(') {
 			continue
+		}
+		if match == nil {
+			match = sc.brackets(src, toks)
 		}
 		c, ic := match[i], match[i+1]
 		if c < 0 || ic != c-1 || ic == i+2 { // not whole, or "(())"
@@ -282,6 +321,18 @@ func dropDoubleParens(src []byte, toks []ctok, simple func(toks []ctok, open, cl
 		drop[i+1], drop[ic] = true, true
 	}
 	return compact(toks, drop)
+}
+
+// parenAfter reports whether some "(" of toks follows a token for which
+// after says yes: passes that read only such groups skip matching the
+// brackets of a file that has none.
+func parenAfter(src []byte, toks []ctok, after func(prev ctok) bool) bool {
+	for i := 1; i < len(toks); i++ {
+		if isByte(src, toks[i], '(') && after(toks[i-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasTopComma reports a comma directly inside the group toks[open:close+1].

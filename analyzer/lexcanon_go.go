@@ -2,7 +2,7 @@ package analyzer
 
 // canonGo builds Go's canonical stream from its lexer tokens (goLexer:
 // comments and semicolons already gone). See docs/fingerprints.md.
-func canonGo(src []byte, spans []span, out []ctok) []ctok {
+func canonGo(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	toks := out
 	for k, s := range spans {
 		if k > 0 {
@@ -15,13 +15,13 @@ func canonGo(src []byte, spans []span, out []ctok) []ctok {
 		toks = append(toks, t)
 	}
 	toks = dropSemisBeforeClosers(src, toks)
-	toks = dropTrailingCommas(src, toks, nil)
-	toks = goUngroupSingleSpecs(src, toks)
+	toks = dropTrailingCommas(sc, src, toks, nil)
+	toks = goUngroupSingleSpecs(sc, src, toks)
 	toks = goShortVarDecls(src, toks)
-	toks = goExpandParams(src, toks)
-	toks = goNamedReturns(src, toks)
+	toks = goExpandParams(sc, src, toks)
+	toks = goNamedReturns(sc, src, toks)
 	toks = goNameParens(src, toks)
-	return goSortImports(src, toks)
+	return goSortImports(sc, src, toks)
 }
 
 // goNameParens writes "(T)(x)" as "T(x)" (gofumpt does): parentheses
@@ -60,14 +60,14 @@ func goOperandEnd(src []byte, t ctok) bool {
 // goSortImports sorts the specs of each import declaration group: their
 // order means nothing (since Go 1.21 packages are initialised in the
 // order of their paths), and gofmt and gofumpt regroup and sort them.
-func goSortImports(src []byte, toks []ctok) []ctok {
+func goSortImports(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	for i := 0; i+1 < len(toks); i++ {
 		if !is(src, toks[i], "import") || !isByte(src, toks[i+1], '(') {
 			continue
 		}
 		if m == nil {
-			m = matchBrackets(src, toks, nil)
+			m = sc.brackets(src, toks)
 		}
 		sortStatements(src, toks, i+2, m[i+1], m, func(t ctok) bool { return t.kind == cSemi })
 	}
@@ -146,7 +146,7 @@ func dropSemisBeforeClosers(src []byte, toks []ctok) []ctok {
 
 // goUngroupSingleSpecs writes "var ( x = 1 )" as "var x = 1" (gofumpt
 // ungroups a declaration group of one): the same declaration.
-func goUngroupSingleSpecs(src []byte, toks []ctok) []ctok {
+func goUngroupSingleSpecs(sc *scratch, src []byte, toks []ctok) []ctok {
 	var drop []bool
 	var m []int
 	for i := 0; i+1 < len(toks); i++ {
@@ -154,7 +154,7 @@ func goUngroupSingleSpecs(src []byte, toks []ctok) []ctok {
 			continue
 		}
 		if m == nil {
-			m = matchBrackets(src, toks, nil)
+			m = sc.brackets(src, toks)
 		}
 		c := m[i+1]
 		if c < 0 || c == i+2 {
@@ -215,7 +215,7 @@ func goName(src []byte, t ctok) bool {
 // bracket group reads as a parameter list when each element is a name
 // or a name followed by a type, one at least and the last with a type:
 // in an expression two operands never stand side by side.
-func goExpandParams(src []byte, toks []ctok) []ctok {
+func goExpandParams(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	var insert map[int][2]int // bare name → the type's token range
 	for i := range toks {
@@ -223,7 +223,7 @@ func goExpandParams(src []byte, toks []ctok) []ctok {
 			continue
 		}
 		if m == nil {
-			m = matchBrackets(src, toks, nil)
+			m = sc.brackets(src, toks)
 		}
 		c := m[i]
 		if c < 0 || c == i+1 {
@@ -305,7 +305,7 @@ func goTypeStart(src []byte, toks []ctok, k, end int, m []int) bool {
 // goNamedReturns writes a bare "return" in a function with named results
 // as "return" and those names, as gofumpt -extra does: the same values
 // are returned (a name shadowed at the return would not compile).
-func goNamedReturns(src []byte, toks []ctok) []ctok {
+func goNamedReturns(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	var insert map[int][]int // bare return → tokens to copy after it
 	for i := range toks {
@@ -313,7 +313,7 @@ func goNamedReturns(src []byte, toks []ctok) []ctok {
 			continue
 		}
 		if m == nil {
-			m = matchBrackets(src, toks, nil)
+			m = sc.brackets(src, toks)
 		}
 		results, body := goSignature(src, toks, i, m)
 		if results < 0 || body < 0 || m[body] < 0 {
@@ -413,7 +413,7 @@ func goSignature(src []byte, toks []ctok, i int, m []int) (results, body int) {
 
 // canonC builds C's and Java's canonical stream from their lexer tokens:
 // numbers by value and trailing commas dropped.
-func canonC(src []byte, spans []span, out []ctok) []ctok {
+func canonC(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	for _, s := range spans {
 		t := ctok{pos: int32(s.start), start: int32(s.start), end: int32(s.end), lang: langC}
 		if c := src[s.start]; isDigit(c) {
@@ -421,5 +421,5 @@ func canonC(src []byte, spans []span, out []ctok) []ctok {
 		}
 		out = append(out, t)
 	}
-	return dropTrailingCommas(src, out, nil)
+	return dropTrailingCommas(sc, src, out, nil)
 }

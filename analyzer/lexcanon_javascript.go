@@ -23,29 +23,29 @@ const (
 )
 
 // canonJS returns the canonical stream of JavaScript or TypeScript source.
-func canonJS(src []byte, out []ctok, tsx bool) []ctok {
+func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 	toks := lexJS(src)
 	toks = jsSemicolons(src, toks)
 	cs := out
 	for _, t := range toks {
 		cs = append(cs, t.ctok)
 	}
-	cs = dropTrailingCommas(src, cs, func(comma int, match []int) bool {
+	cs = dropTrailingCommas(sc, src, cs, func(comma int, match []int) bool {
 		// "[a,,]" has a hole: the comma after a comma (or an opening
 		// bracket) is an element, not a trailing comma.
 		return comma > 0 && (isByte(src, cs[comma-1], ',') || isOpener(src, cs[comma-1]))
 	})
 	cs = dropJSTypeArgCommas(src, cs)
-	cs = dropDoubleParens(src, cs, nil)
+	cs = dropDoubleParens(sc, src, cs, nil)
 	cs = dropArrowParamParens(src, cs)
-	cs = dropWholeExprParens(src, cs)
-	cs = dropUnionMemberParens(src, cs)
-	return dropPrecedenceParens(src, cs)
+	cs = dropWholeExprParens(sc, src, cs)
+	cs = dropUnionMemberParens(sc, src, cs)
+	return dropPrecedenceParens(sc, src, cs)
 }
 
 // lexJS splits src into tokens, comments left out.
 func lexJS(src []byte) []jtok {
-	var toks []jtok
+	toks := make([]jtok, 0, len(src)/5)
 	var braces []bool // open braces: true for a template substitution
 	n := len(src)
 	nl := false
@@ -262,6 +262,9 @@ func jsRegexLiteralEnd(src []byte, i int) (int, bool) {
 // list can end, and a space there changes no program).
 func jsPunctLen(src []byte, i int) int {
 	rest := src[i:]
+	if len(rest) < 2 || !multiPunct(rest[1]) {
+		return 1
+	}
 	for _, p := range [...]string{"...", "===", "!==", "**=", "<<=", "&&=", "||=", "??=",
 		"=>", "==", "!=", "<=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<"} {
 		if len(rest) >= len(p) && string(rest[:len(p)]) == p {
@@ -659,8 +662,14 @@ func dropJSTypeArgCommas(src []byte, toks []ctok) []ctok {
 // && b". The group must hold one expression (no comma) and end where the
 // operand ends: before a separator, a closing bracket, a comma, the start
 // of another statement, and for a type before its function's body.
-func dropWholeExprParens(src []byte, toks []ctok) []ctok {
-	match := matchBrackets(src, toks, nil)
+func dropWholeExprParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	if !parenAfter(src, toks, func(p ctok) bool {
+		return is(src, p, "return") || is(src, p, "throw") || is(src, p, "=>") || isByte(src, p, '=') ||
+			isByte(src, p, ':') || isByte(src, p, '?') || is(src, p, "...")
+	}) {
+		return toks
+	}
+	match := sc.brackets(src, toks)
 	var drop []bool
 	for i := 1; i < len(toks); i++ {
 		if !isByte(src, toks[i], '(') || match[i] < 0 {
@@ -730,9 +739,12 @@ func jsStarts(src []byte, t ctok) bool {
 // less tightly (or, on the right, equally and to the left), never
 // across "??" and "||"/"&&" (which do not mix) or "**", and never around
 // an assignment, conditional, arrow, comma, "in", "as" or "satisfies".
-func dropPrecedenceParens(src []byte, toks []ctok) []ctok {
+func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
 	for pass := 0; pass < 8; pass++ {
-		match := matchBrackets(src, toks, nil)
+		if !parenAfter(src, toks, func(p ctok) bool { return !jsOperandEnd(src, p) }) {
+			return toks
+		}
+		match := sc.brackets(src, toks)
 		var drop []bool
 		for o := 1; o < len(toks); o++ {
 			c := match[o]
@@ -992,8 +1004,15 @@ func hasTopColon(src []byte, toks []ctok, open, close int, match []int) bool {
 // and "|" is associative. Not around a function or conditional type
 // ("(() => void) | undefined" needs them), nor around an expression
 // operator that binds less tightly than "|" ("||", "&&", "??", "=", ",").
-func dropUnionMemberParens(src []byte, toks []ctok) []ctok {
-	match := matchBrackets(src, toks, nil)
+func dropUnionMemberParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	bar := false
+	for i := 0; i+1 < len(toks) && !bar; i++ {
+		bar = (isByte(src, toks[i], '|') && isByte(src, toks[i+1], '(')) || (isByte(src, toks[i], ')') && isByte(src, toks[i+1], '|'))
+	}
+	if !bar {
+		return toks
+	}
+	match := sc.brackets(src, toks)
 	var drop []bool
 	for o := 1; o < len(toks); o++ {
 		c := match[o]

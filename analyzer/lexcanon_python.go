@@ -7,13 +7,13 @@ package analyzer
 // whole expression.
 
 // canonPython returns the canonical stream of Python source.
-func canonPython(src []byte, out []ctok) []ctok {
+func canonPython(sc *scratch, src []byte, out []ctok) []ctok {
 	toks := lexPython(src, out)
 	toks = pyCompoundBodies(src, toks)
 	toks = pySemicolons(src, toks)
 	toks = pyDropBareStrings(src, toks)
 	toks = pyDropEmptyClassParens(src, toks)
-	toks = dropTrailingCommas(src, toks, func(comma int, match []int) bool {
+	toks = dropTrailingCommas(sc, src, toks, func(comma int, match []int) bool {
 		// "(a,)" is a tuple and "x[a,]" indexes with one: a sole element's
 		// comma stays unless the brackets are a call's or a list's.
 		if !soleElement(src, toks, comma, match) {
@@ -32,8 +32,8 @@ func canonPython(src []byte, out []ctok) []ctok {
 		}
 		return false
 	})
-	toks = pyDropStatementParens(src, toks)
-	return dropDoubleParens(src, toks, func(toks []ctok, open, close int, match []int) bool {
+	toks = pyDropStatementParens(sc, src, toks)
+	return dropDoubleParens(sc, src, toks, func(toks []ctok, open, close int, match []int) bool {
 		return !is(src, toks[open+1], "yield")
 	})
 }
@@ -218,6 +218,9 @@ func pyNumberEnd(src []byte, i int) int {
 // pyOpLen is the length of the operator or delimiter at src[i].
 func pyOpLen(src []byte, i int) int {
 	rest := src[i:]
+	if len(rest) < 2 || !multiPunct(rest[1]) {
+		return 1
+	}
 	for _, p := range [...]string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "==", "!=", "<=", ">=", "**", "//",
 		"<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "<>"} {
 		if len(rest) >= len(p) && string(rest[:len(p)]) == p {
@@ -286,7 +289,9 @@ func pyCompoundBodies(src []byte, toks []ctok) []ctok {
 	var out []ctok
 	for first := 0; first < len(toks); {
 		if toks[first].separator() {
-			out = append(out, toks[first])
+			if out != nil {
+				out = append(out, toks[first])
+			}
 			first++
 			continue
 		}
@@ -299,7 +304,9 @@ func pyCompoundBodies(src []byte, toks []ctok) []ctok {
 			colon = pyBlockColon(src, toks, first, end)
 		}
 		if colon < 0 || colon+1 >= end {
-			out = append(out, toks[first:min(end+1, len(toks))]...)
+			if out != nil {
+				out = append(out, toks[first:min(end+1, len(toks))]...)
+			}
 			first = end + 1
 			continue
 		}
@@ -432,8 +439,8 @@ func pyDropEmptyClassParens(src []byte, toks []ctok) []ctok {
 // annotation, a tuple's element
 // ("return (a and b)" is "return a and b"). The group must be the
 // whole of it: nothing but the statement's next delimiter after it.
-func pyDropStatementParens(src []byte, toks []ctok) []ctok {
-	match := matchBrackets(src, toks, nil)
+func pyDropStatementParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	match := sc.brackets(src, toks)
 	var drop []bool
 	first, depth := -1, 0
 	forIn := false // the line's for loop has met its "in"

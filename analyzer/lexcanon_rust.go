@@ -6,11 +6,11 @@ package analyzer
 // closures with or without a block around theirs.
 
 // canonRust returns the canonical stream of Rust source.
-func canonRust(src []byte, out []ctok) []ctok {
+func canonRust(sc *scratch, src []byte, out []ctok) []ctok {
 	toks := lexRust(src, out)
-	toks = rustMatchArms(src, toks)
-	toks = rustClosureBodies(src, toks)
-	toks = dropTrailingCommas(src, toks, func(comma int, match []int) bool {
+	toks = rustMatchArms(sc, src, toks)
+	toks = rustClosureBodies(sc, src, toks)
+	toks = dropTrailingCommas(sc, src, toks, func(comma int, match []int) bool {
 		// "(a,)" is a one-element tuple; a call's, a macro's or a tuple
 		// struct's parentheses follow a name, ">", "!" or ")".
 		if !soleElement(src, toks, comma, match) {
@@ -20,14 +20,14 @@ func canonRust(src []byte, out []ctok) []ctok {
 		return o >= 0 && isByte(src, toks[o], '(') && !(o > 0 && rustEndsOperand(src, toks[o-1]))
 	})
 	toks = dropJSTypeArgCommas(src, toks)
-	toks = rustWhereCommas(src, toks)
-	toks = rustSortUses(src, toks)
-	return dropDoubleParens(src, toks, nil)
+	toks = rustWhereCommas(sc, src, toks)
+	toks = rustSortUses(sc, src, toks)
+	return dropDoubleParens(sc, src, toks, nil)
 }
 
 // rustWhereCommas drops the comma that ends a where clause ("where T: A,
 // {"), as rustfmt writes it or not.
-func rustWhereCommas(src []byte, toks []ctok) []ctok {
+func rustWhereCommas(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	var drop []bool
 	for i := range toks {
@@ -35,7 +35,7 @@ func rustWhereCommas(src []byte, toks []ctok) []ctok {
 			continue
 		}
 		if m == nil {
-			m = matchBrackets(src, toks, nil)
+			m = sc.brackets(src, toks)
 		}
 		for k := i + 1; k < len(toks); k++ {
 			if j := m[k]; j > k && !isByte(src, toks[k], '{') {
@@ -59,14 +59,14 @@ func rustWhereCommas(src []byte, toks []ctok) []ctok {
 // rustSortUses sorts each run of use declarations, and the names in each
 // "{…}" of a use, by their canonical text: their order means nothing, and
 // rustfmt sorts them.
-func rustSortUses(src []byte, toks []ctok) []ctok {
+func rustSortUses(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	for i := 0; i < len(toks); i++ {
 		if rustUseStart(src, toks, i) < 0 {
 			continue
 		}
 		if m == nil {
-			m = matchBrackets(src, toks, nil)
+			m = sc.brackets(src, toks)
 		}
 		// The run: use items one after another, each to its ";".
 		var items [][2]int
@@ -249,6 +249,9 @@ func rustNumberEnd(src []byte, i int) int {
 // first; '<' and '>' are always alone (generics nest them).
 func rustPunctLen(src []byte, i int) int {
 	rest := src[i:]
+	if len(rest) < 2 || !multiPunct(rest[1]) {
+		return 1
+	}
 	for _, p := range [...]string{"...", "..=", "::", "->", "=>", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", ".."} {
 		if len(rest) >= len(p) && string(rest[:len(p)]) == p {
 			return len(p)
@@ -279,7 +282,7 @@ func rustEndsOperand(src []byte, t ctok) bool {
 // (commas inside a match's braces separate arms, and an arm that ends
 // with a block needs none), and no block around an arm's lone expression
 // ("X => { f(x) }" is "X => f(x),", as rustfmt writes it either way).
-func rustMatchArms(src []byte, toks []ctok) []ctok {
+func rustMatchArms(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	var drop []bool
 	for i := range toks {
@@ -287,7 +290,7 @@ func rustMatchArms(src []byte, toks []ctok) []ctok {
 			continue
 		}
 		if m == nil {
-			m = matchBrackets(src, toks, nil)
+			m = sc.brackets(src, toks)
 		}
 		// The arms' braces: the first "{" after the scrutinee, outside
 		// its brackets (a struct literal there needs parentheses).
@@ -366,7 +369,7 @@ func rustLoneExpr(src []byte, toks []ctok, open int, m []int) bool {
 // rustClosureBodies writes a closure whose body is a block around a lone
 // expression without the block ("|a| { f(a) }" is "|a| f(a)"), as rustfmt
 // writes it either way; a closure with a return type keeps its block.
-func rustClosureBodies(src []byte, toks []ctok) []ctok {
+func rustClosureBodies(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	var drop []bool
 	for i := range toks {
@@ -378,7 +381,7 @@ func rustClosureBodies(src []byte, toks []ctok) []ctok {
 			continue // a binary or
 		}
 		if m == nil {
-			m = matchBrackets(src, toks, nil)
+			m = sc.brackets(src, toks)
 		}
 		end := i // the closing |
 		if bar {

@@ -170,7 +170,7 @@ func FuzzCanonTokens(f *testing.F) {
 	f.Add([]byte("match x { A => { f(a) }, B => |b| { b }, } r#\"raw\"# b'x' 'a"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c", ""} {
-			ct := canonTokens(lang, src, lexSpec(lang).tokens(src, nil), nil)
+			ct := canonTokens(nil, lang, src, lexSpec(lang).tokens(src, nil), nil)
 			for i, tok := range ct {
 				if tok.start < 0 || tok.end < tok.start || int(tok.end) > len(src) || int(tok.pos) > len(src) {
 					t.Fatalf("%s: token %d out of the text: %+v", lang, i, tok)

@@ -20,10 +20,11 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
 	spans   []span
-	canon   []ctok // the canonical stream (shapes) of the file being parsed
-	lines   []int  // line starts of the file being parsed
-	buf     []byte // fingerprint scratch
-	skel    []byte // a skeleton's scratch (Language.skeleton)
+	canon   []ctok  // the canonical stream (shapes) of the file being parsed
+	scratch scratch // canonTokens' buffers
+	lines   []int   // line starts of the file being parsed
+	buf     []byte  // fingerprint scratch
+	skel    []byte  // a skeleton's scratch (Language.skeleton)
 	// squeezed maps the offsets of the last skeleton back to its source.
 	squeezed squeezed
 	forest   forest // the nodes of the tree being walked
@@ -138,7 +139,10 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	}
 	f.Lang = l.Name
 	var header []int
-	p.spans = lexSpec(l.Name).tokens(src, p.spans[:0])
+	p.spans = p.spans[:0]
+	if canonFromSpans(l.Name) || l.grammar == nil {
+		p.spans = lexSpec(l.Name).tokens(src, p.spans)
+	}
 	p.lines = appendLineStarts(p.lines, src)
 	if l.grammar == nil {
 		header = parseGo(f, src, p.lines, p.spans, &p.goSkel)
@@ -152,13 +156,16 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if raw {
 		sums = make([]digests, len(f.Symbols))
 	}
-	p.canon = canonTokens(l.Name, src, p.spans, p.canon[:0])
+	p.canon = canonTokens(&p.scratch, l.Name, src, p.spans, p.canon[:0])
 	p.buf = fingerprint(src, p.lines, p.canon, f.Symbols, header, p.buf, sums)
 	if cap(p.spans) > 1<<20 {
 		p.spans = nil
 	}
 	if cap(p.canon) > 1<<20 {
 		p.canon = nil
+	}
+	if cap(p.scratch.match) > 1<<20 {
+		p.scratch = scratch{}
 	}
 	if cap(p.lines) > 1<<18 {
 		p.lines = nil
