@@ -94,17 +94,14 @@ func TestSymbolsRecordFormat1(t *testing.T) {
 	}
 }
 
-func sumString(d [32]byte) string {
-	var e enc
-	e.sum(&d)
-	var x dec
-	x.b = e.b
-	return x.digest()
-}
+func sumString(d [32]byte) string { return flaggedSumString(1, d) }
 
-func shapeSumString(d [32]byte) string {
+func shapeSumString(d [32]byte) string { return flaggedSumString(2, d) }
+
+// flaggedSumString is d stored with the digest flag, read back.
+func flaggedSumString(flag byte, d [32]byte) string {
 	var e enc
-	e.shapeSum(&d)
+	e.sumAs(flag, &d)
 	var x dec
 	x.b = e.b
 	return x.digest()

@@ -87,18 +87,10 @@ func lexJS(src []byte) []jtok {
 			add(i, j, cQuoted, jLiteral)
 			i = j
 			continue
-		case c == '`':
-			j, open := skipTemplate(src, i+1)
-			if open {
-				braces = append(braces, true)
-				add(i, j, cVerbatim, jTemplateOpen)
-			} else {
-				add(i, j, cVerbatim, jTemplate)
+		case c == '`', c == '}' && len(braces) > 0 && braces[len(braces)-1]:
+			if c == '}' { // a substitution ends: the template goes on
+				braces = braces[:len(braces)-1]
 			}
-			i = j
-			continue
-		case c == '}' && len(braces) > 0 && braces[len(braces)-1]:
-			braces = braces[:len(braces)-1]
 			j, open := skipTemplate(src, i+1)
 			if open {
 				braces = append(braces, true)
@@ -163,39 +155,11 @@ func skipTemplate(src []byte, i int) (end int, open bool) {
 	return len(src), false
 }
 
-// jsNumberEnd returns the end of the number literal at src[i].
+// jsNumberEnd returns the end of the number literal at src[i], a BigInt's
+// "n" included.
 func jsNumberEnd(src []byte, i int) int {
-	n := len(src)
-	j := i
-	if src[j] == '0' && j+1 < n && (src[j+1]|0x20 == 'x' || src[j+1]|0x20 == 'o' || src[j+1]|0x20 == 'b') {
-		j += 2
-		for j < n && (isHexDigit(src[j]) || src[j] == '_') {
-			j++
-		}
-	} else {
-		for j < n && (isDigit(src[j]) || src[j] == '_') {
-			j++
-		}
-		if j < n && src[j] == '.' {
-			j++
-			for j < n && (isDigit(src[j]) || src[j] == '_') {
-				j++
-			}
-		}
-		if j < n && src[j]|0x20 == 'e' {
-			k := j + 1
-			if k < n && (src[k] == '+' || src[k] == '-') {
-				k++
-			}
-			if k < n && isDigit(src[k]) {
-				for k < n && (isDigit(src[k]) || src[k] == '_') {
-					k++
-				}
-				j = k
-			}
-		}
-	}
-	if j < n && src[j] == 'n' {
+	j := numberEnd(src, i, anyPoint)
+	if j < len(src) && src[j] == 'n' {
 		j++
 	}
 	return j
@@ -261,20 +225,11 @@ func jsRegexLiteralEnd(src []byte, i int) (int, bool) {
 // closes two lists; ">=" and ">>" are put together only where no type
 // list can end, and a space there changes no program).
 func jsPunctLen(src []byte, i int) int {
-	rest := src[i:]
-	if len(rest) < 2 || !multiPunct(rest[1]) {
-		return 1
+	if i+2 < len(src) && src[i] == '?' && src[i+1] == '.' && isDigit(src[i+2]) {
+		return 1 // "a?.5:b" is a conditional
 	}
-	for _, p := range [...]string{"...", "===", "!==", "**=", "<<=", "&&=", "||=", "??=",
-		"=>", "==", "!=", "<=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<"} {
-		if len(rest) >= len(p) && string(rest[:len(p)]) == p {
-			if p == "?." && len(rest) > 2 && isDigit(rest[2]) {
-				continue // "a?.5:b" is a conditional
-			}
-			return len(p)
-		}
-	}
-	return 1
+	return longestOp(src, i, []string{"...", "===", "!==", "**=", "<<=", "&&=", "||=", "??=",
+		"=>", "==", "!=", "<=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<"})
 }
 
 // braceKind says what a bracket group holds.

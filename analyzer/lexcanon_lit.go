@@ -287,3 +287,54 @@ func appendPyString(buf, lit []byte) []byte {
 	}
 	return append(buf, '"')
 }
+
+// numberEnd returns the end of the number literal at src[i] without its
+// suffix: a 0x, 0o or 0b prefix and its digits, or decimal digits, a
+// fraction (when fraction says the point at src[j] starts one) and an
+// exponent, digit separators included.
+func numberEnd(src []byte, i int, fraction func(j int) bool) int {
+	n := len(src)
+	j := i
+	digits := func(j int, ok func(byte) bool) int {
+		for j < n && (ok(src[j]) || src[j] == '_') {
+			j++
+		}
+		return j
+	}
+	if src[j] == '0' && j+1 < n && (src[j+1]|0x20 == 'x' || src[j+1]|0x20 == 'o' || src[j+1]|0x20 == 'b') {
+		return digits(j+2, isHexDigit)
+	}
+	j = digits(j, isDigit)
+	if j < n && src[j] == '.' && fraction(j) {
+		j = digits(j+1, isDigit)
+	}
+	if j < n && src[j]|0x20 == 'e' {
+		k := j + 1
+		if k < n && (src[k] == '+' || src[k] == '-') {
+			k++
+		}
+		if k < n && isDigit(src[k]) {
+			j = digits(k, isDigit)
+		}
+	}
+	return j
+}
+
+// anyPoint is numberEnd's fraction for languages where a point after
+// digits always starts one ("1." is a number).
+func anyPoint(int) bool { return true }
+
+// longestOp returns the length of the longest of ops that src[i:] starts
+// with, 1 when none does: an operator or delimiter.
+func longestOp(src []byte, i int, ops []string) int {
+	rest := src[i:]
+	if len(rest) < 2 || !multiPunct(rest[1]) {
+		return 1
+	}
+	for _, p := range ops {
+		if len(rest) >= len(p) && string(rest[:len(p)]) == p {
+			return len(p)
+		}
+	}
+	return 1
+}

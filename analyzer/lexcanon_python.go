@@ -177,39 +177,11 @@ func pyStringEnd(src []byte, i int) int {
 	return skipQuoted(src, i, q, false)
 }
 
-// pyNumberEnd returns the end of the number literal at src[i].
+// pyNumberEnd returns the end of the number literal at src[i], an
+// imaginary "j" (or Python 2's "L") included.
 func pyNumberEnd(src []byte, i int) int {
-	n := len(src)
-	j := i
-	if src[j] == '0' && j+1 < n && (src[j+1]|0x20 == 'x' || src[j+1]|0x20 == 'o' || src[j+1]|0x20 == 'b') {
-		j += 2
-		for j < n && (isHexDigit(src[j]) || src[j] == '_') {
-			j++
-		}
-		return j
-	}
-	for j < n && (isDigit(src[j]) || src[j] == '_') {
-		j++
-	}
-	if j < n && src[j] == '.' {
-		j++
-		for j < n && (isDigit(src[j]) || src[j] == '_') {
-			j++
-		}
-	}
-	if j < n && src[j]|0x20 == 'e' {
-		k := j + 1
-		if k < n && (src[k] == '+' || src[k] == '-') {
-			k++
-		}
-		if k < n && isDigit(src[k]) {
-			for k < n && (isDigit(src[k]) || src[k] == '_') {
-				k++
-			}
-			j = k
-		}
-	}
-	if j < n && (src[j]|0x20 == 'j' || src[j]|0x20 == 'l') {
+	j := numberEnd(src, i, anyPoint)
+	if j < len(src) && (src[j]|0x20 == 'j' || src[j]|0x20 == 'l') {
 		j++
 	}
 	return j
@@ -217,17 +189,8 @@ func pyNumberEnd(src []byte, i int) int {
 
 // pyOpLen is the length of the operator or delimiter at src[i].
 func pyOpLen(src []byte, i int) int {
-	rest := src[i:]
-	if len(rest) < 2 || !multiPunct(rest[1]) {
-		return 1
-	}
-	for _, p := range [...]string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "==", "!=", "<=", ">=", "**", "//",
-		"<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "<>"} {
-		if len(rest) >= len(p) && string(rest[:len(p)]) == p {
-			return len(p)
-		}
-	}
-	return 1
+	return longestOp(src, i, []string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "==", "!=", "<=", ">=", "**", "//",
+		"<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "<>"})
 }
 
 func pyKeyword(w string) bool {

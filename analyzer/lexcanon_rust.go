@@ -209,37 +209,10 @@ func lexRust(src []byte, out []ctok) []ctok {
 // rustNumberEnd returns the end of the number literal at src[i], its
 // suffix included; "1..2" and "1.max(2)" leave the dot alone.
 func rustNumberEnd(src []byte, i int) int {
-	n := len(src)
-	j := i
-	if src[j] == '0' && j+1 < n && (src[j+1] == 'x' || src[j+1] == 'o' || src[j+1] == 'b') {
-		j += 2
-		for j < n && (isHexDigit(src[j]) || src[j] == '_') {
-			j++
-		}
-	} else {
-		for j < n && (isDigit(src[j]) || src[j] == '_') {
-			j++
-		}
-		if j < n && src[j] == '.' && !(j+1 < n && (src[j+1] == '.' || isIdentByte(src[j+1]) && !isDigit(src[j+1]))) {
-			j++
-			for j < n && (isDigit(src[j]) || src[j] == '_') {
-				j++
-			}
-		}
-		if j < n && src[j]|0x20 == 'e' {
-			k := j + 1
-			if k < n && (src[k] == '+' || src[k] == '-') {
-				k++
-			}
-			if k < n && (isDigit(src[k]) || src[k] == '_') {
-				for k < n && (isDigit(src[k]) || src[k] == '_') {
-					k++
-				}
-				j = k
-			}
-		}
-	}
-	for j < n && isIdentByte(src[j]) { // a suffix: u8, f64, usize
+	j := numberEnd(src, i, func(j int) bool {
+		return !(j+1 < len(src) && (src[j+1] == '.' || isIdentByte(src[j+1]) && !isDigit(src[j+1])))
+	})
+	for j < len(src) && isIdentByte(src[j]) { // a suffix: u8, f64, usize
 		j++
 	}
 	return j
@@ -248,16 +221,7 @@ func rustNumberEnd(src []byte, i int) int {
 // rustPunctLen is the length of the punctuation at src[i], longest
 // first; '<' and '>' are always alone (generics nest them).
 func rustPunctLen(src []byte, i int) int {
-	rest := src[i:]
-	if len(rest) < 2 || !multiPunct(rest[1]) {
-		return 1
-	}
-	for _, p := range [...]string{"...", "..=", "::", "->", "=>", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", ".."} {
-		if len(rest) >= len(p) && string(rest[:len(p)]) == p {
-			return len(p)
-		}
-	}
-	return 1
+	return longestOp(src, i, []string{"...", "..=", "::", "->", "=>", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", ".."})
 }
 
 // rustEndsOperand reports a token after which "(" calls: a name, ")",
