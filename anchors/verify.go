@@ -500,7 +500,7 @@ func (v *Verifier) verifyLines(ctx context.Context, a Anchor, r *Result) {
 			return
 		}
 		if a.Hash == "" && a.Shape == "" {
-			if n := newWindows(f).n(); end > n {
+			if n := v.windows(f).n(); end > n {
 				r.set(Invalid, ChangeNoMatch, 1, fmt.Sprintf("%s has only %d lines; the anchor names L%d-L%d", path, n, start, end))
 				return
 			}
