@@ -210,7 +210,6 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	metas := make(map[string]*fileMeta, len(entries))
 	seen := make(map[string]bool, len(entries))
 	var todo []Entry
-	var reading int64 // bytes of the files in todo
 	for _, e := range entries {
 		seen[e.Path] = true
 		if b, ok := oldBin[e.Path]; ok && !opts.Force && e.ModTime != 0 && b == [2]int64{e.Size, e.ModTime} && e.ModTime < racy {
@@ -227,10 +226,6 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			continue
 		}
 		todo = append(todo, e)
-		reading += e.Size
-	}
-	if reading >= hugeHeapFrom {
-		adviseHugeHeap()
 	}
 	var removed []string
 	for p := range old {

@@ -193,7 +193,6 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	}
 	tp := p.parsers[l]
 	if tp == nil {
-		keepCHeap()
 		tp = sitter.NewParser()
 		tp.SetLanguage(tsl)
 		p.parsers[l] = tp
