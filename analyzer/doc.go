@@ -27,10 +27,9 @@
 // file's, and offsets that map back to it. Go's keeps the top level with
 // function bodies and literals left out (struct and interface bodies
 // stay); Python's keeps everything but the statements inside functions
-// that define, decorate and import nothing; JavaScript's and TypeScript's
-// leave out function bodies and the insides of comments. Syntax errors
-// inside left-out code are therefore not reported: a Diagnostic means the
-// declarations themselves are damaged.
+// that define, decorate and import nothing. Syntax errors inside left-out
+// code are therefore not reported: a Diagnostic means the declarations
+// themselves are damaged. Other languages are parsed whole.
 //
 // Fingerprints are exported for the verifier: HashText (exact text up to
 // line endings and trailing blanks), Shape/ShapeOf/Tokens/RangeTokens

@@ -386,3 +386,13 @@ func skeletonCorpus(t *testing.T, lang, root string, suffixes []string,
 		t.Errorf("%d of %d files read differently through the skeleton", differ, files)
 	}
 }
+
+// wholeTable is the default table with every skeleton left out: what the
+// skeletons are checked against.
+func wholeTable() *Table {
+	t := NewTable()
+	for _, l := range t.langs {
+		l.skeleton = nil
+	}
+	return t
+}
