@@ -264,6 +264,10 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			return r, nil
 		}
 		f, sums, err := p.parse(ctx, e.Path, src, r.hash, true)
+		if errors.Is(err, ErrTooDense) {
+			r.skip = strings.TrimPrefix(err.Error(), e.Path+": ")
+			return r, nil
+		}
 		if err != nil {
 			return r, err
 		}

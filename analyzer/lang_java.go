@@ -44,8 +44,11 @@ func javaType(w *walker, c *node, scope []string, kind string, iface bool) {
 	name := w.text(c.ChildByFieldName("name"))
 	body := c.ChildByFieldName("body")
 	w.emit(scope, name, kind, c, body)
-	if body != nil && name != "" {
-		javaBody(w, body, push(scope, name), iface)
+	if body == nil {
+		return
+	}
+	if inner, ok := w.nest(scope, name); ok {
+		javaBody(w, body, inner, iface)
 	}
 }
 

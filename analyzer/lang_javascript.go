@@ -60,8 +60,10 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 		name := unquote(w.text(n.ChildByFieldName("name")))
 		body := n.ChildByFieldName("body")
 		w.emit(scope, name, KindNamespace, rng, body)
-		if body != nil && name != "" {
-			inner := push(scope, name)
+		if body == nil {
+			break
+		}
+		if inner, ok := w.nest(scope, name); ok {
 			w.eachNamed(body, func(c *node) { jsDecl(w, c, c, inner) })
 		}
 	case "expression_statement":
@@ -109,10 +111,13 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 func jsClass(w *walker, n, rng *node, scope []string, name, kind string) {
 	body := n.ChildByFieldName("body")
 	w.emit(scope, name, kind, rng, body)
-	if body == nil || name == "" {
+	if body == nil {
 		return
 	}
-	inner := push(scope, name)
+	inner, ok := w.nest(scope, name)
+	if !ok {
+		return
+	}
 	w.eachNamed(body, func(m *node) {
 		switch w.typ(m) {
 		case "method_definition", "method_signature", "abstract_method_signature":

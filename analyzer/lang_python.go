@@ -66,8 +66,11 @@ func pyDef(w *walker, d, rng *node, scope []string, inClass bool) {
 	body := d.ChildByFieldName("body")
 	if w.typ(d) == "class_definition" {
 		w.emit(scope, name, KindClass, rng, body)
-		if body != nil && name != "" {
-			pyBlock(w, body, push(scope, name), true, false)
+		if body == nil {
+			return
+		}
+		if inner, ok := w.nest(scope, name); ok {
+			pyBlock(w, body, inner, true, false)
 		}
 		return
 	}
@@ -80,8 +83,11 @@ func pyDef(w *walker, d, rng *node, scope []string, inClass bool) {
 	// bodies have neither, and a byte scan is far cheaper than visiting
 	// their statements through cgo. The scan reads the skeleton, where
 	// only statements that define or import are left.
-	if body != nil && name != "" && pyMayDeclare(w.parsed[body.StartByte():body.EndByte()]) {
-		pyBlock(w, body, push(scope, name), false, true)
+	if body == nil || !pyMayDeclare(w.parsed[body.StartByte():body.EndByte()]) {
+		return
+	}
+	if inner, ok := w.nest(scope, name); ok {
+		pyBlock(w, body, inner, false, true)
 	}
 }
 

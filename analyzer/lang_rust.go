@@ -28,13 +28,18 @@ func rsItems(w *walker, n *node, scope []string, inType bool) {
 			nm := name()
 			body := c.ChildByFieldName("body")
 			w.emit(scope, nm, KindTrait, c, body)
-			if body != nil && nm != "" {
-				rsItems(w, body, push(scope, nm), true)
+			if body == nil {
+				break
+			}
+			if inner, ok := w.nest(scope, nm); ok {
+				rsItems(w, body, inner, true)
 			}
 		case "impl_item":
 			nm := rsTypeName(w, c.ChildByFieldName("type"))
-			if body := c.ChildByFieldName("body"); body != nil && nm != "" {
-				rsItems(w, body, push(scope, nm), true)
+			if body := c.ChildByFieldName("body"); body != nil {
+				if inner, ok := w.nest(scope, nm); ok {
+					rsItems(w, body, inner, true)
+				}
 			}
 		case "mod_item":
 			body := c.ChildByFieldName("body")
@@ -43,8 +48,8 @@ func rsItems(w *walker, n *node, scope []string, inType bool) {
 			}
 			nm := name()
 			w.emit(scope, nm, KindModule, c, body)
-			if nm != "" {
-				rsItems(w, body, push(scope, nm), false)
+			if inner, ok := w.nest(scope, nm); ok {
+				rsItems(w, body, inner, false)
 			}
 		case "type_item", "associated_type":
 			w.emit(scope, name(), KindType, c, c.ChildByFieldName("type"))

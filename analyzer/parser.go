@@ -3,6 +3,7 @@ package analyzer
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -55,11 +56,37 @@ func (p *Parser) Close() {
 	}
 }
 
+// ErrTooDense is returned, wrapped with the figures, for a file past the
+// parser's bounds (see MaxTokens and MaxFingerprintWork): minified or
+// generated code, as a rule. Update skips such a file with the reason.
+var ErrTooDense = errors.New("too dense to parse (minified or generated?)")
+
+// The parser's bounds keep its time linear in a file's size and its
+// memory bounded per file, whatever the file holds.
+const (
+	// MaxTokens is the most tokens a file parsed by tree-sitter may have:
+	// the syntax tree's memory grows with them. Ordinary code up to the
+	// default size limit stays well below it; a megabyte of minified code
+	// or of nested brackets does not.
+	MaxTokens = 1 << 18
+	// MaxFingerprintWork bounds the bytes a file's symbols are
+	// fingerprinted over, as a multiple of the file's size: each symbol is
+	// fingerprinted by its whole lines, so many symbols that share one long
+	// line (minified code) cost the line's length each. Ordinary code
+	// stays within a few times its size.
+	MaxFingerprintWork = 32
+	// MaxNesting is how deep declarations may nest (a method of a class
+	// in a module is three deep): each symbol's FQName names every level
+	// above it, so the names of deep nesting grow with its square.
+	MaxNesting = 100
+)
+
 // Parse extracts the symbols and imports of one file. path is the file's
 // slash path relative to the repository root; it chooses the language and
 // prefixes FQNames. Syntax errors are reported in File.Errors, never as an
-// error; an error means the parser itself failed. Import targets are left
-// empty: resolving needs the whole repository (see Update and Resolve).
+// error; an error means the parser itself failed, or that the file is past
+// its bounds (ErrTooDense). Import targets are left empty: resolving needs
+// the whole repository (see Update and Resolve).
 func (p *Parser) Parse(path string, src []byte) (*File, error) {
 	return p.ParseContext(context.Background(), path, src)
 }
@@ -143,21 +170,62 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if canonFromSpans(l.Name) || l.grammar == nil {
 		p.spans = lexSpec(l.Name).tokens(src, p.spans)
 	}
+	if l.grammar != nil && len(p.spans) > MaxTokens {
+		n := len(p.spans)
+		p.trim()
+		return nil, nil, fmt.Errorf("%s: %w: %d tokens, more than %d", path, ErrTooDense, n, MaxTokens)
+	}
 	p.lines = appendLineStarts(p.lines, src)
 	if l.grammar == nil {
 		header = parseGo(f, src, p.lines, p.spans, &p.goSkel)
 	} else {
 		var err error
-		if header, err = p.parseTS(ctx, l, f, src); err != nil {
+		header, err = p.parseTS(ctx, l, f, src)
+		if errors.Is(err, ErrTooDense) {
+			p.trim()
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if err != nil {
 			return nil, nil, fmt.Errorf("%s: parse: %w", path, err)
 		}
+	}
+	if w := fingerprintWork(src, p.lines, f.Symbols); w > int64(MaxFingerprintWork)*int64(len(src))+minFingerprintWork {
+		p.trim()
+		return nil, nil, fmt.Errorf("%s: %w: %d symbols over %d bytes of lines, more than %d times the file", path, ErrTooDense, len(f.Symbols), w, MaxFingerprintWork)
 	}
 	var sums []digests
 	if raw {
 		sums = make([]digests, len(f.Symbols))
 	}
 	p.canon = canonTokens(&p.scratch, l.Name, src, p.spans, p.canon[:0])
+	if len(p.canon) > MaxTokens {
+		n := len(p.canon)
+		p.trim()
+		return nil, nil, fmt.Errorf("%s: %w: %d tokens, more than %d", path, ErrTooDense, n, MaxTokens)
+	}
 	p.buf = fingerprint(src, p.lines, p.canon, f.Symbols, header, p.buf, sums)
+	p.trim()
+	return f, sums, nil
+}
+
+// minFingerprintWork is what any file may be fingerprinted over, however
+// small: a short file of a few long lines is cheap whatever its symbols.
+const minFingerprintWork = 1 << 20
+
+// fingerprintWork is the bytes fingerprint reads for syms: the length of
+// each symbol's lines.
+func fingerprintWork(src []byte, ls []int, syms []Symbol) int64 {
+	var w int64
+	for _, s := range syms {
+		if a, b, ok := lineSpan(src, ls, s.StartLine, s.EndLine); ok {
+			w += int64(b - a)
+		}
+	}
+	return w
+}
+
+// trim lets go of the scratch a large file left.
+func (p *Parser) trim() {
 	if cap(p.spans) > 1<<20 {
 		p.spans = nil
 	}
@@ -183,7 +251,6 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if cap(p.buf) > 1<<22 {
 		p.buf = nil
 	}
-	return f, sums, nil
 }
 
 func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) ([]int, error) {
@@ -261,6 +328,9 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	if root.HasError() {
 		w.diagnose(root)
 	}
+	if w.tooDeep {
+		return nil, fmt.Errorf("%w: declarations nested more than %d deep", ErrTooDense, MaxNesting)
+	}
 	return w.header, nil
 }
 
@@ -271,11 +341,17 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 // occurrence followed by a byte that cont says continues a name is part
 // of a longer one and skipped; what precedes is left to fn's check of n
 // (after a digit, as in 0require, a word can be a token of its own).
-// Finding imports this way costs a descent from a top-level node per occurrence,
-// where a query would first cost its compilation: 12–16 ms of CPU per
-// process on the JavaScript grammars, 7–9 ms on Python's and Rust's
-// (tree-sitter's query analysis visits every parse state of a grammar,
-// whatever the patterns), while every parser of the language waits.
+// Finding imports this way reads the tree only where the words are,
+// where a query would first have to be compiled against the grammar,
+// which visits every parse state of it, while every parser of the
+// language waits.
+//
+// n is the node tree-sitter's ts_node_named_descendant_for_point_range
+// finds from root, found as it does (down through the first child that
+// spans the word), but from the path to the previous occurrence instead
+// of from root: occurrences come in the order of the text, so a node
+// left is never needed again, and the whole scan visits each node once
+// at most, however deep the nesting.
 func (w *walker) eachWord(root *node, words []string, cont func(byte) bool, fn func(k, o int, n *node)) {
 	text := w.parsed
 	bw := make([][]byte, len(words))
@@ -284,7 +360,7 @@ func (w *walker) eachWord(root *node, words []string, cont func(byte) bool, fn f
 		bw[i] = []byte(word)
 		next[i] = bytes.Index(text, bw[i])
 	}
-	row, rowStart, scanned := 0, 0, 0 // 0-based line and its offset, up to scanned
+	path := []*node{root} // root, then the nodes down to the last occurrence
 	for {
 		k := -1
 		for i, o := range next {
@@ -304,32 +380,45 @@ func (w *walker) eachWord(root *node, words []string, cont func(byte) bool, fn f
 		if o+size < len(text) && cont(text[o+size]) {
 			continue
 		}
-		for ; scanned < o; scanned++ {
-			if text[scanned] == '\n' {
-				row, rowStart = row+1, scanned+1
+		for len(path) > 1 && !covers(path[len(path)-1], o, o+size) {
+			path = path[:len(path)-1]
+		}
+		for {
+			c := coveringChild(path[len(path)-1], o, o+size)
+			if c == nil {
+				break
+			}
+			path = append(path, c)
+		}
+		n := root
+		for i := len(path) - 1; i > 0; i-- {
+			if path[i].IsNamed() {
+				n = path[i]
+				break
 			}
 		}
-		from := sitter.Point{Row: uint32(row), Column: uint32(o - rowStart)}
-		to := sitter.Point{Row: uint32(row), Column: uint32(o - rowStart + size)}
-		if n := topLevel(root, o, o+size).NamedDescendantForPointRange(from, to); n != nil {
-			fn(k, o, n)
-		}
+		fn(k, o, n)
 	}
 }
 
-// topLevel returns the child of root where tree-sitter's search for the
-// smallest named node spanning from to to would go down: the first whose
-// end is not before to, when it starts at from or before and is named
-// (else the search's answer may be root itself, and root is returned).
-// Starting there spares the search a step through every top-level node
-// before it, per word: quadratic in a large file of many statements.
-func topLevel(root *node, from, to int) *node {
-	kids := root.children()
-	i := sort.Search(len(kids), func(i int) bool { return int(kids[i].EndByte()) >= to })
-	if i < len(kids) && int(kids[i].StartByte()) <= from && kids[i].IsNamed() {
+// covers tells whether n spans from..to as tree-sitter's descent asks:
+// it starts at from or before and ends at to or after, past from.
+func covers(n *node, from, to int) bool {
+	s, e := int(n.StartByte()), int(n.EndByte())
+	return s <= from && e >= to && e > from
+}
+
+// coveringChild is the first child of n that covers from..to, or nil.
+func coveringChild(n *node, from, to int) *node {
+	kids := n.children()
+	i := sort.Search(len(kids), func(i int) bool {
+		e := int(kids[i].EndByte())
+		return e >= to && e > from
+	})
+	if i < len(kids) && int(kids[i].StartByte()) <= from {
 		return kids[i]
 	}
-	return root
+	return nil
 }
 
 // nameByte tells whether b continues an ASCII name ([A-Za-z0-9_]); bytes
@@ -394,6 +483,8 @@ type walker struct {
 	file   *File
 	header []int
 	nerr   int
+	// tooDeep is set when declarations nest deeper than MaxNesting.
+	tooDeep bool
 
 	sibs []siblings // the visits in progress, innermost last
 }
@@ -617,9 +708,19 @@ func unquote(s string) string {
 	return body
 }
 
-func push(scope []string, name string) []string {
+// nest returns the scope inside the declaration name declared in scope,
+// and false when there is none to walk into: name is empty, or the scope
+// would be deeper than MaxNesting (the walker then notes it).
+func (w *walker) nest(scope []string, name string) ([]string, bool) {
+	if name == "" {
+		return nil, false
+	}
+	if len(scope) >= MaxNesting {
+		w.tooDeep = true
+		return nil, false
+	}
 	out := make([]string, len(scope)+1)
 	copy(out, scope)
 	out[len(scope)] = name
-	return out
+	return out, true
 }
