@@ -54,6 +54,11 @@ Unchanged files are not parsed again. Syntax errors are reported, not fatal.`,
 					fmt.Fprintf(a.stdout, "  %s:%d:%d: %s\n", d.Path, d.Line, d.Col, d.Message)
 				}
 			}
+			for _, s := range sum.Skipped {
+				if strings.HasPrefix(s.Reason, analyzer.ErrTooDense.Error()) {
+					fmt.Fprintf(a.stdout, "not indexed: %s: %s\n", s.Path, s.Reason)
+				}
+			}
 			return nil
 		},
 	}
