@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -476,7 +475,7 @@ func anchoredHere(file string, refs, globs []anchorRef, focus []fileFocus, r rea
 		out = append(out, reach{node: learningNode(ref.learning), score: roundScore(r.score * f), hops: r.hops, reason: why})
 	}
 	for _, g := range globs {
-		if matchGlob(g.a.Glob, file) {
+		if anchors.MatchGlob(g.a.Glob, file) {
 			out = append(out, reach{
 				node:   learningNode(g.learning),
 				score:  roundScore(r.score * scoreGlob),
@@ -672,33 +671,6 @@ func (w *Workspace) expandLearning(ctx context.Context, tx *graph.Tx, h *reachHe
 }
 
 func roundScore(s float64) float64 { return math.Round(s*1e4) / 1e4 }
-
-// matchGlob matches a slash path against a pattern where * and ? stay
-// inside one path segment and ** spans any number of segments.
-func matchGlob(pattern, name string) bool {
-	return globSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
-}
-
-func globSegs(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if globSegs(pat[1:], name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pat[0], name[0]); err != nil || !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
-}
 
 // WriteMarkdown renders a context answer for a prompt: each learning with
 // its title, status, anchor locations, body and the reason it was

@@ -624,7 +624,7 @@ func touches(a anchors.Anchor, changed map[string]bool, renames map[string]strin
 		return changed[p] || renames[p] != ""
 	}
 	for p := range changed {
-		if globMatch(a.Glob, p) {
+		if anchors.MatchGlob(a.Glob, p) {
 			return true
 		}
 	}

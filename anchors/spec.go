@@ -142,7 +142,7 @@ func ParseSpec(spec string) (Anchor, error) {
 		if err := checkPath(pat); err != nil {
 			return Anchor{}, fmt.Errorf("anchor %q: %w", spec, err)
 		}
-		if _, err := path.Match(strings.ReplaceAll(pat, "**", "*"), ""); err != nil {
+		if !validGlob(pat) {
 			return Anchor{}, fmt.Errorf("anchor %q: bad glob pattern", spec)
 		}
 		return Anchor{Glob: pat}, nil
