@@ -334,3 +334,30 @@ func (n *node) Type() string {
 	}
 	return ""
 }
+
+// declaredLayout is the layout of the C types declared above by hand, in
+// the terms of tree-sitter's api.h: TestNodeLayout compares it with the
+// header go-tree-sitter bundles, so that a change there fails a test
+// instead of corrupting memory.
+func declaredLayout() map[string]uintptr {
+	var n C.lore_tsnode
+	var p C.lore_point
+	var c C.lore_cursor
+	return map[string]uintptr{
+		"sizeof(TSNode)":                      unsafe.Sizeof(n),
+		"sizeof(((TSNode*)0)->context)":       unsafe.Sizeof(n.context),
+		"offsetof(TSNode, context)":           unsafe.Offsetof(n.context),
+		"offsetof(TSNode, id)":                unsafe.Offsetof(n.id),
+		"offsetof(TSNode, tree)":              unsafe.Offsetof(n.tree),
+		"sizeof(TSPoint)":                     unsafe.Sizeof(p),
+		"offsetof(TSPoint, row)":              unsafe.Offsetof(p.row),
+		"offsetof(TSPoint, column)":           unsafe.Offsetof(p.column),
+		"sizeof(TSTreeCursor)":                unsafe.Sizeof(c),
+		"sizeof(((TSTreeCursor*)0)->context)": unsafe.Sizeof(c.context),
+		"offsetof(TSTreeCursor, tree)":        unsafe.Offsetof(c.tree),
+		"offsetof(TSTreeCursor, id)":          unsafe.Offsetof(c.id),
+		"offsetof(TSTreeCursor, context)":     unsafe.Offsetof(c.context),
+		"sizeof(TSSymbol)":                    unsafe.Sizeof(C.uint16_t(0)),
+		"sizeof(TSFieldId)":                   unsafe.Sizeof(C.uint16_t(0)),
+	}
+}
