@@ -108,23 +108,120 @@ type result struct {
 // parsed again. Resolved imports become IMPORTS edges file:<a> → file:<b>.
 // Syntax errors are findings in the Summary; an error means the index
 // could not be updated.
+//
+// It runs in stages, each a method of indexRun below:
+//
+//  1. load: walk the source and read the last run's records, side by side;
+//  2. plan: tell unchanged files (same size and time) from those to read,
+//     and find the files gone since;
+//  3. parseAll: read and parse the files to read, each worker with its own
+//     parser, writing symbol records as results come;
+//  4. drop: remove the records, names and edges of files gone;
+//  5. resolve: write the name index and resolve imports into IMPORTS edges;
+//  6. commit: write the file records and the run's state.
+//
+// Stages 3 to 5 write in one batch; a mark in the store from before the
+// first write to the last tells the next run when a run was interrupted.
 func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (Summary, error) {
-	start := time.Now()
-	var sum Summary
-	table := opts.Table
-	if table == nil {
-		table = NewTable()
+	u := newIndexRun(store, fsys, opts)
+	if err := u.load(ctx); err != nil {
+		return u.sum, err
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	u.plan()
+	// A run that finds nothing to read or drop writes nothing, not even
+	// its time: the next run then trusts stats only of files older than an
+	// earlier run, which is stricter, and a read-only command (a full
+	// verify of an unchanged tree) keeps its store read-only instead of
+	// flushing a one-key table, and compacting, at every close.
+	if len(u.todo) == 0 && len(u.removed) == 0 && !u.staleBin() && !opts.Force {
+		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
+		return summarize(&u.sum, u.metas, u.start), nil
 	}
-	max := opts.MaxFileSize
-	if max == 0 {
-		max = DefaultMaxFileSize
+	// Marked before the first write, cleared with the last: a run that
+	// finds the mark knows the import records and edges of an interrupted
+	// run may disagree (they go through separate transactions), and
+	// resolves every parsed file instead of trusting its record.
+	err := store.Update(func(tx *graph.Tx) error { return tx.Set(nsState, "running", []byte{1}) })
+	if err != nil {
+		return u.sum, fmt.Errorf("update index: %w", err)
 	}
-	// The walk and the read of the last run's records are independent:
-	// run them side by side.
+	err = store.Batch(func(b *graph.Batch) error {
+		if err := u.parseAll(ctx, b); err != nil {
+			return err
+		}
+		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
+		if err := u.drop(b); err != nil {
+			return err
+		}
+		return u.resolve(ctx, b)
+	})
+	if err != nil {
+		return u.sum, fmt.Errorf("update index: %w", err)
+	}
+	u.sum.Phases.Resolve = time.Since(u.start) - u.sum.Phases.Walk - u.sum.Phases.Parse
+	if err := u.commit(); err != nil {
+		return u.sum, fmt.Errorf("update index: %w", err)
+	}
+	return summarize(&u.sum, u.metas, u.start), nil
+}
+
+// indexRun is one run of Update: its options, what it found of the last
+// run and of the source, and what it changed.
+type indexRun struct {
+	store   *graph.Store
+	fsys    fs.FS
+	opts    Options
+	table   *Table
+	workers int
+	max     int64 // size limit
+	start   time.Time
+	sum     Summary
+
+	// The last run's file records, in path order: old points into recs,
+	// and this run's records (metas) share the unchanged ones. Maps of
+	// pointers stay a fraction of the size of maps of records, whose
+	// fresh pages were a large part of a re-index after a one-file edit.
+	recs        []fileMeta
+	oldPaths    []string
+	old         map[string]*fileMeta
+	oldBin      map[string][2]int64 // binary files skipped: size and time
+	lastRun     int64               // Unix nanoseconds of the last writing run
+	interrupted bool                // the last writing run did not finish
+
+	entries []Entry
+	metas   map[string]*fileMeta // this run's file records
+	seen    map[string]bool      // files of the source that are indexed
+	binNow  map[string]bool      // files of the source skipped as binary
+	todo    []Entry              // files to read
+	removed []string             // files to drop, sorted
+
+	// What the parsed files change for import resolution.
+	setChanged, configChanged, declChanged bool
+	parsedImports                          map[string][]Import
+	names                                  *nameIndex
+	decls                                  *goDecls
+	metaWrites                             []string // paths whose file record is written
+}
+
+func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
+	u := &indexRun{store: store, fsys: fsys, opts: opts, table: opts.Table, workers: opts.Workers,
+		max: opts.MaxFileSize, start: time.Now(), oldBin: map[string][2]int64{}, binNow: map[string]bool{},
+		parsedImports: map[string][]Import{}, decls: newGoDecls()}
+	if u.table == nil {
+		u.table = NewTable()
+	}
+	if u.workers <= 0 {
+		u.workers = runtime.GOMAXPROCS(0)
+	}
+	if u.max == 0 {
+		u.max = DefaultMaxFileSize
+	}
+	return u
+}
+
+// load walks the source and reads the last run's records. The two are
+// independent: the walk runs on a goroutine of its own meanwhile.
+func (u *indexRun) load(ctx context.Context) error {
 	type walked struct {
 		entries []Entry
 		skips   []Skip
@@ -134,34 +231,36 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	walkDone := make(chan walked, 1)
 	go func() {
 		var w walked
-		w.entries, w.skips, w.err = Walk(ctx, fsys, WalkOptions{Ignore: opts.Ignore, MaxFileSize: max, Workers: workers})
-		w.took = time.Since(start)
+		w.entries, w.skips, w.err = Walk(ctx, u.fsys, WalkOptions{Ignore: u.opts.Ignore, MaxFileSize: u.max, Workers: u.workers})
+		w.took = time.Since(u.start)
 		walkDone <- w
 	}()
+	err := u.readIndex()
+	wk := <-walkDone
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	if wk.err != nil {
+		return fmt.Errorf("walk: %w", wk.err)
+	}
+	u.entries = wk.entries
+	u.sum.Skipped = wk.skips
+	u.sum.Phases.Walk = wk.took
+	return nil
+}
 
-	// The last run's records, in path order: old points into recs, and
-	// this run's records (metas) share the unchanged ones. Maps of
-	// pointers stay a sixth the size of maps of records, whose fresh pages
-	// were a tenth of a re-index after a one-file edit.
-	var (
-		recs     []fileMeta
-		oldPaths []string
-		old      map[string]*fileMeta
-	)
-	oldBin := map[string][2]int64{}
-	binNow := map[string]bool{}
-	var lastRun int64
-	interrupted := false // the last writing run did not finish
-	err := store.View(func(tx *graph.Tx) error {
+// readIndex reads the last run's state, file records and binary files.
+func (u *indexRun) readIndex() error {
+	err := u.store.View(func(tx *graph.Tx) error {
 		if _, err := tx.Get(nsState, "running"); err == nil {
-			interrupted = true
+			u.interrupted = true
 		} else if !errors.Is(err, graph.ErrNotFound) {
 			return err
 		}
 		files := int64(0)
 		if b, err := tx.Get(nsState, "state"); err == nil {
 			d := dec{b: b}
-			lastRun = d.int()
+			u.lastRun = d.int()
 			if len(d.b) > 0 { // written since the count was added
 				files = d.int()
 			}
@@ -173,11 +272,11 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		if files < 0 || files > 1<<24 {
 			files = 0
 		}
-		recs = make([]fileMeta, 0, files)
-		oldPaths = make([]string, 0, files)
+		u.recs = make([]fileMeta, 0, files)
+		u.oldPaths = make([]string, 0, files)
 		err := tx.Scan(nsBinary, "", func(k string, v []byte) error {
 			d := dec{b: v}
-			oldBin[k] = [2]int64{d.int(), d.int()}
+			u.oldBin[k] = [2]int64{d.int(), d.int()}
 			return nil
 		})
 		if err != nil {
@@ -185,309 +284,304 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		}
 		return tx.Scan(nsMeta, "", func(k string, v []byte) error {
 			if m, err := decodeMeta(k, v); err == nil {
-				recs = append(recs, m)
-				oldPaths = append(oldPaths, k)
+				u.recs = append(u.recs, m)
+				u.oldPaths = append(u.oldPaths, k)
 			}
 			return nil
 		})
 	})
-	old = make(map[string]*fileMeta, len(recs))
-	for i, p := range oldPaths {
-		old[p] = &recs[i]
+	u.old = make(map[string]*fileMeta, len(u.recs))
+	for i, p := range u.oldPaths {
+		u.old[p] = &u.recs[i]
 	}
-	wk := <-walkDone
-	if err != nil {
-		return sum, fmt.Errorf("read index: %w", err)
-	}
-	if wk.err != nil {
-		return sum, fmt.Errorf("walk: %w", wk.err)
-	}
-	entries := wk.entries
-	sum.Skipped = wk.skips
-	sum.Phases.Walk = wk.took
-	racy := lastRun - int64(2*time.Second)
+	return err
+}
 
-	metas := make(map[string]*fileMeta, len(entries))
-	seen := make(map[string]bool, len(entries))
-	var todo []Entry
-	for _, e := range entries {
-		seen[e.Path] = true
-		if b, ok := oldBin[e.Path]; ok && !opts.Force && e.ModTime != 0 && b == [2]int64{e.Size, e.ModTime} && e.ModTime < racy {
-			sum.Skipped = append(sum.Skipped, Skip{Path: e.Path, Reason: "binary"})
-			binNow[e.Path] = true
-			delete(seen, e.Path)
+// plan sorts the source's files into unchanged ones (kept), binary ones
+// skipped before and unchanged, and those to read (todo), and lists the
+// files of the last run that are gone (removed). A file's size and time
+// are trusted only when it is older than the last run by a margin: a file
+// written in the same moment as the run may have changed unseen.
+func (u *indexRun) plan() {
+	racy := u.lastRun - int64(2*time.Second)
+	u.metas = make(map[string]*fileMeta, len(u.entries))
+	u.seen = make(map[string]bool, len(u.entries))
+	for _, e := range u.entries {
+		u.seen[e.Path] = true
+		if b, ok := u.oldBin[e.Path]; ok && !u.opts.Force && e.ModTime != 0 && b == [2]int64{e.Size, e.ModTime} && e.ModTime < racy {
+			u.sum.Skipped = append(u.sum.Skipped, Skip{Path: e.Path, Reason: "binary"})
+			u.binNow[e.Path] = true
+			delete(u.seen, e.Path)
 			continue
 		}
-		m, ok := old[e.Path]
-		if ok && !opts.Force && m.Version == table.versionOf(table.ForPath(e.Path)) &&
+		m, ok := u.old[e.Path]
+		if ok && !u.opts.Force && m.Version == u.table.versionOf(u.table.ForPath(e.Path)) &&
 			e.ModTime != 0 && m.ModTime == e.ModTime && m.Size == e.Size && e.ModTime < racy {
-			metas[e.Path] = m
-			sum.Unchanged++
+			u.metas[e.Path] = m
+			u.sum.Unchanged++
 			continue
 		}
-		todo = append(todo, e)
+		u.todo = append(u.todo, e)
 	}
-	var removed []string
-	for p := range old {
-		if !seen[p] {
-			removed = append(removed, p)
+	for p := range u.old {
+		if !u.seen[p] {
+			u.removed = append(u.removed, p)
 		}
 	}
-	sort.Strings(removed)
+	sort.Strings(u.removed)
+	u.setChanged = len(u.removed) > 0
+	u.names = newNameIndex(len(u.old) == 0)
+}
 
-	setChanged := len(removed) > 0
-	configChanged := false
-	parsedImports := map[string][]Import{}
-	names := newNameIndex(len(old) == 0)
-	decls := newGoDecls()
-	declChanged := false
-	var metaWrites []string
+// staleBin reports whether binary files skipped by the last run are gone.
+func (u *indexRun) staleBin() bool {
+	for p := range u.oldBin {
+		if !u.seen[p] && !u.binNow[p] {
+			return true
+		}
+	}
+	return false
+}
 
-	process := func(p *Parser, e Entry) (result, error) {
-		r := result{e: e}
-		src, err := p.read(fsys, e)
+// parseAll reads and parses the files to read, on the calling goroutine
+// when there is one worker or one file, and records each result in b as
+// it comes (see record).
+func (u *indexRun) parseAll(ctx context.Context, b *graph.Batch) error {
+	done := 0
+	record := func(r result) error {
+		done++
+		if u.opts.Progress != nil {
+			u.opts.Progress(Progress{Done: done, Total: len(u.todo), Path: r.e.Path})
+		}
+		return u.record(b, r)
+	}
+	if u.workers > 1 && len(u.todo) >= 2 {
+		return parallel(ctx, u.table, u.workers, u.todo, u.process, record)
+	}
+	p := NewParser(u.table)
+	defer p.Close()
+	for _, e := range u.todo {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r, err := u.process(ctx, p, e)
 		if err != nil {
-			r.skip = "unreadable: " + err.Error()
-			return r, nil
+			return err
 		}
-		if max > 0 && int64(len(src)) > max {
-			r.skip = "larger than the size limit"
-			return r, nil
+		if err := record(r); err != nil {
+			return err
 		}
-		if isBinary(src) {
-			r.skip = "binary"
-			return r, nil
-		}
-		r.hash = p.hashText(src)
-		m, ok := old[e.Path]
-		if ok && !opts.Force && m.Hash == r.hash && m.Version == table.versionOf(table.ForPath(e.Path)) {
-			return r, nil
-		}
-		f, sums, err := p.parse(ctx, e.Path, src, r.hash, true)
-		if errors.Is(err, ErrTooDense) {
-			r.skip = strings.TrimPrefix(err.Error(), e.Path+": ")
-			return r, nil
-		}
-		if err != nil {
-			return r, err
-		}
-		r.file = f
-		if f.Lang != "" {
-			r.rec = encodeSymbols(f, sums)
-			r.names = fileNames(e.Path, f.Symbols)
-			if f.Lang == "go" {
-				r.top = topLevelNames(f.Symbols)
-			}
-		}
+	}
+	return nil
+}
+
+// process reads and parses one file, on a worker: a result with a reason
+// to skip it, with no file when its content is what the index holds, or
+// with the parsed file and its encoded symbol record.
+func (u *indexRun) process(ctx context.Context, p *Parser, e Entry) (result, error) {
+	r := result{e: e}
+	src, err := p.read(u.fsys, e)
+	if err != nil {
+		r.skip = "unreadable: " + err.Error()
 		return r, nil
 	}
-
-	staleBin := false // binary files gone since the last run
-	for p := range oldBin {
-		staleBin = staleBin || !seen[p] && !binNow[p]
+	if u.max > 0 && int64(len(src)) > u.max {
+		r.skip = "larger than the size limit"
+		return r, nil
 	}
-	// A run that finds nothing to read or drop writes nothing, not even
-	// its time: the next run then trusts stats only of files older than an
-	// earlier run, which is stricter, and a read-only command (a full
-	// verify of an unchanged tree) keeps its store read-only instead of
-	// flushing a one-key table, and compacting, at every close.
-	quiet := len(todo) == 0 && len(removed) == 0 && !staleBin && !opts.Force
-	if quiet {
-		sum.Phases.Parse = time.Since(start) - sum.Phases.Walk
-		return summarize(&sum, metas, start), nil
+	if isBinary(src) {
+		r.skip = "binary"
+		return r, nil
 	}
-	// Marked before the first write, cleared with the last: a run that
-	// finds the mark knows the import records and edges of an interrupted
-	// run may disagree (they go through separate transactions), and
-	// resolves every parsed file instead of trusting its record.
-	err = store.Update(func(tx *graph.Tx) error { return tx.Set(nsState, "running", []byte{1}) })
+	r.hash = p.hashText(src)
+	m, ok := u.old[e.Path]
+	if ok && !u.opts.Force && m.Hash == r.hash && m.Version == u.table.versionOf(u.table.ForPath(e.Path)) {
+		return r, nil
+	}
+	f, sums, err := p.parse(ctx, e.Path, src, r.hash, true)
+	if errors.Is(err, ErrTooDense) {
+		r.skip = strings.TrimPrefix(err.Error(), e.Path+": ")
+		return r, nil
+	}
 	if err != nil {
-		return sum, fmt.Errorf("update index: %w", err)
+		return r, err
 	}
-	err = store.Batch(func(b *graph.Batch) error {
-		done := 0
-		write := func(r result) error {
-			done++
-			if opts.Progress != nil {
-				opts.Progress(Progress{Done: done, Total: len(todo), Path: r.e.Path})
-			}
-			p := r.e.Path
-			m, had := old[p]
-			_, wasBin := oldBin[p]
-			if r.skip == "binary" {
-				binNow[p] = true
-				e := enc{}
-				e.int(r.e.Size)
-				e.int(r.e.ModTime)
-				if err := b.SetOwned(nsBinary, p, e.b); err != nil {
-					return err
-				}
-			} else if wasBin {
-				if err := b.Delete(nsBinary, p); err != nil {
-					return err
-				}
-			}
-			if r.skip != "" {
-				sum.Skipped = append(sum.Skipped, Skip{Path: p, Reason: r.skip})
-				delete(seen, p)
-				if had {
-					removed = append(removed, p)
-					setChanged = true
-				}
-				return nil
-			}
-			if !had {
-				setChanged = true
-			}
-			if r.file == nil { // same content: refresh size and time only
-				nm := *m
-				nm.Size, nm.ModTime = r.e.Size, r.e.ModTime
-				metas[p] = &nm
-				metaWrites = append(metaWrites, p)
-				sum.Unchanged++
-				return nil
-			}
-			f := r.file
-			sum.Parsed++
-			if configFile(p) {
-				configChanged = true
-			}
-			var oldTop map[string]bool
-			keptNames := false // the file declares the names it did
-			if had && m.Lang != "" {
-				var err error
-				if oldTop, keptNames, err = names.forget(store, p, r.names); err != nil {
-					return err
-				}
-			}
-			if f.Lang == "go" {
-				top := r.top
-				decls.add(p, top)
-				if had && !sameSet(oldTop, top) {
-					declChanged = true // importers' edges may point elsewhere now
-				}
-			}
-			nm := fileMeta{Version: table.versionOf(table.ForPath(p)), Lang: f.Lang, Hash: r.hash,
-				Size: r.e.Size, ModTime: r.e.ModTime, Symbols: len(f.Symbols), Errors: len(f.Errors)}
-			if len(f.Errors) > 0 {
-				nm.FirstErr = f.Errors[0]
-			}
-			metas[p] = &nm
-			metaWrites = append(metaWrites, p)
-			if f.Lang == "" {
-				if had && m.Lang != "" {
-					if err := b.Delete(nsSymbols, p); err != nil {
-						return err
-					}
-					if err := b.Delete(nsImports, p); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			if err := b.SetOwned(nsSymbols, p, r.rec); err != nil {
+	r.file = f
+	if f.Lang != "" {
+		r.rec = encodeSymbols(f, sums)
+		r.names = fileNames(e.Path, f.Symbols)
+		if f.Lang == "go" {
+			r.top = topLevelNames(f.Symbols)
+		}
+	}
+	return r, nil
+}
+
+// record writes one file's result into b, on the calling goroutine: its
+// binary mark, or its symbol record and names, and notes what the file
+// changes for import resolution and what its file record will be.
+func (u *indexRun) record(b *graph.Batch, r result) error {
+	p := r.e.Path
+	m, had := u.old[p]
+	if _, wasBin := u.oldBin[p]; r.skip == "binary" {
+		u.binNow[p] = true
+		e := enc{}
+		e.int(r.e.Size)
+		e.int(r.e.ModTime)
+		if err := b.SetOwned(nsBinary, p, e.b); err != nil {
+			return err
+		}
+	} else if wasBin {
+		if err := b.Delete(nsBinary, p); err != nil {
+			return err
+		}
+	}
+	if r.skip != "" {
+		u.sum.Skipped = append(u.sum.Skipped, Skip{Path: p, Reason: r.skip})
+		delete(u.seen, p)
+		if had {
+			u.removed = append(u.removed, p)
+			u.setChanged = true
+		}
+		return nil
+	}
+	if !had {
+		u.setChanged = true
+	}
+	if r.file == nil { // same content: refresh size and time only
+		nm := *m
+		nm.Size, nm.ModTime = r.e.Size, r.e.ModTime
+		u.metas[p] = &nm
+		u.metaWrites = append(u.metaWrites, p)
+		u.sum.Unchanged++
+		return nil
+	}
+	f := r.file
+	u.sum.Parsed++
+	if configFile(p) {
+		u.configChanged = true
+	}
+	var oldTop map[string]bool
+	keptNames := false // the file declares the names it did
+	if had && m.Lang != "" {
+		var err error
+		if oldTop, keptNames, err = u.names.forget(u.store, p, r.names); err != nil {
+			return err
+		}
+	}
+	if f.Lang == "go" {
+		u.decls.add(p, r.top)
+		if had && !sameSet(oldTop, r.top) {
+			u.declChanged = true // importers' edges may point elsewhere now
+		}
+	}
+	nm := fileMeta{Version: u.table.versionOf(u.table.ForPath(p)), Lang: f.Lang, Hash: r.hash,
+		Size: r.e.Size, ModTime: r.e.ModTime, Symbols: len(f.Symbols), Errors: len(f.Errors)}
+	if len(f.Errors) > 0 {
+		nm.FirstErr = f.Errors[0]
+	}
+	u.metas[p] = &nm
+	u.metaWrites = append(u.metaWrites, p)
+	if f.Lang == "" {
+		if had && m.Lang != "" {
+			if err := b.Delete(nsSymbols, p); err != nil {
 				return err
 			}
-			if !keptNames {
-				names.learn(r.names)
-			}
-			parsedImports[p] = f.Imports
-			return nil
-		}
-
-		if workers == 1 || len(todo) < 2 {
-			p := NewParser(table)
-			defer p.Close()
-			for _, e := range todo {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				r, err := process(p, e)
-				if err != nil {
-					return err
-				}
-				if err := write(r); err != nil {
-					return err
-				}
-			}
-		} else if err := parallel(ctx, table, workers, todo, process, write); err != nil {
-			return err
-		}
-		sum.Phases.Parse = time.Since(start) - sum.Phases.Walk
-
-		for p := range oldBin {
-			if !seen[p] && !binNow[p] {
-				if err := b.Delete(nsBinary, p); err != nil {
-					return err
-				}
+			if err := b.Delete(nsImports, p); err != nil {
+				return err
 			}
 		}
-		// removed files: drop records, names and out-edges
-		for _, p := range removed {
-			if m, ok := old[p]; ok && m.Lang != "" {
-				if _, _, err := names.forget(store, p, nil); err != nil {
-					return err
-				}
-			}
-			for _, ns := range []string{nsSymbols, nsImports, nsMeta} {
-				if err := b.Delete(ns, p); err != nil {
-					return err
-				}
-			}
-			if err := b.SetOutEdges("file:"+p, graph.Imports, nil); err != nil {
-				return fmt.Errorf("%s: clear edges: %w", p, err)
-			}
-			delete(metas, p)
-			sum.Removed++
-		}
-		// A first index writes its name buckets while it resolves imports:
-		// both wait on Badger's writer, each while the other computes.
-		var namesDone chan error
-		if names.cold {
-			namesDone = make(chan error, 1)
-			go func() { namesDone <- names.write(store, b) }()
-		} else if err := names.write(store, b); err != nil {
-			return err
-		}
-		paths := oldPaths
-		if len(metas) != len(old) || len(removed) > 0 {
-			paths = make([]string, 0, len(metas))
-			for p := range metas {
-				paths = append(paths, p)
-			}
-			sort.Strings(paths)
-		}
-		err := resolveAll(ctx, store, b, fsys, table, metas, paths, parsedImports, decls,
-			setChanged || configChanged || declChanged || opts.Force, len(old) == 0, !interrupted, &sum)
-		if namesDone != nil {
-			err = cmp.Or(err, <-namesDone)
-		}
-		return err
-	})
-	if err != nil {
-		return sum, fmt.Errorf("update index: %w", err)
+		return nil
 	}
-	sum.Phases.Resolve = time.Since(start) - sum.Phases.Walk - sum.Phases.Parse
-	err = store.Batch(func(b *graph.Batch) error {
-		for _, p := range metaWrites {
-			if m, ok := metas[p]; ok {
+	if err := b.SetOwned(nsSymbols, p, r.rec); err != nil {
+		return err
+	}
+	if !keptNames {
+		u.names.learn(r.names)
+	}
+	u.parsedImports[p] = f.Imports
+	return nil
+}
+
+// drop removes the binary marks of files gone, and the records, names
+// and out-edges of files removed or now skipped.
+func (u *indexRun) drop(b *graph.Batch) error {
+	for p := range u.oldBin {
+		if !u.seen[p] && !u.binNow[p] {
+			if err := b.Delete(nsBinary, p); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range u.removed {
+		if m, ok := u.old[p]; ok && m.Lang != "" {
+			if _, _, err := u.names.forget(u.store, p, nil); err != nil {
+				return err
+			}
+		}
+		for _, ns := range []string{nsSymbols, nsImports, nsMeta} {
+			if err := b.Delete(ns, p); err != nil {
+				return err
+			}
+		}
+		if err := b.SetOutEdges("file:"+p, graph.Imports, nil); err != nil {
+			return fmt.Errorf("%s: clear edges: %w", p, err)
+		}
+		delete(u.metas, p)
+		u.sum.Removed++
+	}
+	return nil
+}
+
+// resolve writes the name index and resolves imports (see resolveAll):
+// every file's when the set of files, a configuration file or a Go
+// file's package-level names changed, else the parsed files' only.
+func (u *indexRun) resolve(ctx context.Context, b *graph.Batch) error {
+	// A first index writes its name buckets while it resolves imports:
+	// both wait on Badger's writer, each while the other computes.
+	var namesDone chan error
+	if u.names.cold {
+		namesDone = make(chan error, 1)
+		go func() { namesDone <- u.names.write(u.store, b) }()
+	} else if err := u.names.write(u.store, b); err != nil {
+		return err
+	}
+	paths := u.oldPaths
+	if len(u.metas) != len(u.old) || len(u.removed) > 0 {
+		paths = make([]string, 0, len(u.metas))
+		for p := range u.metas {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+	}
+	all := u.setChanged || u.configChanged || u.declChanged || u.opts.Force
+	err := resolveAll(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls,
+		all, len(u.old) == 0, !u.interrupted, &u.sum)
+	if namesDone != nil {
+		err = cmp.Or(err, <-namesDone)
+	}
+	return err
+}
+
+// commit writes the file records that changed and the run's state (its
+// time and file count), and clears the mark of a run in progress.
+func (u *indexRun) commit() error {
+	return u.store.Batch(func(b *graph.Batch) error {
+		for _, p := range u.metaWrites {
+			if m, ok := u.metas[p]; ok {
 				if err := b.SetOwned(nsMeta, p, encodeMeta(m)); err != nil {
 					return err
 				}
 			}
 		}
 		e := enc{}
-		e.int(start.UnixNano())
-		e.int(int64(len(metas)))
+		e.int(u.start.UnixNano())
+		e.int(int64(len(u.metas)))
 		if err := b.Set(nsState, "state", e.b); err != nil {
 			return err
 		}
 		return b.Delete(nsState, "running")
 	})
-	if err != nil {
-		return sum, fmt.Errorf("update index: %w", err)
-	}
-	return summarize(&sum, metas, start), nil
 }
 
 // summarize completes sum from the files of the index.
@@ -513,7 +607,7 @@ func summarize(sum *Summary, metas map[string]*fileMeta, start time.Time) Summar
 // parallel runs process on workers goroutines, each with its own Parser,
 // and hands results to write on the calling goroutine.
 func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
-	process func(*Parser, Entry) (result, error), write func(result) error) error {
+	process func(context.Context, *Parser, Entry) (result, error), write func(result) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g, gctx := errgroup.WithContext(ctx)
@@ -540,7 +634,7 @@ func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
 			p := NewParser(table)
 			defer p.Close()
 			for e := range jobs {
-				r, err := process(p, e)
+				r, err := process(ctx, p, e)
 				if err != nil {
 					return err
 				}
