@@ -184,10 +184,11 @@ func decodeMeta(p string, b []byte) (fileMeta, error) {
 // starts with a head: its kind as a code (kindCode; 0 when the kind is
 // written out), whether its name is the last segment of its FQName, and
 // whether its signature fingerprint is its shape's. Its end line is stored
-// as a distance from its start. A cold index of the Go tree stores 313,000
-// symbols, most of them constants, and this took their records from 139 to
-// about 110 bytes each: the three digests are most of the rest. Records of
-// format 1 (recordFormat: kind, name and every digest whole) still decode.
+// as a distance from its start. Most symbols of a large tree are short
+// declarations (constants above all) whose records were mostly a spelled
+// out kind, a repeated name and a repeated digest; the three digests are
+// now most of what is left. Records of format 1 (recordFormat: kind, name
+// and every digest whole) still decode.
 const symbolsFormat = 2
 
 // Bits of a symbol's head below its kind code.

@@ -16,11 +16,15 @@
 // (require("x"), import("x"), __import__("x"),
 // importlib.import_module("x"), Rust's use, mod and extern crate in any
 // block, Java's import declarations) are found by looking only where the
-// source spells those words (see walker.eachWord). Compiling any query
-// against the JavaScript, Python or Rust grammar costs 7–16 ms of CPU per
-// process while every parser of the language waits, and running one over
-// whole trees cost Rust and Java a fifth to a quarter of their cold
-// index. A new language can still start as a table entry and query files.
+// source spells those words (see walker.eachWord): compiling a query
+// against a large grammar visits every parse state of it while every
+// parser of the language waits, and running one visits the whole tree.
+// A new language can still start as a table entry and query files.
+//
+// A file past the parser's bounds (MaxTokens, MaxFingerprintWork,
+// MaxNesting: minified or generated code, as a rule) is not indexed, and
+// Update names it among the skipped files; they keep time linear in a
+// file's size and memory bounded per file.
 //
 // Parsers read skeletons where a language has one: a copy of the file with
 // what declares nothing left out but its line breaks, so lines are the

@@ -446,12 +446,12 @@ type digests struct {
 
 // fingerprint fills Hash, Shape and Sig of syms from the file's line
 // starts ls and canonical stream ct (sorted by pos), or, when raw is not
-// nil, raw[i] with the sums of syms[i] (the index stores them so:
-// formatting and parsing back the hex of every symbol of a large
-// repository is a tenth of its allocations). header[i] is the byte
-// offset where symbol i's body starts, or -1 when the whole symbol is its
-// header. buf is scratch space, returned for reuse: each fingerprint is
-// one SHA-256 over one buffer instead of a write per line or token.
+// nil, raw[i] with the sums of syms[i] (the index stores them so, sparing
+// the hex of every symbol being formatted and parsed back). header[i] is
+// the byte offset where symbol i's body starts, or -1 when the whole
+// symbol is its header. buf is scratch space, returned for reuse: each
+// fingerprint is one SHA-256 over one buffer instead of a write per line
+// or token.
 func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, buf []byte, raw []digests) []byte {
 	for i := range syms {
 		s := &syms[i]

@@ -17,8 +17,8 @@ import (
 // returns each symbol's header end offset (see fingerprint).
 //
 // go/parser reads a skeleton of the file (goSkel): symbols are
-// declarations at the top level, and two thirds of parsing a Go file is
-// its function bodies and table literals. The imported names a file uses
+// declarations at the top level, and most of parsing a Go file is its
+// function bodies and table literals. The imported names a file uses
 // (pkg.Name) are read from the tokens instead of the bodies' syntax trees.
 // What is lost is syntax errors inside the left-out braces: go/parser no
 // longer sees them, so lore reports a Go file's syntax errors only where
@@ -173,8 +173,8 @@ func parseGo(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
 // composite literals, function literals — except a struct's or an
 // interface's, whose fields and methods are declarations. An empty body or
 // literal parses as the full one does up to its contents, and go/parser
-// scans and counts the lines of a fraction of the file: blanking the
-// bodies with spaces instead cost a fifth of its time in skipping them.
+// scans and counts the lines of a fraction of the file (bodies blanked
+// with spaces instead would still be scanned).
 // Offsets in the skeleton map back to the file (srcOffset), and lines are
 // the file's lines of those offsets. Braces are read from the tokens, so
 // braces in strings and comments do not count.

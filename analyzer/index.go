@@ -613,10 +613,10 @@ func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers + 1)
 	jobs := make(chan Entry)
-	// Room for a few milliseconds of results: Badger's writer stalls in
-	// bursts (a memtable flush, a full transaction's commit), and the
-	// writer callback waits with it; with room for two per worker, the
-	// workers of a cold index of the Go tree idled 0.2 s each.
+	// Room for a burst of results: Badger's writer stalls in bursts (a
+	// memtable flush, a full transaction's commit), and the writer
+	// callback waits with it; with room for only a couple per worker, the
+	// workers would wait too instead of parsing on.
 	results := make(chan result, max(64, workers*2))
 	g.Go(func() error {
 		defer close(jobs)
@@ -853,7 +853,8 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 }
 
 // edgeChunk is how many edges a first index hands Store.Load at a time:
-// two chunks are alive at once (one filled, one written), about 3 MB each.
+// two chunks are alive at once (one filled, one written), so the edges'
+// memory does not grow with the repository.
 const edgeChunk = 1 << 14
 
 // edgeLoader writes chunks of edges with Store.Load on a goroutine of its

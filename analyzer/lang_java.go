@@ -75,8 +75,8 @@ func importsJava(w *walker, capture string, n *node) {
 }
 
 // keywordImportsJava adds the file's import declarations, looking only
-// where the source spells import (see walker.eachWord): a query over the
-// whole tree cost a quarter of a cold index of Java sources.
+// where the source spells import (see walker.eachWord), instead of running
+// a query over the whole tree.
 func keywordImportsJava(w *walker, root *node) {
 	w.eachWord(root, []string{"import"}, nameDollarByte, func(_, o int, n *node) {
 		if w.typ(n) == "import_declaration" && keywordAt(w, n, o, "import") {

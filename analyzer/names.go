@@ -190,8 +190,8 @@ func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 // namesFormat is the record format of a name bucket: front-coded entries,
 // each the length of the prefix it shares with the entry before and the
 // rest. Names recur across files (String, Error, init) and their paths
-// share directories: a bucket takes about 40 % less than the strings
-// whole, which a store of the first format (recordFormat, every entry
+// share directories, so front coding makes a bucket much smaller than the
+// strings whole, which a store of the first format (recordFormat, every entry
 // whole) still holds until its buckets are written again.
 const namesFormat = 2
 

@@ -145,8 +145,8 @@ func (f *forest) reset(l *Language) {
 	f.ptrs = f.ptrs[:0]
 }
 
-// trim lets go of what a large tree left: slabs beyond the first 64
-// (64 Ki nodes, 7 MB), and child lists and buffers past their usual size.
+// trim lets go of what a large tree left: slabs beyond the first 64, and
+// child lists and buffers past their usual size.
 func (f *forest) trim() {
 	if len(f.slabs) > 64 {
 		clear(f.slabs[64:])

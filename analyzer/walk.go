@@ -88,8 +88,7 @@ type walkState struct {
 // walkOut collects one directory's results, then its subtrees' in name
 // order, so that the result does not depend on scheduling. The tree is
 // flattened once at the end: appending each subtree into its parent
-// copied every entry once per level, in fresh memory, a tenth of a
-// re-index of the Go tree.
+// would copy every entry once per level, in fresh memory.
 type walkOut struct {
 	files []Entry
 	skips []Skip
