@@ -73,7 +73,7 @@ func (tx *Tx) RestoreEdge(k EdgeKey) error {
 }
 
 // RemoveNode deletes the node and every edge touching it, in this
-// transaction. A transaction holds about 15% of Options.MemTableSize, and
+// transaction. A transaction holds a fraction of Options.MemTableSize, and
 // each removed edge takes four to six entries (its keys and its history), so
 // at the default size a node with more than about a thousand edges fails
 // with a "too big" error and needs Batch.RemoveNode.

@@ -15,8 +15,8 @@ import (
 // batchCommitEntries is how many entries a Batch writes before it commits
 // and renews its transaction. Badger sorts all of a transaction's pending
 // writes for every iterator opened in it, and graph operations open one
-// per adjacency list they read: at Badger's limit (tens of thousands of
-// entries) the first sync of 10,000 learnings spent six seconds sorting.
+// per adjacency list they read: near Badger's limit (tens of thousands of
+// entries) a large first sync would spend most of its time sorting.
 const batchCommitEntries = 256
 
 func (b *Batch) do(op func(*writer) error) error {

@@ -462,8 +462,8 @@ const maxCachedNames = 1 << 20
 // nameCache maps uids to ids for every transaction of a Store, filled as
 // reads see nodes. A uid names one id for good: a removed node's uid is
 // never handed out again, so entries need no invalidation. It is sharded
-// by uid under read-write locks: a sync.Map boxed every uid in an
-// interface to look it up, which cost a traversal a seventh of its time.
+// by uid under read-write locks: a sync.Map would box every uid in an
+// interface to look it up, on the hot path of every traversal.
 type nameCache struct {
 	shards [16]struct {
 		mu sync.RWMutex

@@ -41,13 +41,12 @@ type Options struct {
 	HistoryLimit int
 	// MemTableSize is Badger's memtable size in bytes. Zero means 4 MiB,
 	// which keeps the start of short CLI runs cheap (Badger zeroes the
-	// whole arena at open: 64 MiB cost ~40 ms). Bulk loaders pass more;
-	// one transaction may hold about 15% of it.
+	// whole arena at open). Bulk loaders pass more; one transaction may
+	// hold only a fraction of it (Badger's batch limit).
 	MemTableSize int64
 	// ReadWrite opens an existing database for writing at once instead
 	// of read-only until the first write (see Store). Runs that will
-	// write anyway save reopening it: on a 100 MB store the read-only
-	// handle's open and close cost about 10 ms of CPU.
+	// write anyway save opening and closing the read-only handle first.
 	ReadWrite bool
 }
 
@@ -101,11 +100,11 @@ const metaSchema = "schema"
 // compactL0At is the number of level-0 tables at which a writer compacts
 // level 0 into the levels below when it closes. Each short writer run
 // leaves one small level-0 table (its memtable); compacting on every close
-// rewrites the overlapping tables below each time (30–50 ms on a 5 MB
-// store, ~400 ms on a 100 MB one, since a writer's keys span several key
-// families), while reads only slow down measurably with tens of level-0
-// tables. Badger's own compactors start at the same count, but a short run
-// ends before they do. See bench/graph/RESULTS.md.
+// would rewrite the overlapping tables below each time (a writer's keys
+// span several key families, so most of the store), while reads slow down
+// only with many more level-0 tables than this. Badger's own compactors
+// start at the same count, but a short run ends before they do. See the
+// ledger of BENCHMARKS.md.
 const compactL0At = 8
 
 // Values larger than the value threshold go to Badger's value log,
@@ -115,15 +114,13 @@ const compactL0At = 8
 //
 // The writer that creates a database fills it in bulk (a first index):
 // bulkValueThreshold sends the larger half of its records to the value
-// log, which took 0.5 s of CPU (10%) off a cold index of the Go tree
-// against a 4 KiB threshold. Later writers rewrite a few records each (a
+// log, written once instead of twice. Later writers rewrite a few records each (a
 // hook re-indexing the files of a commit), and a value they sent to the
 // log would start a value-log file of its own per run that Badger's
 // collection never picks: it rewrites only the file with the most stale
 // bytes, a large one from the first index, and only once half of it is
-// stale, so a 10 KB file per run piled up (150 after 150 one-file
-// re-indexes of the Go tree). Their values stay in the tree up to
-// shortValueThreshold.
+// stale, so a small file per run would pile up. Their values stay in the
+// tree up to shortValueThreshold.
 const (
 	bulkValueThreshold  = 2 << 10
 	shortValueThreshold = 256 << 10
@@ -177,8 +174,8 @@ func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
 		WithBlockCacheSize(0).
 		WithValueLogFileSize(s.valueLogFileSize()).
 		// Every table costs each CLI process an open (mmap, index,
-		// biggest key) and a close (msync, munmap): 8 MiB instead of
-		// Badger's 2 MiB halves their number on a 100 MB store.
+		// biggest key) and a close (msync, munmap): tables larger than
+		// Badger's default make fewer of them.
 		WithBaseTableSize(8 << 20).
 		WithValueThreshold(s.valueThreshold()).
 		WithNumCompactors(2).
@@ -194,13 +191,11 @@ func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
 // Badger starts a new value-log file when the current one passes the
 // file size, and first writes the full one back with msync in its single
 // writer goroutine, which holds up every commit meanwhile. The writer that
-// creates a database writes most of its values there (a cold index of the
-// Go tree, 47 MB): bulkLogFileSize keeps them in one file, synced when the
-// store closes, which made that index 5 % faster than 16 MiB files did.
-// Later writers send few values there (see shortValueThreshold) and keep
-// 16 MiB files. A large file costs its collection more at once: Badger
-// rewrites a file's live values when half of it is stale, up to 32 MiB
-// for the first index's file instead of 8 MiB per file.
+// creates a database writes most of its values there (a cold index):
+// bulkLogFileSize keeps them in one file, synced once when the store
+// closes. Later writers send few values there (see shortValueThreshold)
+// and keep smaller files. A large file costs its collection more at once:
+// Badger rewrites a file's live values when half of it is stale.
 const (
 	bulkLogFileSize  = 64 << 20
 	shortLogFileSize = 16 << 20

@@ -24,8 +24,8 @@ type memEntry struct {
 	modTime time.Time
 	load    func() ([]byte, error)
 	// sizeOf, when set, computes size on first use: asking git for the
-	// size of every blob of a tree up front cost seconds on large trees,
-	// and most callers read only a few files.
+	// size of every blob of a tree up front is slow on large trees, and
+	// most callers read only a few files.
 	sizeOf   func() int64
 	sizeOnce sync.Once
 }

@@ -15,8 +15,8 @@ import (
 // nothing; an entry removed while the directory is read is left out. The
 // analyzer asks every file of a repository for its size and time, and
 // lore's sync every learning file; os.DirEntry.Info stats the full path,
-// which the kernel walks component by component for each file (a fifth of
-// a re-index with nothing changed, a third of the stats of a sync).
+// which the kernel walks component by component for each file: a large
+// part of a re-index with nothing changed.
 func ReadDir(dir string) ([]fs.DirEntry, error) { return readDir(dir, 0, make([]byte, direntBuf)) }
 
 // direntBuf is the size of the buffer directory entries are read into.
