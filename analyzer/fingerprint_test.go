@@ -66,7 +66,6 @@ func TestTokensDropComments(t *testing.T) {
 func TestSymbolFingerprints(t *testing.T) {
 	p := NewParser(nil)
 	defer p.Close()
-	type variant struct{ name, src string }
 	langs := []struct {
 		path, sym            string
 		base, body, sig, fmt string

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -29,7 +28,7 @@ func TestGoFastTokens(t *testing.T) {
 	}
 	// the go/* packages (their testdata holds odd syntax) by default, the
 	// whole tree with LORE_CORPUS=1
-	root := filepath.Join(runtime.GOROOT(), "src", "go")
+	root := filepath.Join(goEnv(t, "GOROOT"), "src", "go")
 	if os.Getenv("LORE_CORPUS") != "" {
 		root = filepath.Dir(root)
 	}
@@ -79,7 +78,7 @@ func TestFingerprintReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	root := filepath.Join(runtime.GOROOT(), "src", "go")
+	root := filepath.Join(goEnv(t, "GOROOT"), "src", "go")
 	if os.Getenv("LORE_CORPUS") != "" {
 		root = filepath.Dir(root)
 	}

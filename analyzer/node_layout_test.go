@@ -21,11 +21,7 @@ import (
 // node.go: an upgrade that changes TSNode, TSPoint or TSTreeCursor fails
 // here rather than corrupting memory.
 func TestNodeLayout(t *testing.T) {
-	goTool := filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		goTool = "go"
-	}
-	out, err := exec.Command(goTool, "list", "-m", "-f", "{{.Dir}}", "github.com/smacker/go-tree-sitter").Output()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/smacker/go-tree-sitter").Output()
 	if err != nil {
 		t.Skipf("go list cannot find go-tree-sitter's module directory: %v", err)
 	}
@@ -34,8 +30,8 @@ func TestNodeLayout(t *testing.T) {
 		t.Fatalf("go-tree-sitter has no api.h where node.go expects its declarations: %v", err)
 	}
 	cc := "cc"
-	if out, err := exec.Command(goTool, "env", "CC").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
-		cc = strings.Fields(string(out))[0]
+	if f := strings.Fields(goEnv(t, "CC")); len(f) > 0 {
+		cc = f[0]
 	}
 	if _, err := exec.LookPath(cc); err != nil {
 		t.Skipf("no C compiler (%s) to read api.h with", cc)

@@ -36,6 +36,17 @@ func tsOracleDir() string {
 	return filepath.Join(os.TempDir(), "lore-ts-oracle")
 }
 
+// goEnv returns `go env key`, skipping the test when the go command is
+// not found.
+func goEnv(t *testing.T, key string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		t.Skipf("go env %s: %v (no go toolchain?)", key, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // pythonStdlib returns the directory of python3's standard library.
 func pythonStdlib() (string, error) {
 	out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_paths()["stdlib"])`).Output()
@@ -222,11 +233,7 @@ func TestOraclePython(t *testing.T) {
 // ($(go env GOROOT)/src) on every file go/parser accepts.
 func TestOracleGo(t *testing.T) {
 	corpusTest(t)
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skip("go toolchain not found")
-	}
-	root := filepath.Join(strings.TrimSpace(string(out)), "src")
+	root := filepath.Join(goEnv(t, "GOROOT"), "src")
 	entries, _, err := Walk(context.Background(), os.DirFS(root), WalkOptions{MaxFileSize: -1})
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package analyzer
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -79,11 +78,7 @@ func resolveCorpus(t *testing.T, root, lang string, resolvable func(r *resolver,
 
 func TestResolveCorpusGo(t *testing.T) {
 	corpusTest(t)
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skip("go toolchain not found")
-	}
-	root := filepath.Join(strings.TrimSpace(string(out)), "src")
+	root := filepath.Join(goEnv(t, "GOROOT"), "src")
 	resolveCorpus(t, root, "go", func(r *resolver, im Import) bool {
 		// every import of the standard library and cmd outside testdata,
 		// except cgo's pseudo-package "C"

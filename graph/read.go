@@ -179,7 +179,9 @@ func (r *reader) read(u uint64) (string, error) {
 		return err
 	})
 	r.names[u] = id
-	r.attrs[u] = r.attrs[u] // mark as read
+	if _, ok := r.attrs[u]; !ok {
+		r.attrs[u] = nil // mark as read
+	}
 	if err == nil {
 		r.s.names.store(u, id)
 	}

@@ -164,8 +164,7 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/nope", "", 404, "no such endpoint"},
 	} {
 		u := base + tc.path
-		var r response
-		r = do(t, tc.method, u, tc.body)
+		r := do(t, tc.method, u, tc.body)
 		if r.status != tc.status || !strings.Contains(r.raw, tc.want) {
 			t.Errorf("%s %s: %d %s\nwant %d with %q", tc.method, tc.path, r.status, r.raw, tc.status, tc.want)
 		}

@@ -203,7 +203,7 @@ func TestMCPServer(t *testing.T) {
 	if s, _ := m["summary"].(map[string]any); s["valid"].(float64) != 2 {
 		t.Errorf("lore_verify: %v", m)
 	}
-	_, m = ok("lore_feedback", map[string]any{"learning": jwtID, "run": "R-2", "helpful": true})
+	ok("lore_feedback", map[string]any{"learning": jwtID, "run": "R-2", "helpful": true})
 	_, m = ok("lore_feedback", map[string]any{"learning": jwtID, "run": "R-2", "helpful": false})
 	if m["mentions"].(float64) != 2 || m["helpful"].(bool) {
 		t.Errorf("lore_feedback repeated: %v", m)
