@@ -722,7 +722,9 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 	var load *edgeLoader
 	if cold {
 		load = startEdgeLoader(ctx, store)
-		defer load.stop()
+		// On the way out of an early return, stop only waits for the
+		// loader: the error returned is the one that cut the run short.
+		defer func() { _ = load.stop() }()
 	}
 	flush := func(force bool) error {
 		if !cold || (len(allEdges) < edgeChunk && !force) || len(allEdges) == 0 {
@@ -1022,8 +1024,10 @@ func (d *goDecls) names(store *graph.Store, t string) []string {
 	if names, ok := d.files[t]; ok {
 		return names
 	}
+	// A record that cannot be read gives no names: users then keeps
+	// every file of the package as a target, as for a name not found.
 	var top map[string]bool
-	store.View(func(tx *graph.Tx) error {
+	_ = store.View(func(tx *graph.Tx) error {
 		if v, err := tx.Get(nsSymbols, t); err == nil {
 			top, _ = decodeTopNames(v)
 		}
