@@ -34,6 +34,7 @@ type app struct {
 	rawStdout   io.Writer
 	dir         string
 	lockTimeout time.Duration
+	memory      memoryLimit
 	// findings is set by commands whose results cross --fail-on.
 	findings bool
 	// quiet drops the workspace's notices (verify --quiet: a hook that
@@ -196,6 +197,8 @@ answers "what do we know that matters for the file I am editing?".`,
 	}
 	root.PersistentFlags().StringVarP(&a.dir, "dir", "C", ".", "run as if lore was started in `DIR`")
 	root.PersistentFlags().DurationVar(&a.lockTimeout, "lock-timeout", 0, "how long to wait for another lore process holding .lore/db (default 10s)")
+	root.PersistentFlags().Var(&a.memory, "memory-limit", "soft limit on the Go heap, such as 512MiB (default $"+memoryLimitEnv+", else none)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return a.memory.apply() }
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%v (see %s --help)", err, c.CommandPath())
 	})
