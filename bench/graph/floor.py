@@ -65,8 +65,8 @@ try:
             order.reverse()
         for k in order:
             argv = cases[k][1]()
-            # posix_spawn, not fork: forking this interpreter costs 4-8 ms
-            # a run here, the harness's time rather than the program's.
+            # posix_spawn, not fork: forking this interpreter copies its
+            # page tables, the harness's time rather than the program's.
             t0 = time.perf_counter()
             pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1)])
             _, status, _ = os.wait4(pid, 0)

@@ -1,6 +1,6 @@
 // Command graph measures lore's graph store on a generated power-law graph:
 // bulk load, bytes per edge on disk, single upserts, neighbourhood and
-// traversal latencies, export and import. See RESULTS.md.
+// traversal latencies, export and import. See BENCHMARKS.md.
 //
 //	go run ./bench/graph [-nodes 100000] [-m 10] [-queries 1000] [-dir DIR]
 package main

@@ -8,7 +8,7 @@
 # env:   RUNS (default 40) runs per measurement; LORE=path/to/lore to measure
 #        a binary built elsewhere (default: build ./cmd/lore).
 # Times come from bash's $EPOCHREALTIME, which forks nothing: `date` would
-# add two process starts (10–25 ms on a busy machine) to every run.
+# add two process starts to every run.
 set -euo pipefail
 N=${1:-1000}
 W=${2:-500}
