@@ -6,6 +6,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -32,18 +33,21 @@ func main() {
 	flag.Parse()
 	if *memprof != "" {
 		defer func() {
-			if f, err := os.Create(*memprof); err == nil {
-				pprof.Lookup("allocs").WriteTo(f, 0)
-				f.Close()
+			if err := writeProfile(*memprof, "allocs"); err != nil {
+				fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
 			}
 		}()
 	}
 	if *prof != "" {
 		f, err := os.Create(*prof)
 		if err == nil {
-			pprof.StartCPUProfile(f)
-			defer pprof.StopCPUProfile()
+			err = pprof.StartCPUProfile(f)
 		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if err := run(*repo, *db, *workers, *force, *quiet, *memtable, *heapprof); err != nil {
 		fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
@@ -61,19 +65,16 @@ func run(repo, db string, workers int, force, quiet bool, memtable int64, heappr
 	if err != nil {
 		return err
 	}
-	defer store.Close()
 	read, last := 0, ""
+	var perr error
 	progress := func(p analyzer.Progress) {
 		read, last = p.Total, p.Path
 		if heapprof != "" && p.Done == p.Total {
-			if f, err := os.Create(heapprof); err == nil {
-				pprof.Lookup("heap").WriteTo(f, 0)
-				f.Close()
-			}
+			perr = writeProfile(heapprof, "heap")
 		}
 	}
 	sum, err := analyzer.Update(context.Background(), store, source.Dir(repo), analyzer.Options{Workers: workers, Force: force, Progress: progress})
-	if err != nil {
+	if err = cmp.Or(err, perr, store.Close()); err != nil {
 		return err
 	}
 	if quiet {
@@ -82,4 +83,13 @@ func run(repo, db string, workers int, force, quiet bool, memtable int64, heappr
 	b, _ := json.Marshal(sum)
 	fmt.Printf("%s\nread %d files (last %s)\nwall %.3fs\n", b, read, last, time.Since(start).Seconds())
 	return nil
+}
+
+// writeProfile writes the named runtime profile to path.
+func writeProfile(path, name string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return cmp.Or(pprof.Lookup(name).WriteTo(f, 0), f.Close())
 }

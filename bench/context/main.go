@@ -237,7 +237,9 @@ func inproc(repo string, runs int, prof string, targets []string) error {
 		if err != nil {
 			return err
 		}
-		pprof.StartCPUProfile(f)
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
 		defer pprof.StopCPUProfile()
 	}
 	var all, syncs []time.Duration

@@ -17,23 +17,37 @@ import (
 )
 
 func main() {
-	s, err := graph.Open(os.Args[1], graph.Options{})
-	if err != nil {
-		panic(err)
+	if err := run(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, "indexsum:", err)
+		os.Exit(1)
 	}
-	defer s.Close()
+}
+
+func run(db string) error {
+	s, err := graph.Open(db, graph.Options{})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = s.Close() }() // read only: nothing to lose
 	h := sha256.New()
 	n := 0
 	names := map[string]bool{}
-	analyzer.AllSymbols(s, func(x analyzer.Symbol) error { fmt.Fprintf(h, "%+v\n", x); n++; names[x.Name] = true; return nil })
+	if err := analyzer.AllSymbols(s, func(x analyzer.Symbol) error { fmt.Fprintf(h, "%+v\n", x); n++; names[x.Name] = true; return nil }); err != nil {
+		return err
+	}
 	fmt.Printf("symbols %d %x\n", n, h.Sum(nil)[:8])
 	h.Reset()
 	n = 0
-	analyzer.AllImports(s, func(x analyzer.Import) error { fmt.Fprintf(h, "%+v\n", x); n++; return nil })
+	if err := analyzer.AllImports(s, func(x analyzer.Import) error { fmt.Fprintf(h, "%+v\n", x); n++; return nil }); err != nil {
+		return err
+	}
 	fmt.Printf("imports %d %x\n", n, h.Sum(nil)[:8])
 	h.Reset()
 	for _, nm := range []string{"init", "main", "String", "Error", "New", "Read", "Close", "Fprintf", "parse", "T"} {
-		ss, _ := analyzer.SymbolsByName(s, nm)
+		ss, err := analyzer.SymbolsByName(s, nm)
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(h, "%s %d\n", nm, len(ss))
 		for _, x := range ss {
 			fmt.Fprintln(h, x.FQName)
@@ -42,13 +56,14 @@ func main() {
 	fmt.Printf("byname %x\n", h.Sum(nil)[:8])
 	h.Reset()
 	ne := 0
-	analyzer.Files(s, func(f analyzer.IndexedFile) error {
-		es, _ := s.Edges("file:"+f.Path, graph.Out, graph.Filter{})
+	err = analyzer.Files(s, func(f analyzer.IndexedFile) error {
+		es, err := s.Edges("file:"+f.Path, graph.Out, graph.Filter{})
 		for _, e := range es {
 			fmt.Fprintln(h, e.From, e.To, e.Type)
 			ne++
 		}
-		return nil
+		return err
 	})
 	fmt.Printf("edges %d %x\n", ne, h.Sum(nil)[:8])
+	return err
 }
