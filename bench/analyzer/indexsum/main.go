@@ -3,12 +3,18 @@
 // name-index lookups, IMPORTS edges — so that two builds' indexes of the
 // same tree can be compared after a performance change:
 //
-//	go run ./bench/analyzer/indexsum /tmp/db-before
-//	go run ./bench/analyzer/indexsum /tmp/db-after
+//	go run ./bench/analyzer/indexsum WORKSPACE-A/.lore/db
+//	go run ./bench/analyzer/indexsum WORKSPACE-B/.lore/db
+//
+// -schema must be the store's schema version (lore's storeSchema in
+// workspace.go; 0 for a store of bench/analyzer's -db): graph.Open empties
+// a store of another version.
 package main
 
 import (
 	"crypto/sha256"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 
@@ -17,14 +23,20 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1]); err != nil {
+	schema := flag.Int("schema", 2, "the store's schema version (graph.Options.Schema)")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: indexsum [-schema N] DB")
+		os.Exit(2)
+	}
+	if err := run(flag.Arg(0), *schema); err != nil {
 		fmt.Fprintln(os.Stderr, "indexsum:", err)
 		os.Exit(1)
 	}
 }
 
-func run(db string) error {
-	s, err := graph.Open(db, graph.Options{})
+func run(db string, schema int) error {
+	s, err := graph.Open(db, graph.Options{Schema: schema})
 	if err != nil {
 		return err
 	}
@@ -61,6 +73,9 @@ func run(db string) error {
 		for _, e := range es {
 			fmt.Fprintln(h, e.From, e.To, e.Type)
 			ne++
+		}
+		if errors.Is(err, graph.ErrNotFound) { // a file that imports nothing
+			return nil
 		}
 		return err
 	})
