@@ -1,7 +1,7 @@
 // Command tsparse measures tree-sitter's parse alone (no walk, no
 // extraction, no store) over every file of one language under a
 // directory, with one parser per worker, to tell the grammar's cost from
-// the analyzer's in bench/analyzer/RESULTS.md.
+// the analyzer's.
 //
 //	go run ./bench/analyzer/tsparse -lang python -dir /usr/lib/python3.11
 package main

@@ -1,7 +1,7 @@
 // Command shortrun measures what a short lore CLI run pays the store: Open,
 // one small write (optional) and Close, repeated on a copy of a real store,
 // then the read latency of a full key scan after those runs against the
-// same data freshly compacted. See ../RESULTS.md.
+// same data freshly compacted (LORE_SCHEMA names the store's schema).
 //
 //	go run ./bench/graph/shortrun -src .lore/db [-runs 200] [-write [-readwrite]]
 package main
