@@ -57,7 +57,7 @@ func (p *Parser) Close() {
 }
 
 // ErrTooDense is returned, wrapped with the figures, for a file past the
-// parser's bounds (see MaxTokens and MaxFingerprintWork): minified or
+// parser's bounds (MaxTokens, MaxFingerprintWork, MaxNesting): minified or
 // generated code, as a rule. Update skips such a file with the reason.
 var ErrTooDense = errors.New("too dense to parse (minified or generated?)")
 
