@@ -25,7 +25,7 @@ type File struct {
 	// symbols that could be recovered are still listed.
 	Errors []analyzer.Diagnostic
 	// Skipped says why the file was not parsed ("binary", "larger than
-	// the size limit"); it then has no symbols.
+	// the size limit", "too dense to parse …"); it then has no symbols.
 	Skipped string
 }
 
@@ -195,6 +195,10 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if errors.Is(err, analyzer.ErrTooDense) { // not parsed, as the index skips it
+			f.Skipped = strings.TrimPrefix(err.Error(), path+": ")
+			return f, nil
 		}
 		// A file the parser cannot handle is a finding, not a failed run.
 		f.Errors = []analyzer.Diagnostic{{Path: path, Line: 1, Col: 1, Message: err.Error()}}
