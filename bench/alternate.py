@@ -17,9 +17,9 @@ usage: bench/alternate.py ROUNDS [--before CMD] [--warmup N] COMMAND...
 Each round runs every COMMAND once, in the order given. Prints, per
 command, wall time min / p50 / p95, CPU (user + sys) p50 and peak RSS (the
 largest of its runs, from wait4; it cannot read below this interpreter's
-own, about 14 MB, which the spawned child starts from), and for each command after the first the
-median of its per-round ratio to the first command (and the spread as
-p25..p75). A command that exits non-zero is reported, not fatal (lore
+own, about 14 MB, which the spawned child starts from), and for each pair
+of commands the median of their per-round ratio of wall times (and the
+spread as p25..p75). A command that exits non-zero is reported, not fatal (lore
 verify exits 1 on findings).
 """
 import os
@@ -103,11 +103,12 @@ def main():
         print(f"{label}\n    wall min {min(w):.3f} p50 {statistics.median(w):.3f} p95 {pct(w, .95):.3f} s"
               f" | CPU p50 {statistics.median(x[1] for x in res[label]):.3f} s"
               f" | peak RSS {max(x[2] for x in res[label]):.0f} MB | exit {sorted(codes[label])}")
-    base = cmds[0][0]
-    for label, _, _ in cmds[1:]:
-        ratios = [a[0] / b[0] for a, b in zip(res[label], res[base])]
-        print(f"ratio {label!r} / {base!r}: p50 {statistics.median(ratios):.3f}"
-              f" (p25 {pct(ratios, .25):.3f}, p75 {pct(ratios, .75):.3f})")
+    labels = [label for label, _, _ in cmds]
+    for j, label in enumerate(labels):
+        for base in labels[:j]:
+            ratios = [a[0] / b[0] for a, b in zip(res[label], res[base])]
+            print(f"ratio {label!r} / {base!r}: p50 {statistics.median(ratios):.3f}"
+                  f" (p25 {pct(ratios, .25):.3f}, p75 {pct(ratios, .75):.3f})")
 
 
 if __name__ == "__main__":
