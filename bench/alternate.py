@@ -3,7 +3,7 @@
 noisy machine slows every command of a round alike, so ratios taken round
 by round hold where single timings do not.
 
-usage: bench/alternate.py ROUNDS [--before CMD] [--warmup N] COMMAND...
+usage: bench/alternate.py ROUNDS [--before CMD] [--warmup N] [--rotate] COMMAND...
 
   COMMAND  one command line, split as a shell splits words but run without
            a shell (posix_spawn, so that no fork of this interpreter is
@@ -13,6 +13,8 @@ usage: bench/alternate.py ROUNDS [--before CMD] [--warmup N] COMMAND...
            its directory (e.g. 'rm -rf .lore/db' for a cold index, or
            'echo "// x" >> fmt/print.go' for a one-file edit).
   --warmup N     untimed rounds first (default 1).
+  --rotate       start each round with the next command, so that no command
+           always follows the same one.
 
 Each round runs every COMMAND once, in the order given. Prints, per
 command, wall time min / p50 / p95, CPU (user + sys) p50 and peak RSS (the
@@ -32,7 +34,7 @@ import time
 
 
 def parse(argv):
-    rounds, before, warmup, cmds = int(argv[0]), None, 1, []
+    rounds, before, warmup, rotate, cmds = int(argv[0]), None, 1, False, []
     i = 1
     while i < len(argv):
         a = argv[i]
@@ -40,6 +42,8 @@ def parse(argv):
             before, i = argv[i + 1], i + 2
         elif a == "--warmup":
             warmup, i = int(argv[i + 1]), i + 2
+        elif a == "--rotate":
+            rotate, i = True, i + 1
         else:
             label, cwd = argv[i], None
             if m := re.match(r"([\w.+-]+)=(.*)", a, re.S):
@@ -50,7 +54,7 @@ def parse(argv):
             i += 1
     if not cmds:
         sys.exit(__doc__)
-    return rounds, before, warmup, cmds
+    return rounds, before, warmup, rotate, cmds
 
 
 def which(prog):
@@ -84,12 +88,13 @@ def pct(xs, q):
 
 
 def main():
-    rounds, before, warmup, cmds = parse(sys.argv[1:])
+    rounds, before, warmup, rotate, cmds = parse(sys.argv[1:])
     devnull = os.open(os.devnull, os.O_WRONLY)
     res = {label: [] for label, _, _ in cmds}
     codes = {label: set() for label, _, _ in cmds}
     for r in range(warmup + rounds):
-        for label, cwd, args in cmds:
+        k = r % len(cmds) if rotate else 0
+        for label, cwd, args in cmds[k:] + cmds[:k]:
             if before:
                 subprocess.run(before, shell=True, cwd=cwd, check=True)
             wall, cpu, rss, code = run(cwd, args, devnull)
