@@ -2,7 +2,7 @@
 // on-disk Badger store, end to end, and prints the Summary as JSON. It is
 // the library-side stand-in for `lore index` in bench/analyzer/run.sh.
 //
-//	go run ./bench/analyzer -repo $(go env GOROOT)/src -db /tmp/db
+//	go run ./bench/analyzer -repo $(go env GOROOT)/src -db DB
 package main
 
 import (

@@ -73,14 +73,14 @@ for name in "${@:-go python ts}"; do
 		echo "== $c: $(git -C "$dir" ls-files | wc -l) files, $(du -sm --exclude=.git --exclude=.lore "$dir" | cut -f1) MB"
 		cat $(git -C "$dir" ls-files | sed "s|^|$dir/|") >/dev/null 2>&1 || true # warm the page cache
 		echo "-- cold index"
-		"$alternate" "$ROUNDS" --before 'rm -rf .lore/db' "ctags=@$dir ctags -R -f $work/tags ." "lore=@$dir $lore index"
+		"$alternate" "$ROUNDS" --rotate --before 'rm -rf .lore/db' "ctags=@$dir ctags -R -f $work/tags ." "lore=@$dir $lore index"
 		echo "-- index after a one-line edit of $f"
 		"$lore" -C "$dir" index >/dev/null
-		"$alternate" "$ROUNDS" --before "echo '$comment lore bench' >> $f" "git-status=@$dir git status --porcelain" "lore=@$dir $lore index"
+		"$alternate" "$ROUNDS" --rotate --before "echo '$comment lore bench' >> $f" "git-status=@$dir git status --porcelain" "lore=@$dir $lore index"
 		echo "-- index with nothing changed"
 		sleep 3 # past the index's window for files written in the same moment
 		"$lore" -C "$dir" index >/dev/null
-		"$alternate" "$ROUNDS" "git-status=@$dir git status --porcelain" "lore=@$dir $lore index"
+		"$alternate" "$ROUNDS" --rotate "git-status=@$dir git status --porcelain" "lore=@$dir $lore index"
 		git -C "$dir" checkout -q -- "$f"
 	done
 done

@@ -36,14 +36,15 @@ import (
 //	LORE_BENCH=1 go test ./bench/anchors -run Relocation -v
 //
 // LORE_BENCH_TS names a directory of TypeScript sources (default: the
-// src/ of rxjs unpacked by `npm pack rxjs@7.8.2` under /tmp/npmts).
+// src/ of rxjs unpacked by `npm pack rxjs@7.8.2` into npmts under the
+// OS temp dir).
 func TestRelocation(t *testing.T) {
 	if os.Getenv("LORE_BENCH") == "" {
 		t.Skip("set LORE_BENCH=1")
 	}
 	ts := os.Getenv("LORE_BENCH_TS")
 	if ts == "" {
-		ts = "/tmp/npmts/package/src"
+		ts = filepath.Join(os.TempDir(), "npmts", "package", "src")
 	}
 	corpora := []struct {
 		name, root, ext string

@@ -4,8 +4,8 @@ table with an index for each direction, measured as bench/graph measures
 lore's store: bulk load, bytes per edge on disk, and depth-2
 neighbourhoods in both directions, best 100 by the product of weights.
 
-usage: go run ./bench/graph -json /tmp/graph.json    # the graph, as lore's graph JSON
-       bench/graph/sqlite.py /tmp/graph.json [QUERIES]  (default 1000)
+usage: go run ./bench/graph -json graph.json    # the graph, as lore's graph JSON
+       bench/graph/sqlite.py graph.json [QUERIES]  (default 1000)
 
 SQLite has no best-first search: the recursive query reaches the whole
 depth-2 neighbourhood and keeps the best 100, which is more work on hubs
