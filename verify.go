@@ -631,34 +631,6 @@ func touches(a anchors.Anchor, changed map[string]bool, renames map[string]strin
 	return false
 }
 
-// globMatch matches slash paths against a pattern where ** spans
-// directories.
-func globMatch(pattern, name string) bool {
-	ps, ns := strings.Split(pattern, "/"), strings.Split(name, "/")
-	var match func(i, j int) bool
-	match = func(i, j int) bool {
-		for i < len(ps) {
-			if ps[i] == "**" {
-				for k := j; k <= len(ns); k++ {
-					if match(i+1, k) {
-						return true
-					}
-				}
-				return false
-			}
-			if j >= len(ns) {
-				return false
-			}
-			if ok, _ := path.Match(ps[i], ns[j]); !ok {
-				return false
-			}
-			i, j = i+1, j+1
-		}
-		return j == len(ns)
-	}
-	return match(0, 0)
-}
-
 // git runs git in the workspace's root and returns its standard output.
 func (w *Workspace) git(ctx context.Context, args ...string) ([]byte, error) {
 	return w.gitIn(ctx, nil, args...)
