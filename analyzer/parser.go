@@ -166,8 +166,10 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	}
 	f.Lang = l.Name
 	var header []int
+	// Languages whose canonical stream lexes itself need the lexer's
+	// tokens only to bound a file that could hold more than MaxTokens.
 	p.spans = p.spans[:0]
-	if canonFromSpans(l.Name) || l.grammar == nil {
+	if canonFromSpans(l.Name) || l.grammar == nil || len(src) > MaxTokens {
 		p.spans = lexSpec(l.Name).tokens(src, p.spans)
 	}
 	if l.grammar != nil && len(p.spans) > MaxTokens {
