@@ -61,6 +61,9 @@ type Workspace struct {
 	// every record again.
 	synced   []namedRecord
 	syncedIn *graph.Store
+	// saved says what the operation under way wrote to the learning
+	// files, once it has written all it had to (see wrote).
+	saved string
 }
 
 // Open finds the workspace containing dir by walking up to the nearest
@@ -163,20 +166,49 @@ func (w *Workspace) withWriter(ctx context.Context, fn func(*graph.Store) error)
 	return w.useStore(ctx, true, fn)
 }
 
+//
+// The learning files are the truth and the store is derived from them:
+// once fn has written what it had to write to the files (see wrote), a
+// failure to bring the store up to date, or an interruption, is a warning,
+// and the operation succeeds; the next one catches up. Before that, a
+// store found damaged is set aside and the operation runs once more on a
+// fresh one.
 func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Store) error) error {
-	// The learnings directory is read while the store opens.
-	ls := startListing(w.learningsDir())
+	w.saved = ""
+	err := w.runStore(ctx, write, fn)
+	if errors.Is(err, graph.ErrCorrupt) && w.saved == "" && ctx.Err() == nil {
+		if err = w.setAside(err); err == nil {
+			err = w.runStore(ctx, write, fn)
+		}
+	}
+	if err != nil && w.saved != "" {
+		if ctx.Err() != nil {
+			err = errors.New("interrupted")
+		}
+		w.notify("%s, but .lore/db was not updated (%v); the next lore command updates it", w.saved, err)
+		return nil
+	}
+	return err
+}
+
+// wrote records that the operation under way has written to the learning
+// files all it had to: what says what, as in "learning k3v9q2x7mf saved".
+func (w *Workspace) wrote(what string) { w.saved = what }
+
+func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Store) error) error {
 	if w.closing != nil {
 		<-w.closing
 		w.closing = nil
 	}
 	st, err := w.openStore(write)
 	if err != nil {
-		ls.wait()
 		return err
 	}
 	w.open = &storeRef{st: st}
-	err = w.syncListed(ctx, st, ls)
+	// The learnings directory is read only now that the store is open: a
+	// listing from before would miss files another process added while
+	// this one waited for the store, and take their learnings for gone.
+	err = w.syncListed(ctx, st, startListing(w.learningsDir()))
 	if err == nil {
 		err = fn(st)
 	}
@@ -199,6 +231,17 @@ func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Sto
 	return err
 }
 
+// setAside moves a damaged store aside (see moveAside) so that the next
+// open rebuilds it; why is the damage found.
+func (w *Workspace) setAside(why error) error {
+	aside, err := moveAside(w.dbDir())
+	if err != nil {
+		return fmt.Errorf("%w (and could not move it aside: %v); delete %s and retry", why, err, w.dbDir())
+	}
+	w.notify("%v; moved it to %s and rebuilding (feedback and verification history start afresh)", why, filepath.Base(aside))
+	return nil
+}
+
 // moveAside renames dir to a name of the form DIR.broken-TIME that no
 // earlier move took.
 func moveAside(dir string) (string, error) {
@@ -216,15 +259,13 @@ func moveAside(dir string) (string, error) {
 func (w *Workspace) openStore(write bool) (*graph.Store, error) {
 	opts := graph.Options{LockTimeout: w.opts.LockTimeout, Schema: storeSchema, ReadWrite: write}
 	st, err := graph.Open(w.dbDir(), opts)
-	if err != nil && !errors.Is(err, graph.ErrLocked) {
-		// The store is derived data: when it cannot be opened, set it
-		// aside and rebuild rather than fail every command.
-		aside, rerr := moveAside(w.dbDir())
-		if rerr != nil {
-			return nil, fmt.Errorf("%w (and could not move it aside: %v); delete %s and retry", err, rerr, w.dbDir())
+	if errors.Is(err, graph.ErrCorrupt) {
+		// The store is derived data: when it is damaged, set it aside
+		// and rebuild rather than fail every command. Anything else (a
+		// permission, a full disk, an I/O error) is the caller's to fix.
+		if err = w.setAside(err); err == nil {
+			st, err = graph.Open(w.dbDir(), opts)
 		}
-		w.notify("store could not be opened (%v); moved it to %s and rebuilding", err, filepath.Base(aside))
-		st, err = graph.Open(w.dbDir(), opts)
 	}
 	if err != nil {
 		return nil, err

@@ -77,6 +77,10 @@ func (b *Batch) commit() error {
 	if b.w == nil {
 		return nil
 	}
+	if err := b.s.roomToWrite(); err != nil {
+		b.discard()
+		return err
+	}
 	var err error
 	for range 5 {
 		if err = b.w.txn.Commit(); !errors.Is(err, badger.ErrConflict) {

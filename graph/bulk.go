@@ -145,6 +145,14 @@ func (s *Store) Load(ctx context.Context, nodes []Node, edges []Edge) error {
 	if err := s.writable(); err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
+	if err := s.roomToWrite(); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	return s.guard(func() error { return s.load(ctx, nodes, edges) })
+}
+
+// load is Load on a writable store.
+func (s *Store) load(ctx context.Context, nodes []Node, edges []Edge) error {
 	// An empty store (as after a rebuild) is filled by Badger's stream
 	// writer, which builds the tables directly; otherwise by a write batch.
 	var stream bool
@@ -261,7 +269,7 @@ func (s *Store) Load(ctx context.Context, nodes []Node, edges []Edge) error {
 		}
 		w = sw
 	} else {
-		w = newBatchLoad(s.db)
+		w = newBatchLoad(s.db, s.roomToWrite)
 	}
 	defer w.cancel()
 	put := w.put
@@ -405,7 +413,9 @@ type batchLoad struct {
 	slab []byte
 }
 
-func newBatchLoad(db *badger.DB) *batchLoad { return &batchLoad{wb: newPipe(db)} }
+func newBatchLoad(db *badger.DB, room func() error) *batchLoad {
+	return &batchLoad{wb: newPipe(db, room)}
+}
 
 func (b *batchLoad) put(k, v []byte) error {
 	if cap(b.slab)-len(b.slab) < len(k)+len(v) {

@@ -3,7 +3,6 @@ package graph
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -63,8 +62,6 @@ func putUID(b []byte, u uint64) []byte {
 		return binary.BigEndian.AppendUint64(b, u)
 	}
 }
-
-var errCorrupt = errors.New("corrupt graph key or value")
 
 // getUID decodes a uid at the start of b and returns it with its length.
 func getUID(b []byte) (uint64, int, error) {
@@ -221,9 +218,10 @@ func decodeRecord(v []byte) (r edgeRecord, err error) {
 	r.mentions = nextU()
 	if r.flags&flagInvalid != 0 {
 		r.invalidated = next()
-		n = int(nextU())
-		if err == nil && n > len(v) {
+		if u := nextU(); err == nil && u > uint64(len(v)) {
 			err = errCorrupt
+		} else {
+			n = int(u)
 		}
 		if err == nil {
 			r.reason = string(v[:n])
@@ -288,7 +286,7 @@ func encodeNode(id string, attrs map[string]string) []byte {
 
 func decodeNodeID(v []byte) (string, []byte, error) {
 	n, m := binary.Uvarint(v)
-	if m <= 0 || int(n) > len(v)-m {
+	if m <= 0 || n > uint64(len(v)-m) {
 		return "", nil, errCorrupt
 	}
 	return string(v[m : m+int(n)]), v[m+int(n):], nil

@@ -85,85 +85,87 @@ func (s *Store) Export(ctx context.Context, w io.Writer, f Format) error {
 	if err != nil {
 		return err
 	}
-	s.exclusive.RLock()
-	defer s.exclusive.RUnlock()
-	err = s.db.View(func(txn *badger.Txn) error {
-		r := newReader(s, txn)
-		p := []byte{prefixNode}
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
-		count := 0
-		for it.Seek(p); it.ValidForPrefix(p); it.Next() {
-			if count++; count%4096 == 0 {
-				if err := ctx.Err(); err != nil {
+	err = s.read(func() error {
+		s.exclusive.RLock()
+		defer s.exclusive.RUnlock()
+		return s.db.View(func(txn *badger.Txn) error {
+			r := newReader(s, txn)
+			p := []byte{prefixNode}
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+			count := 0
+			for it.Seek(p); it.ValidForPrefix(p); it.Next() {
+				if count++; count%4096 == 0 {
+					if err := ctx.Err(); err != nil {
+						it.Close()
+						return err
+					}
+				}
+				item := it.Item()
+				u, _, err := getUID(item.Key()[1:])
+				if err != nil {
+					it.Close()
+					return err
+				}
+				var n Node
+				if err := item.Value(func(v []byte) error { n, err = decodeNode(v); return err }); err != nil {
+					it.Close()
+					return err
+				}
+				r.names[u] = n.ID
+				if err := sk.node(n); err != nil {
 					it.Close()
 					return err
 				}
 			}
-			item := it.Item()
-			u, _, err := getUID(item.Key()[1:])
-			if err != nil {
-				it.Close()
-				return err
-			}
-			var n Node
-			if err := item.Value(func(v []byte) error { n, err = decodeNode(v); return err }); err != nil {
-				it.Close()
-				return err
-			}
-			r.names[u] = n.ID
-			if err := sk.node(n); err != nil {
-				it.Close()
-				return err
-			}
-		}
-		it.Close()
-		p = []byte{prefixOut}
-		it = txn.NewIterator(badger.IteratorOptions{Prefix: p})
-		defer it.Close()
-		for it.Seek(p); it.ValidForPrefix(p); it.Next() {
-			if count++; count%4096 == 0 {
-				if err := ctx.Err(); err != nil {
+			it.Close()
+			p = []byte{prefixOut}
+			it = txn.NewIterator(badger.IteratorOptions{Prefix: p})
+			defer it.Close()
+			for it.Seek(p); it.ValidForPrefix(p); it.Next() {
+				if count++; count%4096 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				item := it.Item()
+				a, err := parseAdjKey(item.Key())
+				if err != nil {
+					return err
+				}
+				var rec edgeRecord
+				mirror := false
+				err = item.Value(func(v []byte) error {
+					if len(v) > 0 && v[0]&flagMirror != 0 {
+						mirror = true
+						return nil
+					}
+					rec, err = decodeRecord(v)
+					return err
+				})
+				if err != nil {
+					return err
+				}
+				if mirror {
+					continue
+				}
+				from, err := r.name(a.self)
+				if err != nil {
+					return err
+				}
+				to, err := r.name(a.other)
+				if err != nil {
+					return err
+				}
+				e, err := rec.edge(EdgeKey{Type: typeOf(a.typ), From: from, To: to, Relation: a.rel})
+				if err != nil {
+					return err
+				}
+				if err := sk.edge(e); err != nil {
 					return err
 				}
 			}
-			item := it.Item()
-			a, err := parseAdjKey(item.Key())
-			if err != nil {
-				return err
-			}
-			var rec edgeRecord
-			mirror := false
-			err = item.Value(func(v []byte) error {
-				if len(v) > 0 && v[0]&flagMirror != 0 {
-					mirror = true
-					return nil
-				}
-				rec, err = decodeRecord(v)
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if mirror {
-				continue
-			}
-			from, err := r.name(a.self)
-			if err != nil {
-				return err
-			}
-			to, err := r.name(a.other)
-			if err != nil {
-				return err
-			}
-			e, err := rec.edge(EdgeKey{Type: typeOf(a.typ), From: from, To: to, Relation: a.rel})
-			if err != nil {
-				return err
-			}
-			if err := sk.edge(e); err != nil {
-				return err
-			}
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("export: %w", err)

@@ -104,7 +104,7 @@ func (s *Store) trimHistory() error {
 	if err != nil || len(keys) == 0 {
 		return err
 	}
-	wb := newPipe(s.db)
+	wb := newPipe(s.db, nil)
 	defer wb.Cancel()
 	for _, k := range keys {
 		if err := wb.Delete(k); err != nil {

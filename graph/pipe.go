@@ -20,6 +20,9 @@ import (
 // read timestamps. A pipe is safe for concurrent use.
 type pipe struct {
 	db *badger.DB
+	// room fails when the disk has too little space left to write on
+	// (see Store.roomToWrite); nil means no check.
+	room func() error
 
 	mu   sync.Mutex
 	txn  *badger.Txn
@@ -32,7 +35,9 @@ type pipe struct {
 
 var errPipeDone = errors.New("graph: write to a batch that has ended")
 
-func newPipe(db *badger.DB) *pipe { return &pipe{db: db, txn: db.NewTransaction(true)} }
+func newPipe(db *badger.DB, room func() error) *pipe {
+	return &pipe{db: db, room: room, txn: db.NewTransaction(true)}
+}
 
 // Set stores val under key. The pipe keeps both slices until their
 // transaction is applied: the caller must not modify them.
@@ -57,6 +62,11 @@ func (p *pipe) write(op func(*badger.Txn) error) error {
 	err := op(p.txn)
 	if !errors.Is(err, badger.ErrTxnTooBig) {
 		return err
+	}
+	if p.room != nil {
+		if err := p.room(); err != nil {
+			return err
+		}
 	}
 	p.rotate()
 	return op(p.txn) // too big for an empty transaction: the caller's error

@@ -13,7 +13,7 @@ import (
 // once they are applied, and the pipe refuses writes after.
 func TestPipeWritesAcrossTransactions(t *testing.T) {
 	s := openMem(t)
-	p := newPipe(s.db)
+	p := newPipe(s.db, nil)
 	defer p.Cancel()
 	val := bytes.Repeat([]byte("x"), 4<<10) // a few hundred per transaction
 	var wg sync.WaitGroup
@@ -69,7 +69,7 @@ func TestPipeWritesAcrossTransactions(t *testing.T) {
 // a full transaction rotated.
 func TestPipeCancel(t *testing.T) {
 	s := openMem(t)
-	p := newPipe(s.db)
+	p := newPipe(s.db, nil)
 	first := kvKey("pipe", "first")
 	if err := p.Set(first, []byte("1")); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -86,6 +87,10 @@ type Store struct {
 	// created is set when Open created the database: its first writer
 	// fills it in bulk (see valueThreshold).
 	created bool
+
+	fault    *fault       // set when Badger failed under this Store
+	inflight atomic.Int32 // calls running through guard
+	dirInfo  os.FileInfo  // the directory as opened (nil in memory)
 }
 
 // Key prefixes of the store's key space. Each is one byte so that every
@@ -132,7 +137,7 @@ const gcFilesPerClose = 4
 
 // Open opens (creating if needed) the database in dir.
 func Open(dir string, opts Options) (*Store, error) {
-	s := &Store{dir: dir, opts: opts, streamMin: defaultStreamMin}
+	s := &Store{dir: dir, opts: opts, streamMin: defaultStreamMin, fault: newFault()}
 	switch {
 	case opts.HistoryLimit == 0:
 		s.histKeep = DefaultHistoryLimit
@@ -143,6 +148,14 @@ func Open(dir string, opts Options) (*Store, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("open store %s: %w", dir, err)
 		}
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return nil, fmt.Errorf("open store %s: %w", dir, err)
+		}
+		s.dirInfo = fi
+		if name := diedOpening(dir); name != "" {
+			return nil, fmt.Errorf("open store %s: %w: a process died while opening it (%s left behind)", dir, ErrCorrupt, name)
+		}
 	}
 	db, ro, err := s.openDB(!opts.ReadWrite, false)
 	if err != nil {
@@ -151,21 +164,64 @@ func Open(dir string, opts Options) (*Store, error) {
 	s.db = db
 	s.readOnly.Store(ro)
 	if err := s.checkSchema(opts.Schema); err != nil {
-		s.db.Close()
+		s.Close()
 		return nil, err
 	}
-	if err := s.loadCounters(); err != nil {
-		s.db.Close()
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	if err := s.read(s.loadCounters); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store %s: %w", dir, damaged(err))
 	}
 	return s, nil
+}
+
+// damaged sorts an error of opening or reading the store: the operating
+// system's (a permission, a full disk, an I/O error) becomes that error
+// alone, anything else means the data is damaged (ErrCorrupt). A missing
+// file of the store is damage too.
+func damaged(err error) error {
+	if err == nil || errors.Is(err, ErrCorrupt) || errors.Is(err, ErrLocked) {
+		return err
+	}
+	if errno := osError(err); errno != 0 {
+		return withHint(errno)
+	}
+	return fmt.Errorf("%w: %w", ErrCorrupt, err)
+}
+
+// withHint adds to an error of the operating system what to do about it.
+func withHint(errno syscall.Errno) error {
+	switch errno {
+	case syscall.ENOSPC, syscall.EDQUOT:
+		return fmt.Errorf("%w: free space and rerun", errno)
+	case syscall.EACCES, syscall.EPERM, syscall.EROFS:
+		return fmt.Errorf("%w: make the directory writable (or remove it) and rerun", errno)
+	case syscall.EIO:
+		return fmt.Errorf("%w: check the disk, then remove the directory and rerun", errno)
+	}
+	return errno
+}
+
+// osErrors are the operating system's errors that say nothing about the
+// store's data.
+var osErrors = []syscall.Errno{syscall.EACCES, syscall.EPERM, syscall.EROFS, syscall.ENOSPC,
+	syscall.EDQUOT, syscall.EIO, syscall.EMFILE, syscall.ENFILE, syscall.ENOMEM, syscall.EFBIG}
+
+// osError finds one of osErrors in err. Badger flattens the errors it
+// wraps into text, so the error's text is searched for the system's own
+// message when the chain does not hold it.
+func osError(err error) syscall.Errno {
+	for _, e := range osErrors {
+		if errors.Is(err, e) || strings.Contains(err.Error(), e.Error()) {
+			return e
+		}
+	}
+	return 0
 }
 
 // badgerOptions are the options of every handle; compactOnClose is decided
 // per handle.
 func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
 	bo := badger.DefaultOptions(s.dir).
-		WithLogger(nil).
 		WithMemTableSize(memTableSize(s.opts.MemTableSize)).
 		WithNumMemtables(2).
 		WithNumLevelZeroTables(compactL0At).
@@ -223,7 +279,7 @@ func (s *Store) valueThreshold() int64 {
 // writer's own memtable makes one more).
 func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, error) {
 	if s.opts.InMemory {
-		db, err := badger.Open(s.badgerOptions(false))
+		db, err := s.openHandle(s.badgerOptions(false))
 		if err != nil {
 			return nil, false, fmt.Errorf("open store: %w", err)
 		}
@@ -246,7 +302,7 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 		var db *badger.DB
 		var err error
 		if tryReadOnly {
-			db, err = badger.Open(s.badgerOptions(false).WithReadOnly(true))
+			db, err = s.openHandle(s.badgerOptions(false).WithReadOnly(true))
 			if err == nil {
 				return db, true, nil
 			}
@@ -257,10 +313,15 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 				continue
 			}
 		} else {
-			db, err = badger.Open(s.badgerOptions(compactOnClose))
+			if err := s.roomToWrite(); err != nil {
+				return nil, false, err
+			}
+			db, err = s.openHandle(s.badgerOptions(compactOnClose))
 			if err == nil {
 				if !compactOnClose && levelZero(db) >= compactL0At-1 {
-					db.Close()
+					if err := s.closeHandle(db, false); err != nil {
+						return nil, false, err
+					}
 					compactOnClose = true
 					continue
 				}
@@ -274,7 +335,7 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 					removeEmptyLogs(s.dir)
 					continue
 				}
-				return nil, false, fmt.Errorf("open store %s: %w", s.dir, err)
+				return nil, false, fmt.Errorf("open store %s: %w", s.dir, damaged(err))
 			}
 		}
 		remaining := time.Until(deadline)
@@ -290,6 +351,85 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 			delay *= 2
 		}
 	}
+}
+
+// openHandle opens a Badger handle with a logger of its own (see fault),
+// marking the opening (see markOpening). A panic of Badger in this
+// goroutine while it reads damaged files becomes ErrCorrupt.
+func (s *Store) openHandle(bo badger.Options) (*badger.DB, error) {
+	log := &faultLog{s: s}
+	bo = bo.WithLogger(log)
+	if !s.opts.InMemory {
+		defer markOpening(s.dir)()
+	}
+	var db *badger.DB
+	err := s.recovered(func() error {
+		var err error
+		db, err = badger.Open(bo)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	log.armed.Store(true)
+	return db, nil
+}
+
+// closeHandle closes a Badger handle, first collecting value-log garbage
+// when collect is set, giving up as guard does when the store fails
+// meanwhile (a close flushes the memtable). It tries even when the store
+// has failed already.
+func (s *Store) closeHandle(db *badger.DB, collect bool) error {
+	err := s.wait(func() error {
+		if collect && s.fault.get() == nil {
+			// Each writer starts a value-log file, and the values it
+			// holds go stale as later runs rewrite them, but Badger
+			// deletes a file only when its garbage is collected: without
+			// this, a hook that re-indexes on every commit leaves one more
+			// file per run, and every later process opens them all. A
+			// file is rewritten once compactions have found half of it
+			// stale; a few per run keep up.
+			for range gcFilesPerClose {
+				if db.RunValueLogGC(0.5) != nil {
+					break
+				}
+			}
+		}
+		return db.Close()
+	}, true)
+	if err != nil && err != s.fault.get() {
+		return fmt.Errorf("close store %s: %w", s.dir, err)
+	}
+	return err
+}
+
+// Badger writes its write-ahead log, value log and tables through shared
+// mappings of files it sizes first; when the disk fills under such a
+// mapping, the write faults and the process dies (SIGBUS), with no error to
+// report. So a writer starts, and a batch goes on, only while the disk has
+// room for a few memtables' worth of log and tables and a value-log file.
+func (s *Store) spaceNeeded() uint64 {
+	return uint64(4*memTableSize(s.opts.MemTableSize) + shortLogFileSize)
+}
+
+// roomToWrite fails with ENOSPC when the disk lacks spaceNeeded.
+func (s *Store) roomToWrite() error {
+	if s.opts.InMemory {
+		return nil
+	}
+	free, ok := freeSpace(s.dir)
+	need := s.spaceNeeded()
+	if !ok || free >= need {
+		return nil
+	}
+	return fmt.Errorf("store %s: %s free, writing needs %s: %w", s.dir, mib(free), mib(need), withHint(syscall.ENOSPC))
+}
+
+func mib(n uint64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
 }
 
 func levelZero(db *badger.DB) int {
@@ -331,8 +471,11 @@ func (s *Store) writable() error {
 		time.Sleep(time.Millisecond)
 	}
 	defer s.exclusive.Unlock()
+	if err := s.roomToWrite(); err != nil {
+		return err
+	}
 	compact := levelZero(s.db) >= compactL0At-1
-	if err := s.db.Close(); err != nil {
+	if err := s.closeHandle(s.db, false); err != nil {
 		s.db = nil
 		return fmt.Errorf("store %s: reopen for writing: %w", s.dir, err)
 	}
@@ -347,7 +490,7 @@ func (s *Store) writable() error {
 	s.readOnly.Store(false)
 	// Another process may have written meanwhile: its nodes took uids.
 	s.names.clear()
-	return s.loadCounters()
+	return s.read(s.loadCounters)
 }
 
 func memTableSize(n int64) int64 {
@@ -376,23 +519,25 @@ func lockHolder(dir string) string {
 func (s *Store) checkSchema(want int) error {
 	key := metaKey(metaSchema)
 	var have []byte
-	err := s.db.View(func(txn *badger.Txn) error {
-		it, err := txn.Get(key)
-		if err != nil {
+	err := s.read(func() error {
+		return s.db.View(func(txn *badger.Txn) error {
+			it, err := txn.Get(key)
+			if err != nil {
+				return err
+			}
+			have, err = it.ValueCopy(nil)
 			return err
-		}
-		have, err = it.ValueCopy(nil)
-		return err
+		})
 	})
 	switch {
 	case errors.Is(err, badger.ErrKeyNotFound):
 		empty, err := s.empty()
 		if err != nil {
-			return err
+			return fmt.Errorf("open store %s: %w", s.dir, damaged(err))
 		}
 		s.rebuilt = !empty
 	case err != nil:
-		return fmt.Errorf("open store %s: read schema: %w", s.dir, err)
+		return fmt.Errorf("open store %s: read schema: %w", s.dir, damaged(err))
 	case string(have) == strconv.Itoa(want):
 		return nil
 	default:
@@ -401,24 +546,28 @@ func (s *Store) checkSchema(want int) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	if s.rebuilt {
-		if err := s.db.DropAll(); err != nil {
-			return fmt.Errorf("open store %s: drop for rebuild: %w", s.dir, err)
+	return s.guard(func() error {
+		if s.rebuilt {
+			if err := s.db.DropAll(); err != nil {
+				return fmt.Errorf("open store %s: drop for rebuild: %w", s.dir, err)
+			}
 		}
-	}
-	return s.db.Update(func(txn *badger.Txn) error {
-		return txn.Set(key, []byte(strconv.Itoa(want)))
+		return s.db.Update(func(txn *badger.Txn) error {
+			return txn.Set(key, []byte(strconv.Itoa(want)))
+		})
 	})
 }
 
 func (s *Store) empty() (bool, error) {
 	empty := true
-	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{})
-		defer it.Close()
-		it.Rewind()
-		empty = !it.Valid()
-		return nil
+	err := s.read(func() error {
+		return s.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{})
+			defer it.Close()
+			it.Rewind()
+			empty = !it.Valid()
+			return nil
+		})
 	})
 	return empty, err
 }
@@ -440,25 +589,9 @@ func (s *Store) Close() error {
 	if s.db == nil {
 		return nil
 	}
-	if !s.readOnly.Load() && !s.opts.InMemory {
-		// Each writer starts a value-log file, and the values it holds
-		// go stale as later runs rewrite them, but Badger deletes a file
-		// only when its garbage is collected: without this, a hook that
-		// re-indexes on every commit leaves one more file per run, and
-		// every later process opens them all. A file is rewritten once
-		// compactions have found half of it stale; a few per run keep up.
-		for range gcFilesPerClose {
-			if s.db.RunValueLogGC(0.5) != nil {
-				break
-			}
-		}
-	}
-	err := s.db.Close()
+	db := s.db
 	s.db = nil
-	if err != nil {
-		return fmt.Errorf("close store %s: %w", s.dir, err)
-	}
-	return nil
+	return s.closeHandle(db, !s.readOnly.Load() && !s.opts.InMemory)
 }
 
 // ReadOnly reports whether the store's handle is still read-only: nothing
@@ -471,15 +604,21 @@ func (s *Store) Compact() error {
 	if err := s.writable(); err != nil {
 		return fmt.Errorf("compact %s: %w", s.dir, err)
 	}
-	s.exclusive.RLock()
-	defer s.exclusive.RUnlock()
-	if err := s.trimHistory(); err != nil {
+	err := s.guard(func() error {
+		s.exclusive.RLock()
+		defer s.exclusive.RUnlock()
+		if err := s.trimHistory(); err != nil {
+			return err
+		}
+		if err := s.db.Flatten(1); err != nil {
+			return err
+		}
+		for s.db.RunValueLogGC(0.5) == nil {
+		}
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("compact %s: %w", s.dir, err)
-	}
-	if err := s.db.Flatten(1); err != nil {
-		return fmt.Errorf("compact %s: %w", s.dir, err)
-	}
-	for s.db.RunValueLogGC(0.5) == nil {
 	}
 	return nil
 }
@@ -518,9 +657,11 @@ func validNS(ns string) error {
 
 // View runs fn in a read-only transaction.
 func (s *Store) View(fn func(*Tx) error) error {
-	s.exclusive.RLock()
-	defer s.exclusive.RUnlock()
-	return s.db.View(func(txn *badger.Txn) error { return fn(&Tx{txn: txn, s: s}) })
+	return s.read(func() error {
+		s.exclusive.RLock()
+		defer s.exclusive.RUnlock()
+		return s.db.View(func(txn *badger.Txn) error { return fn(&Tx{txn: txn, s: s}) })
+	})
 }
 
 // Update runs fn in a read-write transaction and commits it, retrying a few
@@ -529,19 +670,21 @@ func (s *Store) Update(fn func(*Tx) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	s.exclusive.RLock()
-	defer s.exclusive.RUnlock()
-	var err error
-	for range 5 {
-		err = s.db.Update(func(txn *badger.Txn) error { return fn(&Tx{txn: txn, s: s, write: true}) })
-		if !errors.Is(err, badger.ErrConflict) {
-			break
+	return s.guard(func() error {
+		s.exclusive.RLock()
+		defer s.exclusive.RUnlock()
+		var err error
+		for range 5 {
+			err = s.db.Update(func(txn *badger.Txn) error { return fn(&Tx{txn: txn, s: s, write: true}) })
+			if !errors.Is(err, badger.ErrConflict) {
+				break
+			}
 		}
-	}
-	if errors.Is(err, badger.ErrTxnTooBig) {
-		return fmt.Errorf("transaction too big, use Batch: %w", err)
-	}
-	return err
+		if errors.Is(err, badger.ErrTxnTooBig) {
+			return fmt.Errorf("%w, use Batch: %w", ErrTooBig, err)
+		}
+		return err
+	})
 }
 
 // Tx is a transaction. It must not be used after its View or Update returns.
@@ -637,19 +780,21 @@ func (s *Store) Batch(fn func(*Batch) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	s.exclusive.RLock()
-	defer s.exclusive.RUnlock()
-	wb := newPipe(s.db)
-	defer wb.Cancel()
-	b := &Batch{wb: wb, s: s}
-	defer b.discard()
-	if err := fn(b); err != nil {
-		return err
-	}
-	if err := b.commit(); err != nil {
-		return err
-	}
-	return wb.Flush()
+	return s.guard(func() error {
+		s.exclusive.RLock()
+		defer s.exclusive.RUnlock()
+		wb := newPipe(s.db, s.roomToWrite)
+		defer wb.Cancel()
+		b := &Batch{wb: wb, s: s}
+		defer b.discard()
+		if err := fn(b); err != nil {
+			return err
+		}
+		if err := b.commit(); err != nil {
+			return err
+		}
+		return wb.Flush()
+	})
 }
 
 // Batch is a bulk writer. See Store.Batch. Set, SetOwned and Delete may be

@@ -1,0 +1,186 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrCorrupt reports stored data that cannot be read: the store is damaged.
+// Its data is derived, so the caller may set it aside and rebuild it; no
+// other error of this package means that.
+var ErrCorrupt = errors.New("store damaged")
+
+// ErrTooBig reports a write that does not fit one transaction.
+var ErrTooBig = errors.New("transaction too big")
+
+// errCorrupt is a key or value this package cannot decode.
+var errCorrupt = fmt.Errorf("%w: corrupt graph key or value", ErrCorrupt)
+
+// faultGrace is how long a call into Badger may still finish once the
+// store has failed (see fault).
+const faultGrace = 2 * time.Second
+
+// dirCheckEvery is how often a call waiting on Badger checks that the
+// store's directory is still there.
+const dirCheckEvery = 200 * time.Millisecond
+
+// fault is what a Store knows of its failure. Badger retries a failed
+// flush of its memtable forever, and a commit, a new transaction or a
+// close then waits for it forever: a directory removed or made read-only
+// under a running writer, or a full disk, would hang the process. Badger
+// reports each failed attempt to its logger, and fault is that logger: the
+// first error it reports, or the store's directory going away, fails the
+// store. Calls that may wait on Badger run through Store.guard, which gives
+// up on them once the store has failed; later calls fail at once.
+type fault struct {
+	once sync.Once
+	c    chan struct{} // closed when err is set
+	err  error
+}
+
+func newFault() *fault { return &fault{c: make(chan struct{})} }
+
+func (f *fault) set(err error) { f.once.Do(func() { f.err = err; close(f.c) }) }
+
+// get returns the store's failure, nil while it has none.
+func (f *fault) get() error {
+	select {
+	case <-f.c:
+		return f.err
+	default:
+		return nil
+	}
+}
+
+// faultLog is the logger of one Badger handle: it prints nothing and
+// fails the store on an error, once the handle is open (errors of a failed
+// open are returned by the open itself).
+type faultLog struct {
+	s     *Store
+	armed atomic.Bool
+}
+
+func (l *faultLog) Errorf(format string, args ...any) {
+	if !l.armed.Load() {
+		return
+	}
+	// Badger's messages end with ", retrying" and the like: the error
+	// itself, when one was passed, says what failed.
+	var cause error
+	for _, a := range args {
+		if e, ok := a.(error); ok {
+			cause = e
+			break
+		}
+	}
+	if cause == nil {
+		cause = errors.New(strings.TrimSpace(fmt.Sprintf(format, args...)))
+	}
+	l.s.fail(cause)
+}
+
+func (*faultLog) Warningf(string, ...any) {}
+func (*faultLog) Infof(string, ...any)    {}
+func (*faultLog) Debugf(string, ...any)   {}
+
+// guard runs fn, a call into Badger, and returns its result. When the
+// store fails while fn runs (see fault), guard waits faultGrace for fn to
+// finish, then returns the failure and leaves fn blocked in the
+// background; once the store has failed, guard returns the failure without
+// running fn. A panic in Badger, which it raises on damaged tables,
+// becomes ErrCorrupt.
+func (s *Store) guard(fn func() error) error { return s.wait(fn, false) }
+
+// wait is guard; when always is set, it runs fn even if the store has
+// failed, and still waits only faultGrace for it.
+func (s *Store) wait(fn func() error, always bool) error {
+	if err := s.fault.get(); err != nil && !always {
+		return err
+	}
+	s.inflight.Add(1)
+	done := make(chan error, 1)
+	go func() {
+		defer s.inflight.Add(-1)
+		done <- s.recovered(fn)
+	}()
+	tick := time.NewTicker(dirCheckEvery)
+	defer tick.Stop()
+	failed := s.fault.c
+	var giveUp <-chan time.Time
+	if s.fault.get() != nil {
+		failed, giveUp = nil, time.After(faultGrace)
+	}
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			s.checkDir()
+		case <-failed:
+			failed = nil
+			giveUp = time.After(faultGrace)
+		case <-giveUp:
+			return s.fault.get()
+		}
+	}
+}
+
+// read runs fn, a read from Badger. A read waits only for this Store's own
+// commits to be applied, so it runs through guard only while one of them
+// is under way or the store has failed; otherwise it runs here, with
+// Badger's panics turned into ErrCorrupt.
+func (s *Store) read(fn func() error) error {
+	if s.inflight.Load() > 0 || s.fault.get() != nil {
+		return s.guard(fn)
+	}
+	return s.recovered(fn)
+}
+
+// recovered runs fn and turns a panic raised inside Badger into
+// ErrCorrupt. Other panics are bugs and go on.
+func (s *Store) recovered(fn func() error) (err error) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if !strings.Contains(string(debug.Stack()), "github.com/dgraph-io/") {
+			panic(r)
+		}
+		err = fmt.Errorf("%w: %s: %v", ErrCorrupt, s.dir, r)
+	}()
+	return fn()
+}
+
+// fail fails the store with Badger's error: the operating system's error
+// inside it, when there is one, says what went wrong without Badger's
+// layers of context.
+func (s *Store) fail(cause error) {
+	if s.checkDir() {
+		return
+	}
+	if errno := osError(cause); errno != 0 {
+		cause = withHint(errno)
+	}
+	s.fault.set(fmt.Errorf("store %s: write failed: %w", s.dir, cause))
+}
+
+// checkDir fails the store when its directory was removed or replaced, and
+// reports whether it did.
+func (s *Store) checkDir() bool {
+	if s.dirInfo == nil {
+		return false
+	}
+	fi, err := os.Stat(s.dir)
+	if err == nil && os.SameFile(fi, s.dirInfo) {
+		return false
+	}
+	s.fault.set(fmt.Errorf("store %s: its directory was removed while in use: rerun to rebuild it", s.dir))
+	return true
+}
