@@ -166,7 +166,6 @@ func (w *Workspace) withWriter(ctx context.Context, fn func(*graph.Store) error)
 	return w.useStore(ctx, true, fn)
 }
 
-//
 // The learning files are the truth and the store is derived from them:
 // once fn has written what it had to write to the files (see wrote), a
 // failure to bring the store up to date, or an interruption, is a warning,
