@@ -166,6 +166,8 @@ func (w *Workspace) withWriter(ctx context.Context, fn func(*graph.Store) error)
 	return w.useStore(ctx, true, fn)
 }
 
+// useStore is withStore and withWriter.
+//
 // The learning files are the truth and the store is derived from them:
 // once fn has written what it had to write to the files (see wrote), a
 // failure to bring the store up to date, or an interruption, is a warning,
@@ -194,6 +196,7 @@ func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Sto
 // files all it had to: what says what, as in "learning k3v9q2x7mf saved".
 func (w *Workspace) wrote(what string) { w.saved = what }
 
+// runStore opens the store, syncs it, runs fn and closes the store.
 func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Store) error) error {
 	if w.closing != nil {
 		<-w.closing
