@@ -172,14 +172,18 @@ func (w *Workspace) withWriter(ctx context.Context, fn func(*graph.Store) error)
 // once fn has written what it had to write to the files (see wrote), a
 // failure to bring the store up to date, or an interruption, is a warning,
 // and the operation succeeds; the next one catches up. Before that, a
-// store found damaged is set aside and the operation runs once more on a
-// fresh one.
+// store found damaged is set aside, and the operation runs once more on a
+// fresh one if fn had not begun (else it fails: the next one rebuilds).
 func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Store) error) error {
 	w.saved = ""
-	err := w.runStore(ctx, write, fn)
+	ran, err := w.runStore(ctx, write, fn)
 	if errors.Is(err, graph.ErrCorrupt) && w.saved == "" && ctx.Err() == nil {
-		if err = w.setAside(err); err == nil {
-			err = w.runStore(ctx, write, fn)
+		// fn may not be run twice: after it started, the next command
+		// rebuilds.
+		if err = w.setAside(err); err == nil && !ran {
+			_, err = w.runStore(ctx, write, fn)
+		} else if err == nil {
+			err = errors.New("the store was damaged and is rebuilt by the next command: rerun")
 		}
 	}
 	if err != nil && w.saved != "" {
@@ -196,15 +200,16 @@ func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Sto
 // files all it had to: what says what, as in "learning k3v9q2x7mf saved".
 func (w *Workspace) wrote(what string) { w.saved = what }
 
-// runStore opens the store, syncs it, runs fn and closes the store.
-func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Store) error) error {
+// runStore opens the store, syncs it, runs fn and closes the store; ran
+// says whether fn ran.
+func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Store) error) (ran bool, err error) {
 	if w.closing != nil {
 		<-w.closing
 		w.closing = nil
 	}
 	st, err := w.openStore(write)
 	if err != nil {
-		return err
+		return false, err
 	}
 	w.open = &storeRef{st: st}
 	// The learnings directory is read only now that the store is open: a
@@ -212,6 +217,7 @@ func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Sto
 	// this one waited for the store, and take their learnings for gone.
 	err = w.syncListed(ctx, st, startListing(w.learningsDir()))
 	if err == nil {
+		ran = true
 		err = fn(st)
 	}
 	// Learnings not read by now come from their files.
@@ -225,12 +231,12 @@ func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Sto
 			defer close(done)
 			st.Close() // nothing was written: no error to lose
 		}()
-		return err
+		return ran, err
 	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
-	return err
+	return ran, err
 }
 
 // setAside moves a damaged store aside (see moveAside) so that the next

@@ -153,9 +153,25 @@ func (s *Store) recovered(fn func() error) (err error) {
 		if !strings.Contains(string(debug.Stack()), "github.com/dgraph-io/") {
 			panic(r)
 		}
-		err = fmt.Errorf("%w: %s: %v", ErrCorrupt, s.dir, r)
+		err = fmt.Errorf("%w: %s: Badger failed reading it (%s)", ErrCorrupt, s.dir, panicText(r))
 	}()
 	return fn()
+}
+
+// panicText is the gist of a panic's value on one line: Badger's are
+// several lines behind a banner.
+func panicText(r any) string {
+	var keep []string
+	for _, l := range strings.Split(fmt.Sprint(r), "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && strings.Trim(l, "= ") != "" && !strings.HasPrefix(l, "=") {
+			keep = append(keep, l)
+		}
+		if len(keep) == 2 {
+			break
+		}
+	}
+	return strings.Join(keep, ", ")
 }
 
 // fail fails the store with Badger's error: the operating system's error

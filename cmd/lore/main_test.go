@@ -18,6 +18,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"lore": func() {
 			// As main does: SIGINT and SIGTERM cancel the context.
+			exitOnFatal()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 			stop()
