@@ -84,6 +84,7 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*Learning, error)
 				return err
 			}
 			l.Path = filepath.ToSlash(filepath.Join(Dir, "learnings", id+".md"))
+			w.wrote("learning " + id + " saved")
 			return w.sync(ctx, st)
 		}
 		return errors.New("could not mint a fresh learning id; try again")
@@ -215,13 +216,19 @@ func (w *Workspace) readLearning(l *Learning) (*Learning, error) {
 	return fresh, nil
 }
 
-// writeLearning rewrites a learning's file atomically.
+// writeLearning rewrites a learning's file atomically. The operation under
+// way has then written what it had to (see wrote), unless it says
+// otherwise.
 func (w *Workspace) writeLearning(l *Learning) error {
 	data, err := l.Marshal()
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(w.root, filepath.FromSlash(l.Path)), data)
+	if err := writeFileAtomic(filepath.Join(w.root, filepath.FromSlash(l.Path)), data); err != nil {
+		return err
+	}
+	w.wrote("learning " + l.ID + " saved")
+	return nil
 }
 
 // Remove deletes a learning and the links of other learnings that point at
@@ -249,9 +256,11 @@ func (w *Workspace) Remove(ctx context.Context, id string) (*Learning, error) {
 				return err
 			}
 		}
+		w.saved = "" // not done before the file goes
 		if err := os.Remove(filepath.Join(w.root, filepath.FromSlash(l.Path))); err != nil {
 			return fmt.Errorf("remove %s: %w", l.ID, err)
 		}
+		w.wrote("learning " + l.ID + " removed")
 		return w.sync(ctx, st)
 	})
 	return l, err

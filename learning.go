@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,12 +41,25 @@ type Link struct {
 	Note   string  `json:"note,omitempty"`
 }
 
+// Limits of one learning. The store keeps a learning, its anchors, links
+// and provenance in one transaction, and Badger's transactions are bounded:
+// a learning past these limits is refused when written and reported as a
+// problem of its file when read (the others work on). TestLearningLimits
+// stores a learning at every limit at once.
+const (
+	maxLearningBytes = 128 << 10
+	maxAnchors       = 256
+	maxLinks         = 256
+	maxDerivedFrom   = 256
+)
+
 // The front-matter keys lore owns, in the order it writes them.
 var knownKeys = []string{"id", "title", "tags", "anchors", "links", "derived_from", "created", "updated"}
 
 // document is a learning file as read: its front matter split into
 // top-level key segments so that a rewrite replaces only what changed.
 type document struct {
+	bom      bool // the file starts with a UTF-8 byte order mark
 	crlf     bool
 	segments []segment // front-matter text per top-level key, LF line ends
 	values   Learning  // the known fields as read, to see what changed
@@ -81,7 +95,11 @@ func ParseLearning(name string, data []byte) (*Learning, error) {
 	perr := func(line int, format string, args ...any) error {
 		return &ParseError{Path: name, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(data) > maxLearningBytes {
+		return nil, perr(0, "the file has %d KiB; a learning may have %d KiB at most: shorten it or split it in two", len(data)>>10, maxLearningBytes>>10)
+	}
+	bom := bytes.HasPrefix(data, []byte(utf8BOM))
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	first, rest, ok := bytes.Cut(data, []byte("\n"))
 	crlf := bytes.HasSuffix(first, []byte("\r"))
 	if !ok || string(bytes.TrimRight(first, "\r")) != "---" {
@@ -122,7 +140,7 @@ func ParseLearning(name string, data []byte) (*Learning, error) {
 		return nil, perr(m.Line+1, "front matter must be a mapping of keys to values")
 	}
 	l := &Learning{Body: string(body)}
-	doc := &document{crlf: crlf, body: body}
+	doc := &document{bom: bom, crlf: crlf, body: body}
 	seen := map[string]int{}
 	lines := strings.SplitAfter(string(fmLF), "\n")
 	for i := 0; i < len(m.Content); i += 2 {
@@ -148,6 +166,17 @@ func ParseLearning(name string, data []byte) (*Learning, error) {
 	}
 	if strings.TrimSpace(l.Title) == "" {
 		return nil, perr(seen["title"]+1, "missing title")
+	}
+	if strings.ContainsAny(l.Title, "\r\n") {
+		return nil, perr(seen["title"]+1, "title: a title is one line")
+	}
+	if err := l.checkLimits(); err != nil {
+		return nil, perr(0, "%v", err)
+	}
+	for _, lk := range l.Links {
+		if lk.To == l.ID {
+			return nil, perr(seen["links"]+1, "links: the learning links to itself: remove that link")
+		}
 	}
 	// Split the front matter text into per-key segments. Block mappings
 	// start each key at column 1; anything else falls back to one segment.
@@ -214,7 +243,10 @@ func decodeKey(l *Learning, key string, v *yaml.Node) error {
 	case "id":
 		return scalar(&l.ID)
 	case "title":
-		return scalar(&l.Title)
+		// A folded or literal block ends in a line break.
+		err := scalar(&l.Title)
+		l.Title = strings.TrimSpace(l.Title)
+		return err
 	case "tags":
 		return strs(&l.Tags)
 	case "derived_from":
@@ -408,6 +440,9 @@ func (l *Learning) Marshal() ([]byte, error) {
 		out = slices.Insert(out, at, segment{key: k, text: text})
 	}
 	var b bytes.Buffer
+	if l.doc != nil && l.doc.bom {
+		b.WriteString(utf8BOM)
+	}
 	b.WriteString("---\n")
 	for _, s := range out {
 		b.WriteString(s.text)
@@ -420,10 +455,38 @@ func (l *Learning) Marshal() ([]byte, error) {
 	if crlf {
 		fm = bytes.ReplaceAll(fm, []byte("\n"), []byte("\r\n"))
 	}
-	return append(fm, l.Body...), nil
+	data := append(fm, l.Body...)
+	if len(data) > maxLearningBytes {
+		return nil, fmt.Errorf("learning %s would have %d KiB; a learning may have %d KiB at most: shorten it or split it in two", l.ID, len(data)>>10, maxLearningBytes>>10)
+	}
+	return data, nil
+}
+
+// utf8BOM is the byte order mark some editors start UTF-8 files with.
+const utf8BOM = "\xef\xbb\xbf"
+
+// checkLimits refuses a learning past the limits of one (see maxAnchors).
+func (l *Learning) checkLimits() error {
+	for _, c := range []struct {
+		what   string
+		n, max int
+		or     string
+	}{
+		{"anchors", len(l.Anchors), maxAnchors, " (or anchor a glob)"},
+		{"links", len(l.Links), maxLinks, ""},
+		{"derived_from entries", len(l.DerivedFrom), maxDerivedFrom, ""},
+	} {
+		if c.n > c.max {
+			return fmt.Errorf("%d %s; a learning may have %d at most: split it in two%s", c.n, c.what, c.max, c.or)
+		}
+	}
+	return nil
 }
 
 func (l *Learning) check() error {
+	if err := l.checkLimits(); err != nil {
+		return fmt.Errorf("learning %s: %w", l.ID, err)
+	}
 	if !validID(l.ID) {
 		return fmt.Errorf("learning id %q is not valid", l.ID)
 	}
@@ -537,11 +600,12 @@ func encodeKey(l *Learning, key string) (string, error) {
 	return b.String(), nil
 }
 
+// formatWeight writes a weight exactly (the shortest decimal that reads
+// back as the same number), always with a decimal point.
 func formatWeight(w float64) string {
-	s := fmt.Sprintf("%.4f", w)
-	s = strings.TrimRight(s, "0")
-	if strings.HasSuffix(s, ".") {
-		s += "0"
+	s := strconv.FormatFloat(w, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
 	}
 	return s
 }

@@ -41,7 +41,7 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 	if err := graph.ValidWeight(opts.Weight); err != nil {
 		return nil, err
 	}
-	var out []graph.Edge
+	var out, written []graph.Edge
 	err := w.withWriter(ctx, func(st *graph.Store) error {
 		from, err := w.lookup(opts.From)
 		if err != nil {
@@ -65,6 +65,7 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 				return err
 			}
 			lk := Link{To: p[1].ID, Type: opts.Type, Weight: opts.Weight, Note: opts.Note}
+			written = append(written, linkEdge(p[0].ID, lk))
 			i := slices.IndexFunc(fresh.Links, func(x Link) bool { return x.To == lk.To && x.Type == lk.Type })
 			if i >= 0 {
 				fresh.Links[i] = lk
@@ -89,7 +90,19 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 		}
 		return nil
 	})
+	if err == nil && len(out) < len(written) {
+		out = written // the files were written; the store was not updated
+	}
 	return out, err
+}
+
+// linkEdge is the LINKS_TO edge of a link of learning id, as sync stores it.
+func linkEdge(id string, lk Link) graph.Edge {
+	e := graph.Edge{Type: graph.LinksTo, From: learningNode(id), To: learningNode(lk.To), Relation: lk.Type, Weight: lk.Weight}
+	if lk.Note != "" {
+		e.Metadata = map[string]any{"note": lk.Note}
+	}
+	return e
 }
 
 // UnrelateOptions select links to remove.
@@ -155,6 +168,9 @@ func typeSuffix(t string) string {
 // are they renamed into place, so a failure before the renames changes
 // nothing.
 func (w *Workspace) writeLearnings(ls []*Learning) error {
+	if len(ls) == 0 {
+		return nil
+	}
 	type pending struct{ tmp, dst string }
 	var ps []pending
 	cleanup := func() {
@@ -182,6 +198,11 @@ func (w *Workspace) writeLearnings(ls []*Learning) error {
 			return fmt.Errorf("write %s: %w (%d of %d files written)", p.dst, err, i, len(ps))
 		}
 	}
+	var names []string
+	for _, l := range ls {
+		names = append(names, l.ID)
+	}
+	w.wrote("learning " + strings.Join(names, " and ") + " saved")
 	return nil
 }
 

@@ -174,65 +174,16 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 	}
 
 	if len(store) > 0 || len(rep.Removed) > 0 {
-		live := map[string]bool{}
-		if len(gone) > 0 {
-			for _, r := range cur {
-				if r.rec.Learning != nil {
-					live[r.rec.Learning.ID] = true
-				}
+		if !writer {
+			// Another process may write between the close of the
+			// read-only handle and the open of the writer: what this sync
+			// read is read again, as the writer.
+			if err := st.Upgrade(); err != nil {
+				return fmt.Errorf("sync: %w", err)
 			}
+			return w.syncListed(ctx, st, startListing(dir))
 		}
-		write := func(g graphWriter) error {
-			for _, r := range store {
-				header, learning := encodeRecord(r.rec)
-				if err := g.Set(nsFiles, r.name, header); err != nil {
-					return err
-				}
-				var err error
-				if learning == nil {
-					err = g.Delete(nsLearnings, r.name)
-				} else {
-					err = g.Set(nsLearnings, r.name, learning)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			for _, name := range rep.Removed {
-				for _, ns := range []string{nsFiles, nsLearnings, nsTerms} {
-					if err := g.Delete(ns, name); err != nil {
-						return err
-					}
-				}
-			}
-			for _, name := range unparsed {
-				if err := g.Delete(nsTerms, name); err != nil {
-					return err
-				}
-			}
-			for _, id := range gone {
-				if !live[id] {
-					if err := g.RemoveNode(learningNode(id)); err != nil && !errors.Is(err, graph.ErrNotFound) {
-						return err
-					}
-				}
-			}
-			for _, l := range fresh {
-				if err := putLearning(g, l); err != nil {
-					return err
-				}
-				if err := g.Set(nsTerms, path.Base(l.Path), encodeTerms(l)); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		if len(store)+len(rep.Removed) > 100 {
-			err = st.Batch(func(b *graph.Batch) error { return write(b) })
-		} else {
-			err = st.Update(func(tx *graph.Tx) error { return write(tx) })
-		}
-		if err != nil {
+		if err := w.storeSync(st, rep, store, cur, fresh, gone, unparsed); err != nil {
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
@@ -249,6 +200,104 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 	}
 	w.lastSync = rep
 	return nil
+}
+
+// storeSync writes what a sync found: the learnings added, changed (fresh)
+// and gone, the terms of files that no longer parse, then the records of
+// the files in store and rep.Removed. The records go last, so that a crash
+// before them leaves records that the next sync finds stale and redoes.
+// A learning too big for one transaction (despite the limits of the
+// format) becomes a problem of its file in store and cur.
+func (w *Workspace) storeSync(st *graph.Store, rep *SyncReport, store, cur []namedRecord, fresh []*Learning, gone, unparsed []string) error {
+	live := map[string]bool{}
+	if len(gone) > 0 {
+		for _, r := range cur {
+			if r.rec.Learning != nil {
+				live[r.rec.Learning.ID] = true
+			}
+		}
+	}
+	tooBig := map[string]error{} // file name -> why its learning was not stored
+	learnings := func(g graphWriter, each bool) error {
+		for _, name := range unparsed {
+			if err := g.Delete(nsTerms, name); err != nil {
+				return err
+			}
+		}
+		for _, id := range gone {
+			if !live[id] {
+				if err := g.RemoveNode(learningNode(id)); err != nil && !errors.Is(err, graph.ErrNotFound) {
+					return err
+				}
+			}
+		}
+		for _, l := range fresh {
+			err := putLearning(g, l)
+			if each && errors.Is(err, graph.ErrTooBig) {
+				tooBig[path.Base(l.Path)] = &ParseError{Path: l.Path, Msg: "too big to store: split it in two"}
+				if err := g.RemoveNode(learningNode(l.ID)); err != nil && !errors.Is(err, graph.ErrNotFound) {
+					return err
+				}
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if err := g.Set(nsTerms, path.Base(l.Path), encodeTerms(l)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	records := func(g graphWriter) error {
+		for _, r := range store {
+			header, learning := encodeRecord(r.rec)
+			if err := g.Set(nsFiles, r.name, header); err != nil {
+				return err
+			}
+			var err error
+			if learning == nil {
+				err = g.Delete(nsLearnings, r.name)
+			} else {
+				err = g.Set(nsLearnings, r.name, learning)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		for _, name := range rep.Removed {
+			for _, ns := range []string{nsFiles, nsLearnings, nsTerms} {
+				if err := g.Delete(ns, name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	var err error
+	if len(store)+len(rep.Removed) <= 100 {
+		err = st.Update(func(tx *graph.Tx) error {
+			if err := learnings(tx, false); err != nil {
+				return err
+			}
+			return records(tx)
+		})
+		if !errors.Is(err, graph.ErrTooBig) {
+			return err
+		}
+	}
+	// Too many files for one transaction: a batch, in two steps.
+	if err := st.Batch(func(b *graph.Batch) error { return learnings(b, true) }); err != nil {
+		return err
+	}
+	for _, rs := range [][]namedRecord{store, cur} {
+		for i := range rs {
+			if why := tooBig[rs[i].name]; why != nil {
+				rs[i].rec.Learning, rs[i].rec.Err = nil, why.Error()
+			}
+		}
+	}
+	return st.Batch(func(b *graph.Batch) error { return records(b) })
 }
 
 // learningIndex is the workspace's learnings after a sync.
@@ -347,11 +396,7 @@ func putLearning(g graphWriter, l *Learning) error {
 	}
 	var links []graph.Edge
 	for _, lk := range l.Links {
-		e := graph.Edge{Type: graph.LinksTo, From: from, To: learningNode(lk.To), Relation: lk.Type, Weight: lk.Weight}
-		if lk.Note != "" {
-			e.Metadata = map[string]any{"note": lk.Note}
-		}
-		links = append(links, e)
+		links = append(links, linkEdge(l.ID, lk))
 	}
 	var derived []graph.Edge
 	for _, d := range l.DerivedFrom {

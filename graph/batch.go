@@ -39,7 +39,7 @@ func (b *Batch) do(op func(*writer) error) error {
 	}
 	if !errors.Is(err, badger.ErrTxnTooBig) || len(b.ops) == 0 {
 		if errors.Is(err, badger.ErrTxnTooBig) {
-			return fmt.Errorf("graph operation too big for one transaction: %w", err)
+			return fmt.Errorf("%w: a graph operation does not fit one: %w", ErrTooBig, err)
 		}
 		return err
 	}

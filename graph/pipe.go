@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/dgraph-io/badger/v4"
@@ -69,7 +70,10 @@ func (p *pipe) write(op func(*badger.Txn) error) error {
 		}
 	}
 	p.rotate()
-	return op(p.txn) // too big for an empty transaction: the caller's error
+	if err := op(p.txn); err != nil { // too big for an empty transaction
+		return fmt.Errorf("%w: %w", ErrTooBig, err)
+	}
+	return nil
 }
 
 // rotate begins the next transaction, then commits the current one

@@ -442,6 +442,13 @@ func levelZero(db *badger.DB) int {
 	return n
 }
 
+// Upgrade reopens a store opened read-only for writing now, as its first
+// write would (see Store); on a writable store it does nothing. Another
+// process may have written before the reopening: a caller that decided
+// what to write from what it read through the read-only handle reads it
+// again after Upgrade.
+func (s *Store) Upgrade() error { return s.writable() }
+
 // writable makes sure the Store's handle can write, reopening the database
 // for writing if it was opened read-only. See Store.
 func (s *Store) writable() error {
