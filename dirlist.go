@@ -2,7 +2,10 @@ package lore
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/lorehq/lore/source"
@@ -32,7 +35,13 @@ func startListing(dir string) *listing {
 		defer close(l.done)
 		l.files, l.err = readLearningDir(dir)
 		if errors.Is(l.err, fs.ErrNotExist) {
-			l.files, l.err = nil, nil
+			// Verifying no learning would pass without checking
+			// anything: a missing directory is an error.
+			what := "is missing"
+			if _, err := os.Lstat(dir); err == nil {
+				what = "is a link to nothing"
+			}
+			l.err = fmt.Errorf("%s %s: run lore init to create it, or restore it from git", filepath.Join(Dir, "learnings"), what)
 		}
 	}()
 	return l

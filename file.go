@@ -3,7 +3,9 @@ package lore
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +13,13 @@ import (
 )
 
 // tmpPrefix marks files being written. A crash can leave one behind; sync
-// skips them and removes those older than staleTmp.
+// skips them and removes them: at once when it holds the store for writing
+// (no other lore process is writing then), else when older than staleTmp.
 const tmpPrefix = ".tmp-"
+
+// journalPrefix marks a journal of renames (see renameAll): a temporary
+// file that sync does not remove but completes.
+const journalPrefix = tmpPrefix + "journal-"
 
 const staleTmp = time.Minute
 
@@ -86,3 +93,66 @@ func tmpName(path string) string {
 }
 
 func isTmp(name string) bool { return strings.HasPrefix(name, tmpPrefix) }
+
+func isJournal(name string) bool { return strings.HasPrefix(name, journalPrefix) }
+
+// renameAll renames each temporary file into place (pairs of paths in one
+// directory, dir) as one step: with more than one, it first writes a
+// journal of the renames, which sync completes when a crash or an error
+// stopped them halfway (see finishRenames), so that either none or all of
+// them happen. When the first rename fails, the temporary files go.
+func renameAll(dir string, pairs [][2]string) error {
+	journal := ""
+	if len(pairs) > 1 {
+		var b strings.Builder
+		for _, p := range pairs {
+			fmt.Fprintf(&b, "%s\t%s\n", filepath.Base(p[0]), filepath.Base(p[1]))
+		}
+		var r [6]byte
+		rand.Read(r[:])
+		journal = filepath.Join(dir, journalPrefix+hex.EncodeToString(r[:]))
+		if err := writeFileAtomic(journal, []byte(b.String())); err != nil {
+			return err
+		}
+	}
+	for i, p := range pairs {
+		if err := os.Rename(p[0], p[1]); err != nil {
+			if i > 0 {
+				return fmt.Errorf("write %s: %w (%d of %d files written; the next lore command writes the others)", p[1], err, i, len(pairs))
+			}
+			for _, p := range pairs {
+				os.Remove(p[0])
+			}
+			if journal != "" {
+				os.Remove(journal)
+			}
+			return fmt.Errorf("write %s: %w", p[1], err)
+		}
+	}
+	syncDir(dir)
+	if journal != "" {
+		os.Remove(journal)
+	}
+	return nil
+}
+
+// finishRenames completes the renames of a journal left by a crash in
+// renameAll, then removes it. A rename whose temporary file is gone was
+// done.
+func finishRenames(dir, journal string) error {
+	data, err := os.ReadFile(filepath.Join(dir, journal))
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		tmp, dst, ok := strings.Cut(line, "\t")
+		if !ok || !isTmp(tmp) || strings.ContainsAny(tmp+dst, "/\\") || isTmp(dst) {
+			continue // not a line renameAll writes
+		}
+		if err := os.Rename(filepath.Join(dir, tmp), filepath.Join(dir, dst)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	syncDir(dir)
+	return os.Remove(filepath.Join(dir, journal))
+}

@@ -192,11 +192,12 @@ func (w *Workspace) writeLearnings(ls []*Learning) error {
 		}
 		ps = append(ps, pending{tmp, dst})
 	}
+	pairs := make([][2]string, len(ps))
 	for i, p := range ps {
-		if err := os.Rename(p.tmp, p.dst); err != nil {
-			cleanup()
-			return fmt.Errorf("write %s: %w (%d of %d files written)", p.dst, err, i, len(ps))
-		}
+		pairs[i] = [2]string{p.tmp, p.dst}
+	}
+	if err := renameAll(w.learningsDir(), pairs); err != nil {
+		return err
 	}
 	var names []string
 	for _, l := range ls {

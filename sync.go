@@ -83,6 +83,21 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 	if err != nil {
 		return fmt.Errorf("read learnings: %w", err)
 	}
+	// Renames a crash interrupted (see renameAll) are completed first, by
+	// a writer: no other lore process writes learning files meanwhile.
+	if i := slices.IndexFunc(entries, func(e dirFile) bool { return isJournal(e.name) }); i >= 0 {
+		if !writer {
+			return w.resyncAsWriter(ctx, st)
+		}
+		for _, e := range entries[i:] {
+			if isJournal(e.name) {
+				if err := finishRenames(dir, e.name); err != nil {
+					return fmt.Errorf("complete an interrupted write of learnings: %w", err)
+				}
+			}
+		}
+		return w.syncListed(ctx, st, startListing(dir))
+	}
 	rep := &SyncReport{}
 	cur := make([]namedRecord, 0, max(len(entries), len(old))) // the records after this sync
 	var (
@@ -107,7 +122,9 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 		}
 		name := e.name
 		if isTmp(name) {
-			if time.Since(time.Unix(0, e.mtime)) > staleTmp {
+			// A writer's are left by a crash: no lore process writes
+			// meanwhile.
+			if writer || time.Since(time.Unix(0, e.mtime)) > staleTmp {
 				os.Remove(filepath.Join(dir, name))
 			}
 			continue
@@ -175,13 +192,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 
 	if len(store) > 0 || len(rep.Removed) > 0 {
 		if !writer {
-			// Another process may write between the close of the
-			// read-only handle and the open of the writer: what this sync
-			// read is read again, as the writer.
-			if err := st.Upgrade(); err != nil {
-				return fmt.Errorf("sync: %w", err)
-			}
-			return w.syncListed(ctx, st, startListing(dir))
+			return w.resyncAsWriter(ctx, st)
 		}
 		if err := w.storeSync(st, rep, store, cur, fresh, gone, unparsed); err != nil {
 			return fmt.Errorf("sync: %w", err)
@@ -200,6 +211,16 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 	}
 	w.lastSync = rep
 	return nil
+}
+
+// resyncAsWriter reopens the store for writing and syncs again: another
+// process may write between the close of the read-only handle and the
+// open of the writer, so what a sync read through the first is read again.
+func (w *Workspace) resyncAsWriter(ctx context.Context, st *graph.Store) error {
+	if err := st.Upgrade(); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	return w.syncListed(ctx, st, startListing(w.learningsDir()))
 }
 
 // storeSync writes what a sync found: the learnings added, changed (fresh)

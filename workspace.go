@@ -97,6 +97,14 @@ func load(root string, opts Options) (*Workspace, error) {
 	return &Workspace{root: root, cfg: cfg, opts: opts}, nil
 }
 
+// gitignore is .lore/.gitignore: the store and what is left of it, and the
+// temporary files of learnings being written.
+const gitignore = `# The store is derived data, rebuilt from learnings and the repository.
+db/
+db.broken-*/
+learnings/.tmp-*
+`
+
 // InitResult says what Init did.
 type InitResult struct {
 	Root    string   `json:"root"`
@@ -111,6 +119,9 @@ func Init(dir string) (*InitResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if gitDir(root) {
+		return nil, fmt.Errorf("init: %s is a git directory (a bare repository, or inside .git): lore keeps learnings beside the code, so run lore init at the root of a working tree", root)
+	}
 	res := &InitResult{Root: root}
 	for _, d := range []string{Dir, filepath.Join(Dir, "learnings")} {
 		p := filepath.Join(root, d)
@@ -123,7 +134,10 @@ func Init(dir string) (*InitResult, error) {
 	}
 	files := []struct{ name, text string }{
 		{"config.yaml", defaultConfig},
-		{".gitignore", "# The store is derived data, rebuilt from learnings and the repository.\ndb/\n"},
+		{".gitignore", gitignore},
+		// git keeps no empty directory, and lore refuses to run
+		// without this one.
+		{"learnings/.gitkeep", ""},
 	}
 	for _, f := range files {
 		p := filepath.Join(root, Dir, f.name)
@@ -136,6 +150,26 @@ func Init(dir string) (*InitResult, error) {
 		res.Created = append(res.Created, Dir+"/"+f.name)
 	}
 	return res, nil
+}
+
+// gitDir reports whether dir is inside a .git directory or is a bare
+// repository (HEAD, objects/ and refs/ and no working tree).
+func gitDir(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		if filepath.Base(d) == ".git" {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for _, p := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			return false
+		}
+	}
+	_, err := os.Stat(filepath.Join(dir, ".git"))
+	return err != nil
 }
 
 // Root returns the repository root: the directory holding .lore.

@@ -83,7 +83,7 @@ func ids(ls []*Learning) []string {
 func TestInitIdempotent(t *testing.T) {
 	dir := t.TempDir()
 	r1, err := Init(dir)
-	if err != nil || len(r1.Created) != 4 {
+	if err != nil || len(r1.Created) != 5 {
 		t.Fatalf("first init: %v %v", r1, err)
 	}
 	os.WriteFile(filepath.Join(dir, Dir, "config.yaml"), []byte("lock_timeout: 3s\n"), 0o644)
