@@ -1,12 +1,14 @@
 package lore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -313,13 +315,25 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 		return nil, kept(fmt.Errorf("the id cannot change (was %s, now %s)", l.ID, nl.ID))
 	}
 	nl.Path = l.Path
-	nl.Updated = time.Now().UTC().Truncate(time.Second)
 	err = w.withWriter(ctx, func(st *graph.Store) error {
+		// The file may have changed while the editor was open (another
+		// lore command, a person, a checkout): both changes are kept.
+		cur, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(cur, orig) {
+			if nl, err = mergeEdit(l.Path, orig, cur, nl); err != nil {
+				return err
+			}
+			w.notify("learning %s changed while you edited it: merged the changes", l.ID)
+		}
 		for _, lk := range nl.Links {
 			if !w.learnings.has(lk.To) {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
 			}
 		}
+		nl.Updated = time.Now().UTC().Truncate(time.Second)
 		if err := w.writeLearning(nl); err != nil {
 			return err
 		}
@@ -330,4 +344,89 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 	}
 	os.Remove(tmp.Name())
 	return nl, nil
+}
+
+// editFields are the parts of a learning an edit can change, besides its
+// updated time (set on every write).
+var editFields = []string{"title", "tags", "anchors", "links", "derived_from", "created", "body"}
+
+// mergeEdit merges an edit (ours, made from orig) with the file as it is
+// now (cur), three-way: each part of the learning changed on one side only
+// takes that side's value. A part changed differently on both sides, or
+// front matter that lore does not own (comments, other keys) changed on
+// both, is a conflict.
+func mergeEdit(path string, orig, cur []byte, ours *Learning) (*Learning, error) {
+	base, err := ParseLearning(path, orig)
+	if err != nil {
+		return nil, err
+	}
+	theirs, err := ParseLearning(path, cur)
+	if err != nil {
+		return nil, fmt.Errorf("the file changed while you edited it and no longer parses (%v): merge by hand", err)
+	}
+	if theirs.ID != ours.ID {
+		return nil, fmt.Errorf("the file changed while you edited it and now holds learning %s: merge by hand", theirs.ID)
+	}
+	into, from := ours, theirs
+	if otherText(theirs) != otherText(base) {
+		if otherText(ours) != otherText(base) {
+			return nil, errors.New("the file changed while you edited it, and both changed its front matter beyond lore's keys: merge by hand")
+		}
+		into, from = theirs, ours
+	}
+	var both []string
+	for _, k := range editFields {
+		changedInto := !reflect.DeepEqual(editField(into, k), editField(base, k))
+		changedFrom := !reflect.DeepEqual(editField(from, k), editField(base, k))
+		switch {
+		case !changedFrom:
+		case !changedInto:
+			setEditField(into, k, from)
+		case !reflect.DeepEqual(editField(into, k), editField(from, k)):
+			both = append(both, k)
+		}
+	}
+	if len(both) > 0 {
+		return nil, fmt.Errorf("the file changed while you edited it, and both changed %s: merge by hand", strings.Join(both, ", "))
+	}
+	into.Path = path
+	return into, nil
+}
+
+// otherText is the front matter of a parsed learning that lore does not
+// own: comments and keys other than its own.
+func otherText(l *Learning) string {
+	var b strings.Builder
+	for _, s := range l.doc.segments {
+		if !slices.Contains(knownKeys, s.key) {
+			b.WriteString(s.key + "\x00" + s.text + "\x00")
+		}
+	}
+	return b.String()
+}
+
+func editField(l *Learning, k string) any {
+	if k == "body" {
+		return l.Body
+	}
+	return fieldOf(l, k)
+}
+
+func setEditField(l *Learning, k string, from *Learning) {
+	switch k {
+	case "title":
+		l.Title = from.Title
+	case "tags":
+		l.Tags = from.Tags
+	case "anchors":
+		l.Anchors = from.Anchors
+	case "links":
+		l.Links = from.Links
+	case "derived_from":
+		l.DerivedFrom = from.DerivedFrom
+	case "created":
+		l.Created = from.Created
+	case "body":
+		l.Body = from.Body
+	}
 }
