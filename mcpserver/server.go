@@ -73,16 +73,17 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	if err != nil {
 		return err
 	}
-	err = s.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{in}, Writer: nopWriteCloser{out}})
+	// The SDK ends the session on a line it cannot decode: the edge
+	// answers those itself (see edge).
+	w := &lockedWriter{w: out}
+	r := edge(in, w)
+	defer r.Close()
+	err = s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: nopWriteCloser{w}, MaxLineLength: 2 * maxLineBytes})
 	if err != nil && (errors.Is(err, io.EOF) || ctx.Err() != nil) {
 		return nil
 	}
 	return err
 }
-
-type nopReadCloser struct{ io.Reader }
-
-func (nopReadCloser) Close() error { return nil }
 
 type nopWriteCloser struct{ io.Writer }
 
