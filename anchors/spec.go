@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -208,6 +209,14 @@ func checkPath(p string) error {
 	}
 	if p == ".." || strings.HasPrefix(p, "../") {
 		return errors.New("path escapes the repository")
+	}
+	// git's own files and lore's store change under every command: an
+	// anchor there would drift by itself.
+	if slices.Contains(strings.Split(p, "/"), ".git") {
+		return errors.New("path is inside .git, which is git's, not the repository's code")
+	}
+	if p == ".lore/db" || strings.HasPrefix(p, ".lore/db/") {
+		return errors.New("path is inside .lore/db, lore's store, not the repository's code")
 	}
 	return nil
 }
