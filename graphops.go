@@ -170,9 +170,35 @@ func (w *Workspace) ExportGraph(ctx context.Context, out io.Writer, format graph
 	return w.withStore(ctx, func(st *graph.Store) error { return st.Export(ctx, out, format) })
 }
 
-// ImportGraph adds nodes and edges from graph JSON. Links between
-// learnings are authored in learning files: an imported LINKS_TO edge lasts
-// until its learning's file next changes.
+// ImportGraph adds nodes and edges from graph JSON (an export of another
+// store, feedback from elsewhere). What the learning files author is not
+// imported, since no file would back it: learning nodes and their anchors,
+// links and provenance (ANCHORED_TO, LINKS_TO, DERIVED_FROM edges) come
+// from the files; a notice counts what was left out.
 func (w *Workspace) ImportGraph(ctx context.Context, in io.Reader) error {
-	return w.withWriter(ctx, func(st *graph.Store) error { return st.Import(ctx, in) })
+	sub, err := graph.ReadJSON(in)
+	if err != nil {
+		return err
+	}
+	nodes, edges := sub.Nodes[:0], sub.Edges[:0]
+	skipped := 0
+	for _, n := range sub.Nodes {
+		if t, _ := graph.NodeType(n.ID); t == graph.TypeLearning {
+			skipped++
+			continue
+		}
+		nodes = append(nodes, n)
+	}
+	for _, e := range sub.Edges {
+		switch e.Type {
+		case graph.AnchoredTo, graph.LinksTo, graph.DerivedFrom:
+			skipped++
+			continue
+		}
+		edges = append(edges, e)
+	}
+	if skipped > 0 {
+		w.notify("left out %d learning nodes and ANCHORED_TO, LINKS_TO and DERIVED_FROM edges: the learning files author them (lore learn add, lore anchor add, lore relate)", skipped)
+	}
+	return w.withWriter(ctx, func(st *graph.Store) error { return st.Load(ctx, nodes, edges) })
 }
