@@ -101,7 +101,7 @@ func newCochangeShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ps, err := absPaths(args)
+			ps, err := a.absPaths(args)
 			if err != nil {
 				return err
 			}

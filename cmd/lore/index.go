@@ -69,10 +69,14 @@ Unchanged files are not parsed again. Syntax errors are reported, not fatal.`,
 }
 
 // absPaths makes path arguments absolute so the library can make them
-// repository-relative whatever the current directory.
-func absPaths(args []string) ([]string, error) {
+// repository-relative whatever the current directory. Relative ones are
+// relative to -C DIR, as git's are.
+func (a *app) absPaths(args []string) ([]string, error) {
 	var out []string
 	for _, p := range args {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(a.dir, p)
+		}
 		ap, err := filepath.Abs(p)
 		if err != nil {
 			return nil, err
@@ -97,7 +101,7 @@ inclusive), hash, shape, sig.`,
 			if err != nil {
 				return err
 			}
-			paths, err := absPaths(args)
+			paths, err := a.absPaths(args)
 			if err != nil {
 				return err
 			}
@@ -135,7 +139,7 @@ kind, line, targets.`,
 			if err != nil {
 				return err
 			}
-			paths, err := absPaths(args)
+			paths, err := a.absPaths(args)
 			if err != nil {
 				return err
 			}
