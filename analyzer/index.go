@@ -493,7 +493,13 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		}
 		return nil
 	}
-	if err := b.SetOwned(nsSymbols, p, r.rec); err != nil {
+	if err := b.SetOwned(nsSymbols, p, r.rec); errors.Is(err, graph.ErrTooBig) {
+		// Its symbols do not fit the store: a finding about the file,
+		// as a syntax error is, not a failed index.
+		nm.Symbols, nm.Errors = 0, 1
+		nm.FirstErr = Diagnostic{Path: p, Line: 1, Col: 1, Message: "too large to index (" + err.Error() + "): lower max_file_size or ignore the file"}
+		return b.Delete(nsSymbols, p)
+	} else if err != nil {
 		return err
 	}
 	if !keptNames {

@@ -16,8 +16,9 @@ import (
 // other error of this package means that.
 var ErrCorrupt = errors.New("store damaged")
 
-// ErrTooBig reports a write that does not fit one transaction.
-var ErrTooBig = errors.New("transaction too big")
+// ErrTooBig reports a write that does not fit one transaction, or an entry
+// larger than Badger stores.
+var ErrTooBig = errors.New("too big to store")
 
 // errCorrupt is a key or value this package cannot decode.
 var errCorrupt = fmt.Errorf("%w: corrupt graph key or value", ErrCorrupt)

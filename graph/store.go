@@ -719,10 +719,38 @@ func (tx *Tx) Get(ns, key string) ([]byte, error) {
 
 // Set stores val under ns/key.
 func (tx *Tx) Set(ns, key string, val []byte) error {
-	if err := validNS(ns); err != nil {
+	if err := tx.s.checkEntry(ns, key, val); err != nil {
 		return err
 	}
 	return tx.txn.Set(kvKey(ns, key), bytes.Clone(val))
+}
+
+// maxKey and maxValue bound one entry of the key-value space. Badger
+// refuses larger keys, and values larger than a value-log file (which is
+// larger for the writer that creates the store): the smaller bound holds
+// for every writer.
+const (
+	maxKey   = 60_000
+	maxValue = shortLogFileSize
+)
+
+// checkEntry refuses an entry Badger could not store with ErrTooBig, before
+// Badger refuses it with a dump of its bytes.
+func (s *Store) checkEntry(ns, key string, val []byte) error {
+	if err := validNS(ns); err != nil {
+		return err
+	}
+	limit := int64(maxValue)
+	if s.opts.InMemory {
+		limit = s.valueThreshold()
+	}
+	switch {
+	case len(ns)+len(key) > maxKey:
+		return fmt.Errorf("%w: a key of %d KiB (at most %d KiB)", ErrTooBig, (len(ns)+len(key))>>10, maxKey>>10)
+	case int64(len(val)) > limit:
+		return fmt.Errorf("%w: a value of %s (at most %s)", ErrTooBig, mib(uint64(len(val))), mib(uint64(limit)))
+	}
+	return nil
 }
 
 // Delete removes ns/key. Deleting a missing key is not an error.
@@ -823,7 +851,7 @@ func (b *Batch) Set(ns, key string, val []byte) error {
 // caller must not modify it afterwards. A bulk writer that encodes a
 // fresh record per key saves copying every byte it writes.
 func (b *Batch) SetOwned(ns, key string, val []byte) error {
-	if err := validNS(ns); err != nil {
+	if err := b.s.checkEntry(ns, key, val); err != nil {
 		return err
 	}
 	return b.wb.Set(kvKey(ns, key), val)
