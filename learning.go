@@ -375,7 +375,9 @@ func yamlMsg(err error) string {
 	if i := strings.Index(msg, ": "); strings.HasPrefix(msg, "line ") && i >= 0 {
 		msg = msg[i+2:]
 	}
-	return msg
+	// yaml shortens the values it quotes by bytes, which can cut a
+	// character in two: drop the half.
+	return strings.ToValidUTF8(msg, "")
 }
 
 // Marshal renders the learning as a file. A learning read from a file keeps

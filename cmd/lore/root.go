@@ -172,6 +172,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		msg := strings.TrimSpace(err.Error())
 		msg = strings.ReplaceAll(msg, "\n", "; ")
+		msg = strings.ToValidUTF8(msg, "\uFFFD")
 		fmt.Fprintln(stderr, "lore:", msg)
 		return exitError
 	}
