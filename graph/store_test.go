@@ -24,6 +24,7 @@ import (
 //	              the number of each committed transaction
 //	fill DIR      create DIR, commit 200 values of 4 KiB, print "filled"
 //	              and wait to be killed before Badger closes
+//	read DIR      open DIR, read every edge and KV pair, print "read"
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("LORE_GRAPH_CHILD"); spec != "" {
 		os.Exit(child(strings.Fields(spec)))
@@ -45,6 +46,12 @@ func child(args []string) int {
 		if err := s.Close(); err != nil {
 			return 4
 		}
+	case "read":
+		if err := readStore(s); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 5
+		}
+		fmt.Println("read")
 	case "fill":
 		if err := setBig(s, 200, func(k int) []byte { return bytes.Repeat([]byte{byte(k)}, 4<<10) }); err != nil {
 			fmt.Fprintln(os.Stderr, err)
