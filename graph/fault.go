@@ -60,17 +60,26 @@ func (f *fault) get() error {
 }
 
 // faultLog is the logger of one Badger handle: it prints nothing and
-// fails the store on an error, once the handle is open (errors of a failed
-// open are returned by the open itself).
+// fails the store on an error once the handle is open; while it opens, an
+// error sets opening instead (see Store.openHandle).
 type faultLog struct {
-	s     *Store
-	armed atomic.Bool
+	s       *Store
+	opening *fault
+	armed   atomic.Bool
 }
 
 func (l *faultLog) Errorf(format string, args ...any) {
 	if !l.armed.Load() {
+		if l.opening != nil {
+			l.opening.set(fmt.Errorf("open store %s: %w", l.s.dir, damaged(badgerCause(format, args))))
+		}
 		return
 	}
+	l.s.fail(badgerCause(format, args))
+}
+
+// badgerCause is the error a message of Badger's logger reports.
+func badgerCause(format string, args []any) error {
 	// Badger's messages end with ", retrying" and the like: the error
 	// itself, when one was passed, says what failed.
 	var cause error
@@ -83,7 +92,7 @@ func (l *faultLog) Errorf(format string, args ...any) {
 	if cause == nil {
 		cause = errors.New(strings.TrimSpace(fmt.Sprintf(format, args...)))
 	}
-	l.s.fail(cause)
+	return cause
 }
 
 func (*faultLog) Warningf(string, ...any) {}

@@ -38,8 +38,12 @@ func markOpening(dir string) (done func()) {
 		return func() {}
 	}
 	return func() {
-		// Removed before it is unlocked: see diedOpening.
-		os.Remove(p)
+		// Removed before it is unlocked: see diedOpening. Where it
+		// cannot be removed (the directory became read-only meanwhile),
+		// it is marked as left behind by a process that did not crash.
+		if os.Remove(p) != nil {
+			f.WriteString("opened\n")
+		}
 		f.Close()
 	}
 }
@@ -66,17 +70,21 @@ func diedOpening(dir string) string {
 		// The process that made it holds its lock until it has removed
 		// it: a lock taken on a marker still in place is a dead one's.
 		stale := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+		crashed := false
 		if stale {
 			fi, err1 := f.Stat()
 			now, err2 := os.Stat(p)
 			stale = err1 == nil && err2 == nil && os.SameFile(fi, now)
+			crashed = stale && fi.Size() == 0
 		}
 		f.Close()
 		switch {
-		case stale && marker:
+		case crashed && marker:
 			return e.Name()
 		case stale:
-			os.Remove(p) // a process killed while making its marker
+			// A process killed while making its marker, or one that
+			// could not remove it.
+			os.Remove(p)
 		}
 	}
 	return ""

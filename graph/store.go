@@ -355,19 +355,38 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 
 // openHandle opens a Badger handle with a logger of its own (see fault),
 // marking the opening (see markOpening). A panic of Badger in this
-// goroutine while it reads damaged files becomes ErrCorrupt.
+// goroutine while it reads damaged files becomes ErrCorrupt. An open that
+// fails after replaying a crashed writer's log waits for the flush of what
+// it replayed before it returns, forever when the directory cannot be
+// written: openHandle gives up on it as guard does.
 func (s *Store) openHandle(bo badger.Options) (*badger.DB, error) {
-	log := &faultLog{s: s}
+	log := &faultLog{s: s, opening: newFault()}
 	bo = bo.WithLogger(log)
+	unmark := func() {}
 	if !s.opts.InMemory {
-		defer markOpening(s.dir)()
+		unmark = markOpening(s.dir)
 	}
 	var db *badger.DB
-	err := s.recovered(func() error {
-		var err error
-		db, err = badger.Open(bo)
-		return err
-	})
+	done := make(chan error, 1)
+	go func() {
+		done <- s.recovered(func() error {
+			var err error
+			db, err = badger.Open(bo)
+			return err
+		})
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-log.opening.c:
+		select {
+		case err = <-done:
+		case <-time.After(faultGrace):
+			unmark()
+			return nil, log.opening.get()
+		}
+	}
+	unmark()
 	if err != nil {
 		return nil, err
 	}
@@ -398,6 +417,9 @@ func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 		return db.Close()
 	}, true)
 	if err != nil && err != s.fault.get() {
+		if errno := osError(err); errno != 0 {
+			err = withHint(errno)
+		}
 		return fmt.Errorf("close store %s: %w", s.dir, err)
 	}
 	return err

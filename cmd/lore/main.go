@@ -23,25 +23,42 @@ func main() {
 }
 
 // exitOnFatal makes the standard logger's fatal messages exit with
-// exitError (see fatalExit).
+// exitError (see fatalLog).
 func exitOnFatal() {
 	log.SetFlags(0)
-	log.SetOutput(fatalExit{os.Stderr})
+	log.SetOutput(fatalLog{w: os.Stderr})
 }
 
-// fatalExit is the standard logger's output. Badger ends the process
-// through log.Fatal when it finds its own state impossible, and log.Fatal
-// exits with 1, which means "findings" to lore's callers: a message logged
-// from log.Fatal is printed on one line and the process exits with 2, a
-// runtime error. Other messages pass through.
-type fatalExit struct{ w io.Writer }
+// parkOnFatal makes the standard logger's fatal messages stop only the
+// goroutine that logs them, for the servers (see fatalLog).
+func parkOnFatal(w io.Writer) {
+	log.SetOutput(fatalLog{w: w, park: true})
+}
 
-func (f fatalExit) Write(p []byte) (int, error) {
+// fatalLog is the standard logger's output. Badger ends the process
+// through log.Fatal when it finds its own state impossible, as after its
+// directory vanished under a writer; log.Fatal exits with 1, which means
+// "findings" to lore's callers. A message logged from log.Fatal is printed
+// on one line, and then the process exits with 2, a runtime error, or,
+// with park, the goroutine that logged it waits forever instead: the
+// servers keep serving, and the store that failed (lore gave up on it
+// once Badger reported the failure) is opened anew by the next request.
+// Other messages pass through.
+type fatalLog struct {
+	w    io.Writer
+	park bool
+}
+
+func (f fatalLog) Write(p []byte) (int, error) {
 	if !calledFrom("log.Fatal") {
 		return f.w.Write(p)
 	}
 	msg, _, _ := strings.Cut(strings.TrimSpace(string(p)), "\n")
-	fmt.Fprintf(f.w, "lore: store failed: %s: remove .lore/db and rerun\n", msg)
+	if f.park {
+		fmt.Fprintf(f.w, "lore: warning: the store failed (%s); the next request opens it anew\n", msg)
+		select {}
+	}
+	fmt.Fprintf(f.w, "lore: store failed: %s: rerun (if it fails again, remove .lore/db)\n", msg)
 	os.Exit(exitError)
 	return len(p), nil
 }

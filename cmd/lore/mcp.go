@@ -22,6 +22,7 @@ command "lore mcp" (and -C DIR when it starts elsewhere).`,
   claude mcp add lore -- lore -C /path/to/repo mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			parkOnFatal(a.stderr)
 			return mcpserver.Run(c.Context(), a.stdin, a.rawStdout, mcpserver.Options{
 				Dir:         a.dir,
 				LockTimeout: a.lockTimeout,

@@ -31,6 +31,7 @@ authentication. The store is opened per request only.`,
   curl -s 'http://127.0.0.1:7420/context?target=src/auth.ts:42'`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			parkOnFatal(a.stderr)
 			ln, err := httpapi.Listen(addr, allowRemote)
 			if err != nil {
 				return err
