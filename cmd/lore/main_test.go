@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -23,6 +24,12 @@ func TestMain(m *testing.M) {
 			code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 			stop()
 			os.Exit(code)
+		},
+		// lore-fatal is Badger failing an assertion: log.Fatal.
+		"lore-fatal": func() {
+			exitOnFatal()
+			log.Printf("an ordinary log line passes through")
+			log.Fatalf("Assert failed\nstack of the goroutine")
 		},
 	})
 }
