@@ -35,6 +35,9 @@ func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*Learning, 
 		}
 		fresh.Anchors = append(fresh.Anchors, a)
 		fresh.Updated = time.Now().UTC().Truncate(time.Second)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := w.writeLearning(fresh); err != nil {
 			return fmt.Errorf("anchor %s: %w", l.ID, err)
 		}

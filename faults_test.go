@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
 )
 
 // A learning at every limit of the format at once, with the longest
@@ -64,5 +66,155 @@ func TestLearningLimits(t *testing.T) {
 				t.Fatalf("stored: %v, %v", l, err)
 			}
 		})
+	}
+}
+
+// writtenCtx is a context that is cancelled as soon as a learning file
+// appears whose name is not in before: the moment after an operation wrote
+// its file, when a signal arriving makes the rest of it fail.
+type writtenCtx struct {
+	context.Context
+	dir    string
+	before map[string]bool
+}
+
+func (c writtenCtx) Err() error {
+	ms, _ := filepath.Glob(filepath.Join(c.dir, "*.md"))
+	for _, m := range ms {
+		if !c.before[filepath.Base(m)] {
+			return context.Canceled
+		}
+	}
+	return nil
+}
+
+func (c writtenCtx) Done() <-chan struct{} { return nil }
+
+// Once the learning file is written, an interruption (or a store that
+// cannot be updated) makes the operation succeed with a warning, not fail:
+// a retry would make a duplicate.
+func TestInterruptedAfterTheWriteSucceeds(t *testing.T) {
+	ws, notes := newNotingWorkspace(t)
+	before := map[string]bool{}
+	ctx := writtenCtx{Context: context.Background(), dir: ws.learningsDir(), before: before}
+	l, err := ws.Add(ctx, AddOptions{Title: "written, then interrupted"})
+	if err != nil {
+		t.Fatalf("Add reported %v though it wrote %v", err, l)
+	}
+	if len(*notes) == 0 || !strings.Contains((*notes)[len(*notes)-1], "saved, but .lore/db was not updated (interrupted)") {
+		t.Fatalf("no warning about the store: %q", *notes)
+	}
+	got, err := ws.Get(context.Background(), l.ID)
+	if err != nil || got.Title != l.Title {
+		t.Fatalf("the next operation does not see it: %v %v", got, err)
+	}
+}
+
+// Interrupted before anything was written, an operation fails.
+func TestInterruptedBeforeTheWriteFails(t *testing.T) {
+	ws := newWorkspace(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if l, err := ws.Add(ctx, AddOptions{Title: "never"}); err == nil {
+		t.Fatalf("Add succeeded after an interruption: %v", l)
+	}
+	if ms, _ := filepath.Glob(filepath.Join(ws.learningsDir(), "*.md")); len(ms) != 0 {
+		t.Fatalf("written: %v", ms)
+	}
+}
+
+// The renames of a bidirectional relate that a crash stopped halfway
+// (their journal is written, one file renamed) are completed by the next
+// operation: both links, not one.
+func TestInterruptedRenamesComplete(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	a, _ := ws.Add(ctx, AddOptions{Title: "a"})
+	b, _ := ws.Add(ctx, AddOptions{Title: "b"})
+	// What writeLearnings does up to the crash: both new files written,
+	// the journal written, the first rename done.
+	var pairs [][2]string
+	for _, p := range [][2]*Learning{{a, b}, {b, a}} {
+		fresh, err := ws.readLearning(p[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh.Links = append(fresh.Links, Link{To: p[1].ID, Type: "both", Weight: 1})
+		data, err := fresh.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(ws.Root(), filepath.FromSlash(fresh.Path))
+		tmp := tmpName(dst)
+		if err := writeSynced(tmp, data); err != nil {
+			t.Fatal(err)
+		}
+		pairs = append(pairs, [2]string{tmp, dst})
+	}
+	var journal strings.Builder
+	for _, p := range pairs {
+		fmt.Fprintf(&journal, "%s\t%s\n", filepath.Base(p[0]), filepath.Base(p[1]))
+	}
+	if err := writeFileAtomic(filepath.Join(ws.learningsDir(), journalPrefix+"crashed"), []byte(journal.String())); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(pairs[0][0], pairs[0][1]); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := ws.Relations(ctx, RelationsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sub.Edges) != 2 {
+		t.Fatalf("after the crash, %d links in the graph, want both: %v", len(sub.Edges), sub.Edges)
+	}
+	if ms, _ := filepath.Glob(filepath.Join(ws.learningsDir(), ".tmp-*")); len(ms) != 0 {
+		t.Fatalf("left behind: %v", ms)
+	}
+}
+
+// A learning added by another process while this one waited for the store
+// is not taken for deleted: the links to it stay in the graph.
+func TestListingAfterTheLock(t *testing.T) {
+	ctx := context.Background()
+	ws := newWorkspace(t)
+	base, _ := ws.Add(ctx, AddOptions{Title: "base"})
+	other, err := Open(ws.Root(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ws holds the store while other waits for it, and meanwhile adds a
+	// learning and links base to it, as another lore process would.
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- ws.withWriter(ctx, func(st *graph.Store) error {
+			close(started)
+			time.Sleep(300 * time.Millisecond) // other waits for the store now
+			added := &Learning{ID: "added", Title: "added meanwhile", Path: ".lore/learnings/added.md"}
+			if err := ws.writeLearning(added); err != nil {
+				return err
+			}
+			fresh, err := ws.readLearning(base)
+			if err != nil {
+				return err
+			}
+			fresh.Links = append(fresh.Links, Link{To: "added", Type: "x", Weight: 1})
+			if err := ws.writeLearning(fresh); err != nil {
+				return err
+			}
+			return ws.sync(ctx, st)
+		})
+	}()
+	<-started
+	if _, err := other.Add(ctx, AddOptions{Title: "other"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	sub, err := ws.Relations(ctx, RelationsOptions{})
+	if err != nil || len(sub.Edges) != 1 {
+		t.Fatalf("links after the wait: %v %v", sub, err)
 	}
 }

@@ -64,6 +64,10 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*Learning, error)
 			}
 			l.Anchors = append(l.Anchors, a)
 		}
+		// Interrupted before the write, nothing is written.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for range 5 {
 			id, err := newID()
 			if err != nil {
@@ -242,6 +246,9 @@ func (w *Workspace) Remove(ctx context.Context, id string) (*Learning, error) {
 		if l, err = w.lookup(id); err != nil {
 			return err
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		// Drop links to it first: if we die in between, the learning is
 		// still there and a rerun finishes the job.
 		for _, oid := range w.learnings.ids {
@@ -334,6 +341,9 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 			}
 		}
 		nl.Updated = time.Now().UTC().Truncate(time.Second)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := w.writeLearning(nl); err != nil {
 			return err
 		}

@@ -75,6 +75,9 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 			fresh.Updated = time.Now().UTC().Truncate(time.Second)
 			files = append(files, fresh)
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := w.writeLearnings(files); err != nil {
 			return err
 		}
@@ -147,6 +150,9 @@ func (w *Workspace) Unrelate(ctx context.Context, opts UnrelateOptions) (int, er
 		}
 		if n == 0 {
 			return fmt.Errorf("no link from %s to %s%s: %w", from.ID, to.ID, typeSuffix(opts.Type), ErrNotFound)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		if err := w.writeLearnings(files); err != nil {
 			return err
