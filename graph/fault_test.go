@@ -291,3 +291,26 @@ func smallDisk(t *testing.T, size int) string {
 	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
 	return dir
 }
+
+// Badger flattens the errors it wraps into text: the operating system's
+// errors are still told from damage.
+func TestErrorsSortedFromDamage(t *testing.T) {
+	flat := func(errno syscall.Errno) error {
+		return fmt.Errorf("while opening memtables err: while opening fid: 4 err: open /x/00004.mem: %v", errno)
+	}
+	for _, errno := range []syscall.Errno{syscall.EACCES, syscall.EROFS, syscall.ENOSPC, syscall.EIO, syscall.EDQUOT} {
+		err := damaged(flat(errno))
+		if !errors.Is(err, errno) || errors.Is(err, ErrCorrupt) {
+			t.Errorf("%v: sorted as %v", errno, err)
+		}
+	}
+	for _, err := range []error{
+		flat(syscall.ENOENT), // a file of the store is missing
+		errors.New("failed to read index. err: proto: cannot parse invalid wire-format data"),
+		errors.New("manifest has bad magic"),
+	} {
+		if got := damaged(err); !errors.Is(got, ErrCorrupt) {
+			t.Errorf("%v: sorted as %v, want damage", err, got)
+		}
+	}
+}
