@@ -117,7 +117,7 @@ func (s *Store) wait(fn func() error, always bool) error {
 	done := make(chan error, 1)
 	go func() {
 		defer s.inflight.Add(-1)
-		done <- s.recovered(fn)
+		done <- s.finished(fn)
 	}()
 	tick := time.NewTicker(dirCheckEvery)
 	defer tick.Stop()
@@ -195,6 +195,24 @@ func (s *Store) fail(cause error) {
 		cause = withHint(errno)
 	}
 	s.fault.set(fmt.Errorf("store %s: write failed: %w", s.dir, cause))
+}
+
+// errStopped is the result of a call into Badger whose goroutine ended
+// before it returned: the command line's servers end a goroutine in which
+// Badger calls log.Fatal, as it does when it finds its state impossible.
+var errStopped = errors.New("Badger stopped in the middle of a call")
+
+// finished is recovered, and its result is errStopped, and the store
+// failed, when fn's goroutine ends before fn returns.
+func (s *Store) finished(fn func() error) (err error) {
+	err = errStopped
+	defer func() {
+		if err == errStopped {
+			s.fault.set(fmt.Errorf("store %s: %w: rerun", s.dir, errStopped))
+			err = s.fault.get()
+		}
+	}()
+	return s.recovered(fn)
 }
 
 // checkDir fails the store when its directory was removed or replaced, and

@@ -369,21 +369,34 @@ func (s *Store) openHandle(bo badger.Options) (*badger.DB, error) {
 	var db *badger.DB
 	done := make(chan error, 1)
 	go func() {
-		done <- s.recovered(func() error {
+		done <- s.finished(func() error {
 			var err error
 			db, err = badger.Open(bo)
 			return err
 		})
 	}()
 	var err error
-	select {
-	case err = <-done:
-	case <-log.opening.c:
+	tick := time.NewTicker(dirCheckEvery)
+	defer tick.Stop()
+	failed := log.opening.c
+	var giveUp <-chan time.Time
+wait:
+	for {
 		select {
 		case err = <-done:
-		case <-time.After(faultGrace):
+			break wait
+		case <-tick.C:
+			if s.checkDir() && giveUp == nil {
+				giveUp = time.After(faultGrace)
+			}
+		case <-failed:
+			failed, giveUp = nil, time.After(faultGrace)
+		case <-giveUp:
 			unmark()
-			return nil, log.opening.get()
+			if err := log.opening.get(); err != nil {
+				return nil, err
+			}
+			return nil, s.fault.get()
 		}
 	}
 	unmark()
@@ -399,6 +412,9 @@ func (s *Store) openHandle(bo badger.Options) (*badger.DB, error) {
 // meanwhile (a close flushes the memtable). It tries even when the store
 // has failed already.
 func (s *Store) closeHandle(db *badger.DB, collect bool) error {
+	if s.checkDir() {
+		return s.drain(db)
+	}
 	err := s.wait(func() error {
 		if collect && s.fault.get() == nil {
 			// Each writer starts a value-log file, and the values it
@@ -424,6 +440,34 @@ func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 	}
 	return err
 }
+
+// drain closes a handle whose directory was removed under it. Badger
+// retries the flush of its memtable forever, by path: were a store made
+// at the same path later (by the next request of a server), the old
+// handle would write its tables into it and remove its lock file. So,
+// unless something is at the path already, the directory is made again,
+// empty, for the close to finish in, then removed with what the close left.
+func (s *Store) drain(db *badger.DB) error {
+	failure := s.fault.get()
+	if os.Mkdir(s.dir, 0o755) != nil {
+		return failure // another process made a store there: not ours to touch
+	}
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		s.recovered(db.Close)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(drainBound):
+	}
+	os.RemoveAll(s.dir)
+	return failure
+}
+
+// drainBound is how long drain waits for a close: Badger retries a failed
+// flush every second.
+const drainBound = 5 * time.Second
 
 // Badger writes its write-ahead log, value log and tables through shared
 // mappings of files it sizes first; when the disk fills under such a

@@ -235,6 +235,19 @@ func lostLearnings(t *testing.T, lore, dir string, uid int, before map[string]st
 	return lost
 }
 
+// during returns a moment at which a run of lore with args is under way:
+// a random point of the time one run takes (measured first), so that a
+// fault injected then meets the command at work.
+func during(t *testing.T, lore, dir string, uid int, rng *rand.Rand, args ...string) func() time.Duration {
+	t.Helper()
+	r := runLore(lore, dir, uid, args...)
+	if r.code > 1 {
+		t.Fatalf("lore %v: %d %s", args, r.code, r.stderr)
+	}
+	took := r.took
+	return func() time.Duration { return time.Duration(float64(took) * (0.1 + 0.8*rng.Float64())) }
+}
+
 // asideCount counts stores moved aside.
 func asideCount(dir string) int {
 	ms, _ := filepath.Glob(filepath.Join(dir, ".lore", "db.broken-*"))
@@ -265,6 +278,10 @@ func TestFaultStoreRemoved(t *testing.T) {
 	ty := &tally{name: ".lore/db removed mid-command"}
 	rng := rand.New(rand.NewPCG(27, 1))
 	cmds := [][]string{{"index", "--force"}, {"verify"}, {"learn", "add", "--title", "added while removed"}}
+	var at []func() time.Duration
+	for _, args := range cmds {
+		at = append(at, during(t, lore, dir, 0, rng, args...))
+	}
 	for i := range faultTrials(9) {
 		ty.trials++
 		before := learningFiles(t, dir)
@@ -275,7 +292,7 @@ func TestFaultStoreRemoved(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(rng.IntN(120)) * time.Millisecond)
+		time.Sleep(at[i%len(cmds)]())
 		os.RemoveAll(filepath.Join(dir, ".lore", "db"))
 		r := finish(cmd, start)
 		checkEnd(t, ty, fmt.Sprintf("trial %d, lore %v", i, args), r)
@@ -305,6 +322,7 @@ func TestFaultStoreUnwritable(t *testing.T) {
 	db := filepath.Join(dir, ".lore", "db")
 	ty := &tally{name: ".lore/db read-only mid-command"}
 	rng := rand.New(rand.NewPCG(27, 2))
+	at := during(t, lore, dir, uid, rng, "index", "--force")
 	for i := range faultTrials(6) {
 		ty.trials++
 		before := learningFiles(t, dir)
@@ -314,7 +332,7 @@ func TestFaultStoreUnwritable(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(rng.IntN(100)) * time.Millisecond)
+		time.Sleep(at())
 		os.Chmod(db, 0o555)
 		r := finish(cmd, start)
 		checkEnd(t, ty, fmt.Sprintf("trial %d", i), r)
@@ -481,6 +499,8 @@ func TestFaultSignals(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(27, 4))
 	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGKILL}
+	addAt := during(t, lore, dir, 0, rng, "learn", "add", "--title", "measured")
+	relateAt := during(t, lore, dir, 0, rng, "relate", ids[0], ids[1], "--type", "measured", "--bidirectional")
 	for i := range faultTrials(24) {
 		ty.trials++
 		sig := sigs[i%len(sigs)]
@@ -498,7 +518,11 @@ func TestFaultSignals(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
+		if i%2 == 0 {
+			time.Sleep(addAt())
+		} else {
+			time.Sleep(relateAt())
+		}
 		cmd.Process.Signal(sig)
 		r := finish(cmd, start)
 		ty.exit(r.code)

@@ -29,7 +29,7 @@ func exitOnFatal() {
 	log.SetOutput(fatalLog{w: os.Stderr})
 }
 
-// parkOnFatal makes the standard logger's fatal messages stop only the
+// parkOnFatal makes the standard logger's fatal messages end only the
 // goroutine that logs them, for the servers (see fatalLog).
 func parkOnFatal(w io.Writer) {
 	log.SetOutput(fatalLog{w: w, park: true})
@@ -40,10 +40,10 @@ func parkOnFatal(w io.Writer) {
 // directory vanished under a writer; log.Fatal exits with 1, which means
 // "findings" to lore's callers. A message logged from log.Fatal is printed
 // on one line, and then the process exits with 2, a runtime error, or,
-// with park, the goroutine that logged it waits forever instead: the
-// servers keep serving, and the store that failed (lore gave up on it
-// once Badger reported the failure) is opened anew by the next request.
-// Other messages pass through.
+// with park, only the goroutine that logged it ends (runtime.Goexit, which
+// runs its deferred calls): the servers keep serving, the call that
+// waited on that goroutine fails (graph sees it end), and the next request
+// opens the store anew. Other messages pass through.
 type fatalLog struct {
 	w    io.Writer
 	park bool
@@ -56,7 +56,7 @@ func (f fatalLog) Write(p []byte) (int, error) {
 	msg, _, _ := strings.Cut(strings.TrimSpace(string(p)), "\n")
 	if f.park {
 		fmt.Fprintf(f.w, "lore: warning: the store failed (%s); the next request opens it anew\n", msg)
-		select {}
+		runtime.Goexit()
 	}
 	fmt.Fprintf(f.w, "lore: store failed: %s: rerun (if it fails again, remove .lore/db)\n", msg)
 	os.Exit(exitError)
