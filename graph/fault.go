@@ -114,11 +114,10 @@ func (s *Store) wait(fn func() error, always bool) error {
 		return err
 	}
 	s.inflight.Add(1)
-	done := make(chan error, 1)
-	go func() {
+	done := s.start(func() error {
 		defer s.inflight.Add(-1)
-		done <- s.finished(fn)
-	}()
+		return fn()
+	})
 	tick := time.NewTicker(dirCheckEvery)
 	defer tick.Stop()
 	failed := s.fault.c
@@ -202,17 +201,22 @@ func (s *Store) fail(cause error) {
 // Badger calls log.Fatal, as it does when it finds its state impossible.
 var errStopped = errors.New("Badger stopped in the middle of a call")
 
-// finished is recovered, and its result is errStopped, and the store
-// failed, when fn's goroutine ends before fn returns.
-func (s *Store) finished(fn func() error) (err error) {
-	err = errStopped
-	defer func() {
-		if err == errStopped {
-			s.fault.set(fmt.Errorf("store %s: %w: rerun", s.dir, errStopped))
-			err = s.fault.get()
-		}
+// start runs fn (see recovered) in a goroutine of its own and delivers its
+// result; when the goroutine ends before fn returns, the result is
+// errStopped and the store has failed.
+func (s *Store) start(fn func() error) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		err := errStopped
+		defer func() {
+			if err == errStopped {
+				s.fault.set(fmt.Errorf("store %s: %w: rerun", s.dir, errStopped))
+			}
+			done <- err
+		}()
+		err = s.recovered(fn)
 	}()
-	return s.recovered(fn)
+	return done
 }
 
 // checkDir fails the store when its directory was removed or replaced, and

@@ -360,6 +360,11 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 // it replayed before it returns, forever when the directory cannot be
 // written: openHandle gives up on it as guard does.
 func (s *Store) openHandle(bo badger.Options) (*badger.DB, error) {
+	// Badger makes a missing directory: a store whose directory went
+	// must not go on in a new one.
+	if s.dirInfo != nil && s.checkDir() {
+		return nil, s.fault.get()
+	}
 	log := &faultLog{s: s, opening: newFault()}
 	bo = bo.WithLogger(log)
 	unmark := func() {}
@@ -367,14 +372,11 @@ func (s *Store) openHandle(bo badger.Options) (*badger.DB, error) {
 		unmark = markOpening(s.dir)
 	}
 	var db *badger.DB
-	done := make(chan error, 1)
-	go func() {
-		done <- s.finished(func() error {
-			var err error
-			db, err = badger.Open(bo)
-			return err
-		})
-	}()
+	done := s.start(func() error {
+		var err error
+		db, err = badger.Open(bo)
+		return err
+	})
 	var err error
 	tick := time.NewTicker(dirCheckEvery)
 	defer tick.Stop()
@@ -393,6 +395,13 @@ wait:
 			failed, giveUp = nil, time.After(faultGrace)
 		case <-giveUp:
 			unmark()
+			if s.checkDir() {
+				return nil, s.drain(func() {
+					if <-done == nil {
+						s.recovered(db.Close)
+					}
+				})
+			}
 			if err := log.opening.get(); err != nil {
 				return nil, err
 			}
@@ -402,6 +411,11 @@ wait:
 	unmark()
 	if err != nil {
 		return nil, err
+	}
+	if s.dirInfo != nil && s.checkDir() {
+		// Removed while Badger opened it, and made again by Badger.
+		s.recovered(db.Close)
+		return nil, s.fault.get()
 	}
 	log.armed.Store(true)
 	return db, nil
@@ -413,7 +427,7 @@ wait:
 // has failed already.
 func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 	if s.checkDir() {
-		return s.drain(db)
+		return s.drain(func() { s.recovered(db.Close) })
 	}
 	err := s.wait(func() error {
 		if collect && s.fault.get() == nil {
@@ -441,22 +455,19 @@ func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 	return err
 }
 
-// drain closes a handle whose directory was removed under it. Badger
-// retries the flush of its memtable forever, by path: were a store made
-// at the same path later (by the next request of a server), the old
-// handle would write its tables into it and remove its lock file. So,
-// unless something is at the path already, the directory is made again,
-// empty, for the close to finish in, then removed with what the close left.
-func (s *Store) drain(db *badger.DB) error {
+// drain ends a handle whose directory was removed under it: close (or
+// the open under way) ends it. Badger retries the flush of its memtable
+// forever, by path: were a store made at the same path later (by the next
+// request of a server), the old handle would write its tables into it and
+// remove its lock file. So, unless something is at the path already, the
+// directory is made again, empty, for the handle to end in, then removed
+// with what it left.
+func (s *Store) drain(end func()) error {
 	failure := s.fault.get()
 	if os.Mkdir(s.dir, 0o755) != nil {
 		return failure // another process made a store there: not ours to touch
 	}
-	closed := make(chan struct{})
-	go func() {
-		defer close(closed)
-		s.recovered(db.Close)
-	}()
+	closed := s.start(func() error { end(); return nil })
 	select {
 	case <-closed:
 	case <-time.After(drainBound):
