@@ -199,7 +199,7 @@ func (s *Store) fail(cause error) {
 // errStopped is the result of a call into Badger whose goroutine ended
 // before it returned: the command line's servers end a goroutine in which
 // Badger calls log.Fatal, as it does when it finds its state impossible.
-var errStopped = errors.New("Badger stopped in the middle of a call")
+var errStopped = errors.New("a call into Badger stopped halfway")
 
 // start runs fn (see recovered) in a goroutine of its own and delivers its
 // result; when the goroutine ends before fn returns, the result is
