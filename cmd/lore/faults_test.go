@@ -566,16 +566,7 @@ func TestFaultConcurrentDrift(t *testing.T) {
 		base = strings.TrimSuffix(n, ".md")
 		break
 	}
-	srv := loreCmd(lore, dir, 0, "serve", "--addr", "127.0.0.1:0")
-	srvErr, _ := srv.StderrPipe()
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Process.Kill()
-	buf := make([]byte, 256)
-	n, _ := srvErr.Read(buf)
-	addr := strings.TrimSpace(strings.TrimPrefix(string(buf[:n]), "lore: serving on "))
-	go io.Copy(io.Discard, srvErr)
+	addr := startServe(t, lore, dir)
 	ctx, stop := context.WithCancel(context.Background())
 	var requests sync.WaitGroup
 	requests.Add(1)
@@ -648,6 +639,22 @@ func TestFaultConcurrentDrift(t *testing.T) {
 	ty.report(t)
 }
 
+// startServe starts lore serve on a free port for the test and returns its
+// address.
+func startServe(t *testing.T, lore, dir string) string {
+	t.Helper()
+	srv := loreCmd(lore, dir, 0, "serve", "--addr", "127.0.0.1:0")
+	srvErr, _ := srv.StderrPipe()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	buf := make([]byte, 256)
+	n, _ := srvErr.Read(buf)
+	go io.Copy(io.Discard, srvErr)
+	return strings.TrimSpace(strings.TrimPrefix(string(buf[:n]), "lore: serving on "))
+}
+
 // TestFaultServersRecover removes the store under lore serve and lore mcp
 // while a request runs: that request succeeds or fails within the bound,
 // and the next one works. (When the removal races Badger creating files,
@@ -659,16 +666,7 @@ func TestFaultServersRecover(t *testing.T) {
 	dir := faultRepo(t, lore, 0)
 	db := filepath.Join(dir, ".lore", "db")
 	ty := &tally{name: "lore serve: store removed"}
-	srv := loreCmd(lore, dir, 0, "serve", "--addr", "127.0.0.1:0")
-	srvErr, _ := srv.StderrPipe()
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Process.Kill()
-	buf := make([]byte, 256)
-	n, _ := srvErr.Read(buf)
-	addr := strings.TrimSpace(strings.TrimPrefix(string(buf[:n]), "lore: serving on "))
-	go io.Copy(io.Discard, srvErr)
+	addr := startServe(t, lore, dir)
 	client := &http.Client{Timeout: hangBound}
 	get := func(path string) (int, string) {
 		resp, err := client.Get(addr + path)
