@@ -48,7 +48,7 @@ type Link struct {
 // stores a learning at every limit at once.
 const (
 	maxLearningBytes = 128 << 10
-	maxAnchors       = 256
+	maxAnchors       = 512
 	maxLinks         = 256
 	maxDerivedFrom   = 256
 )
