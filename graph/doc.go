@@ -14,6 +14,19 @@
 // Badger leaks out: callers see Store, Tx, Batch and domain types, and every
 // byte slice they get is their own copy.
 //
+// # Failures
+//
+// No call waits on Badger without bound: when Badger reports an error (it
+// retries a failed flush forever) or the store's directory goes away, the
+// Store fails, calls under way give up after a grace period and later ones
+// fail at once. Data that cannot be read, a Badger panic on a damaged table
+// and a process that died while opening the store are ErrCorrupt: the
+// store's content is damaged and, being derived, may be set aside and
+// rebuilt; the operating system's errors (permission, full disk, I/O) are
+// returned as such, with what to do. A writer starts only with room on the
+// disk for Badger's mapped files, and entries or transactions Badger cannot
+// take are ErrTooBig.
+//
 // # Graph
 //
 // Node ids are typed strings (learning:ID, file:PATH, symbol:PATH::FQNAME,

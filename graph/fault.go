@@ -35,8 +35,8 @@ const dirCheckEvery = 200 * time.Millisecond
 // flush of its memtable forever, and a commit, a new transaction or a
 // close then waits for it forever: a directory removed or made read-only
 // under a running writer, or a full disk, would hang the process. Badger
-// reports each failed attempt to its logger, and fault is that logger: the
-// first error it reports, or the store's directory going away, fails the
+// reports each failed attempt to its logger (faultLog): the first error it
+// reports, or the store's directory going away (checkDir), fails the
 // store. Calls that may wait on Badger run through Store.guard, which gives
 // up on them once the store has failed; later calls fail at once.
 type fault struct {
