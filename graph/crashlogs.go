@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,14 +33,19 @@ func emptyLogs(dir string) []string {
 
 // removeEmptyLogs removes the files emptyLogs finds, holding the
 // directory's lock so that no running writer is creating one of them at
-// that moment.
-func removeEmptyLogs(dir string) {
+// that moment. It returns the first removal's error: a directory that
+// cannot be written keeps them.
+func removeEmptyLogs(dir string) error {
 	if len(emptyLogs(dir)) == 0 {
-		return
+		return nil
 	}
+	var first error
 	withDirLock(dir, func(*os.File) {
 		for _, p := range emptyLogs(dir) {
-			os.Remove(p)
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+				first = err
+			}
 		}
 	})
+	return first
 }

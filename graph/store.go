@@ -332,7 +332,10 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 					// Badger sizes an empty log file while failing on it,
 					// and opens it the next time (dgraph-io/badger#2207).
 					repaired = true
-					removeEmptyLogs(s.dir)
+					if rerr := removeEmptyLogs(s.dir); rerr != nil {
+						// Not damage: what failed Badger fails the repair.
+						return nil, false, fmt.Errorf("open store %s: %w", s.dir, damaged(rerr))
+					}
 					continue
 				}
 				return nil, false, fmt.Errorf("open store %s: %w", s.dir, damaged(err))
