@@ -455,6 +455,7 @@ func TestFaultDamagedTables(t *testing.T) {
 				failed++
 			}
 		}
+		ty.exit(failed) // outcomes: how many of the three commands failed
 		if failed > 1 {
 			ty.fail(t, "seed %d: %d commands failed after the damage", seed, failed)
 		}
