@@ -419,7 +419,7 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 				isPunct := prev != nil && prev.class == jPunct
 				switch {
 				case kind == kType, kind == kAngle, isPunct && (p == "<" || p == "|" || p == "&"), isPunct && p == ":" && colonKind == 't',
-					prev.class == jName && (p == "extends" || p == "as" || p == "satisfies" || p == "is"),
+					prev != nil && prev.class == jName && (p == "extends" || p == "as" || p == "satisfies" || p == "is"),
 					isPunct && p == "=" && jsTypeAlias(src, toks, i-1):
 					o.kind = kType
 				case pending != nil && pending.depth == len(stack) && !(isPunct && (p == ":" || p == "=")):
