@@ -10,13 +10,14 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 	"github.com/lorehq/lore/source"
 )
 
 // RemoveAnchor removes one anchor of a learning, named by its 1-based
 // position or its spec.
-func (w *Workspace) RemoveAnchor(ctx context.Context, id, anchor string) (*Learning, error) {
-	var out *Learning
+func (w *Workspace) RemoveAnchor(ctx context.Context, id, anchor string) (*learnfile.Learning, error) {
+	var out *learnfile.Learning
 	err := w.withWriter(ctx, func(st *graph.Store) error {
 		l, err := w.lookup(id)
 		if err != nil {
@@ -42,7 +43,7 @@ func (w *Workspace) RemoveAnchor(ctx context.Context, id, anchor string) (*Learn
 }
 
 // anchorIndex finds an anchor by 1-based position or spec.
-func anchorIndex(l *Learning, ref string) (int, error) {
+func anchorIndex(l *learnfile.Learning, ref string) (int, error) {
 	if n, err := strconv.Atoi(ref); err == nil {
 		if n < 1 || n > len(l.Anchors) {
 			return 0, fmt.Errorf("learning %s has %d anchors; there is no anchor %d", l.ID, len(l.Anchors), n)
@@ -122,7 +123,7 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 			return err
 		}
 		// The files as they are now, verified in one run.
-		var fresh []*Learning
+		var fresh []*learnfile.Learning
 		var batch []anchors.Learning
 		for _, id := range ids {
 			l, err := w.readLearning(w.learnings.get(id))
@@ -137,7 +138,7 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 			return err
 		}
 		k := 0
-		var changed []*Learning
+		var changed []*learnfile.Learning
 		now := time.Now().UTC().Truncate(time.Second)
 		for li, l := range fresh {
 			touched := false

@@ -8,14 +8,15 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // AddAnchor anchors a learning (id or unique prefix) to one more place:
 // spec is path, path::Symbol, path#L10-L24 or glob:pattern. Its baseline
 // is recorded now. Adding an anchor the learning already has changes
 // nothing. It returns the learning as written.
-func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*Learning, error) {
-	var out *Learning
+func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*learnfile.Learning, error) {
+	var out *learnfile.Learning
 	err := w.withWriter(ctx, func(st *graph.Store) error {
 		l, err := w.lookup(id)
 		if err != nil {

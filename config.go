@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lorehq/lore/internal/yamlerr"
 	"gopkg.in/yaml.v3"
 )
 
@@ -95,7 +96,7 @@ func readConfig(p string) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return c, fmt.Errorf("%s: %s (fix or delete the file)", p, yamlMsgWithLine(err))
+		return c, fmt.Errorf("%s: %s (fix or delete the file)", p, yamlerr.WithLine(err))
 	}
 	if c.MaxFileSize < 0 {
 		return c, fmt.Errorf("%s: max_file_size must not be negative", p)
@@ -109,11 +110,4 @@ func readConfig(p string) (Config, error) {
 		return c, fmt.Errorf("%s: verify.fail_on must be drifted, invalid or never", p)
 	}
 	return c, nil
-}
-
-func yamlMsgWithLine(err error) string {
-	if n := yamlLine(err); n > 0 {
-		return fmt.Sprintf("line %d: %s", n, yamlMsg(err))
-	}
-	return yamlMsg(err)
 }

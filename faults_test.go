@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // A learning at every limit of the format at once, with the longest
@@ -25,15 +26,15 @@ func TestLearningLimits(t *testing.T) {
 		t.Run(shape.name, func(t *testing.T) {
 			ws := newWorkspace(t)
 			for n := range shape.others {
-				l := &Learning{ID: fmt.Sprintf("lim%04d", n), Title: "at the limits"}
+				l := &learnfile.Learning{ID: fmt.Sprintf("lim%04d", n), Title: "at the limits"}
 				dir := strings.Repeat("d", shape.pathLen)
-				for i := range maxAnchors {
+				for i := range learnfile.MaxAnchors {
 					l.Anchors = append(l.Anchors, anchors.Anchor{Symbol: fmt.Sprintf("%s/f%d.go::F%d", dir, i, n), Hash: "sha256:" + strings.Repeat("a", 64)})
 				}
-				for i := range maxLinks {
-					l.Links = append(l.Links, Link{To: fmt.Sprintf("x%07d", i), Type: strings.Repeat("r", shape.tagLen), Weight: 0.5})
+				for i := range learnfile.MaxLinks {
+					l.Links = append(l.Links, learnfile.Link{To: fmt.Sprintf("x%07d", i), Type: strings.Repeat("r", shape.tagLen), Weight: 0.5})
 				}
-				for i := range maxDerivedFrom {
+				for i := range learnfile.MaxDerivedFrom {
 					l.DerivedFrom = append(l.DerivedFrom, fmt.Sprintf("task:%s%d", dir[:min(len(dir), 60)], i))
 				}
 				data, err := l.Marshal()
@@ -47,8 +48,8 @@ func TestLearningLimits(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(data) < maxLearningBytes {
-					data = append(data, strings.Repeat("body text\n", (maxLearningBytes-len(data))/10)...)
+				if len(data) < learnfile.MaxBytes {
+					data = append(data, strings.Repeat("body text\n", (learnfile.MaxBytes-len(data))/10)...)
 				}
 				if err := os.WriteFile(filepath.Join(ws.learningsDir(), l.ID+".md"), data, 0o644); err != nil {
 					t.Fatal(err)
@@ -62,7 +63,7 @@ func TestLearningLimits(t *testing.T) {
 				t.Fatalf("problems: %v", rep.Problems)
 			}
 			l, err := ws.Get(ctx, "lim0000")
-			if err != nil || len(l.Anchors) != maxAnchors || len(l.Links) != maxLinks {
+			if err != nil || len(l.Anchors) != learnfile.MaxAnchors || len(l.Links) != learnfile.MaxLinks {
 				t.Fatalf("stored: %v, %v", l, err)
 			}
 		})
@@ -134,12 +135,12 @@ func TestInterruptedRenamesComplete(t *testing.T) {
 	// What writeLearnings does up to the crash: both new files written,
 	// the journal written, the first rename done.
 	var pairs [][2]string
-	for _, p := range [][2]*Learning{{a, b}, {b, a}} {
+	for _, p := range [][2]*learnfile.Learning{{a, b}, {b, a}} {
 		fresh, err := ws.readLearning(p[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh.Links = append(fresh.Links, Link{To: p[1].ID, Type: "both", Weight: 1})
+		fresh.Links = append(fresh.Links, learnfile.Link{To: p[1].ID, Type: "both", Weight: 1})
 		data, err := fresh.Marshal()
 		if err != nil {
 			t.Fatal(err)
@@ -191,7 +192,7 @@ func TestListingAfterTheLock(t *testing.T) {
 		done <- ws.withWriter(ctx, func(st *graph.Store) error {
 			close(started)
 			time.Sleep(300 * time.Millisecond) // other waits for the store now
-			added := &Learning{ID: "added", Title: "added meanwhile", Path: ".lore/learnings/added.md"}
+			added := &learnfile.Learning{ID: "added", Title: "added meanwhile", Path: ".lore/learnings/added.md"}
 			if err := ws.writeLearning(added); err != nil {
 				return err
 			}
@@ -199,7 +200,7 @@ func TestListingAfterTheLock(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			fresh.Links = append(fresh.Links, Link{To: "added", Type: "x", Weight: 1})
+			fresh.Links = append(fresh.Links, learnfile.Link{To: "added", Type: "x", Weight: 1})
 			if err := ws.writeLearning(fresh); err != nil {
 				return err
 			}

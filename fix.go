@@ -14,6 +14,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/internal/udiff"
+	"github.com/lorehq/lore/learnfile"
 	"github.com/lorehq/lore/source"
 )
 
@@ -30,7 +31,7 @@ type anchorFix struct {
 // never by its position alone: the file may have changed since it was
 // verified (a person removed an anchor above it), and then only anchors
 // still as verified are rewritten. It reports whether l changed.
-func applyFixes(l *Learning, fixes []anchorFix) bool {
+func applyFixes(l *learnfile.Learning, fixes []anchorFix) bool {
 	changed := false
 	for i, a := range l.Anchors {
 		for _, f := range fixes {
@@ -47,7 +48,7 @@ func applyFixes(l *Learning, fixes []anchorFix) bool {
 // rewrite applies fixes to the learning file data (named p in errors) and
 // returns the new content, or nil when nothing changed.
 func rewrite(p string, data []byte, fixes []anchorFix, now time.Time) ([]byte, error) {
-	l, err := ParseLearning(p, data)
+	l, err := learnfile.Parse(p, data)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func (w *Workspace) fix(ctx context.Context, vs *verifySource, opts VerifyOption
 	}
 	// Everything is computed before anything is written: a learning file
 	// that cannot be rewritten stops the fix with both versions intact.
-	var work []*Learning // working copies to write
+	var work []*learnfile.Learning // working copies to write
 	var stage []stagedFix
 	var patch strings.Builder
 	for _, p := range paths {
@@ -96,7 +97,7 @@ func (w *Workspace) fix(ctx context.Context, vs *verifySource, opts VerifyOption
 		if err != nil {
 			return fmt.Errorf("fix %s: %w", p, err)
 		}
-		l, err := ParseLearning(p, data)
+		l, err := learnfile.Parse(p, data)
 		if err != nil {
 			return fmt.Errorf("cannot fix baselines in %s: it does not parse (%v); fix the file and run lore verify --fix again", p, err)
 		}

@@ -15,16 +15,18 @@ import (
 func TestPackageLayers(t *testing.T) {
 	const mod = "github.com/lorehq/lore"
 	allowed := map[string][]string{
-		"graph":          nil,
-		"queries":        nil,
-		"internal/udiff": nil,
-		"source":         nil,
-		"analyzer":       {"queries", "graph"},
-		"anchors":        {"analyzer", "graph"},
-		"cochange":       {"graph", "source"},
-		"mcpserver":      {".", "graph", "cochange"},
-		"httpapi":        {".", "graph"},
-		".":              {"analyzer", "anchors", "cochange", "graph", "source", "internal/udiff"},
+		"graph":            nil,
+		"queries":          nil,
+		"internal/udiff":   nil,
+		"internal/yamlerr": nil,
+		"source":           nil,
+		"analyzer":         {"queries", "graph"},
+		"anchors":          {"analyzer", "graph"},
+		"learnfile":        {"anchors", "graph", "internal/yamlerr"},
+		"cochange":         {"graph", "source"},
+		"mcpserver":        {".", "graph", "cochange", "learnfile"},
+		"httpapi":          {".", "graph", "learnfile"},
+		".":                {"analyzer", "anchors", "cochange", "graph", "learnfile", "source", "internal/udiff", "internal/yamlerr"},
 	}
 	for dir, ok := range allowed {
 		pkg, err := build.ImportDir(filepath.FromSlash(dir), 0)

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // AddOptions describe a new learning.
@@ -24,14 +24,14 @@ type AddOptions struct {
 	Body        string
 	Tags        []string
 	Anchors     []string // anchor specs: path, path::Symbol, path#L1-L9, glob:pattern
-	Links       []Link
+	Links       []learnfile.Link
 	DerivedFrom []string // task:ID or run:ID
 }
 
 // Add creates a learning file and returns the learning.
-func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*Learning, error) {
+func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*learnfile.Learning, error) {
 	now := time.Now().UTC().Truncate(time.Second)
-	l := &Learning{
+	l := &learnfile.Learning{
 		Title:       strings.TrimSpace(opts.Title),
 		Tags:        normTags(opts.Tags),
 		Links:       opts.Links,
@@ -69,7 +69,7 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*Learning, error)
 			return err
 		}
 		for range 5 {
-			id, err := newID()
+			id, err := learnfile.NewID()
 			if err != nil {
 				return err
 			}
@@ -137,8 +137,8 @@ type ListOptions struct {
 }
 
 // List returns the workspace's learnings, oldest first.
-func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*Learning, error) {
-	var out []*Learning
+func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*learnfile.Learning, error) {
+	var out []*learnfile.Learning
 	err := w.withStore(ctx, func(*graph.Store) error {
 		for _, sm := range listed(w.learnings, opts) {
 			out = append(out, w.learnings.get(sm.ID))
@@ -148,19 +148,11 @@ func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*Learning, er
 	return out, err
 }
 
-// Summary is what a list of learnings shows of each.
-type Summary struct {
-	ID      string    `json:"id"`
-	Title   string    `json:"title"`
-	Tags    []string  `json:"tags"`
-	Created time.Time `json:"created"`
-}
-
 // ListSummaries is List for callers that show ids, titles and tags: it
 // leaves the rest of each learning undecoded, which on a large workspace
 // is most of the work of a list.
-func (w *Workspace) ListSummaries(ctx context.Context, opts ListOptions) ([]Summary, error) {
-	var out []Summary
+func (w *Workspace) ListSummaries(ctx context.Context, opts ListOptions) ([]learnfile.Summary, error) {
+	var out []learnfile.Summary
 	err := w.withStore(ctx, func(*graph.Store) error {
 		out = listed(w.learnings, opts)
 		return nil
@@ -169,8 +161,8 @@ func (w *Workspace) ListSummaries(ctx context.Context, opts ListOptions) ([]Summ
 }
 
 // listed selects learnings of idx as opts says, oldest first (ties by id).
-func listed(idx *learningIndex, opts ListOptions) []Summary {
-	out := make([]Summary, 0, len(idx.ids))
+func listed(idx *learningIndex, opts ListOptions) []learnfile.Summary {
+	out := make([]learnfile.Summary, 0, len(idx.ids))
 	for _, id := range idx.ids {
 		sm := idx.byID[id].summary()
 		if opts.Tag != "" && !slices.Contains(sm.Tags, opts.Tag) {
@@ -188,8 +180,8 @@ func listed(idx *learningIndex, opts ListOptions) []Summary {
 }
 
 // Get returns the learning with the given id or unique id prefix.
-func (w *Workspace) Get(ctx context.Context, id string) (*Learning, error) {
-	var l *Learning
+func (w *Workspace) Get(ctx context.Context, id string) (*learnfile.Learning, error) {
+	var l *learnfile.Learning
 	err := w.withStore(ctx, func(*graph.Store) error {
 		var err error
 		l, err = w.lookup(id)
@@ -198,7 +190,7 @@ func (w *Workspace) Get(ctx context.Context, id string) (*Learning, error) {
 	return l, err
 }
 
-func (w *Workspace) lookup(id string) (*Learning, error) {
+func (w *Workspace) lookup(id string) (*learnfile.Learning, error) {
 	full, err := resolveID(w.learnings.ids, id)
 	if err != nil {
 		return nil, err
@@ -208,13 +200,13 @@ func (w *Workspace) lookup(id string) (*Learning, error) {
 
 // readLearning parses a learning's file afresh, keeping what a minimal
 // rewrite needs.
-func (w *Workspace) readLearning(l *Learning) (*Learning, error) {
+func (w *Workspace) readLearning(l *learnfile.Learning) (*learnfile.Learning, error) {
 	p := filepath.Join(w.root, filepath.FromSlash(l.Path))
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
 	}
-	fresh, err := ParseLearning(l.Path, data)
+	fresh, err := learnfile.Parse(l.Path, data)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +217,7 @@ func (w *Workspace) readLearning(l *Learning) (*Learning, error) {
 // writeLearning rewrites a learning's file atomically. The operation under
 // way has then written what it had to (see wrote), unless it says
 // otherwise.
-func (w *Workspace) writeLearning(l *Learning) error {
+func (w *Workspace) writeLearning(l *learnfile.Learning) error {
 	data, err := l.Marshal()
 	if err != nil {
 		return err
@@ -239,8 +231,8 @@ func (w *Workspace) writeLearning(l *Learning) error {
 
 // Remove deletes a learning and the links of other learnings that point at
 // it. It returns the removed learning.
-func (w *Workspace) Remove(ctx context.Context, id string) (*Learning, error) {
-	var l *Learning
+func (w *Workspace) Remove(ctx context.Context, id string) (*learnfile.Learning, error) {
+	var l *learnfile.Learning
 	err := w.withWriter(ctx, func(st *graph.Store) error {
 		var err error
 		if l, err = w.lookup(id); err != nil {
@@ -253,14 +245,14 @@ func (w *Workspace) Remove(ctx context.Context, id string) (*Learning, error) {
 		// still there and a rerun finishes the job.
 		for _, oid := range w.learnings.ids {
 			o := w.learnings.get(oid)
-			if !slices.ContainsFunc(o.Links, func(lk Link) bool { return lk.To == l.ID }) {
+			if !slices.ContainsFunc(o.Links, func(lk learnfile.Link) bool { return lk.To == l.ID }) {
 				continue
 			}
 			fresh, err := w.readLearning(o)
 			if err != nil {
 				return err
 			}
-			fresh.Links = slices.DeleteFunc(fresh.Links, func(lk Link) bool { return lk.To == l.ID })
+			fresh.Links = slices.DeleteFunc(fresh.Links, func(lk learnfile.Link) bool { return lk.To == l.ID })
 			if err := w.writeLearning(fresh); err != nil {
 				return err
 			}
@@ -281,7 +273,7 @@ type EditFunc func(path string) error
 // Edit lets edit change a copy of the learning's file, checks the result
 // and puts it in place. A copy that does not parse is left where it is and
 // the error says where, so no edit is lost.
-func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learning, error) {
+func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*learnfile.Learning, error) {
 	l, err := w.Get(ctx, id)
 	if err != nil {
 		return nil, err
@@ -314,7 +306,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 	kept := func(err error) error {
 		return fmt.Errorf("%v; your edit is kept in %s", err, tmp.Name())
 	}
-	nl, err := ParseLearning(l.Path, data)
+	nl, err := learnfile.Parse(l.Path, data)
 	if err != nil {
 		return nil, kept(err)
 	}
@@ -330,7 +322,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 			return err
 		}
 		if !bytes.Equal(cur, orig) {
-			if nl, err = mergeEdit(l.Path, orig, cur, nl); err != nil {
+			if nl, err = learnfile.Merge(l.Path, orig, cur, nl); err != nil {
 				return err
 			}
 			w.notify("learning %s changed while you edited it: merged the changes", l.ID)
@@ -356,87 +348,39 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*Learni
 	return nl, nil
 }
 
-// editFields are the parts of a learning an edit can change, besides its
-// updated time (set on every write).
-var editFields = []string{"title", "tags", "anchors", "links", "derived_from", "created", "body"}
-
-// mergeEdit merges an edit (ours, made from orig) with the file as it is
-// now (cur), three-way: each part of the learning changed on one side only
-// takes that side's value. A part changed differently on both sides, or
-// front matter that lore does not own (comments, other keys) changed on
-// both, is a conflict.
-func mergeEdit(path string, orig, cur []byte, ours *Learning) (*Learning, error) {
-	base, err := ParseLearning(path, orig)
-	if err != nil {
-		return nil, err
-	}
-	theirs, err := ParseLearning(path, cur)
-	if err != nil {
-		return nil, fmt.Errorf("the file changed while you edited it and no longer parses (%v): merge by hand", err)
-	}
-	if theirs.ID != ours.ID {
-		return nil, fmt.Errorf("the file changed while you edited it and now holds learning %s: merge by hand", theirs.ID)
-	}
-	into, from := ours, theirs
-	if otherText(theirs) != otherText(base) {
-		if otherText(ours) != otherText(base) {
-			return nil, errors.New("the file changed while you edited it, and both changed its front matter beyond lore's keys: merge by hand")
-		}
-		into, from = theirs, ours
-	}
-	var both []string
-	for _, k := range editFields {
-		changedInto := !reflect.DeepEqual(editField(into, k), editField(base, k))
-		changedFrom := !reflect.DeepEqual(editField(from, k), editField(base, k))
-		switch {
-		case !changedFrom:
-		case !changedInto:
-			setEditField(into, k, from)
-		case !reflect.DeepEqual(editField(into, k), editField(from, k)):
-			both = append(both, k)
-		}
-	}
-	if len(both) > 0 {
-		return nil, fmt.Errorf("the file changed while you edited it, and both changed %s: merge by hand", strings.Join(both, ", "))
-	}
-	into.Path = path
-	return into, nil
+// AmbiguousError reports an id prefix that matches several learnings.
+type AmbiguousError struct {
+	Prefix     string
+	Candidates []string
 }
 
-// otherText is the front matter of a parsed learning that lore does not
-// own: comments and keys other than its own.
-func otherText(l *Learning) string {
-	var b strings.Builder
-	for _, s := range l.doc.segments {
-		if !slices.Contains(knownKeys, s.key) {
-			b.WriteString(s.key + "\x00" + s.text + "\x00")
-		}
-	}
-	return b.String()
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("id prefix %q is ambiguous: it matches %s; type more characters", e.Prefix, strings.Join(e.Candidates, ", "))
 }
 
-func editField(l *Learning, k string) any {
-	if k == "body" {
-		return l.Body
+// resolveID finds the one id in ids (sorted) that equals or starts with
+// prefix.
+func resolveID(ids []string, prefix string) (string, error) {
+	prefix = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(prefix, "learning:")))
+	if prefix == "" {
+		return "", fmt.Errorf("empty learning id: give an id or a unique prefix (see lore learn list)")
 	}
-	return fieldOf(l, k)
-}
-
-func setEditField(l *Learning, k string, from *Learning) {
-	switch k {
-	case "title":
-		l.Title = from.Title
-	case "tags":
-		l.Tags = from.Tags
-	case "anchors":
-		l.Anchors = from.Anchors
-	case "links":
-		l.Links = from.Links
-	case "derived_from":
-		l.DerivedFrom = from.DerivedFrom
-	case "created":
-		l.Created = from.Created
-	case "body":
-		l.Body = from.Body
+	i, found := slices.BinarySearch(ids, prefix)
+	if found {
+		return prefix, nil
 	}
+	var cands []string
+	for ; i < len(ids) && strings.HasPrefix(ids[i], prefix); i++ {
+		cands = append(cands, ids[i])
+	}
+	switch len(cands) {
+	case 0:
+		return "", fmt.Errorf("no learning with id %q: see lore learn list: %w", prefix, ErrNotFound)
+	case 1:
+		return cands[0], nil
+	}
+	if len(cands) > 10 {
+		cands = append(cands[:10], "…")
+	}
+	return "", &AmbiguousError{Prefix: prefix, Candidates: cands}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // Records of learning files are read on every command, so they use a
@@ -142,23 +143,23 @@ const nsLearnings = "ll"
 type lazyLearning struct {
 	ID   string
 	Path string
-	sum  Summary
+	sum  learnfile.Summary
 	hash string          // the file's content hash, as in its record
 	src  *learningSource // nil when l was given
 	once sync.Once
-	l    *Learning
+	l    *learnfile.Learning
 }
 
 // known wraps a learning that is already decoded.
-func known(l *Learning) *lazyLearning {
-	z := &lazyLearning{ID: l.ID, Path: l.Path, l: l, sum: Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}}
+func known(l *learnfile.Learning) *lazyLearning {
+	z := &lazyLearning{ID: l.ID, Path: l.Path, l: l, sum: learnfile.Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}}
 	z.once.Do(func() {})
 	return z
 }
 
 func (z *lazyLearning) name() string { return path.Base(z.Path) }
 
-func (z *lazyLearning) get() *Learning {
+func (z *lazyLearning) get() *learnfile.Learning {
 	z.once.Do(func() {
 		if tail, ok := z.src.tail(z.name(), z.hash); ok {
 			r := &recReader{s: tail}
@@ -191,7 +192,7 @@ func (z *lazyLearning) eachAnchor(fn func(anchors.Anchor) bool) {
 }
 
 // summary is what lists show of the learning, from the record's header.
-func (z *lazyLearning) summary() Summary { return z.sum }
+func (z *lazyLearning) summary() learnfile.Summary { return z.sum }
 
 // learningSource gives the learnings of one sync's records: at the first
 // need it reads every encoded learning from the store in one scan, while
@@ -306,17 +307,17 @@ func (r *storeRef) clear() {
 // parse reads a learning from its file, for when the store does not have
 // it; a file that changed or went since the sync gives what the record
 // knew.
-func (s *learningSource) parse(z *lazyLearning) *Learning {
+func (s *learningSource) parse(z *lazyLearning) *learnfile.Learning {
 	if s != nil {
 		if data, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(z.Path))); err == nil {
-			if l, err := ParseLearning(z.Path, data); err == nil && l.ID == z.ID {
+			if l, err := learnfile.Parse(z.Path, data); err == nil && l.ID == z.ID {
 				l.Path = z.Path
-				l.doc = nil
+				l.DropSource()
 				return l
 			}
 		}
 	}
-	return &Learning{ID: z.ID, Path: z.Path, Title: z.sum.Title, Tags: slices.Clone(z.sum.Tags), Created: z.sum.Created}
+	return &learnfile.Learning{ID: z.ID, Path: z.Path, Title: z.sum.Title, Tags: slices.Clone(z.sum.Tags), Created: z.sum.Created}
 }
 
 // anchorList reads a count and that many anchors, calling fn with each
@@ -395,7 +396,7 @@ const nsTerms = "lt"
 // encodeTerms writes term frequencies in term order, so that the bytes
 // depend only on the learning. Frequencies are whole numbers: title and
 // tags weigh 2, the rest 1.
-func encodeTerms(l *Learning) []byte {
+func encodeTerms(l *learnfile.Learning) []byte {
 	tf := termFreqs(l)
 	ts := make([]string, 0, len(tf))
 	for t := range tf {
@@ -447,7 +448,7 @@ func decodeRecord(name string, b []byte, src *learningSource) (fileRecord, error
 		return rec, r.err
 	}
 	z := &lazyLearning{ID: r.str(), Path: Dir + "/learnings/" + name, hash: rec.Sum, src: src}
-	z.sum = Summary{ID: z.ID, Title: r.str(), Tags: r.strs(), Created: r.time()}
+	z.sum = learnfile.Summary{ID: z.ID, Title: r.str(), Tags: r.strs(), Created: r.time()}
 	if r.err != nil || len(r.s) != 0 {
 		return rec, errRecord
 	}
@@ -487,8 +488,8 @@ func (r *recReader) skipLearning() {
 }
 
 // learning decodes an encoded learning whose header gave sm.
-func (r *recReader) learning(sm Summary) *Learning {
-	l := &Learning{ID: sm.ID, Title: sm.Title, Tags: slices.Clone(sm.Tags), Created: sm.Created}
+func (r *recReader) learning(sm learnfile.Summary) *learnfile.Learning {
+	l := &learnfile.Learning{ID: sm.ID, Title: sm.Title, Tags: slices.Clone(sm.Tags), Created: sm.Created}
 	if n := r.uint(); n > 0 && n <= uint64(len(r.s)) {
 		l.Anchors = make([]anchors.Anchor, n)
 		for i := range l.Anchors {
@@ -496,9 +497,9 @@ func (r *recReader) learning(sm Summary) *Learning {
 		}
 	}
 	if n := r.uint(); n > 0 && n <= uint64(len(r.s)) {
-		l.Links = make([]Link, n)
+		l.Links = make([]learnfile.Link, n)
 		for i := range l.Links {
-			l.Links[i] = Link{To: r.str(), Type: r.str(), Weight: math.Float64frombits(r.uint()), Note: r.str()}
+			l.Links[i] = learnfile.Link{To: r.str(), Type: r.str(), Weight: math.Float64frombits(r.uint()), Note: r.str()}
 		}
 	}
 	l.DerivedFrom = r.strs()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // fill sets every string field of a struct to a distinct value, so that a
@@ -26,8 +27,8 @@ func fill(v reflect.Value, tag string) {
 func TestRecordRoundTrip(t *testing.T) {
 	var a anchors.Anchor
 	fill(reflect.ValueOf(&a).Elem(), "a-")
-	l := &Learning{ID: "ab12", Title: "t", Tags: []string{"x", "y"}, Anchors: []anchors.Anchor{a, {Glob: "**/*.go"}},
-		Links: []Link{{To: "cd34", Type: "caused_by", Weight: 0.25, Note: "n"}}, DerivedFrom: []string{"task:1"},
+	l := &learnfile.Learning{ID: "ab12", Title: "t", Tags: []string{"x", "y"}, Anchors: []anchors.Anchor{a, {Glob: "**/*.go"}},
+		Links: []learnfile.Link{{To: "cd34", Type: "caused_by", Weight: 0.25, Note: "n"}}, DerivedFrom: []string{"task:1"},
 		Created: time.Unix(1700000000, 5).UTC(), Body: "body\n", Path: ".lore/learnings/ab12.md"}
 	for _, rec := range []fileRecord{
 		{Size: 10, MTime: -3, Sum: "abc", Learning: known(l)},
@@ -51,7 +52,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		if z.ID != l.ID || z.Path != l.Path {
 			t.Errorf("id, path = %q, %q before decoding", z.ID, z.Path)
 		}
-		if sm := z.summary(); !reflect.DeepEqual(sm, Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}) {
+		if sm := z.summary(); !reflect.DeepEqual(sm, learnfile.Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}) {
 			t.Errorf("summary from the header: %+v", sm)
 		}
 		var seen []anchors.Anchor
@@ -140,7 +141,7 @@ func TestRecordVarints(t *testing.T) {
 }
 
 func FuzzDecodeRecord(f *testing.F) {
-	header, body := encodeRecord(fileRecord{Size: 3, Sum: "x", Learning: known(&Learning{ID: "ab", Title: "t", Tags: []string{"a"}})})
+	header, body := encodeRecord(fileRecord{Size: 3, Sum: "x", Learning: known(&learnfile.Learning{ID: "ab", Title: "t", Tags: []string{"a"}})})
 	f.Add(header, body)
 	f.Fuzz(func(t *testing.T, header, body []byte) {
 		eachTerm(string(header), func(string, float64) {})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // RelateOptions describe a link between two learnings.
@@ -54,19 +55,19 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 		if from.ID == to.ID {
 			return fmt.Errorf("learning %s cannot be related to itself", from.ID)
 		}
-		pairs := [][2]*Learning{{from, to}}
+		pairs := [][2]*learnfile.Learning{{from, to}}
 		if opts.Bidirectional {
-			pairs = append(pairs, [2]*Learning{to, from})
+			pairs = append(pairs, [2]*learnfile.Learning{to, from})
 		}
-		var files []*Learning
+		var files []*learnfile.Learning
 		for _, p := range pairs {
 			fresh, err := w.readLearning(p[0])
 			if err != nil {
 				return err
 			}
-			lk := Link{To: p[1].ID, Type: opts.Type, Weight: opts.Weight, Note: opts.Note}
+			lk := learnfile.Link{To: p[1].ID, Type: opts.Type, Weight: opts.Weight, Note: opts.Note}
 			written = append(written, linkEdge(p[0].ID, lk))
-			i := slices.IndexFunc(fresh.Links, func(x Link) bool { return x.To == lk.To && x.Type == lk.Type })
+			i := slices.IndexFunc(fresh.Links, func(x learnfile.Link) bool { return x.To == lk.To && x.Type == lk.Type })
 			if i >= 0 {
 				fresh.Links[i] = lk
 			} else {
@@ -100,7 +101,7 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 }
 
 // linkEdge is the LINKS_TO edge of a link of learning id, as sync stores it.
-func linkEdge(id string, lk Link) graph.Edge {
+func linkEdge(id string, lk learnfile.Link) graph.Edge {
 	e := graph.Edge{Type: graph.LinksTo, From: learningNode(id), To: learningNode(lk.To), Relation: lk.Type, Weight: lk.Weight}
 	if lk.Note != "" {
 		e.Metadata = map[string]any{"note": lk.Note}
@@ -128,18 +129,18 @@ func (w *Workspace) Unrelate(ctx context.Context, opts UnrelateOptions) (int, er
 		if err != nil {
 			return err
 		}
-		pairs := [][2]*Learning{{from, to}}
+		pairs := [][2]*learnfile.Learning{{from, to}}
 		if opts.Bidirectional {
-			pairs = append(pairs, [2]*Learning{to, from})
+			pairs = append(pairs, [2]*learnfile.Learning{to, from})
 		}
-		var files []*Learning
+		var files []*learnfile.Learning
 		for _, p := range pairs {
 			fresh, err := w.readLearning(p[0])
 			if err != nil {
 				return err
 			}
 			before := len(fresh.Links)
-			fresh.Links = slices.DeleteFunc(fresh.Links, func(x Link) bool {
+			fresh.Links = slices.DeleteFunc(fresh.Links, func(x learnfile.Link) bool {
 				return x.To == p[1].ID && (opts.Type == "" || x.Type == opts.Type)
 			})
 			if len(fresh.Links) != before {
@@ -173,7 +174,7 @@ func typeSuffix(t string) string {
 // version is written and synced to a temporary file first, and only then
 // are they renamed into place, so a failure before the renames changes
 // nothing.
-func (w *Workspace) writeLearnings(ls []*Learning) error {
+func (w *Workspace) writeLearnings(ls []*learnfile.Learning) error {
 	if len(ls) == 0 {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // Lexical similarity between learnings: TF-IDF vectors over title, tags,
@@ -86,8 +87,8 @@ func (w *Workspace) Similar(ctx context.Context, id string, limit int) ([]Simila
 // common sync stays a stat of each file. When many changed (a fresh clone,
 // a rebuilt store), it recomputes every edge and replaces the whole set in
 // bulk.
-func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh []*Learning) error {
-	var changed []*Learning
+func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh []*learnfile.Learning) error {
+	var changed []*learnfile.Learning
 	for _, l := range fresh {
 		if cur := w.learnings.get(l.ID); cur != nil {
 			changed = append(changed, cur)
@@ -130,7 +131,7 @@ func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh
 
 // updateSimilar recomputes SIMILAR_TO edges for the learnings that sync
 // found added or changed, against every learning of the index.
-func (w *Workspace) updateSimilar(g graphWriter, c *corpus, changed []*Learning) error {
+func (w *Workspace) updateSimilar(g graphWriter, c *corpus, changed []*learnfile.Learning) error {
 	if len(changed) == 0 {
 		return nil
 	}
@@ -277,7 +278,7 @@ func (c *corpus) nearest(id string, k int, floor float64) []match {
 
 // similarityText is everything of a learning that termFreqs reads, so
 // that a sync recomputes similarity only when it changed.
-func similarityText(l *Learning) string {
+func similarityText(l *learnfile.Learning) string {
 	var b strings.Builder
 	b.WriteString(l.Title)
 	for _, t := range l.Tags {
@@ -293,7 +294,7 @@ func similarityText(l *Learning) string {
 // termFreqs counts the terms of a learning: title and tags count twice,
 // the body once, anchor locations (path segments, file names and symbol
 // names) once. similarityText must name everything it reads.
-func termFreqs(l *Learning) map[string]float64 {
+func termFreqs(l *learnfile.Learning) map[string]float64 {
 	tf := map[string]float64{}
 	add := func(text string, w float64) {
 		for _, t := range terms(text) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 func TestTerms(t *testing.T) {
@@ -140,21 +141,21 @@ func TestSimilarKeepsSyncFast(t *testing.T) {
 // links, baselines and dates do not change it; title, tags, body and
 // anchor locations do.
 func TestSimilarityText(t *testing.T) {
-	base := &Learning{ID: "a", Title: "retry budget", Tags: []string{"net"}, Body: "b\n",
+	base := &learnfile.Learning{ID: "a", Title: "retry budget", Tags: []string{"net"}, Body: "b\n",
 		Anchors: []anchors.Anchor{{Symbol: "x.go::Retry", Hash: "sha256:1"}}}
 	same := *base
-	same.Links = []Link{{To: "b", Type: "related", Weight: 0.5}}
+	same.Links = []learnfile.Link{{To: "b", Type: "related", Weight: 0.5}}
 	same.Anchors = []anchors.Anchor{{Symbol: "x.go::Retry", Hash: "sha256:2", Sketch: "m1:+ff"}}
 	same.Updated = base.Updated.Add(time.Hour)
 	if similarityText(&same) != similarityText(base) {
 		t.Error("links, baselines or dates changed the similarity text")
 	}
-	for name, edit := range map[string]func(l *Learning){
-		"title":  func(l *Learning) { l.Title = "retry limit" },
-		"tags":   func(l *Learning) { l.Tags = []string{"net", "db"} },
-		"body":   func(l *Learning) { l.Body = "c\n" },
-		"anchor": func(l *Learning) { l.Anchors = []anchors.Anchor{{Symbol: "y.go::Retry"}} },
-		"glob":   func(l *Learning) { l.Anchors = []anchors.Anchor{{Glob: "**/*.go"}} },
+	for name, edit := range map[string]func(l *learnfile.Learning){
+		"title":  func(l *learnfile.Learning) { l.Title = "retry limit" },
+		"tags":   func(l *learnfile.Learning) { l.Tags = []string{"net", "db"} },
+		"body":   func(l *learnfile.Learning) { l.Body = "c\n" },
+		"anchor": func(l *learnfile.Learning) { l.Anchors = []anchors.Anchor{{Symbol: "y.go::Retry"}} },
+		"glob":   func(l *learnfile.Learning) { l.Anchors = []anchors.Anchor{{Glob: "**/*.go"}} },
 	} {
 		l := *base
 		edit(&l)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // nsFiles holds one record per learning file: its stat and content hash
@@ -101,12 +102,12 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 	rep := &SyncReport{}
 	cur := make([]namedRecord, 0, max(len(entries), len(old))) // the records after this sync
 	var (
-		store []namedRecord // records to write
-		fresh []*Learning   // learnings added or changed
-		gone  []string      // ids of learnings whose file went or now holds another id
+		store []namedRecord         // records to write
+		fresh []*learnfile.Learning // learnings added or changed
+		gone  []string              // ids of learnings whose file went or now holds another id
 		// learnings whose words changed: links, baselines and dates
 		// leave similarity as it was
-		reworded []*Learning
+		reworded []*learnfile.Learning
 		unparsed []string // files that no longer parse: their terms go
 	)
 	removed := func(r namedRecord) {
@@ -162,13 +163,13 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			continue
 		}
 		rel := filepath.ToSlash(filepath.Join(Dir, "learnings", name))
-		l, err := ParseLearning(rel, data)
+		l, err := learnfile.Parse(rel, data)
 		if err != nil {
 			nr.Err = err.Error()
 			unparsed = append(unparsed, name)
 		} else {
 			l.Path = rel
-			l.doc = nil
+			l.DropSource()
 			nr.Learning = known(l)
 			fresh = append(fresh, l)
 			if !had || r.Learning == nil || r.Learning.ID != l.ID || similarityText(r.Learning.get()) != similarityText(l) {
@@ -229,7 +230,7 @@ func (w *Workspace) resyncAsWriter(ctx context.Context, st *graph.Store) error {
 // before them leaves records that the next sync finds stale and redoes.
 // A learning too big for one transaction (despite the limits of the
 // format) becomes a problem of its file in store and cur.
-func (w *Workspace) storeSync(st *graph.Store, rep *SyncReport, store, cur []namedRecord, fresh []*Learning, gone, unparsed []string) error {
+func (w *Workspace) storeSync(st *graph.Store, rep *SyncReport, store, cur []namedRecord, fresh []*learnfile.Learning, gone, unparsed []string) error {
 	live := map[string]bool{}
 	if len(gone) > 0 {
 		for _, r := range cur {
@@ -255,7 +256,7 @@ func (w *Workspace) storeSync(st *graph.Store, rep *SyncReport, store, cur []nam
 		for _, l := range fresh {
 			err := putLearning(g, l)
 			if each && errors.Is(err, graph.ErrTooBig) {
-				tooBig[path.Base(l.Path)] = &ParseError{Path: l.Path, Msg: "too big to store: split it in two"}
+				tooBig[path.Base(l.Path)] = &learnfile.ParseError{Path: l.Path, Msg: "too big to store: split it in two"}
 				if err := g.RemoveNode(learningNode(l.ID)); err != nil && !errors.Is(err, graph.ErrNotFound) {
 					return err
 				}
@@ -330,7 +331,7 @@ type learningIndex struct {
 }
 
 // get returns the learning with this full id, nil when there is none.
-func (x *learningIndex) get(id string) *Learning {
+func (x *learningIndex) get(id string) *learnfile.Learning {
 	if z := x.byID[id]; z != nil {
 		return z.get()
 	}
@@ -401,7 +402,7 @@ func learningNode(id string) string { return "learning:" + id }
 
 // putLearning writes a learning's node and its authored edges: anchors,
 // links and provenance.
-func putLearning(g graphWriter, l *Learning) error {
+func putLearning(g graphWriter, l *learnfile.Learning) error {
 	from := learningNode(l.ID)
 	if err := g.UpsertNode(graph.Node{ID: from, Attrs: map[string]string{"title": l.Title}}); err != nil {
 		return err

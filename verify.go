@@ -20,6 +20,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 	"github.com/lorehq/lore/source"
 )
 
@@ -480,7 +481,7 @@ func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verif
 			if err != nil {
 				return nil, fmt.Errorf("read staged %s: %w", p, err)
 			}
-			if _, err := ParseLearning(p, data); err != nil {
+			if _, err := learnfile.Parse(p, data); err != nil {
 				found = append(found, bad{p, data, err})
 			}
 			seen[p] = true
@@ -496,7 +497,7 @@ func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verif
 			if err != nil {
 				continue // gone since the sync
 			}
-			if _, err := ParseLearning(p, data); err != nil {
+			if _, err := learnfile.Parse(p, data); err != nil {
 				found = append(found, bad{p, data, err})
 			}
 		}
@@ -504,7 +505,7 @@ func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verif
 	var out []anchors.Result
 	for _, b := range found {
 		line, msg := 1, b.err.Error()
-		var pe *ParseError
+		var pe *learnfile.ParseError
 		if errors.As(b.err, &pe) {
 			msg = pe.Msg
 			if pe.Line > 0 {
@@ -569,7 +570,7 @@ func (w *Workspace) markPreexisting(ctx context.Context, vs *verifySource, base 
 		old, ok := then[p]
 		if !ok {
 			if data, err := fs.ReadFile(vs.base, p); err == nil {
-				if l, err := ParseLearning(p, data); err == nil {
+				if l, err := learnfile.Parse(p, data); err == nil {
 					old = l.Anchors
 				}
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // TestMain lets tests re-execute this binary as a child process that
@@ -72,7 +73,7 @@ func newNotingWorkspace(t *testing.T) (*Workspace, *[]string) {
 	return ws, notes
 }
 
-func ids(ls []*Learning) []string {
+func ids(ls []*learnfile.Learning) []string {
 	var out []string
 	for _, l := range ls {
 		out = append(out, l.ID)
@@ -133,11 +134,11 @@ func TestAddListGetRemove(t *testing.T) {
 	if strings.Join(a.Tags, ",") != "x,y" {
 		t.Errorf("tags = %v", a.Tags)
 	}
-	b, err := ws.Add(ctx, AddOptions{Title: "second", Body: "no newline", Links: []Link{{To: a.ID, Type: "caused_by", Weight: 0.5}}})
+	b, err := ws.Add(ctx, AddOptions{Title: "second", Body: "no newline", Links: []learnfile.Link{{To: a.ID, Type: "caused_by", Weight: 0.5}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ws.Add(ctx, AddOptions{Title: "dangling", Links: []Link{{To: "zzzzzzzzzz", Type: "x", Weight: 1}}}); err == nil {
+	if _, err := ws.Add(ctx, AddOptions{Title: "dangling", Links: []learnfile.Link{{To: "zzzzzzzzzz", Type: "x", Weight: 1}}}); err == nil {
 		t.Error("link to a missing learning accepted")
 	}
 	ls, err := ws.List(ctx, ListOptions{})
@@ -503,7 +504,7 @@ func TestKillDuringWrites(t *testing.T) {
 		}
 		files++
 		data, _ := os.ReadFile(filepath.Join(ws.learningsDir(), e.Name()))
-		if _, err := ParseLearning(e.Name(), data); err != nil {
+		if _, err := learnfile.Parse(e.Name(), data); err != nil {
 			t.Errorf("file damaged by kill -9: %v", err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // Defaults and limits.
@@ -289,7 +290,7 @@ func (a *api) context(w http.ResponseWriter, r *http.Request) {
 // learningReply is a learning with its feedback, as lore learn show --json
 // prints it.
 type learningReply struct {
-	*lore.Learning
+	*learnfile.Learning
 	Feedback []lore.Feedback `json:"feedback"`
 }
 

@@ -26,6 +26,7 @@ import (
 
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/learnfile"
 )
 
 func main() {
@@ -124,7 +125,7 @@ func gen(repo string, n int) error {
 			Anchors: anchors,
 		}
 		if i%10 == 9 && len(ids) > 0 {
-			opts.Links = []lore.Link{{To: ids[r.IntN(len(ids))], Type: "relates", Weight: 0.8}}
+			opts.Links = []learnfile.Link{{To: ids[r.IntN(len(ids))], Type: "relates", Weight: 0.8}}
 		}
 		l, err := ws.Add(ctx, opts)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/learnfile"
 )
 
 func newLearnCmd(a *app) *cobra.Command {
@@ -136,7 +137,7 @@ func newLearnShowCmd(a *app) *cobra.Command {
 			}
 			if asJSON {
 				return a.json(struct {
-					*lore.Learning
+					*learnfile.Learning
 					Feedback []lore.Feedback `json:"feedback"`
 				}{l, fb})
 			}
@@ -149,7 +150,7 @@ func newLearnShowCmd(a *app) *cobra.Command {
 	return c
 }
 
-func printLearning(w io.Writer, l *lore.Learning) {
+func printLearning(w io.Writer, l *learnfile.Learning) {
 	fmt.Fprintf(w, "%s  %s\n", l.ID, l.Title)
 	if len(l.Tags) > 0 {
 		fmt.Fprintf(w, "tags:    %s\n", strings.Join(l.Tags, ", "))

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // appendLearningTable lays out learnings as text/tabwriter would with
 // padding 2 (ID, title, tags; a row without tags ends at its title), for a
 // fraction of tabwriter's cost: `learn list` runs on every editor refresh
 // and prints a row per learning.
-func appendLearningTable(b []byte, ls []lore.Summary) []byte {
+func appendLearningTable(b []byte, ls []learnfile.Summary) []byte {
 	const pad = 2
 	idw := 0
 	for _, l := range ls {

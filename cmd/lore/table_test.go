@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // text/tabwriter is the oracle for the learning table.
@@ -18,9 +18,9 @@ func TestLearningTableMatchesTabwriter(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	words := []string{"a", "retry", "budget", "naïve", "日本語", "x", ""}
 	for n := range 200 {
-		var ls []lore.Summary
+		var ls []learnfile.Summary
 		for range r.IntN(12) {
-			l := lore.Summary{ID: "l" + strings.Repeat("k", r.IntN(12)), Title: words[r.IntN(len(words))] + " " + words[r.IntN(len(words))]}
+			l := learnfile.Summary{ID: "l" + strings.Repeat("k", r.IntN(12)), Title: words[r.IntN(len(words))] + " " + words[r.IntN(len(words))]}
 			for range r.IntN(3) {
 				l.Tags = append(l.Tags, words[r.IntN(len(words)-1)])
 			}
@@ -44,11 +44,11 @@ func TestLearningTableMatchesTabwriter(t *testing.T) {
 
 // encoding/json of the whole slice is the oracle for jsonArray.
 func TestJSONArrayMatchesEncoder(t *testing.T) {
-	ls := []*lore.Learning{
+	ls := []*learnfile.Learning{
 		{ID: "a", Title: "<b>&\"naïve\" 日本語", Tags: []string{"x"}, Body: "line\n\ttab\n"},
-		{ID: "b", Title: "", Links: []lore.Link{{To: "a", Type: "related", Weight: 0.25}}},
+		{ID: "b", Title: "", Links: []learnfile.Link{{To: "a", Type: "related", Weight: 0.25}}},
 	}
-	for _, items := range [][]*lore.Learning{ls, ls[:1], {}} {
+	for _, items := range [][]*learnfile.Learning{ls, ls[:1], {}} {
 		var got, want bytes.Buffer
 		if err := jsonArray(&app{stdout: &got}, items); err != nil {
 			t.Fatal(err)

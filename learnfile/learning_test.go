@@ -1,4 +1,4 @@
-package lore
+package learnfile
 
 import (
 	"errors"
@@ -39,8 +39,8 @@ Body text with ünïcödé.
   Indented line, trailing spaces kept.   
 `
 
-func TestParseLearning(t *testing.T) {
-	l, err := ParseLearning("x.md", []byte(sample))
+func TestParse(t *testing.T) {
+	l, err := Parse("x.md", []byte(sample))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestRoundTripUnchanged(t *testing.T) {
 		"dots":              "---\nid: ab12\ntitle: t\n...\nbody\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			l, err := ParseLearning("x.md", []byte(in))
+			l, err := Parse("x.md", []byte(in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestRoundTripUnchanged(t *testing.T) {
 }
 
 func TestRewriteIsMinimal(t *testing.T) {
-	l, err := ParseLearning("x.md", []byte(sample))
+	l, err := Parse("x.md", []byte(sample))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestRewriteIsMinimal(t *testing.T) {
 		t.Errorf("diff:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// And it parses back to the same values.
-	back, err := ParseLearning("x.md", out)
+	back, err := Parse("x.md", out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestRewriteIsMinimal(t *testing.T) {
 }
 
 func TestRewriteSeesInPlaceChanges(t *testing.T) {
-	l, err := ParseLearning("x.md", []byte(sample))
+	l, err := Parse("x.md", []byte(sample))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,10 +192,10 @@ func TestParseErrors(t *testing.T) {
 		{"---\n- a\n- b\n---\n", "must be a mapping"},
 		{"---\nid: ab12\ntitle: t\ncreated: yesterday\n---\n", "created: want a time"},
 	} {
-		_, err := ParseLearning("x.md", []byte(tc.in))
+		_, err := Parse("x.md", []byte(tc.in))
 		var pe *ParseError
 		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ParseLearning(%q) = %v, want error containing %q", tc.in, err, tc.want)
+			t.Errorf("Parse(%q) = %v, want error containing %q", tc.in, err, tc.want)
 		}
 	}
 }
@@ -234,7 +234,7 @@ func diffLines(a, b string) []string {
 	return out
 }
 
-func FuzzParseLearning(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add([]byte(sample))
 	f.Add([]byte("---\nid: ab12\ntitle: t\n---\n"))
 	f.Add([]byte("---\r\nid: ab12\r\ntitle: t\r\n---\r\nbody\r\n"))
@@ -242,7 +242,7 @@ func FuzzParseLearning(f *testing.F) {
 	f.Add([]byte("---\nid: ab12\ntitle: >\n  folded\n  title\n---\n"))
 	f.Add([]byte("\xef\xbb\xbf---\nid: ab12\ntitle: t\nlinks:\n  - to: cd34\n    type: x\n    weight: 0.123456789\n---\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := ParseLearning("f.md", data)
+		l, err := Parse("f.md", data)
 		if err != nil {
 			return
 		}
@@ -255,7 +255,7 @@ func FuzzParseLearning(f *testing.F) {
 			}
 			return
 		}
-		back, err := ParseLearning("f.md", out)
+		back, err := Parse("f.md", out)
 		if err != nil {
 			t.Fatalf("rewrite does not parse: %v\n%q", err, out)
 		}
@@ -267,7 +267,7 @@ func FuzzParseLearning(f *testing.F) {
 		if err != nil {
 			return
 		}
-		back, err = ParseLearning("f.md", out)
+		back, err = Parse("f.md", out)
 		if err != nil || back.Title != l.Title || back.Body != l.Body {
 			t.Fatalf("changed rewrite: %v\n%q", err, out)
 		}

@@ -1,4 +1,4 @@
-package lore
+package learnfile
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/yamlerr"
 )
 
 // Learning is one learning: what a team learned, anchored to code.
@@ -33,6 +34,28 @@ type Learning struct {
 	doc *document // the parsed file, for minimal rewrites; nil for new learnings
 }
 
+// Dir is the directory of the learning files, relative to the repository
+// root: one file per learning, named after its id (<id>.md).
+const Dir = ".lore/learnings"
+
+// Summary is what a list of learnings shows of each.
+type Summary struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Tags    []string  `json:"tags"`
+	Created time.Time `json:"created"`
+}
+
+// Summary returns what a list shows of the learning.
+func (l *Learning) Summary() Summary {
+	return Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}
+}
+
+// DropSource forgets the file the learning was parsed from, for learnings
+// kept only to be read: a later Marshal lays the file out afresh instead of
+// rewriting the one it came from.
+func (l *Learning) DropSource() { l.doc = nil }
+
 // Link is an authored relation from one learning to another.
 type Link struct {
 	To     string  `json:"to"`
@@ -41,16 +64,17 @@ type Link struct {
 	Note   string  `json:"note,omitempty"`
 }
 
-// Limits of one learning. The store keeps a learning, its anchors, links
-// and provenance in one transaction, and Badger's transactions are bounded:
-// a learning past these limits is refused when written and reported as a
-// problem of its file when read (the others work on). TestLearningLimits
-// stores a learning at every limit at once.
+// Limits of one learning. lore's store keeps a learning, its anchors,
+// links and provenance in one transaction, and Badger's transactions are
+// bounded: a learning past these limits is refused when written and
+// reported as a problem of its file when read (the others work on).
+// TestLearningLimits (in package lore) stores a learning at every limit at
+// once.
 const (
-	maxLearningBytes = 128 << 10
-	maxAnchors       = 512
-	maxLinks         = 256
-	maxDerivedFrom   = 256
+	MaxBytes       = 128 << 10
+	MaxAnchors     = 512
+	MaxLinks       = 256
+	MaxDerivedFrom = 256
 )
 
 // The front-matter keys lore owns, in the order it writes them.
@@ -90,13 +114,13 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s: %s", p, e.Msg)
 }
 
-// ParseLearning parses a learning file. name is used in errors only.
-func ParseLearning(name string, data []byte) (*Learning, error) {
+// Parse parses a learning file. name is used in errors only.
+func Parse(name string, data []byte) (*Learning, error) {
 	perr := func(line int, format string, args ...any) error {
 		return &ParseError{Path: name, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
-	if len(data) > maxLearningBytes {
-		return nil, perr(0, "the file has %d KiB; a learning may have %d KiB at most: shorten it or split it in two", len(data)>>10, maxLearningBytes>>10)
+	if len(data) > MaxBytes {
+		return nil, perr(0, "the file has %d KiB; a learning may have %d KiB at most: shorten it or split it in two", len(data)>>10, MaxBytes>>10)
 	}
 	bom := bytes.HasPrefix(data, []byte(utf8BOM))
 	data = bytes.TrimPrefix(data, []byte(utf8BOM))
@@ -130,7 +154,7 @@ func ParseLearning(name string, data []byte) (*Learning, error) {
 
 	var root yaml.Node
 	if err := yaml.Unmarshal(fmLF, &root); err != nil {
-		return nil, perr(yamlLine(err)+1, "front matter: %s", yamlMsg(err))
+		return nil, perr(yamlerr.Line(err)+1, "front matter: %s", yamlerr.Message(err))
 	}
 	if len(root.Content) == 0 {
 		return nil, perr(2, "front matter is empty: it needs at least id and title")
@@ -161,7 +185,7 @@ func ParseLearning(name string, data []byte) (*Learning, error) {
 	if l.ID == "" {
 		return nil, perr(2, "missing id")
 	}
-	if !validID(l.ID) {
+	if !ValidID(l.ID) {
 		return nil, perr(seen["id"]+1, "id %q is not a lore id (2 to 32 characters of a-z and 0-9)", l.ID)
 	}
 	if strings.TrimSpace(l.Title) == "" {
@@ -290,7 +314,7 @@ func decodeKey(l *Learning, key string, v *yaml.Node) error {
 				Note   string   `yaml:"note"`
 			}
 			if err := c.Decode(&raw); err != nil {
-				return &lineError{c.Line, errors.New(yamlMsg(err))}
+				return &lineError{c.Line, errors.New(yamlerr.Message(err))}
 			}
 			lk := Link{To: raw.To, Type: raw.Type, Weight: 1, Note: raw.Note}
 			if raw.Weight != nil {
@@ -321,7 +345,7 @@ func decodeAnchor(n *yaml.Node, a *anchors.Anchor) error {
 		Symbol, Lines, File, Glob, Kind, Hash, Shape, Sig, Sketch string
 	}
 	if err := n.Decode(&raw); err != nil {
-		return errors.New(yamlMsg(err))
+		return errors.New(yamlerr.Message(err))
 	}
 	*a = anchors.Anchor(raw)
 	targets := 0
@@ -343,41 +367,13 @@ func decodeAnchor(n *yaml.Node, a *anchors.Anchor) error {
 }
 
 func (lk Link) validate() error {
-	if !validID(lk.To) {
+	if !ValidID(lk.To) {
 		return fmt.Errorf("link target %q is not a learning id", lk.To)
 	}
 	if err := graph.ValidRelation(lk.Type); err != nil {
 		return err
 	}
 	return graph.ValidWeight(lk.Weight)
-}
-
-func yamlLine(err error) int {
-	var te *yaml.TypeError
-	msg := err.Error()
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	var n int
-	if i := strings.Index(msg, "line "); i >= 0 {
-		fmt.Sscanf(msg[i+5:], "%d", &n)
-	}
-	return n
-}
-
-func yamlMsg(err error) string {
-	msg := err.Error()
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	if i := strings.Index(msg, ": "); strings.HasPrefix(msg, "line ") && i >= 0 {
-		msg = msg[i+2:]
-	}
-	// yaml shortens the values it quotes by bytes, which can cut a
-	// character in two: drop the half.
-	return strings.ToValidUTF8(msg, "")
 }
 
 // Marshal renders the learning as a file. A learning read from a file keeps
@@ -458,8 +454,8 @@ func (l *Learning) Marshal() ([]byte, error) {
 		fm = bytes.ReplaceAll(fm, []byte("\n"), []byte("\r\n"))
 	}
 	data := append(fm, l.Body...)
-	if len(data) > maxLearningBytes {
-		return nil, fmt.Errorf("learning %s would have %d KiB; a learning may have %d KiB at most: shorten it or split it in two", l.ID, len(data)>>10, maxLearningBytes>>10)
+	if len(data) > MaxBytes {
+		return nil, fmt.Errorf("learning %s would have %d KiB; a learning may have %d KiB at most: shorten it or split it in two", l.ID, len(data)>>10, MaxBytes>>10)
 	}
 	return data, nil
 }
@@ -467,16 +463,16 @@ func (l *Learning) Marshal() ([]byte, error) {
 // utf8BOM is the byte order mark some editors start UTF-8 files with.
 const utf8BOM = "\xef\xbb\xbf"
 
-// checkLimits refuses a learning past the limits of one (see maxAnchors).
+// checkLimits refuses a learning past the limits of one (see MaxAnchors).
 func (l *Learning) checkLimits() error {
 	for _, c := range []struct {
 		what   string
 		n, max int
 		or     string
 	}{
-		{"anchors", len(l.Anchors), maxAnchors, " (or anchor a glob)"},
-		{"links", len(l.Links), maxLinks, ""},
-		{"derived_from entries", len(l.DerivedFrom), maxDerivedFrom, ""},
+		{"anchors", len(l.Anchors), MaxAnchors, " (or anchor a glob)"},
+		{"links", len(l.Links), MaxLinks, ""},
+		{"derived_from entries", len(l.DerivedFrom), MaxDerivedFrom, ""},
 	} {
 		if c.n > c.max {
 			return fmt.Errorf("%d %s; a learning may have %d at most: split it in two%s", c.n, c.what, c.max, c.or)
@@ -489,7 +485,7 @@ func (l *Learning) check() error {
 	if err := l.checkLimits(); err != nil {
 		return fmt.Errorf("learning %s: %w", l.ID, err)
 	}
-	if !validID(l.ID) {
+	if !ValidID(l.ID) {
 		return fmt.Errorf("learning id %q is not valid", l.ID)
 	}
 	if strings.TrimSpace(l.Title) == "" {
