@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/lorehq/lore/cochange"
+	"github.com/lorehq/lore/rank"
 )
 
 // contextFixture is the repository of testdata/context/repo.txtar, built
@@ -162,7 +163,7 @@ func TestContextRanking(t *testing.T) {
 func TestContextDetails(t *testing.T) {
 	fx := newContextFixture(t)
 	ctx := context.Background()
-	get := func(t *testing.T, targets ...string) *ContextResult {
+	get := func(t *testing.T, targets ...string) *rank.Result {
 		t.Helper()
 		res, err := fx.ws.Context(ctx, ContextOptions{Targets: targets, Limit: 20})
 		if err != nil {
@@ -170,7 +171,7 @@ func TestContextDetails(t *testing.T) {
 		}
 		return res
 	}
-	item := func(res *ContextResult, id string) *ContextItem {
+	item := func(res *rank.Result, id string) *rank.Item {
 		for i := range res.Learnings {
 			if res.Learnings[i].ID == id {
 				return &res.Learnings[i]
@@ -215,13 +216,13 @@ func TestContextDetails(t *testing.T) {
 		if item(res, "oldlogin") != nil {
 			t.Error("invalid learning oldlogin listed as current")
 		}
-		if len(res.Stale) != 1 || res.Stale[0].ID != "oldlogin" || res.Stale[0].Status != StatusInvalid {
+		if len(res.Stale) != 1 || res.Stale[0].ID != "oldlogin" || res.Stale[0].Status != rank.StatusInvalid {
 			t.Errorf("stale = %+v, want oldlogin (invalid)", res.Stale)
 		}
-		if it := item(res, "authfile"); it == nil || it.Status != StatusValid {
+		if it := item(res, "authfile"); it == nil || it.Status != rank.StatusValid {
 			t.Errorf("authfile status: %+v", it)
 		}
-		if it := item(res, "expiryrace"); it == nil || it.Status != StatusUnverified {
+		if it := item(res, "expiryrace"); it == nil || it.Status != rank.StatusUnverified {
 			t.Errorf("a learning without anchors is unverified: %+v", it)
 		}
 	})
@@ -328,7 +329,7 @@ func TestContextDetails(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := get(t, "src/auth.ts:10")
-		if it := item(res, l.ID); it == nil || it.Status != StatusDrifted {
+		if it := item(res, l.ID); it == nil || it.Status != rank.StatusDrifted {
 			t.Fatalf("%s after its body changed: %+v", l.ID, it)
 		}
 		var buf bytes.Buffer
@@ -351,7 +352,7 @@ func TestContextWithoutIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Learnings) != 1 || res.Learnings[0].ID != l.ID || res.Learnings[0].Score != scoreLineRange {
+	if len(res.Learnings) != 1 || res.Learnings[0].ID != l.ID || res.Learnings[0].Score != 0.95 { // a line anchor containing the target line
 		t.Errorf("learnings = %+v", res.Learnings)
 	}
 	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "run lore index") {

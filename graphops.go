@@ -7,9 +7,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/cochange"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
+	"github.com/lorehq/lore/rank"
 )
 
 // ResolveNode turns what a person types into a graph node id: a typed id
@@ -201,4 +207,184 @@ func (w *Workspace) ImportGraph(ctx context.Context, in io.Reader) error {
 		w.notify("left out %d learning nodes and ANCHORED_TO, LINKS_TO and DERIVED_FROM edges: the learning files author them (lore learn add, lore anchor add, lore relate)", skipped)
 	}
 	return w.withWriter(ctx, func(st *graph.Store) error { return st.Load(ctx, nodes, edges) })
+}
+
+// ContextOptions configure Context.
+type ContextOptions struct {
+	// Targets are what the caller is working on: a file, file:line (the
+	// symbol enclosing the line), a symbol path::Outer::inner, or a
+	// learning id (or unique prefix). At least one.
+	Targets []string
+	// Depth is the most hops (imports, co-change, links, similarity) from
+	// a target: default rank.DefaultDepth, at most graph.MaxDepth.
+	Depth int
+	// Limit is the most current learnings returned (and, separately, the
+	// most stale ones): default rank.DefaultLimit, at most rank.MaxLimit.
+	Limit int
+}
+
+// Context ranks the learnings that matter for the targets (see
+// rank.Context): what do we know that matters here?
+func (w *Workspace) Context(ctx context.Context, opts ContextOptions) (*rank.Result, error) {
+	if len(opts.Targets) == 0 {
+		return nil, errors.New("context: give at least one target: a file, file:line, path::Symbol or a learning id")
+	}
+	ro := rank.Options{Depth: opts.Depth, Limit: opts.Limit}
+	if err := ro.Check(); err != nil {
+		return nil, err
+	}
+	var res *rank.Result
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		var targets []rank.Target
+		var notes []string
+		for _, arg := range opts.Targets {
+			t, note, err := w.contextTarget(st, arg)
+			if err != nil {
+				return err
+			}
+			targets = append(targets, t)
+			if note != "" {
+				notes = append(notes, note)
+			}
+		}
+		var err error
+		if res, err = rank.Context(ctx, st, w.view(st), targets, ro); err != nil {
+			return err
+		}
+		res.Notes = append(notes, res.Notes...)
+		if s, err := cochange.CheckStatus(ctx, st, w.root); err == nil && s.Analyzed && s.Stale {
+			res.Notes = append(res.Notes, fmt.Sprintf("co-change analysis is stale (%s): run lore cochange analyze", s.Reason))
+		}
+		return nil
+	})
+	return res, err
+}
+
+// contextTarget turns one target argument into a file (with an optional
+// line and symbol) or a learning, with a note when the file is not
+// indexed.
+func (w *Workspace) contextTarget(st *graph.Store, arg string) (rank.Target, string, error) {
+	t := rank.Target{Arg: arg}
+	if arg == "" {
+		return t, "", errors.New("context: empty target: give a file, file:line, path::Symbol or a learning id")
+	}
+	if rest, ok := strings.CutPrefix(arg, "learning:"); ok {
+		l, err := w.lookup(rest)
+		if err != nil {
+			return t, "", err
+		}
+		t.Learning = l.ID
+		return t, "", nil
+	}
+	if p, fq, ok := strings.Cut(arg, "::"); ok {
+		rel, err := w.RelPath(p)
+		if err != nil {
+			return t, "", err
+		}
+		if !w.isFile(rel) {
+			return t, "", fmt.Errorf("context: %s: no such file in the repository: %w", p, ErrNotFound)
+		}
+		t.File, t.Symbol = rel, rel+"::"+fq
+		return t, "", nil
+	}
+	p, line := arg, 0
+	if i := strings.LastIndexByte(arg, ':'); i > 0 {
+		if n, err := strconv.Atoi(arg[i+1:]); err == nil {
+			if n < 1 {
+				return t, "", fmt.Errorf("context: %s: lines start at 1", arg)
+			}
+			p, line = arg[:i], n
+		}
+	}
+	rel, relErr := w.RelPath(p)
+	isFile := relErr == nil && w.isFile(rel)
+	if !isFile && line == 0 {
+		if l, err := w.lookup(arg); err == nil {
+			t.Learning = l.ID
+			return t, "", nil
+		} else if _, ok := errors.AsType[*AmbiguousError](err); ok {
+			return t, "", err
+		}
+	}
+	if relErr != nil {
+		return t, "", relErr
+	}
+	if !isFile {
+		return t, "", fmt.Errorf("context: %s is neither a file in the repository nor a learning id: %w", arg, ErrNotFound)
+	}
+	t.File, t.Line = rel, line
+	if _, err := analyzer.FileInfo(st, rel); errors.Is(err, graph.ErrNotFound) {
+		return t, fmt.Sprintf("%s is not indexed: run lore index so that its imports and lines are known", rel), nil
+	} else if err != nil {
+		return t, "", fmt.Errorf("context: %s: %w", arg, err)
+	}
+	if line > 0 {
+		sym, err := analyzer.Enclosing(st, rel, line)
+		if err != nil && !errors.Is(err, graph.ErrNotFound) {
+			return t, "", fmt.Errorf("context: %s: %w", arg, err)
+		}
+		if sym != nil {
+			t.Symbol = sym.FQName
+		}
+	}
+	return t, "", nil
+}
+
+func (w *Workspace) isFile(rel string) bool {
+	fi, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(rel)))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Similar returns the learnings most similar to id (an id or unique
+// prefix), best first; limit 0 means all that sync recorded.
+func (w *Workspace) Similar(ctx context.Context, id string, limit int) ([]rank.SimilarLearning, error) {
+	if limit < 0 {
+		return nil, errors.New("similar: limit must not be negative")
+	}
+	var out []rank.SimilarLearning
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		l, err := w.lookup(id)
+		if err != nil {
+			return err
+		}
+		out, err = rank.Similar(st, w.view(st), l.ID, limit)
+		return err
+	})
+	return out, err
+}
+
+// BuildContext writes a learning's relation tree as Markdown (see
+// rank.WriteRelations).
+func (w *Workspace) BuildContext(ctx context.Context, out io.Writer, id string, depth int) error {
+	depth, err := rank.RelationDepth(depth)
+	if err != nil {
+		return err
+	}
+	return w.withStore(ctx, func(st *graph.Store) error {
+		l, err := w.lookup(id)
+		if err != nil {
+			return err
+		}
+		return rank.WriteRelations(ctx, out, st, w.view(st), l.ID, depth)
+	})
+}
+
+// view is the workspace as ranking reads it: the learnings of the last
+// sync, with their last verification from the store.
+type view struct {
+	w  *Workspace
+	st *graph.Store
+}
+
+func (w *Workspace) view(st *graph.Store) view { return view{w, st} }
+
+func (v view) IDs() []string                          { return v.w.learnings.ids }
+func (v view) Learning(id string) *learnfile.Learning { return v.w.learnings.get(id) }
+func (v view) EachAnchor(id string, fn func(anchors.Anchor) bool) {
+	if z := v.w.learnings.byID[id]; z != nil {
+		z.eachAnchor(fn)
+	}
+}
+func (v view) Statuses(ids []string) (map[string]anchors.Status, error) {
+	return v.w.learningStatuses(v.st, ids)
 }

@@ -23,10 +23,11 @@ func TestPackageLayers(t *testing.T) {
 		"analyzer":         {"queries", "graph"},
 		"anchors":          {"analyzer", "graph"},
 		"learnfile":        {"anchors", "graph", "internal/yamlerr"},
+		"rank":             {"analyzer", "anchors", "graph", "learnfile"},
 		"cochange":         {"graph", "source"},
-		"mcpserver":        {".", "graph", "cochange", "learnfile"},
-		"httpapi":          {".", "graph", "learnfile"},
-		".":                {"analyzer", "anchors", "cochange", "graph", "learnfile", "source", "internal/udiff", "internal/yamlerr"},
+		"mcpserver":        {".", "graph", "cochange", "learnfile", "rank"},
+		"httpapi":          {".", "graph", "learnfile", "rank"},
+		".":                {"analyzer", "anchors", "cochange", "graph", "learnfile", "rank", "source", "internal/udiff", "internal/yamlerr"},
 	}
 	for dir, ok := range allowed {
 		pkg, err := build.ImportDir(filepath.FromSlash(dir), 0)

@@ -393,11 +393,10 @@ func encodeRecord(rec fileRecord) (header, learning []byte) {
 // every record and only similarity reads terms.
 const nsTerms = "lt"
 
-// encodeTerms writes term frequencies in term order, so that the bytes
-// depend only on the learning. Frequencies are whole numbers: title and
-// tags weigh 2, the rest 1.
-func encodeTerms(l *learnfile.Learning) []byte {
-	tf := termFreqs(l)
+// encodeTerms writes term frequencies (rank.TermFreqs) in term order, so
+// that the bytes depend only on the learning. Frequencies are whole
+// numbers: title and tags weigh 2, the rest 1.
+func encodeTerms(tf map[string]float64) []byte {
 	ts := make([]string, 0, len(tf))
 	for t := range tf {
 		ts = append(ts, t)

@@ -12,6 +12,7 @@ import (
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/learnfile"
+	"github.com/lorehq/lore/rank"
 )
 
 // fill sets every string field of a struct to a distinct value, so that a
@@ -64,13 +65,13 @@ func TestRecordRoundTrip(t *testing.T) {
 			t.Error("anyAnchor")
 		}
 		terms := map[string]float64{}
-		if !eachTerm(string(encodeTerms(l)), func(t string, f float64) { terms[t] = f }) {
+		if !eachTerm(string(encodeTerms(rank.TermFreqs(l))), func(t string, f float64) { terms[t] = f }) {
 			t.Error("encoded terms do not read")
 		}
-		if want := termFreqs(l); !reflect.DeepEqual(terms, want) {
+		if want := rank.TermFreqs(l); !reflect.DeepEqual(terms, want) {
 			t.Errorf("stored terms:\n got %v\nwant %v", terms, want)
 		}
-		for _, bad := range []string{"", "\x09", string(encodeTerms(l)[:5])} {
+		for _, bad := range []string{"", "\x09", string(encodeTerms(rank.TermFreqs(l))[:5])} {
 			if eachTerm(bad, func(string, float64) { t.Error("a term read from bad input") }) {
 				t.Errorf("terms % x read", bad)
 			}

@@ -291,7 +291,7 @@ func (w *Workspace) Relations(ctx context.Context, opts RelationsOptions) (*grap
 }
 
 // learningOfNode returns the learning id of a learning:<id> node, or "".
-func learningOfNode(n string) string {
+func learningOf(n string) string {
 	id, _ := strings.CutPrefix(n, "learning:")
 	if id == n {
 		return ""

@@ -5,23 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
-	"github.com/lorehq/lore/learnfile"
 )
-
-func TestTerms(t *testing.T) {
-	got := terms("validateToken checks the HTTPServer max_retries in src/auth.ts 42")
-	want := []string{"validate", "token", "validatetoken", "checks", "http", "server", "httpserver", "max", "retries", "maxretries", "src", "auth", "ts"}
-	if !slices.Equal(got, want) {
-		t.Errorf("terms = %q\nwant    %q", got, want)
-	}
-}
 
 func TestSimilar(t *testing.T) {
 	ws := newWorkspace(t)
@@ -42,7 +31,7 @@ func TestSimilar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sims) != 1 || sims[0].ID != race || sims[0].Score < similarThreshold || sims[0].Score > 1 {
+	if len(sims) != 1 || sims[0].ID != race || sims[0].Score < 0.25 || sims[0].Score > 1 {
 		t.Fatalf("similar to %s = %+v, want only %s", skew, sims, race)
 	}
 	back, _ := ws.Similar(ctx, race, 0)
@@ -134,34 +123,6 @@ func TestSimilarKeepsSyncFast(t *testing.T) {
 	after, err := ws.Similar(ctx, "gen00000", 0)
 	if err != nil || len(after) != len(sims) {
 		t.Errorf("similar after no-change syncs: %d, %v", len(after), err)
-	}
-}
-
-// Sync recomputes similarity only when the words of a learning changed:
-// links, baselines and dates do not change it; title, tags, body and
-// anchor locations do.
-func TestSimilarityText(t *testing.T) {
-	base := &learnfile.Learning{ID: "a", Title: "retry budget", Tags: []string{"net"}, Body: "b\n",
-		Anchors: []anchors.Anchor{{Symbol: "x.go::Retry", Hash: "sha256:1"}}}
-	same := *base
-	same.Links = []learnfile.Link{{To: "b", Type: "related", Weight: 0.5}}
-	same.Anchors = []anchors.Anchor{{Symbol: "x.go::Retry", Hash: "sha256:2", Sketch: "m1:+ff"}}
-	same.Updated = base.Updated.Add(time.Hour)
-	if similarityText(&same) != similarityText(base) {
-		t.Error("links, baselines or dates changed the similarity text")
-	}
-	for name, edit := range map[string]func(l *learnfile.Learning){
-		"title":  func(l *learnfile.Learning) { l.Title = "retry limit" },
-		"tags":   func(l *learnfile.Learning) { l.Tags = []string{"net", "db"} },
-		"body":   func(l *learnfile.Learning) { l.Body = "c\n" },
-		"anchor": func(l *learnfile.Learning) { l.Anchors = []anchors.Anchor{{Symbol: "y.go::Retry"}} },
-		"glob":   func(l *learnfile.Learning) { l.Anchors = []anchors.Anchor{{Glob: "**/*.go"}} },
-	} {
-		l := *base
-		edit(&l)
-		if similarityText(&l) == similarityText(base) {
-			t.Errorf("%s change left the similarity text alone", name)
-		}
 	}
 }
 

@@ -54,6 +54,20 @@ func NodeType(id string) (string, error) {
 	return "", fmt.Errorf("%w %q: unknown type %q, want one of %s", ErrNodeID, id, typ, strings.Join(nodeTypes(), ", "))
 }
 
+// NodeID returns the id of the node of a type and a name: NodeID(TypeFile,
+// "a.go") is "file:a.go".
+func NodeID(typ, name string) string { return typ + ":" + name }
+
+// NodeName returns the name in a node id of type typ ("a.go" for
+// "file:a.go" and TypeFile), "" when the id is of another type.
+func NodeName(id, typ string) string {
+	name, ok := strings.CutPrefix(id, typ+":")
+	if !ok {
+		return ""
+	}
+	return name
+}
+
 // EdgeType is one of the fixed edge types of DESIGN.md §4.
 type EdgeType string
 

@@ -14,6 +14,7 @@ import (
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/learnfile"
+	"github.com/lorehq/lore/rank"
 )
 
 // Defaults and limits.
@@ -268,7 +269,7 @@ func (a *api) context(w http.ResponseWriter, r *http.Request) {
 		name string
 		dst  *int
 		max  int
-	}{{"depth", &opts.Depth, graph.MaxDepth}, {"limit", &opts.Limit, lore.MaxContextLimit}} {
+	}{{"depth", &opts.Depth, graph.MaxDepth}, {"limit", &opts.Limit, rank.MaxLimit}} {
 		if s := q.Get(p.name); s != "" {
 			n, err := strconv.Atoi(s)
 			if err != nil || n < 1 || n > p.max {
@@ -278,7 +279,7 @@ func (a *api) context(w http.ResponseWriter, r *http.Request) {
 			*p.dst = n
 		}
 	}
-	var res *lore.ContextResult
+	var res *rank.Result
 	err := a.do(r.Context(), func(ws *lore.Workspace) error {
 		var err error
 		res, err = ws.Context(r.Context(), opts)

@@ -14,6 +14,7 @@ import (
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/cochange"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/rank"
 )
 
 // Options configure a server.
@@ -216,7 +217,7 @@ func (h *handlers) register(s *mcp.Server) {
 		Description: "Record whether a learning helped in a run. Repeats update the verdict and count mentions."}, serial(&h.mu, h.feedback))
 }
 
-func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, *lore.ContextResult, error) {
+func (h *handlers) context(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, *rank.Result, error) {
 	ws, err := h.workspace()
 	if err != nil {
 		return nil, nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/rank"
 )
 
 func newContextCmd(a *app) *cobra.Command {
@@ -39,8 +40,8 @@ for tools: {"targets": [...], "learnings": [{"id", "title", "tags",
 			if opts.Depth < 1 || opts.Depth > graph.MaxDepth {
 				return usageError(c, "--depth %d: want 1..%d", opts.Depth, graph.MaxDepth)
 			}
-			if opts.Limit < 1 || opts.Limit > lore.MaxContextLimit {
-				return usageError(c, "--limit %d: want 1..%d", opts.Limit, lore.MaxContextLimit)
+			if opts.Limit < 1 || opts.Limit > rank.MaxLimit {
+				return usageError(c, "--limit %d: want 1..%d", opts.Limit, rank.MaxLimit)
 			}
 			if format != "md" && format != "json" {
 				return usageError(c, "--format %q: want md or json", format)
@@ -61,8 +62,8 @@ for tools: {"targets": [...], "learnings": [{"id", "title", "tags",
 		},
 	}
 	f := c.Flags()
-	f.IntVar(&opts.Depth, "depth", lore.DefaultContextDepth, fmt.Sprintf("most hops through imports, co-change and links (1..%d)", graph.MaxDepth))
-	f.IntVar(&opts.Limit, "limit", lore.DefaultContextLimit, "most learnings listed")
+	f.IntVar(&opts.Depth, "depth", rank.DefaultDepth, fmt.Sprintf("most hops through imports, co-change and links (1..%d)", graph.MaxDepth))
+	f.IntVar(&opts.Limit, "limit", rank.DefaultLimit, "most learnings listed")
 	f.StringVar(&format, "format", "md", "md (for a prompt) or json")
 	return c
 }

@@ -1,4 +1,4 @@
-package lore
+package rank
 
 import (
 	"container/heap"
@@ -7,23 +7,21 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
-	"github.com/lorehq/lore/cochange"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // Context defaults and limits.
 const (
-	DefaultContextDepth = 2
-	DefaultContextLimit = 10
-	MaxContextLimit     = 200
+	DefaultDepth = 2
+	DefaultLimit = 10
+	MaxLimit     = 200
 )
 
 // Scores of the ways a learning can be reached. A learning anchored to the
@@ -55,41 +53,50 @@ const (
 	StatusUnverified = "unverified" // never verified: treated as current
 )
 
-// ContextOptions configure Context.
-type ContextOptions struct {
-	// Targets are what the caller is working on: a file, file:line (the
-	// symbol enclosing the line), a symbol path::Outer::inner, or a
-	// learning id (or unique prefix). At least one.
-	Targets []string
+// Options configure Context.
+type Options struct {
 	// Depth is the most hops (imports, co-change, links, similarity) from
-	// a target: default DefaultContextDepth, at most graph.MaxDepth.
+	// a target: default DefaultDepth, at most graph.MaxDepth.
 	Depth int
 	// Limit is the most current learnings returned (and, separately, the
-	// most stale ones): default DefaultContextLimit, at most
-	// MaxContextLimit.
+	// most stale ones): default DefaultLimit, at most MaxLimit.
 	Limit int
 }
 
-func (o *ContextOptions) validate() error {
-	if len(o.Targets) == 0 {
-		return errors.New("context: give at least one target: a file, file:line, path::Symbol or a learning id")
-	}
+// Check refuses a depth or limit out of range and fills in the defaults
+// of those left zero.
+func (o *Options) Check() error {
 	if o.Depth < 0 || o.Depth > graph.MaxDepth {
 		return fmt.Errorf("context: depth %d: want 0..%d", o.Depth, graph.MaxDepth)
 	}
-	if o.Limit < 0 || o.Limit > MaxContextLimit {
-		return fmt.Errorf("context: limit %d: want 1..%d", o.Limit, MaxContextLimit)
+	if o.Limit < 0 || o.Limit > MaxLimit {
+		return fmt.Errorf("context: limit %d: want 1..%d", o.Limit, MaxLimit)
 	}
 	if o.Depth == 0 {
-		o.Depth = DefaultContextDepth
+		o.Depth = DefaultDepth
 	}
 	if o.Limit == 0 {
-		o.Limit = DefaultContextLimit
+		o.Limit = DefaultLimit
 	}
 	return nil
 }
 
-// ContextResult is the answer to "what do we know that matters here?".
+// View is what ranking reads besides the graph: the workspace's learnings
+// and their last verification. Every method reads; none writes.
+type View interface {
+	// IDs returns the id of every learning, sorted.
+	IDs() []string
+	// Learning returns the learning with this id, nil when there is none.
+	Learning(id string) *learnfile.Learning
+	// EachAnchor calls fn with each anchor of a learning until fn returns
+	// false, without reading the rest of the learning.
+	EachAnchor(id string, fn func(anchors.Anchor) bool)
+	// Statuses returns the last recorded verification status of each
+	// learning ("" when it was never verified).
+	Statuses(ids []string) (map[string]anchors.Status, error)
+}
+
+// Result is the answer to "what do we know that matters here?".
 // Its JSON form is a stable API:
 //
 //   - targets: each target as given ("arg") and what it resolved to:
@@ -98,17 +105,18 @@ func (o *ContextOptions) validate() error {
 //     first; drifted ones describe code that changed since.
 //   - stale: invalid learnings (their code is gone): shown so that
 //     someone fixes them, never to be relied on.
-type ContextResult struct {
-	Targets   []ContextTarget `json:"targets"`
-	Learnings []ContextItem   `json:"learnings"`
-	Stale     []ContextItem   `json:"stale"`
+type Result struct {
+	Targets   []Target `json:"targets"`
+	Learnings []Item   `json:"learnings"`
+	Stale     []Item   `json:"stale"`
 	// Notes say what limited the answer, such as a file that is not
 	// indexed yet.
 	Notes []string `json:"notes,omitempty"`
 }
 
-// ContextTarget is one target and what it resolved to.
-type ContextTarget struct {
+// Target is one target as given (Arg) and what it resolved to: a file,
+// with the line and symbol the caller is at when given, or a learning.
+type Target struct {
 	Arg      string `json:"arg"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
@@ -116,8 +124,8 @@ type ContextTarget struct {
 	Learning string `json:"learning,omitempty"`
 }
 
-// ContextItem is one learning in a context answer.
-type ContextItem struct {
+// Item is one learning in a context answer.
+type Item struct {
 	ID     string   `json:"id"`
 	Title  string   `json:"title"`
 	Tags   []string `json:"tags"`
@@ -129,14 +137,14 @@ type ContextItem struct {
 	Reason string `json:"reason"`
 	// Hops is the number of imports, co-change, link and similarity edges
 	// between the target and the learning.
-	Hops    int             `json:"hops"`
-	Anchors []ContextAnchor `json:"anchors"`
-	Body    string          `json:"body"`
-	Path    string          `json:"path"` // the learning file
+	Hops    int      `json:"hops"`
+	Anchors []Anchor `json:"anchors"`
+	Body    string   `json:"body"`
+	Path    string   `json:"path"` // the learning file
 }
 
-// ContextAnchor is where a learning is anchored.
-type ContextAnchor struct {
+// Anchor is where a learning of an answer is anchored.
+type Anchor struct {
 	Spec  string `json:"spec"`
 	Path  string `json:"path,omitempty"`
 	Lines string `json:"lines,omitempty"` // "40-62" for symbol and line anchors
@@ -146,23 +154,138 @@ type ContextAnchor struct {
 // to the target symbol, then to its file, then those reached through
 // imports (both directions), co-change partners and links or similarity
 // between learnings. Scores decay per hop and multiply edge weights; ties
-// are broken by fewer hops, then id, so the answer is deterministic.
-func (w *Workspace) Context(ctx context.Context, opts ContextOptions) (*ContextResult, error) {
-	if err := opts.validate(); err != nil {
+// are broken by fewer hops, then id, so the answer is deterministic. It
+// reads st and v and writes nothing.
+func Context(ctx context.Context, st *graph.Store, v View, targets []Target, opts Options) (*Result, error) {
+	if err := opts.Check(); err != nil {
 		return nil, err
 	}
-	var res *ContextResult
-	err := w.withStore(ctx, func(st *graph.Store) error {
-		var err error
-		if res, err = w.context(ctx, st, opts); err != nil {
-			return err
+	res := &Result{Targets: targets, Learnings: []Item{}, Stale: []Item{}}
+	if res.Targets == nil {
+		res.Targets = []Target{}
+	}
+	byPath := map[string][]anchorRef{}
+	var globs []anchorRef
+	ids := v.IDs()
+	for _, id := range ids {
+		v.EachAnchor(id, func(a anchors.Anchor) bool {
+			if a.Type() == anchors.TypeGlob {
+				globs = append(globs, anchorRef{id, a})
+			} else if p := a.Path(); p != "" {
+				byPath[p] = append(byPath[p], anchorRef{id, a})
+			}
+			return true
+		})
+	}
+	has := func(id string) bool {
+		_, ok := slices.BinarySearch(ids, id)
+		return ok
+	}
+
+	h := &reachHeap{}
+	focus := map[string][]fileFocus{}
+	targetLearnings := map[string]bool{}
+	for _, t := range targets {
+		switch {
+		case t.Learning != "":
+			targetLearnings[t.Learning] = true
+			heap.Push(h, reach{node: learningNode(t.Learning), score: 1, reason: "#" + t.Learning})
+			// Learnings about the same code matter too.
+			if l := v.Learning(t.Learning); l != nil {
+				for _, a := range l.Anchors {
+					if p := a.Path(); p != "" && a.Type() != anchors.TypeGlob {
+						heap.Push(h, reach{node: "file:" + p, score: scoreSameCode, hops: 1, reason: p + ", where the target learning is anchored", leaf: true})
+					}
+				}
+			}
+		default:
+			f := fileFocus{symbol: t.Symbol, line: t.Line}
+			if t.Symbol != "" {
+				f.start, f.end = symbolRange(st, t.File, t.Symbol)
+			}
+			focus[t.File] = append(focus[t.File], f)
+			heap.Push(h, reach{node: "file:" + t.File, score: 1, reason: t.File})
 		}
-		if s, err := cochange.CheckStatus(ctx, st, w.root); err == nil && s.Analyzed && s.Stale {
-			res.Notes = append(res.Notes, fmt.Sprintf("co-change analysis is stale (%s): run lore cochange analyze", s.Reason))
+	}
+
+	done := map[string]reach{}
+	found := map[string]reach{} // learning id → best reach
+	err := st.View(func(tx *graph.Tx) error {
+		for h.Len() > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r := heap.Pop(h).(reach)
+			if _, ok := done[r.node]; ok {
+				continue
+			}
+			done[r.node] = r
+			if id := learningOf(r.node); id != "" {
+				if !has(id) {
+					continue
+				}
+				if !targetLearnings[id] {
+					found[id] = r
+				}
+				if r.hops < opts.Depth {
+					if err := expandLearning(ctx, tx, h, done, r, id); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			file := strings.TrimPrefix(r.node, "file:")
+			for _, c := range anchoredHere(file, byPath[file], globs, focus[file], r) {
+				if _, ok := done[c.node]; !ok {
+					heap.Push(h, c)
+				}
+			}
+			if r.hops < opts.Depth && !r.leaf {
+				if err := expandFile(ctx, tx, h, done, r, file); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
-	return res, err
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+
+	reached := make([]string, 0, len(found))
+	for id := range found {
+		reached = append(reached, id)
+	}
+	statuses, err := v.Statuses(reached)
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	var items []Item
+	for _, id := range reached {
+		if l := v.Learning(id); l != nil {
+			items = append(items, item(l, found[id], statuses[id]))
+		}
+	}
+	sort.Slice(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Hops != b.Hops {
+			return a.Hops < b.Hops
+		}
+		return a.ID < b.ID
+	})
+	for _, it := range items {
+		if it.Status == StatusInvalid {
+			if len(res.Stale) < opts.Limit {
+				res.Stale = append(res.Stale, it)
+			}
+		} else if len(res.Learnings) < opts.Limit {
+			res.Learnings = append(res.Learnings, it)
+		}
+	}
+	return res, nil
 }
 
 // reach is how a node of the context search was reached.
@@ -217,226 +340,28 @@ type fileFocus struct {
 	end    int
 }
 
-func (w *Workspace) context(ctx context.Context, st *graph.Store, opts ContextOptions) (*ContextResult, error) {
-	res := &ContextResult{Targets: []ContextTarget{}, Learnings: []ContextItem{}, Stale: []ContextItem{}}
-	byPath := map[string][]anchorRef{}
-	var globs []anchorRef
-	for _, id := range w.learnings.ids {
-		w.learnings.byID[id].eachAnchor(func(a anchors.Anchor) bool {
-			if a.Type() == anchors.TypeGlob {
-				globs = append(globs, anchorRef{id, a})
-			} else if p := a.Path(); p != "" {
-				byPath[p] = append(byPath[p], anchorRef{id, a})
-			}
-			return true
-		})
-	}
-
-	h := &reachHeap{}
-	focus := map[string][]fileFocus{}
-	targetLearnings := map[string]bool{}
-	for _, arg := range opts.Targets {
-		t, err := w.resolveContextTarget(st, arg, res)
-		if err != nil {
-			return nil, err
-		}
-		res.Targets = append(res.Targets, t)
-		switch {
-		case t.Learning != "":
-			targetLearnings[t.Learning] = true
-			heap.Push(h, reach{node: learningNode(t.Learning), score: 1, reason: "#" + t.Learning})
-			// Learnings about the same code matter too.
-			for _, a := range w.learnings.get(t.Learning).Anchors {
-				if p := a.Path(); p != "" && a.Type() != anchors.TypeGlob {
-					heap.Push(h, reach{node: "file:" + p, score: scoreSameCode, hops: 1, reason: p + ", where the target learning is anchored", leaf: true})
-				}
-			}
-		default:
-			f := fileFocus{symbol: t.Symbol, line: t.Line}
-			if t.Symbol != "" {
-				f.start, f.end = symbolRange(st, t.File, t.Symbol)
-			}
-			focus[t.File] = append(focus[t.File], f)
-			heap.Push(h, reach{node: "file:" + t.File, score: 1, reason: t.File})
-		}
-	}
-
-	done := map[string]reach{}
-	found := map[string]reach{} // learning id → best reach
-	err := st.View(func(tx *graph.Tx) error {
-		for h.Len() > 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			r := heap.Pop(h).(reach)
-			if _, ok := done[r.node]; ok {
-				continue
-			}
-			done[r.node] = r
-			if id := learningOfNode(r.node); id != "" {
-				if !w.learnings.has(id) {
-					continue
-				}
-				if !targetLearnings[id] {
-					found[id] = r
-				}
-				if r.hops < opts.Depth {
-					if err := w.expandLearning(ctx, tx, h, done, r, id); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			file := strings.TrimPrefix(r.node, "file:")
-			for _, c := range anchoredHere(file, byPath[file], globs, focus[file], r) {
-				if _, ok := done[c.node]; !ok {
-					heap.Push(h, c)
-				}
-			}
-			if r.hops < opts.Depth && !r.leaf {
-				if err := expandFile(ctx, tx, h, done, r, file); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("context: %w", err)
-	}
-
-	ids := make([]string, 0, len(found))
-	for id := range found {
-		ids = append(ids, id)
-	}
-	statuses, err := w.learningStatuses(st, ids)
-	if err != nil {
-		return nil, fmt.Errorf("context: %w", err)
-	}
-	var items []ContextItem
-	for _, id := range ids {
-		r := found[id]
-		items = append(items, w.contextItem(id, r, statuses[id]))
-	}
-	sort.Slice(items, func(i, j int) bool {
-		a, b := items[i], items[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
-		}
-		if a.Hops != b.Hops {
-			return a.Hops < b.Hops
-		}
-		return a.ID < b.ID
-	})
-	for _, it := range items {
-		if it.Status == StatusInvalid {
-			if len(res.Stale) < opts.Limit {
-				res.Stale = append(res.Stale, it)
-			}
-		} else if len(res.Learnings) < opts.Limit {
-			res.Learnings = append(res.Learnings, it)
-		}
-	}
-	return res, nil
-}
-
-func (w *Workspace) contextItem(id string, r reach, s anchors.Status) ContextItem {
-	l := w.learnings.get(id)
+// item is a learning as an answer shows it.
+func item(l *learnfile.Learning, r reach, s anchors.Status) Item {
 	status := string(s)
 	if status == "" {
 		status = StatusUnverified
 	}
-	it := ContextItem{
-		ID: id, Title: l.Title, Tags: l.Tags, Status: status,
+	it := Item{
+		ID: l.ID, Title: l.Title, Tags: l.Tags, Status: status,
 		Score: r.score, Reason: r.reason, Hops: r.hops,
-		Anchors: []ContextAnchor{}, Body: l.Body, Path: l.Path,
+		Anchors: []Anchor{}, Body: l.Body, Path: l.Path,
 	}
 	if it.Tags == nil {
 		it.Tags = []string{}
 	}
 	for _, a := range l.Anchors {
-		ca := ContextAnchor{Spec: a.Spec(), Path: a.Path()}
+		ca := Anchor{Spec: a.Spec(), Path: a.Path()}
 		if s, e, ok := a.Range(); ok {
 			ca.Lines = anchors.FormatRange(s, e)
 		}
 		it.Anchors = append(it.Anchors, ca)
 	}
 	return it
-}
-
-// resolveContextTarget turns one target argument into a file (with an
-// optional line and symbol) or a learning.
-func (w *Workspace) resolveContextTarget(st *graph.Store, arg string, res *ContextResult) (ContextTarget, error) {
-	t := ContextTarget{Arg: arg}
-	if arg == "" {
-		return t, errors.New("context: empty target: give a file, file:line, path::Symbol or a learning id")
-	}
-	if rest, ok := strings.CutPrefix(arg, "learning:"); ok {
-		l, err := w.lookup(rest)
-		if err != nil {
-			return t, err
-		}
-		t.Learning = l.ID
-		return t, nil
-	}
-	if p, fq, ok := strings.Cut(arg, "::"); ok {
-		rel, err := w.RelPath(p)
-		if err != nil {
-			return t, err
-		}
-		if !w.isFile(rel) {
-			return t, fmt.Errorf("context: %s: no such file in the repository: %w", p, ErrNotFound)
-		}
-		t.File, t.Symbol = rel, rel+"::"+fq
-		return t, nil
-	}
-	p, line := arg, 0
-	if i := strings.LastIndexByte(arg, ':'); i > 0 {
-		if n, err := strconv.Atoi(arg[i+1:]); err == nil {
-			if n < 1 {
-				return t, fmt.Errorf("context: %s: lines start at 1", arg)
-			}
-			p, line = arg[:i], n
-		}
-	}
-	rel, relErr := w.RelPath(p)
-	isFile := relErr == nil && w.isFile(rel)
-	if !isFile && line == 0 {
-		if l, err := w.lookup(arg); err == nil {
-			t.Learning = l.ID
-			return t, nil
-		} else if _, ok := errors.AsType[*AmbiguousError](err); ok {
-			return t, err
-		}
-	}
-	if relErr != nil {
-		return t, relErr
-	}
-	if !isFile {
-		return t, fmt.Errorf("context: %s is neither a file in the repository nor a learning id: %w", arg, ErrNotFound)
-	}
-	t.File, t.Line = rel, line
-	if _, err := analyzer.FileInfo(st, rel); errors.Is(err, graph.ErrNotFound) {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s is not indexed: run lore index so that its imports and lines are known", rel))
-		return t, nil
-	} else if err != nil {
-		return t, fmt.Errorf("context: %s: %w", arg, err)
-	}
-	if line > 0 {
-		sym, err := analyzer.Enclosing(st, rel, line)
-		if err != nil && !errors.Is(err, graph.ErrNotFound) {
-			return t, fmt.Errorf("context: %s: %w", arg, err)
-		}
-		if sym != nil {
-			t.Symbol = sym.FQName
-		}
-	}
-	return t, nil
-}
-
-func (w *Workspace) isFile(rel string) bool {
-	fi, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(rel)))
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // symbolRange returns the lines of a symbol from the index (0, 0 when it
@@ -633,7 +558,7 @@ func expandFile(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string
 
 // expandLearning follows LINKS_TO (both ways) and SIMILAR_TO edges from a
 // learning.
-func (w *Workspace) expandLearning(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string]reach, r reach, id string) error {
+func expandLearning(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string]reach, r reach, id string) error {
 	ns, err := neighbors(ctx, tx, r.node, graph.Both, graph.LinksTo, graph.SimilarTo)
 	if err != nil {
 		return err
@@ -645,7 +570,7 @@ func (w *Workspace) expandLearning(ctx context.Context, tx *graph.Tx, h *reachHe
 		prev = "which is " + prev
 	}
 	for _, n := range ns {
-		if _, ok := done[n.node]; ok || learningOfNode(n.node) == "" {
+		if _, ok := done[n.node]; ok || learningOf(n.node) == "" {
 			continue
 		}
 		var decay float64
@@ -675,7 +600,7 @@ func roundScore(s float64) float64 { return math.Round(s*1e4) / 1e4 }
 // WriteMarkdown renders a context answer for a prompt: each learning with
 // its title, status, anchor locations, body and the reason it was
 // reached; stale learnings last, marked as not to be relied on.
-func (r *ContextResult) WriteMarkdown(out io.Writer) error {
+func (r *Result) WriteMarkdown(out io.Writer) error {
 	var b strings.Builder
 	var args []string
 	for _, t := range r.Targets {
@@ -702,7 +627,7 @@ func (r *ContextResult) WriteMarkdown(out io.Writer) error {
 	return err
 }
 
-func writeItemMarkdown(b *strings.Builder, it ContextItem) {
+func writeItemMarkdown(b *strings.Builder, it Item) {
 	status := it.Status
 	switch it.Status {
 	case StatusDrifted:
@@ -728,3 +653,8 @@ func writeItemMarkdown(b *strings.Builder, it ContextItem) {
 	}
 	b.WriteString("\n")
 }
+
+func learningNode(id string) string { return graph.NodeID(graph.TypeLearning, id) }
+
+// learningOf returns the learning id of a learning:<id> node, or "".
+func learningOf(node string) string { return graph.NodeName(node, graph.TypeLearning) }

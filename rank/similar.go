@@ -1,7 +1,6 @@
-package lore
+package rank
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -20,10 +19,7 @@ import (
 // as weight.
 const (
 	similarThreshold = 0.25
-	similarMax       = 10 // edges kept per changed learning
-	// similarBulk is how many changed learnings make a sync recompute
-	// every SIMILAR_TO edge and replace them in bulk.
-	similarBulk = 100
+	similarMax       = 10 // edges kept per learning
 )
 
 // SimilarLearning is a learning similar to another one.
@@ -34,41 +30,31 @@ type SimilarLearning struct {
 	Score float64  `json:"score"` // cosine similarity in (0, 1]
 }
 
-// Similar returns the learnings most similar to id (an id or unique
-// prefix), best first; limit 0 means all that sync recorded.
-func (w *Workspace) Similar(ctx context.Context, id string, limit int) ([]SimilarLearning, error) {
+// Similar returns the learnings most similar to learning id, best first,
+// from the SIMILAR_TO edges the store keeps; limit 0 means all of them.
+func Similar(st *graph.Store, v View, id string, limit int) ([]SimilarLearning, error) {
 	if limit < 0 {
 		return nil, errors.New("similar: limit must not be negative")
 	}
 	out := []SimilarLearning{}
-	err := w.withStore(ctx, func(st *graph.Store) error {
-		l, err := w.lookup(id)
-		if err != nil {
-			return err
+	es, err := st.Edges(learningNode(id), graph.Both, graph.Filter{Types: []graph.EdgeType{graph.SimilarTo}})
+	if err != nil && !errors.Is(err, graph.ErrNotFound) {
+		return nil, fmt.Errorf("similar: %w", err)
+	}
+	for _, e := range es {
+		other := learningOf(e.To)
+		if other == id {
+			other = learningOf(e.From)
 		}
-		es, err := st.Edges(learningNode(l.ID), graph.Both, graph.Filter{Types: []graph.EdgeType{graph.SimilarTo}})
-		if err != nil && !errors.Is(err, graph.ErrNotFound) {
-			return fmt.Errorf("similar: %w", err)
+		o := v.Learning(other)
+		if o == nil {
+			continue
 		}
-		for _, e := range es {
-			other := learningOfNode(e.To)
-			if other == l.ID {
-				other = learningOfNode(e.From)
-			}
-			o := w.learnings.get(other)
-			if o == nil {
-				continue
-			}
-			tags := o.Tags
-			if tags == nil {
-				tags = []string{}
-			}
-			out = append(out, SimilarLearning{ID: o.ID, Title: o.Title, Tags: tags, Score: e.Weight})
+		tags := o.Tags
+		if tags == nil {
+			tags = []string{}
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		out = append(out, SimilarLearning{ID: o.ID, Title: o.Title, Tags: tags, Score: e.Weight})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
@@ -82,83 +68,12 @@ func (w *Workspace) Similar(ctx context.Context, id string, limit int) ([]Simila
 	return out, nil
 }
 
-// similarAfterSync recomputes the SIMILAR_TO edges of the learnings a sync
-// added or changed. It does nothing when nothing changed, so that the
-// common sync stays a stat of each file. When many changed (a fresh clone,
-// a rebuilt store), it recomputes every edge and replaces the whole set in
-// bulk.
-func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh []*learnfile.Learning) error {
-	var changed []*learnfile.Learning
-	for _, l := range fresh {
-		if cur := w.learnings.get(l.ID); cur != nil {
-			changed = append(changed, cur)
-		}
-	}
-	if len(changed) == 0 {
-		return nil
-	}
-	stored := map[string]string{} // learning file name -> its encoded terms
-	err := st.View(func(tx *graph.Tx) error {
-		return tx.Scan(nsTerms, "", func(k string, v []byte) error {
-			stored[k] = string(v)
-			return nil
-		})
-	})
-	if err != nil {
-		return fmt.Errorf("read terms: %w", err)
-	}
-	c := newCorpus(w.learnings, stored)
-	if len(changed) <= similarBulk {
-		return st.Update(func(tx *graph.Tx) error { return w.updateSimilar(tx, c, changed) })
-	}
-	seen := map[graph.EdgeKey]bool{}
-	var all []graph.Edge
-	for _, id := range w.learnings.ids {
-		for _, m := range c.nearest(id, similarMax, similarThreshold) {
-			a, b := learningNode(id), learningNode(m.id)
-			if b < a {
-				a, b = b, a
-			}
-			k := graph.EdgeKey{Type: graph.SimilarTo, From: a, To: b}
-			if !seen[k] {
-				seen[k] = true
-				all = append(all, graph.Edge{Type: graph.SimilarTo, From: a, To: b, Weight: m.score})
-			}
-		}
-	}
-	return st.ReplaceEdges(ctx, graph.SimilarTo, all)
-}
-
-// updateSimilar recomputes SIMILAR_TO edges for the learnings that sync
-// found added or changed, against every learning of the index.
-func (w *Workspace) updateSimilar(g graphWriter, c *corpus, changed []*learnfile.Learning) error {
-	if len(changed) == 0 {
-		return nil
-	}
-	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
-	seen := map[string]bool{}
-	for _, l := range changed {
-		if seen[l.ID] {
-			continue
-		}
-		seen[l.ID] = true
-		var edges []graph.Edge
-		for _, m := range c.nearest(l.ID, similarMax, similarThreshold) {
-			edges = append(edges, graph.Edge{To: learningNode(m.id), Weight: m.score})
-		}
-		if err := g.SetOutEdges(learningNode(l.ID), graph.SimilarTo, edges); err != nil {
-			return fmt.Errorf("similar %s: %w", l.ID, err)
-		}
-	}
-	return nil
-}
-
-// corpus holds the TF-IDF vectors of every learning and an inverted index
+// Corpus holds the TF-IDF vectors of every learning and an inverted index
 // from term to the learnings that contain it. Learnings and terms are
-// numbered: maps keyed by strings made recomputing every edge of 10,000
-// learnings take seconds. nearest reuses its accumulator, so a corpus
-// serves one goroutine.
-type corpus struct {
+// numbered: maps keyed by strings made recomputing every edge of a large
+// workspace slow. Nearest reuses its accumulator, so a Corpus serves one
+// goroutine.
+type Corpus struct {
 	ids      []string       // learning number → id
 	num      map[string]int // id → learning number
 	vecs     [][]weight     // learning number → its terms' normalized weights
@@ -173,19 +88,19 @@ type weight struct {
 	w float64
 }
 
-type match struct {
-	id    string
-	score float64
+// Neighbor is a learning near another one, with their cosine similarity.
+type Neighbor struct {
+	ID    string
+	Score float64
 }
 
-// newCorpus builds the corpus of every learning of idx, from the stored
-// term frequencies of its file (by file name) where there are, else from
-// the learning itself.
-func newCorpus(idx *learningIndex, stored map[string]string) *corpus {
-	c := &corpus{ids: idx.ids, num: make(map[string]int, len(idx.ids)), vecs: make([][]weight, len(idx.ids)), acc: make([]float64, len(idx.ids))}
+// NewCorpus builds the corpus of the learnings ids (sorted), whose term
+// frequencies terms gives to add, as TermFreqs counts them.
+func NewCorpus(ids []string, terms func(id string, add func(term string, f float64))) *Corpus {
+	c := &Corpus{ids: ids, num: make(map[string]int, len(ids)), vecs: make([][]weight, len(ids)), acc: make([]float64, len(ids))}
 	term := map[string]int32{}
 	var df []int
-	for i, id := range idx.ids {
+	for i, id := range ids {
 		c.num[id] = i
 		var v []weight
 		add := func(t string, f float64) {
@@ -198,16 +113,11 @@ func newCorpus(idx *learningIndex, stored map[string]string) *corpus {
 			df[n]++
 			v = append(v, weight{n, f})
 		}
-		z := idx.byID[id]
-		if enc, ok := stored[path.Base(z.Path)]; !ok || !eachTerm(enc, add) {
-			for t, f := range termFreqs(z.get()) {
-				add(t, f)
-			}
-		}
+		terms(id, add)
 		c.vecs[i] = v
 	}
 	c.postings = make([][]weight, len(df))
-	total := float64(len(idx.ids))
+	total := float64(len(ids))
 	for i, v := range c.vecs {
 		norm := 0.0
 		for j, tw := range v {
@@ -228,17 +138,17 @@ func newCorpus(idx *learningIndex, stored map[string]string) *corpus {
 	return c
 }
 
-// nearest returns up to k learnings whose cosine with id is at least floor,
-// best first (ties by id).
-func (c *corpus) nearest(id string, k int, floor float64) []match {
+// Nearest returns the learnings most similar to id, best first (ties by
+// id): the few above the threshold that makes them a SIMILAR_TO edge.
+func (c *Corpus) Nearest(id string) []Neighbor {
+	k, floor := similarMax, similarThreshold
 	d, ok := c.num[id]
 	if !ok {
 		return nil
 	}
 	// Terms in more than a tenth of a large corpus weigh little (low IDF)
 	// but would make every comparison visit most learnings: skipping them
-	// keeps a full recomputation near-linear (10,000 learnings took a
-	// minute with them).
+	// keeps a full recomputation near-linear.
 	common := max(50, len(c.ids)/10)
 	for _, tw := range c.vecs[d] {
 		ps := c.postings[tw.n]
@@ -255,20 +165,20 @@ func (c *corpus) nearest(id string, k int, floor float64) []match {
 			c.acc[p.n] += tw.w * p.w
 		}
 	}
-	var out []match
+	var out []Neighbor
 	for _, o := range c.touched {
 		s := math.Round(c.acc[o]*1000) / 1000
 		c.acc[o] = 0
 		if s >= floor {
-			out = append(out, match{c.ids[o], math.Min(s, 1)})
+			out = append(out, Neighbor{c.ids[o], math.Min(s, 1)})
 		}
 	}
 	c.touched = c.touched[:0]
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
 		}
-		return out[i].id < out[j].id
+		return out[i].ID < out[j].ID
 	})
 	if len(out) > k {
 		out = out[:k]
@@ -276,9 +186,9 @@ func (c *corpus) nearest(id string, k int, floor float64) []match {
 	return out
 }
 
-// similarityText is everything of a learning that termFreqs reads, so
+// SimilarityText is everything of a learning that TermFreqs reads, so
 // that a sync recomputes similarity only when it changed.
-func similarityText(l *learnfile.Learning) string {
+func SimilarityText(l *learnfile.Learning) string {
 	var b strings.Builder
 	b.WriteString(l.Title)
 	for _, t := range l.Tags {
@@ -291,10 +201,10 @@ func similarityText(l *learnfile.Learning) string {
 	return b.String()
 }
 
-// termFreqs counts the terms of a learning: title and tags count twice,
+// TermFreqs counts the terms of a learning: title and tags count twice,
 // the body once, anchor locations (path segments, file names and symbol
-// names) once. similarityText must name everything it reads.
-func termFreqs(l *learnfile.Learning) map[string]float64 {
+// names) once. SimilarityText must name everything it reads.
+func TermFreqs(l *learnfile.Learning) map[string]float64 {
 	tf := map[string]float64{}
 	add := func(text string, w float64) {
 		for _, t := range terms(text) {
