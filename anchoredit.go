@@ -37,7 +37,7 @@ func (w *Workspace) RemoveAnchor(ctx context.Context, id, anchor string) (*learn
 			return err
 		}
 		out = fresh
-		return w.sync(ctx, st)
+		return w.learnings.Sync(ctx)
 	})
 	return out, err
 }
@@ -126,7 +126,7 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 		var fresh []*learnfile.Learning
 		var batch []anchors.Learning
 		for _, id := range ids {
-			l, err := w.readLearning(w.learnings.get(id))
+			l, err := w.readLearning(w.learnings.Learning(id))
 			if err != nil {
 				return err
 			}
@@ -179,7 +179,7 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 		if err := w.writeLearnings(changed); err != nil {
 			return err
 		}
-		return w.sync(ctx, st)
+		return w.learnings.Sync(ctx)
 	})
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*learnfile.
 			return fmt.Errorf("anchor %s: %w", l.ID, err)
 		}
 		out = fresh
-		return w.sync(ctx, st)
+		return w.learnings.Sync(ctx)
 	})
 	return out, err
 }

@@ -124,56 +124,6 @@ func TestInterruptedBeforeTheWriteFails(t *testing.T) {
 	}
 }
 
-// The renames of a bidirectional relate that a crash stopped halfway
-// (their journal is written, one file renamed) are completed by the next
-// operation: both links, not one.
-func TestInterruptedRenamesComplete(t *testing.T) {
-	ctx := context.Background()
-	ws := newWorkspace(t)
-	a, _ := ws.Add(ctx, AddOptions{Title: "a"})
-	b, _ := ws.Add(ctx, AddOptions{Title: "b"})
-	// What writeLearnings does up to the crash: both new files written,
-	// the journal written, the first rename done.
-	var pairs [][2]string
-	for _, p := range [][2]*learnfile.Learning{{a, b}, {b, a}} {
-		fresh, err := ws.readLearning(p[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		fresh.Links = append(fresh.Links, learnfile.Link{To: p[1].ID, Type: "both", Weight: 1})
-		data, err := fresh.Marshal()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := filepath.Join(ws.Root(), filepath.FromSlash(fresh.Path))
-		tmp := tmpName(dst)
-		if err := writeSynced(tmp, data); err != nil {
-			t.Fatal(err)
-		}
-		pairs = append(pairs, [2]string{tmp, dst})
-	}
-	var journal strings.Builder
-	for _, p := range pairs {
-		fmt.Fprintf(&journal, "%s\t%s\n", filepath.Base(p[0]), filepath.Base(p[1]))
-	}
-	if err := writeFileAtomic(filepath.Join(ws.learningsDir(), journalPrefix+"crashed"), []byte(journal.String())); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(pairs[0][0], pairs[0][1]); err != nil {
-		t.Fatal(err)
-	}
-	sub, err := ws.Relations(ctx, RelationsOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sub.Edges) != 2 {
-		t.Fatalf("after the crash, %d links in the graph, want both: %v", len(sub.Edges), sub.Edges)
-	}
-	if ms, _ := filepath.Glob(filepath.Join(ws.learningsDir(), ".tmp-*")); len(ms) != 0 {
-		t.Fatalf("left behind: %v", ms)
-	}
-}
-
 // A learning added by another process while this one waited for the store
 // is not taken for deleted: the links to it stay in the graph.
 func TestListingAfterTheLock(t *testing.T) {
@@ -204,7 +154,7 @@ func TestListingAfterTheLock(t *testing.T) {
 			if err := ws.writeLearning(fresh); err != nil {
 				return err
 			}
-			return ws.sync(ctx, st)
+			return ws.learnings.Sync(ctx)
 		})
 	}()
 	<-started

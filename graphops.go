@@ -14,7 +14,7 @@ import (
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/cochange"
 	"github.com/lorehq/lore/graph"
-	"github.com/lorehq/lore/learnfile"
+	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/rank"
 )
 
@@ -372,19 +372,13 @@ func (w *Workspace) BuildContext(ctx context.Context, out io.Writer, id string, 
 // view is the workspace as ranking reads it: the learnings of the last
 // sync, with their last verification from the store.
 type view struct {
+	*catalog.Learnings
 	w  *Workspace
 	st *graph.Store
 }
 
-func (w *Workspace) view(st *graph.Store) view { return view{w, st} }
+func (w *Workspace) view(st *graph.Store) view { return view{w.learnings, w, st} }
 
-func (v view) IDs() []string                          { return v.w.learnings.ids }
-func (v view) Learning(id string) *learnfile.Learning { return v.w.learnings.get(id) }
-func (v view) EachAnchor(id string, fn func(anchors.Anchor) bool) {
-	if z := v.w.learnings.byID[id]; z != nil {
-		z.eachAnchor(fn)
-	}
-}
 func (v view) Statuses(ids []string) (map[string]anchors.Status, error) {
 	return v.w.learningStatuses(v.st, ids)
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lorehq/lore/internal/catalog"
 )
 
 // hookMarker identifies a pre-commit hook written by lore.
@@ -98,7 +100,7 @@ func (w *Workspace) InstallHook(ctx context.Context, opts HookOptions) (*HookRes
 		}
 	}
 	script := hookScript(opts.Command, strings.TrimSuffix(g.prefix, "/"), res.Chained)
-	if err := writeFileAtomic(p, []byte(script)); err != nil {
+	if err := catalog.WriteFile(p, []byte(script)); err != nil {
 		return nil, err
 	}
 	if err := os.Chmod(p, 0o755); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/learnfile"
 )
 
@@ -53,7 +54,7 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*learnfile.Learni
 	}
 	err := w.withWriter(ctx, func(st *graph.Store) error {
 		for _, lk := range l.Links {
-			if !w.learnings.has(lk.To) {
+			if !w.learnings.Has(lk.To) {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
 			}
 		}
@@ -82,16 +83,16 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*learnfile.Learni
 			if err := os.MkdirAll(w.learningsDir(), 0o755); err != nil {
 				return err
 			}
-			err = createFileExclusive(p, data)
+			err = catalog.CreateFile(p, data)
 			if errors.Is(err, fs.ErrExist) {
 				continue
 			}
 			if err != nil {
 				return err
 			}
-			l.Path = filepath.ToSlash(filepath.Join(Dir, "learnings", id+".md"))
+			l.Path = learnfile.Dir + "/" + id + ".md"
 			w.wrote("learning " + id + " saved")
-			return w.sync(ctx, st)
+			return w.learnings.Sync(ctx)
 		}
 		return errors.New("could not mint a fresh learning id; try again")
 	})
@@ -140,8 +141,8 @@ type ListOptions struct {
 func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*learnfile.Learning, error) {
 	var out []*learnfile.Learning
 	err := w.withStore(ctx, func(*graph.Store) error {
-		for _, sm := range listed(w.learnings, opts) {
-			out = append(out, w.learnings.get(sm.ID))
+		for _, sm := range w.listed(opts) {
+			out = append(out, w.learnings.Learning(sm.ID))
 		}
 		return nil
 	})
@@ -154,17 +155,18 @@ func (w *Workspace) List(ctx context.Context, opts ListOptions) ([]*learnfile.Le
 func (w *Workspace) ListSummaries(ctx context.Context, opts ListOptions) ([]learnfile.Summary, error) {
 	var out []learnfile.Summary
 	err := w.withStore(ctx, func(*graph.Store) error {
-		out = listed(w.learnings, opts)
+		out = w.listed(opts)
 		return nil
 	})
 	return out, err
 }
 
-// listed selects learnings of idx as opts says, oldest first (ties by id).
-func listed(idx *learningIndex, opts ListOptions) []learnfile.Summary {
-	out := make([]learnfile.Summary, 0, len(idx.ids))
-	for _, id := range idx.ids {
-		sm := idx.byID[id].summary()
+// listed selects learnings as opts says, oldest first (ties by id).
+func (w *Workspace) listed(opts ListOptions) []learnfile.Summary {
+	ids := w.learnings.IDs()
+	out := make([]learnfile.Summary, 0, len(ids))
+	for _, id := range ids {
+		sm := w.learnings.Summary(id)
 		if opts.Tag != "" && !slices.Contains(sm.Tags, opts.Tag) {
 			continue
 		}
@@ -191,11 +193,11 @@ func (w *Workspace) Get(ctx context.Context, id string) (*learnfile.Learning, er
 }
 
 func (w *Workspace) lookup(id string) (*learnfile.Learning, error) {
-	full, err := resolveID(w.learnings.ids, id)
+	full, err := resolveID(w.learnings.IDs(), id)
 	if err != nil {
 		return nil, err
 	}
-	return w.learnings.get(full), nil
+	return w.learnings.Learning(full), nil
 }
 
 // readLearning parses a learning's file afresh, keeping what a minimal
@@ -222,7 +224,7 @@ func (w *Workspace) writeLearning(l *learnfile.Learning) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(w.root, filepath.FromSlash(l.Path)), data); err != nil {
+	if err := catalog.WriteFile(filepath.Join(w.root, filepath.FromSlash(l.Path)), data); err != nil {
 		return err
 	}
 	w.wrote("learning " + l.ID + " saved")
@@ -243,8 +245,8 @@ func (w *Workspace) Remove(ctx context.Context, id string) (*learnfile.Learning,
 		}
 		// Drop links to it first: if we die in between, the learning is
 		// still there and a rerun finishes the job.
-		for _, oid := range w.learnings.ids {
-			o := w.learnings.get(oid)
+		for _, oid := range w.learnings.IDs() {
+			o := w.learnings.Learning(oid)
 			if !slices.ContainsFunc(o.Links, func(lk learnfile.Link) bool { return lk.To == l.ID }) {
 				continue
 			}
@@ -262,7 +264,7 @@ func (w *Workspace) Remove(ctx context.Context, id string) (*learnfile.Learning,
 			return fmt.Errorf("remove %s: %w", l.ID, err)
 		}
 		w.wrote("learning " + l.ID + " removed")
-		return w.sync(ctx, st)
+		return w.learnings.Sync(ctx)
 	})
 	return l, err
 }
@@ -328,7 +330,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*learnf
 			w.notify("learning %s changed while you edited it: merged the changes", l.ID)
 		}
 		for _, lk := range nl.Links {
-			if !w.learnings.has(lk.To) {
+			if !w.learnings.Has(lk.To) {
 				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
 			}
 		}
@@ -339,7 +341,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*learnf
 		if err := w.writeLearning(nl); err != nil {
 			return err
 		}
-		return w.sync(ctx, st)
+		return w.learnings.Sync(ctx)
 	})
 	if err != nil {
 		return nil, kept(err)

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/learnfile"
 )
 
@@ -66,7 +65,7 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 				return err
 			}
 			lk := learnfile.Link{To: p[1].ID, Type: opts.Type, Weight: opts.Weight, Note: opts.Note}
-			written = append(written, linkEdge(p[0].ID, lk))
+			written = append(written, catalog.LinkEdge(p[0].ID, lk))
 			i := slices.IndexFunc(fresh.Links, func(x learnfile.Link) bool { return x.To == lk.To && x.Type == lk.Type })
 			if i >= 0 {
 				fresh.Links[i] = lk
@@ -82,7 +81,7 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 		if err := w.writeLearnings(files); err != nil {
 			return err
 		}
-		if err := w.sync(ctx, st); err != nil {
+		if err := w.learnings.Sync(ctx); err != nil {
 			return err
 		}
 		for _, p := range pairs {
@@ -98,15 +97,6 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 		out = written // the files were written; the store was not updated
 	}
 	return out, err
-}
-
-// linkEdge is the LINKS_TO edge of a link of learning id, as sync stores it.
-func linkEdge(id string, lk learnfile.Link) graph.Edge {
-	e := graph.Edge{Type: graph.LinksTo, From: learningNode(id), To: learningNode(lk.To), Relation: lk.Type, Weight: lk.Weight}
-	if lk.Note != "" {
-		e.Metadata = map[string]any{"note": lk.Note}
-	}
-	return e
 }
 
 // UnrelateOptions select links to remove.
@@ -158,7 +148,7 @@ func (w *Workspace) Unrelate(ctx context.Context, opts UnrelateOptions) (int, er
 		if err := w.writeLearnings(files); err != nil {
 			return err
 		}
-		return w.sync(ctx, st)
+		return w.learnings.Sync(ctx)
 	})
 	return n, err
 }
@@ -170,40 +160,14 @@ func typeSuffix(t string) string {
 	return " of type " + t
 }
 
-// writeLearnings rewrites several learning files as one step: every new
-// version is written and synced to a temporary file first, and only then
-// are they renamed into place, so a failure before the renames changes
-// nothing.
+// writeLearnings rewrites several learning files as one step (see
+// catalog.WriteLearnings): the operation under way has then written what
+// it had to (see wrote).
 func (w *Workspace) writeLearnings(ls []*learnfile.Learning) error {
 	if len(ls) == 0 {
 		return nil
 	}
-	type pending struct{ tmp, dst string }
-	var ps []pending
-	cleanup := func() {
-		for _, p := range ps {
-			os.Remove(p.tmp)
-		}
-	}
-	for _, l := range ls {
-		data, err := l.Marshal()
-		if err != nil {
-			cleanup()
-			return err
-		}
-		dst := filepath.Join(w.root, filepath.FromSlash(l.Path))
-		tmp := tmpName(dst)
-		if err := writeSynced(tmp, data); err != nil {
-			cleanup()
-			return err
-		}
-		ps = append(ps, pending{tmp, dst})
-	}
-	pairs := make([][2]string, len(ps))
-	for i, p := range ps {
-		pairs[i] = [2]string{p.tmp, p.dst}
-	}
-	if err := renameAll(w.learningsDir(), pairs); err != nil {
+	if err := catalog.WriteLearnings(w.root, ls); err != nil {
 		return err
 	}
 	var names []string
@@ -238,7 +202,7 @@ func (w *Workspace) Relations(ctx context.Context, opts RelationsOptions) (*grap
 			}
 			ids = []string{l.ID}
 		} else {
-			ids = w.learnings.ids
+			ids = w.learnings.IDs()
 		}
 		dir := graph.Out
 		if opts.Learning != "" {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/learnfile"
 	"github.com/lorehq/lore/source"
 )
@@ -385,12 +386,12 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 	var positions [][]int // per learning of batch: 1-based positions of its anchors
 	var paths []string    // per learning of batch: its file
 	for _, id := range ids {
-		z := w.learnings.byID[id]
-		whole := changed == nil || changed[z.Path]
-		if !whole && !z.anyAnchor(func(a anchors.Anchor) bool { return touches(a, changed, renames) }) {
+		path := w.learnings.Path(id)
+		whole := changed == nil || changed[path]
+		if !whole && !w.learnings.AnyAnchor(id, func(a anchors.Anchor) bool { return touches(a, changed, renames) }) {
 			continue // looked at without decoding the learning
 		}
-		l := z.get()
+		l := w.learnings.Learning(id)
 		rep.Titles[id] = l.Title
 		var as []anchors.Anchor
 		var pos []int
@@ -403,7 +404,7 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 		if len(as) > 0 {
 			batch = append(batch, anchors.Learning{ID: id, Anchors: as})
 			positions = append(positions, pos)
-			paths = append(paths, z.Path)
+			paths = append(paths, path)
 		}
 	}
 	rs := v.VerifyLearnings(ctx, batch)
@@ -488,8 +489,8 @@ func (w *Workspace) malformed(ctx context.Context, opts VerifyOptions, vs *verif
 		}
 	}
 	if !opts.Staged || vs.changed == nil {
-		for _, name := range w.learnings.broken {
-			p := Dir + "/learnings/" + name
+		for _, name := range w.learnings.Broken() {
+			p := learnfile.Dir + "/" + name
 			if seen[p] || (vs.changed != nil && !vs.changed[p]) {
 				continue
 			}
@@ -538,7 +539,7 @@ func conflictLine(data []byte) int {
 
 func isLearningPath(p string) bool {
 	dir, name := path.Split(p)
-	return dir == Dir+"/learnings/" && strings.HasSuffix(name, ".md") && !isTmp(name)
+	return dir == learnfile.Dir+"/" && strings.HasSuffix(name, ".md") && !catalog.IsTemp(name)
 }
 
 // markPreexisting compares each finding with the state at the merge base,
@@ -603,7 +604,7 @@ func (w *Workspace) markPreexisting(ctx context.Context, vs *verifySource, base 
 // selectLearnings resolves ids or prefixes; none means every learning.
 func (w *Workspace) selectLearnings(args []string) ([]string, error) {
 	if len(args) == 0 {
-		return w.learnings.ids, nil
+		return w.learnings.IDs(), nil
 	}
 	var ids []string
 	for _, a := range args {
@@ -884,7 +885,7 @@ func (w *Workspace) learningStatuses(st *graph.Store, ids []string) (map[string]
 	out := map[string]anchors.Status{}
 	err := st.View(func(tx *graph.Tx) error {
 		for _, id := range ids {
-			l := w.learnings.get(id)
+			l := w.learnings.Learning(id)
 			if l == nil {
 				continue
 			}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/catalog"
+	"github.com/lorehq/lore/learnfile"
 )
 
 // ErrNoWorkspace reports that no .lore directory was found.
@@ -49,18 +51,11 @@ type Workspace struct {
 	cfg  Config
 	opts Options
 
-	learnings *learningIndex // learnings as of the last sync
-	lastSync  *SyncReport
+	// learnings are the learnings of the operation under way, as its
+	// store knows them (synced when the operation began, and again after
+	// it wrote learning files).
+	learnings *catalog.Learnings
 	closing   chan struct{} // closed when a background store close ends
-	open      *storeRef     // the store of the operation under way
-	// synced holds the learning-file records as the last sync of the
-	// operation under way left them in syncedIn, when that sync began
-	// with the store held for writing: no other process could change them
-	// since, so a second sync in the operation (after a command wrote
-	// learning files) merges with them instead of reading and decoding
-	// every record again.
-	synced   []namedRecord
-	syncedIn *graph.Store
 	// saved says what the operation under way wrote to the learning
 	// files, once it has written all it had to (see wrote).
 	saved string
@@ -144,7 +139,7 @@ func Init(dir string) (*InitResult, error) {
 		if _, err := os.Stat(p); err == nil {
 			continue
 		}
-		if err := writeFileAtomic(p, []byte(f.text)); err != nil {
+		if err := catalog.WriteFile(p, []byte(f.text)); err != nil {
 			return nil, fmt.Errorf("init: %w", err)
 		}
 		res.Created = append(res.Created, Dir+"/"+f.name)
@@ -178,8 +173,10 @@ func (w *Workspace) Root() string { return w.root }
 // Config returns the workspace configuration.
 func (w *Workspace) Config() Config { return w.cfg }
 
-func (w *Workspace) learningsDir() string { return filepath.Join(w.root, Dir, "learnings") }
-func (w *Workspace) dbDir() string        { return filepath.Join(w.root, Dir, "db") }
+func (w *Workspace) learningsDir() string {
+	return filepath.Join(w.root, filepath.FromSlash(learnfile.Dir))
+}
+func (w *Workspace) dbDir() string { return filepath.Join(w.root, Dir, "db") }
 
 func (w *Workspace) notify(format string, args ...any) {
 	if w.opts.Notify != nil {
@@ -245,19 +242,14 @@ func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Sto
 	if err != nil {
 		return false, err
 	}
-	w.open = &storeRef{st: st}
-	// The learnings directory is read only now that the store is open: a
-	// listing from before would miss files another process added while
-	// this one waited for the store, and take their learnings for gone.
-	err = w.syncListed(ctx, st, startListing(w.learningsDir()))
+	w.learnings = catalog.Open(w.root, st, func(msg string) { w.notify("%s", msg) })
+	err = w.learnings.Sync(ctx)
 	if err == nil {
 		ran = true
 		err = fn(st)
 	}
 	// Learnings not read by now come from their files.
-	w.open.clear()
-	w.open = nil
-	w.synced, w.syncedIn = nil, nil
+	w.learnings.Close()
 	if w.opts.ShortLived && st.ReadOnly() {
 		done := make(chan struct{})
 		w.closing = done
@@ -317,3 +309,23 @@ func (w *Workspace) openStore(write bool) (*graph.Store, error) {
 	}
 	return st, nil
 }
+
+// SyncReport says what a sync changed and what it could not read.
+type SyncReport struct {
+	Added, Changed, Removed []string // learning file names
+	Problems                []error  // malformed or conflicting files
+}
+
+// Sync brings the store up to date with the learning files. Every
+// operation of a Workspace syncs first; Sync is for callers that only want
+// that.
+func (w *Workspace) Sync(ctx context.Context) (*SyncReport, error) {
+	var rep *SyncReport
+	err := w.withStore(ctx, func(*graph.Store) error {
+		rep = (*SyncReport)(w.learnings.Report())
+		return nil
+	})
+	return rep, err
+}
+
+func learningNode(id string) string { return graph.NodeID(graph.TypeLearning, id) }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/learnfile"
 )
 
@@ -199,46 +200,6 @@ func TestListSummariesMatchesList(t *testing.T) {
 	}
 }
 
-// A record the store cannot read (damaged, or written by another record
-// version) counts as missing: the file is parsed again and the record
-// rewritten; nothing authored depends on it.
-func TestUnreadableRecordIsRebuiltFromTheFile(t *testing.T) {
-	ctx := context.Background()
-	ws := newWorkspace(t)
-	l, err := ws.Add(ctx, AddOptions{Title: "kept", Body: "body"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Base(l.Path)
-	for _, bad := range [][]byte{{2, 1, 2, 3}, []byte("garbage"), {}} {
-		err := ws.withWriter(ctx, func(st *graphStore) error {
-			return st.Update(func(tx *graph.Tx) error { return tx.Set(nsFiles, name, bad) })
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ws.Get(ctx, l.ID)
-		if err != nil || got.Title != "kept" || got.Body != "body\n" {
-			t.Fatalf("record % x: got %+v, %v", bad, got, err)
-		}
-		err = ws.withStore(ctx, func(st *graphStore) error {
-			return st.View(func(tx *graph.Tx) error {
-				v, err := tx.Get(nsFiles, name)
-				if err != nil {
-					return err
-				}
-				if _, err := decodeRecord(name, v, nil); err != nil {
-					t.Errorf("record % x not rewritten: %v", bad, err)
-				}
-				return nil
-			})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func TestAmbiguousPrefix(t *testing.T) {
 	ctx := context.Background()
 	ws := newWorkspace(t)
@@ -312,7 +273,7 @@ func TestRelateSyncsWhatItWrote(t *testing.T) {
 	// The sync after the write changed the two files and dropped nothing.
 	want := []string{filepath.Base(a.Path), filepath.Base(b.Path)}
 	slices.Sort(want)
-	if rep := ws.lastSync; len(rep.Removed) != 0 || len(rep.Added) != 0 || !slices.Equal(rep.Changed, want) {
+	if rep := ws.learnings.Report(); len(rep.Removed) != 0 || len(rep.Added) != 0 || !slices.Equal(rep.Changed, want) {
 		t.Errorf("sync after relate: added %v, changed %v, removed %v; want changed %v", rep.Added, rep.Changed, rep.Removed, want)
 	}
 	ls, err := ws.List(ctx, ListOptions{})
@@ -499,7 +460,7 @@ func TestKillDuringWrites(t *testing.T) {
 	entries, _ := os.ReadDir(ws.learningsDir())
 	files := 0
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".md") || isTmp(e.Name()) {
+		if !strings.HasSuffix(e.Name(), ".md") || catalog.IsTemp(e.Name()) {
 			continue
 		}
 		files++
@@ -572,64 +533,5 @@ func TestShortLivedClosesReadsInBackground(t *testing.T) {
 	all, err := ws.List(ctx, ListOptions{})
 	if err != nil || len(all) != 5 {
 		t.Fatalf("List = %d learnings, %v; want 5", len(all), err)
-	}
-}
-
-// A second sync in an operation that holds the store for writing merges
-// with the records the first left instead of reading them again; they are
-// the records a fresh read finds. A read-only operation keeps none.
-func TestSecondSyncReusesRecords(t *testing.T) {
-	ctx := context.Background()
-	ws := newWorkspace(t)
-	ws.Add(ctx, AddOptions{Title: "a"})
-	ws.Add(ctx, AddOptions{Title: "b"})
-	err := ws.withWriter(ctx, func(st *graphStore) error {
-		if ws.syncedIn != st || len(ws.synced) != 2 {
-			t.Fatalf("after the first sync: %d records kept for %p (store %p)", len(ws.synced), ws.syncedIn, st)
-		}
-		os.WriteFile(filepath.Join(ws.learningsDir(), "pulled0002.md"), []byte("---\nid: pulled0002\ntitle: pulled\n---\n"), 0o644)
-		if err := ws.sync(ctx, st); err != nil {
-			return err
-		}
-		if rep := ws.lastSync; !slices.Equal(rep.Added, []string{"pulled0002.md"}) || len(rep.Changed)+len(rep.Removed) != 0 {
-			t.Errorf("second sync: added %v, changed %v, removed %v", rep.Added, rep.Changed, rep.Removed)
-		}
-		var fresh []string
-		err := st.View(func(tx *graph.Tx) error {
-			return tx.Scan(nsFiles, "", func(k string, v []byte) error {
-				r, err := decodeRecord(k, v, &learningSource{dir: ws.root})
-				if err != nil {
-					return err
-				}
-				fresh = append(fresh, k+" "+r.Sum)
-				return nil
-			})
-		})
-		if err != nil {
-			return err
-		}
-		var kept []string
-		for _, r := range ws.synced {
-			kept = append(kept, r.name+" "+r.rec.Sum)
-		}
-		if !slices.Equal(kept, fresh) {
-			t.Errorf("kept records %v, the store holds %v", kept, fresh)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ws.synced != nil || ws.syncedIn != nil {
-		t.Error("records kept after the operation")
-	}
-	err = ws.withStore(ctx, func(st *graphStore) error {
-		if st.ReadOnly() && ws.syncedIn != nil {
-			t.Error("records kept for a read-only store")
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

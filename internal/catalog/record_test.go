@@ -1,16 +1,13 @@
-package lore
+package catalog
 
 import (
-	"context"
 	"encoding/binary"
-	"fmt"
 	"math"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/lorehq/lore/anchors"
-	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/learnfile"
 	"github.com/lorehq/lore/rank"
 )
@@ -61,8 +58,9 @@ func TestRecordRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(seen, l.Anchors) {
 			t.Errorf("anchors before decoding:\n got %+v\nwant %+v", seen, l.Anchors)
 		}
-		if !z.anyAnchor(func(a anchors.Anchor) bool { return a.Glob != "" }) || z.anyAnchor(func(a anchors.Anchor) bool { return a.Glob == "nope" }) {
-			t.Error("anyAnchor")
+		c := &Learnings{byID: map[string]*lazyLearning{z.ID: z}}
+		if !c.AnyAnchor(z.ID, func(a anchors.Anchor) bool { return a.Glob != "" }) || c.AnyAnchor(z.ID, func(a anchors.Anchor) bool { return a.Glob == "nope" }) {
+			t.Error("AnyAnchor")
 		}
 		terms := map[string]float64{}
 		if !eachTerm(string(encodeTerms(rank.TermFreqs(l))), func(t string, f float64) { terms[t] = f }) {
@@ -152,69 +150,4 @@ func FuzzDecodeRecord(f *testing.F) {
 			rec.Learning.eachAnchor(func(anchors.Anchor) bool { return true })
 		}
 	})
-}
-
-// A learning the store does not have (the store closed before it was
-// read, or its record torn by a crash) comes from its file.
-func TestLearningsWithoutTheStore(t *testing.T) {
-	ctx := context.Background()
-	ws := newWorkspace(t)
-	l, err := ws.Add(ctx, AddOptions{Title: "kept", Body: "the body\n", Tags: []string{"x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A later operation reads only headers; the store is closed when the
-	// learning is first used.
-	if err := ws.withStore(ctx, func(*graph.Store) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if got := ws.learnings.get(l.ID); got.Body != "the body\n" || got.Title != "kept" || got.Path != l.Path {
-		t.Errorf("after the store closed: %+v", got)
-	}
-	// The stored learning goes missing: the file is parsed instead.
-	err = ws.withStore(ctx, func(st *graph.Store) error {
-		return st.Update(func(tx *graph.Tx) error { return tx.Delete(nsLearnings, l.ID+".md") })
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := ws.Get(ctx, l.ID)
-	if err != nil || got.Body != "the body\n" || !reflect.DeepEqual(got.Tags, []string{"x"}) {
-		t.Errorf("with no stored learning: %+v, %v", got, err)
-	}
-}
-
-// The first learnings an operation uses are read one by one; past
-// pointReads, the rest come in one scan. Either way they are the files'.
-func TestLearningsReadByPointThenScan(t *testing.T) {
-	ctx := context.Background()
-	ws := newWorkspace(t)
-	var ids []string
-	for i := range pointReads + 4 {
-		l, err := ws.Add(ctx, AddOptions{Title: fmt.Sprintf("learning %d", i), Body: fmt.Sprintf("body %d\n", i)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, l.ID)
-	}
-	err := ws.withStore(ctx, func(*graph.Store) error {
-		var src *learningSource
-		for i, id := range ids {
-			z := ws.learnings.byID[id]
-			src = z.src
-			if l := z.get(); l.Body != fmt.Sprintf("body %d\n", i) {
-				t.Errorf("learning %d: %+v", i, l)
-			}
-			if wantScan := i >= pointReads; src.loaded != wantScan {
-				t.Errorf("after %d learnings: scanned %v, want %v", i+1, src.loaded, wantScan)
-			}
-		}
-		if src.gets != pointReads {
-			t.Errorf("%d point reads, want %d", src.gets, pointReads)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

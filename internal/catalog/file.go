@@ -1,4 +1,4 @@
-package lore
+package catalog
 
 import (
 	"crypto/rand"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/lorehq/lore/learnfile"
 )
 
 // tmpPrefix marks files being written. A crash can leave one behind; sync
@@ -23,10 +25,10 @@ const journalPrefix = tmpPrefix + "journal-"
 
 const staleTmp = time.Minute
 
-// writeFileAtomic writes data to path so that readers (and a crash) see
-// either the old file or the new one, never a truncated one: the data goes
-// to a temporary file in the same directory, is synced, then renamed.
-func writeFileAtomic(path string, data []byte) error {
+// WriteFile writes data to path so that readers (and a crash) see either
+// the old file or the new one, never a truncated one: the data goes to a
+// temporary file in the same directory, is synced, then renamed.
+func WriteFile(path string, data []byte) error {
 	tmp := tmpName(path)
 	err := writeSynced(tmp, data)
 	if err == nil {
@@ -41,9 +43,10 @@ func writeFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-// createFileExclusive writes a new file atomically and fails when path
-// exists, so two processes minting the same id cannot overwrite each other.
-func createFileExclusive(path string, data []byte) error {
+// CreateFile writes a new file atomically and fails (fs.ErrExist) when
+// path exists, so two processes minting the same id cannot overwrite each
+// other.
+func CreateFile(path string, data []byte) error {
 	tmp := tmpName(path)
 	err := writeSynced(tmp, data)
 	if err == nil {
@@ -92,7 +95,9 @@ func tmpName(path string) string {
 	return filepath.Join(filepath.Dir(path), tmpPrefix+filepath.Base(path)+"-"+hex.EncodeToString(r[:]))
 }
 
-func isTmp(name string) bool { return strings.HasPrefix(name, tmpPrefix) }
+// IsTemp reports whether a file name is one of a write under way (or
+// interrupted), not a learning file.
+func IsTemp(name string) bool { return strings.HasPrefix(name, tmpPrefix) }
 
 func isJournal(name string) bool { return strings.HasPrefix(name, journalPrefix) }
 
@@ -111,7 +116,7 @@ func renameAll(dir string, pairs [][2]string) error {
 		var r [6]byte
 		rand.Read(r[:])
 		journal = filepath.Join(dir, journalPrefix+hex.EncodeToString(r[:]))
-		if err := writeFileAtomic(journal, []byte(b.String())); err != nil {
+		if err := WriteFile(journal, []byte(b.String())); err != nil {
 			return err
 		}
 	}
@@ -146,7 +151,7 @@ func finishRenames(dir, journal string) error {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		tmp, dst, ok := strings.Cut(line, "\t")
-		if !ok || !isTmp(tmp) || strings.ContainsAny(tmp+dst, "/\\") || isTmp(dst) {
+		if !ok || !IsTemp(tmp) || strings.ContainsAny(tmp+dst, "/\\") || IsTemp(dst) {
 			continue // not a line renameAll writes
 		}
 		if err := os.Rename(filepath.Join(dir, tmp), filepath.Join(dir, dst)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -155,4 +160,35 @@ func finishRenames(dir, journal string) error {
 	}
 	syncDir(dir)
 	return os.Remove(filepath.Join(dir, journal))
+}
+
+// WriteLearnings rewrites several learning files of the repository at root
+// as one step: every new version is written and synced to a temporary
+// file first, and only then are they renamed into place (see renameAll),
+// so a failure before the renames changes nothing.
+func WriteLearnings(root string, ls []*learnfile.Learning) error {
+	if len(ls) == 0 {
+		return nil
+	}
+	var pairs [][2]string // temporary file, learning file
+	cleanup := func() {
+		for _, p := range pairs {
+			os.Remove(p[0])
+		}
+	}
+	for _, l := range ls {
+		data, err := l.Marshal()
+		if err != nil {
+			cleanup()
+			return err
+		}
+		dst := filepath.Join(root, filepath.FromSlash(l.Path))
+		tmp := tmpName(dst)
+		if err := writeSynced(tmp, data); err != nil {
+			cleanup()
+			return err
+		}
+		pairs = append(pairs, [2]string{tmp, dst})
+	}
+	return renameAll(filepath.Join(root, filepath.FromSlash(learnfile.Dir)), pairs)
 }

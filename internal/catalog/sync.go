@@ -1,4 +1,4 @@
-package lore
+package catalog
 
 import (
 	"context"
@@ -24,49 +24,34 @@ import (
 // (the cheap change check) and the learning parsed from it.
 const nsFiles = "lf"
 
-// SyncReport says what a sync changed and what it could not read.
-type SyncReport struct {
-	Added, Changed, Removed []string // learning file names
-	Problems                []error  // malformed or conflicting files
-}
-
-// Sync brings the store up to date with the learning files. Every
-// operation of a Workspace syncs first; Sync is for callers that only want
-// that.
-func (w *Workspace) Sync(ctx context.Context) (*SyncReport, error) {
-	var rep *SyncReport
-	err := w.withStore(ctx, func(*graph.Store) error {
-		rep = w.lastSync
-		return nil
-	})
-	return rep, err
-}
-
-// sync compares the learning files with the records of the last sync
-// (size and mtime first, content hash when they differ) and stores what
-// changed. Malformed files are reported as problems, not errors.
-func (w *Workspace) sync(ctx context.Context, st *graph.Store) error {
-	return w.syncListed(ctx, st, startListing(w.learningsDir()))
-}
-
 // namedRecord is the record of one learning file.
 type namedRecord struct {
 	name string
 	rec  fileRecord
 }
 
-// syncListed is sync with the directory read already started. The store
+// Sync compares the learning files with the records of the last sync
+// (size and mtime first, content hash when they differ) and stores what
+// changed. Malformed files are reported as problems, not errors. The
+// directory is read only now that the store is open: a listing from
+// before would miss files another process added while this one waited
+// for the store, and take their learnings for gone.
+func (c *Learnings) Sync(ctx context.Context) error {
+	return c.syncListed(ctx, startListing(c.dir))
+}
+
+// syncListed is Sync with the directory read already started. The store
 // keeps records in name order and the listing is sorted, so the two are
 // merged in one pass.
-func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing) error {
-	dir := w.learningsDir()
-	// Learnings are read lazily from the operation's store (useStore sets
-	// w.open), else from their files.
-	src := &learningSource{dir: w.root, store: w.open}
-	writer := !st.ReadOnly() // held for writing throughout: see Workspace.synced
+func (c *Learnings) syncListed(ctx context.Context, ls *listing) error {
+	st, dir := c.st, c.dir
+	// Learnings are read lazily from the operation's store, else from
+	// their files.
+	src := &learningSource{dir: c.root, store: c.ref}
+	writer := !st.ReadOnly() // held for writing throughout: see Learnings.synced
 	var old []namedRecord
-	if writer && w.syncedIn == st {
-		old = w.synced
+	if writer && c.synced != nil {
+		old = *c.synced
 	} else {
 		err := st.View(func(tx *graph.Tx) error {
 			return tx.Scan(nsFiles, "", func(k string, v []byte) error {
@@ -80,7 +65,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
-	w.synced, w.syncedIn = nil, nil
+	c.synced = nil
 	entries, err := ls.wait()
 	if err != nil {
 		return fmt.Errorf("read learnings: %w", err)
@@ -89,7 +74,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 	// a writer: no other lore process writes learning files meanwhile.
 	if i := slices.IndexFunc(entries, func(e dirFile) bool { return isJournal(e.name) }); i >= 0 {
 		if !writer {
-			return w.resyncAsWriter(ctx, st)
+			return c.resyncAsWriter(ctx)
 		}
 		for _, e := range entries[i:] {
 			if isJournal(e.name) {
@@ -98,9 +83,9 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 				}
 			}
 		}
-		return w.syncListed(ctx, st, startListing(dir))
+		return c.syncListed(ctx, startListing(dir))
 	}
-	rep := &SyncReport{}
+	rep := &Report{}
 	cur := make([]namedRecord, 0, max(len(entries), len(old))) // the records after this sync
 	var (
 		store []namedRecord         // records to write
@@ -123,7 +108,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			return err
 		}
 		name := e.name
-		if isTmp(name) {
+		if IsTemp(name) {
 			// A writer's are left by a crash: no lore process writes
 			// meanwhile.
 			if writer || time.Since(time.Unix(0, e.mtime)) > staleTmp {
@@ -163,7 +148,7 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 			cur = append(cur, namedRecord{name, nr})
 			continue
 		}
-		rel := filepath.ToSlash(filepath.Join(Dir, "learnings", name))
+		rel := learnfile.Dir + "/" + name
 		l, err := learnfile.Parse(rel, data)
 		if err != nil {
 			nr.Err = err.Error()
@@ -194,35 +179,37 @@ func (w *Workspace) syncListed(ctx context.Context, st *graph.Store, ls *listing
 
 	if len(store) > 0 || len(rep.Removed) > 0 {
 		if !writer {
-			return w.resyncAsWriter(ctx, st)
+			return c.resyncAsWriter(ctx)
 		}
-		if err := w.storeSync(st, rep, store, cur, fresh, gone, unparsed); err != nil {
+		if err := storeSync(st, rep, store, cur, fresh, gone, unparsed); err != nil {
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
 	if writer {
-		w.synced, w.syncedIn = cur, st
+		c.synced = &cur
 	}
-	w.learnings = buildIndex(cur)
-	if err := w.similarAfterSync(ctx, st, reworded); err != nil {
+	c.index(cur)
+	if err := c.similarAfterSync(ctx, reworded); err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
-	rep.Problems = w.learnings.problems
-	for _, p := range rep.Problems {
-		w.notify("%v", p)
+	rep.Problems = c.problems
+	if c.notify != nil {
+		for _, p := range rep.Problems {
+			c.notify(p.Error())
+		}
 	}
-	w.lastSync = rep
+	c.report = rep
 	return nil
 }
 
 // resyncAsWriter reopens the store for writing and syncs again: another
 // process may write between the close of the read-only handle and the
 // open of the writer, so what a sync read through the first is read again.
-func (w *Workspace) resyncAsWriter(ctx context.Context, st *graph.Store) error {
-	if err := st.Upgrade(); err != nil {
+func (c *Learnings) resyncAsWriter(ctx context.Context) error {
+	if err := c.st.Upgrade(); err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
-	return w.syncListed(ctx, st, startListing(w.learningsDir()))
+	return c.syncListed(ctx, startListing(c.dir))
 }
 
 // storeSync writes what a sync found: the learnings added, changed (fresh)
@@ -231,7 +218,7 @@ func (w *Workspace) resyncAsWriter(ctx context.Context, st *graph.Store) error {
 // before them leaves records that the next sync finds stale and redoes.
 // A learning too big for one transaction (despite the limits of the
 // format) becomes a problem of its file in store and cur.
-func (w *Workspace) storeSync(st *graph.Store, rep *SyncReport, store, cur []namedRecord, fresh []*learnfile.Learning, gone, unparsed []string) error {
+func storeSync(st *graph.Store, rep *Report, store, cur []namedRecord, fresh []*learnfile.Learning, gone, unparsed []string) error {
 	live := map[string]bool{}
 	if len(gone) > 0 {
 		for _, r := range cur {
@@ -323,28 +310,10 @@ func (w *Workspace) storeSync(st *graph.Store, rep *SyncReport, store, cur []nam
 	return st.Batch(func(b *graph.Batch) error { return records(b) })
 }
 
-// learningIndex is the workspace's learnings after a sync.
-type learningIndex struct {
-	byID     map[string]*lazyLearning
-	ids      []string // sorted
-	problems []error
-	broken   []string // names of the files that do not parse
-}
-
-// get returns the learning with this full id, nil when there is none.
-func (x *learningIndex) get(id string) *learnfile.Learning {
-	if z := x.byID[id]; z != nil {
-		return z.get()
-	}
-	return nil
-}
-
-func (x *learningIndex) has(id string) bool { return x.byID[id] != nil }
-
-// buildIndex indexes records given in name order. When files share an id,
-// the one named after it wins, else the first; each clash is a problem.
-func buildIndex(recs []namedRecord) *learningIndex {
-	idx := &learningIndex{byID: make(map[string]*lazyLearning, len(recs)), ids: make([]string, 0, len(recs))}
+// index indexes records given in name order. When files share an id, the
+// one named after it wins, else the first; each clash is a problem.
+func (idx *Learnings) index(recs []namedRecord) {
+	idx.byID, idx.ids, idx.problems, idx.broken = make(map[string]*lazyLearning, len(recs)), make([]string, 0, len(recs)), nil, nil
 	var dups map[string][]string // id -> all its files, when more than one
 	for _, nr := range recs {
 		r := nr.rec
@@ -379,13 +348,12 @@ func buildIndex(recs []namedRecord) *learningIndex {
 	}
 	slices.Sort(idx.ids)
 	sort.Slice(idx.problems, func(i, j int) bool { return idx.problems[i].Error() < idx.problems[j].Error() })
-	return idx
 }
 
 func prefixAll(names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = Dir + "/learnings/" + n
+		out[i] = learnfile.Dir + "/" + n
 	}
 	return out
 }
@@ -399,7 +367,7 @@ type graphWriter interface {
 	SetOutEdges(from string, typ graph.EdgeType, edges []graph.Edge) error
 }
 
-func learningNode(id string) string { return "learning:" + id }
+func learningNode(id string) string { return graph.NodeID(graph.TypeLearning, id) }
 
 // putLearning writes a learning's node and its authored edges: anchors,
 // links and provenance.
@@ -419,7 +387,7 @@ func putLearning(g graphWriter, l *learnfile.Learning) error {
 	}
 	var links []graph.Edge
 	for _, lk := range l.Links {
-		links = append(links, linkEdge(l.ID, lk))
+		links = append(links, LinkEdge(l.ID, lk))
 	}
 	var derived []graph.Edge
 	for _, d := range l.DerivedFrom {
@@ -448,84 +416,12 @@ func anchorNode(a anchors.Anchor) string {
 	return ""
 }
 
-// similarBulk is how many changed learnings make a sync recompute every
-// SIMILAR_TO edge and replace them in bulk.
-const similarBulk = 100
-
-// similarAfterSync recomputes the SIMILAR_TO edges of the learnings a sync
-// added or changed. It does nothing when nothing changed, so that the
-// common sync stays a stat of each file. When many changed (a fresh clone,
-// a rebuilt store), it recomputes every edge and replaces the whole set in
-// bulk.
-func (w *Workspace) similarAfterSync(ctx context.Context, st *graph.Store, fresh []*learnfile.Learning) error {
-	var changed []*learnfile.Learning
-	for _, l := range fresh {
-		if cur := w.learnings.get(l.ID); cur != nil {
-			changed = append(changed, cur)
-		}
+// LinkEdge is the LINKS_TO edge of a link of learning id, as sync stores
+// it.
+func LinkEdge(id string, lk learnfile.Link) graph.Edge {
+	e := graph.Edge{Type: graph.LinksTo, From: learningNode(id), To: learningNode(lk.To), Relation: lk.Type, Weight: lk.Weight}
+	if lk.Note != "" {
+		e.Metadata = map[string]any{"note": lk.Note}
 	}
-	if len(changed) == 0 {
-		return nil
-	}
-	stored := map[string]string{} // learning file name -> its encoded terms
-	err := st.View(func(tx *graph.Tx) error {
-		return tx.Scan(nsTerms, "", func(k string, v []byte) error {
-			stored[k] = string(v)
-			return nil
-		})
-	})
-	if err != nil {
-		return fmt.Errorf("read terms: %w", err)
-	}
-	c := rank.NewCorpus(w.learnings.ids, func(id string, add func(string, float64)) {
-		z := w.learnings.byID[id]
-		if enc, ok := stored[path.Base(z.Path)]; !ok || !eachTerm(enc, add) {
-			for t, f := range rank.TermFreqs(z.get()) {
-				add(t, f)
-			}
-		}
-	})
-	if len(changed) <= similarBulk {
-		return st.Update(func(tx *graph.Tx) error { return w.updateSimilar(tx, c, changed) })
-	}
-	seen := map[graph.EdgeKey]bool{}
-	var all []graph.Edge
-	for _, id := range w.learnings.ids {
-		for _, m := range c.Nearest(id) {
-			a, b := learningNode(id), learningNode(m.ID)
-			if b < a {
-				a, b = b, a
-			}
-			k := graph.EdgeKey{Type: graph.SimilarTo, From: a, To: b}
-			if !seen[k] {
-				seen[k] = true
-				all = append(all, graph.Edge{Type: graph.SimilarTo, From: a, To: b, Weight: m.Score})
-			}
-		}
-	}
-	return st.ReplaceEdges(ctx, graph.SimilarTo, all)
-}
-
-// updateSimilar recomputes SIMILAR_TO edges for the learnings that sync
-// found added or changed, against every learning of the index.
-func (w *Workspace) updateSimilar(g graphWriter, c *rank.Corpus, changed []*learnfile.Learning) error {
-	if len(changed) == 0 {
-		return nil
-	}
-	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
-	seen := map[string]bool{}
-	for _, l := range changed {
-		if seen[l.ID] {
-			continue
-		}
-		seen[l.ID] = true
-		var edges []graph.Edge
-		for _, m := range c.Nearest(l.ID) {
-			edges = append(edges, graph.Edge{To: learningNode(m.ID), Weight: m.Score})
-		}
-		if err := g.SetOutEdges(learningNode(l.ID), graph.SimilarTo, edges); err != nil {
-			return fmt.Errorf("similar %s: %w", l.ID, err)
-		}
-	}
-	return nil
+	return e
 }

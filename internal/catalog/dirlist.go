@@ -1,4 +1,4 @@
-package lore
+package catalog
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lorehq/lore/learnfile"
 	"github.com/lorehq/lore/source"
 )
 
@@ -41,7 +42,7 @@ func startListing(dir string) *listing {
 			if _, err := os.Lstat(dir); err == nil {
 				what = "is a link to nothing"
 			}
-			l.err = fmt.Errorf("%s %s: run lore init to create it, or restore it from git", filepath.Join(Dir, "learnings"), what)
+			l.err = fmt.Errorf("%s %s: run lore init to create it, or restore it from git", filepath.FromSlash(learnfile.Dir), what)
 		}
 	}()
 	return l
@@ -75,5 +76,5 @@ func readLearningDir(dir string) ([]dirFile, error) {
 // wantedEntry says whether sync looks at a directory entry: learning files
 // and the temporary files of interrupted writes (removed when stale).
 func wantedEntry(name string) bool {
-	return isTmp(name) || strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, ".")
+	return IsTemp(name) || strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, ".")
 }

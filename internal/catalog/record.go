@@ -1,4 +1,4 @@
-package lore
+package catalog
 
 import (
 	"encoding/binary"
@@ -152,7 +152,7 @@ type lazyLearning struct {
 
 // known wraps a learning that is already decoded.
 func known(l *learnfile.Learning) *lazyLearning {
-	z := &lazyLearning{ID: l.ID, Path: l.Path, l: l, sum: learnfile.Summary{ID: l.ID, Title: l.Title, Tags: l.Tags, Created: l.Created}}
+	z := &lazyLearning{ID: l.ID, Path: l.Path, l: l, sum: l.Summary()}
 	z.once.Do(func() {})
 	return z
 }
@@ -333,16 +333,6 @@ func (r *recReader) anchorList(fn func(anchors.Anchor) bool) {
 	}
 }
 
-// anyAnchor reports whether pred holds for one of the learning's anchors.
-func (z *lazyLearning) anyAnchor(pred func(anchors.Anchor) bool) bool {
-	found := false
-	z.eachAnchor(func(a anchors.Anchor) bool {
-		found = pred(a)
-		return !found
-	})
-	return found
-}
-
 // encodeRecord returns a record's header and, when its file parses, its
 // encoded learning (prefixed with the content hash, which ties it to the
 // header: the two are written together but a crash can tear them).
@@ -446,7 +436,7 @@ func decodeRecord(name string, b []byte, src *learningSource) (fileRecord, error
 	if r.uint() == 0 {
 		return rec, r.err
 	}
-	z := &lazyLearning{ID: r.str(), Path: Dir + "/learnings/" + name, hash: rec.Sum, src: src}
+	z := &lazyLearning{ID: r.str(), Path: learnfile.Dir + "/" + name, hash: rec.Sum, src: src}
 	z.sum = learnfile.Summary{ID: z.ID, Title: r.str(), Tags: r.strs(), Created: r.time()}
 	if r.err != nil || len(r.s) != 0 {
 		return rec, errRecord
