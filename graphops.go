@@ -15,6 +15,7 @@ import (
 	"github.com/lorehq/lore/cochange"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/internal/catalog"
+	"github.com/lorehq/lore/internal/verify"
 	"github.com/lorehq/lore/rank"
 )
 
@@ -373,12 +374,11 @@ func (w *Workspace) BuildContext(ctx context.Context, out io.Writer, id string, 
 // sync, with their last verification from the store.
 type view struct {
 	*catalog.Learnings
-	w  *Workspace
 	st *graph.Store
 }
 
-func (w *Workspace) view(st *graph.Store) view { return view{w.learnings, w, st} }
+func (w *Workspace) view(st *graph.Store) view { return view{w.learnings, st} }
 
 func (v view) Statuses(ids []string) (map[string]anchors.Status, error) {
-	return v.w.learningStatuses(v.st, ids)
+	return verify.Statuses(v.st, v.Learnings, ids)
 }

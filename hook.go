@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lorehq/lore/internal/catalog"
+	"github.com/lorehq/lore/source"
 )
 
 // hookMarker identifies a pre-commit hook written by lore.
@@ -39,14 +40,10 @@ type HookResult struct {
 }
 
 // hookPath returns the pre-commit hook's path (core.hooksPath honoured).
-func (w *Workspace) hookPath(ctx context.Context) (string, error) {
-	out, err := w.git(ctx, "rev-parse", "--git-path", "hooks")
+func hookPath(ctx context.Context, repo *source.Repo) (string, error) {
+	dir, err := repo.HooksDir(ctx)
 	if err != nil {
 		return "", fmt.Errorf("git hooks need a git repository: %w", err)
-	}
-	dir := strings.TrimSpace(string(out))
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(w.root, dir)
 	}
 	return filepath.Join(dir, "pre-commit"), nil
 }
@@ -63,14 +60,17 @@ func (w *Workspace) InstallHook(ctx context.Context, opts HookOptions) (*HookRes
 	if strings.ContainsAny(opts.Command, "\n\r\x00") {
 		return nil, fmt.Errorf("hook command %q: not a path", opts.Command)
 	}
-	g, err := w.openGit()
+	repo, err := source.OpenRepo(w.root)
 	if err != nil {
-		return nil, err
-	}
-	if g == nil {
 		return nil, fmt.Errorf("hook install: %s is not in a git repository: run git init first", w.root)
 	}
-	p, err := w.hookPath(ctx)
+	dir := "" // the workspace's directory from the top of the work tree
+	if repo.Root() != "" {
+		if dir, err = repo.Rel(w.root); err != nil {
+			return nil, fmt.Errorf("workspace %s is not inside its git work tree %s", w.root, repo.Root())
+		}
+	}
+	p, err := hookPath(ctx, repo)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (w *Workspace) InstallHook(ctx context.Context, opts HookOptions) (*HookRes
 			return nil, err
 		}
 	}
-	script := hookScript(opts.Command, strings.TrimSuffix(g.prefix, "/"), res.Chained)
+	script := hookScript(opts.Command, dir, res.Chained)
 	if err := catalog.WriteFile(p, []byte(script)); err != nil {
 		return nil, err
 	}
@@ -154,7 +154,11 @@ func shellQuote(s string) string {
 // UninstallHook removes lore's pre-commit hook and puts back the hook it
 // chained, if any. A hook that is not lore's is left alone.
 func (w *Workspace) UninstallHook(ctx context.Context) (*HookResult, error) {
-	p, err := w.hookPath(ctx)
+	repo, err := source.OpenRepo(w.root)
+	if err != nil {
+		return nil, fmt.Errorf("git hooks need a git repository: %w", err)
+	}
+	p, err := hookPath(ctx, repo)
 	if err != nil {
 		return nil, err
 	}

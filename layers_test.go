@@ -26,9 +26,10 @@ func TestPackageLayers(t *testing.T) {
 		"rank":             {"analyzer", "anchors", "graph", "learnfile"},
 		"cochange":         {"graph", "source"},
 		"internal/catalog": {"anchors", "graph", "learnfile", "rank", "source"},
+		"internal/verify":  {"anchors", "graph", "internal/catalog", "internal/udiff", "learnfile", "source"},
 		"mcpserver":        {".", "graph", "cochange", "learnfile", "rank"},
 		"httpapi":          {".", "graph", "learnfile", "rank"},
-		".":                {"analyzer", "anchors", "cochange", "graph", "learnfile", "rank", "source", "internal/catalog", "internal/udiff", "internal/yamlerr"},
+		".":                {"analyzer", "anchors", "cochange", "graph", "learnfile", "rank", "source", "internal/catalog", "internal/verify", "internal/yamlerr"},
 	}
 	for dir, ok := range allowed {
 		pkg, err := build.ImportDir(filepath.FromSlash(dir), 0)

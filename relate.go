@@ -170,12 +170,18 @@ func (w *Workspace) writeLearnings(ls []*learnfile.Learning) error {
 	if err := catalog.WriteLearnings(w.root, ls); err != nil {
 		return err
 	}
+	w.wroteLearnings(ls)
+	return nil
+}
+
+// wroteLearnings records that the operation under way has written these
+// learning files, all it had to (see wrote).
+func (w *Workspace) wroteLearnings(ls []*learnfile.Learning) {
 	var names []string
 	for _, l := range ls {
 		names = append(names, l.ID)
 	}
 	w.wrote("learning " + strings.Join(names, " and ") + " saved")
-	return nil
 }
 
 // RelationsOptions filter Relations.

@@ -6,9 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/lorehq/lore/anchors"
-	"github.com/lorehq/lore/graph"
 )
 
 // A first verification records a state for every anchor; with thousands
@@ -39,50 +36,5 @@ func TestVerifyManyAnchors(t *testing.T) {
 	}
 	if hist, _ := ws.History(ctx, "m000000007"); len(hist) != 2 {
 		t.Fatalf("history after a quiet run = %d entries", len(hist))
-	}
-}
-
-// recordTransitions reads stored states by lookup for a few results and in
-// one scan for many; both record exactly the anchors whose state changed.
-func TestRecordTransitionsFewAndMany(t *testing.T) {
-	ctx := context.Background()
-	for _, n := range []int{5, 700} {
-		ws := newWorkspace(t)
-		rs := make([]anchors.Result, n)
-		for i := range rs {
-			rs[i] = anchors.Result{Learning: fmt.Sprintf("l%05d", i), Anchor: 1, Spec: "a.go", Status: anchors.Valid, Change: anchors.ChangeNone}
-		}
-		history := func() int {
-			count := 0
-			err := ws.withStore(ctx, func(st *graphStore) error {
-				return st.View(func(tx *graph.Tx) error {
-					return tx.Keys(nsHistory, "", func(string) error { count++; return nil })
-				})
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return count
-		}
-		record := func() {
-			if err := ws.withWriter(ctx, func(st *graphStore) error { return ws.recordTransitions(st, "c1", rs) }); err != nil {
-				t.Fatal(err)
-			}
-		}
-		record()
-		if got := history(); got != n {
-			t.Fatalf("%d results: %d transitions recorded first, want %d", n, got, n)
-		}
-		record()
-		if got := history(); got != n {
-			t.Errorf("%d results: the same states again recorded %d transitions", n, got-n)
-		}
-		for _, i := range []int{0, n / 2, n - 1} {
-			rs[i].Status, rs[i].Change = anchors.Drifted, anchors.ChangeBodyChanged
-		}
-		record()
-		if got := history(); got != n+3 {
-			t.Errorf("%d results: three drifts recorded %d transitions", n, got-n)
-		}
 	}
 }

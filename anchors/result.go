@@ -1,5 +1,7 @@
 package anchors
 
+import "time"
+
 // Status is the verdict on one anchor.
 type Status string
 
@@ -179,4 +181,19 @@ func Accept(r Result) (Anchor, bool) {
 		return Anchor{}, false
 	}
 	return r.rebaselined(), true
+}
+
+// Transition is one recorded change of an anchor's status.
+type Transition struct {
+	Time      time.Time `json:"time"`
+	Commit    string    `json:"commit,omitempty"`
+	Learning  string    `json:"learning"`
+	Anchor    int       `json:"anchor"`
+	Spec      string    `json:"spec"`
+	OldStatus Status    `json:"old_status"`
+	NewStatus Status    `json:"new_status"`
+	Change    Change    `json:"change"`
+	From      Location  `json:"from"`
+	To        *Location `json:"to,omitempty"`
+	Reason    string    `json:"reason"`
 }

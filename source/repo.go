@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -221,25 +220,6 @@ func plainRefName(rev string) bool {
 	return true
 }
 
-func (r *Repo) revParse(ctx context.Context, rev string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	cmd.Dir = r.dir
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return "", fmt.Errorf("resolve %q: unknown revision", rev)
-		}
-		return "", fmt.Errorf("resolve %q: this revision syntax needs the git binary: %w", rev, err)
-	}
-	id := strings.TrimSpace(out.String())
-	if !plumbing.IsHash(id) {
-		return "", fmt.Errorf("resolve %q: git rev-parse said %q", rev, id)
-	}
-	return id, nil
-}
-
 // peelCommit follows annotated tags to the commit they name.
 func (r *Repo) peelCommit(h plumbing.Hash) (plumbing.Hash, error) {
 	for range 10 {
@@ -295,4 +275,46 @@ func headerHash(body []byte, key string) (plumbing.Hash, error) {
 		body = rest
 	}
 	return plumbing.ZeroHash, fmt.Errorf("no %q line", strings.TrimSpace(key))
+}
+
+// Rel returns dir as a path from the top of the work tree: slash-separated,
+// "" for the top itself. It fails when dir is outside the work tree, or
+// the repository has none.
+func (r *Repo) Rel(dir string) (string, error) {
+	if r.root == "" {
+		return "", fmt.Errorf("%s: a bare repository has no work tree", r.dir)
+	}
+	rel, err := filepath.Rel(evalSymlinks(r.root), evalSymlinks(dir))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is not inside the git work tree %s", dir, r.root)
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// TemporaryIndex reports whether git works on an index other than the
+// repository's own: `git commit PATHS` commits from a temporary index
+// (GIT_INDEX_FILE) while the real one stays locked.
+func (r *Repo) TemporaryIndex() bool {
+	file := os.Getenv("GIT_INDEX_FILE")
+	if file == "" {
+		return false
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return false
+	}
+	abs = evalSymlinks(filepath.Dir(abs)) + string(filepath.Separator) + filepath.Base(abs)
+	real := filepath.Join(evalSymlinks(r.gitDir), "index")
+	return abs != real && abs != real+".lock"
+}
+
+// evalSymlinks is filepath.EvalSymlinks, or p itself when that fails.
+func evalSymlinks(p string) string {
+	if q, err := filepath.EvalSymlinks(p); err == nil {
+		return q
+	}
+	return p
 }

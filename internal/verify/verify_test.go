@@ -1,0 +1,177 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/catalog"
+	"github.com/lorehq/lore/learnfile"
+	"github.com/lorehq/lore/source"
+)
+
+// --fix writes baselines into a file it reads again after verifying. When
+// the file changed in between (a person removed anchor 1), the anchor to
+// rewrite is found by what it is (spec and baseline), never by its old
+// position: position 1 now holds another anchor (issue 27).
+func TestFixMatchesAnchorsByIdentity(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.go", "package a\n\nfunc One(x int) int {\n\treturn x + 1\n}\n\nfunc Two(x int) int {\n\treturn x * 2\n}\n")
+	l := &learnfile.Learning{ID: "ab12", Title: "One and Two stay apart", Path: learnfile.Dir + "/ab12.md",
+		Updated: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)}
+	files, err := anchors.NewSource(source.Dir(root), anchors.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []string{"a.go::One", "a.go::Two"} {
+		a, err := anchors.ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, err = anchors.Baseline(ctx, files, a); err != nil {
+			t.Fatal(err)
+		}
+		l.Anchors = append(l.Anchors, a)
+	}
+	files.Close()
+	read := func() *learnfile.Learning {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(l.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := learnfile.Parse(l.Path, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Path = l.Path
+		return got
+	}
+	save := func(l *learnfile.Learning) {
+		t.Helper()
+		data, err := l.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(l.Path, string(data))
+	}
+	save(l)
+	// Both move to b.go: --fix would rewrite both.
+	write("a.go", "package a\n")
+	write("b.go", "package a\n\nfunc One(x int) int {\n\treturn x + 1\n}\n\nfunc Two(x int) int {\n\treturn x * 2\n}\n")
+	st, err := graph.Open("", graph.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ls := catalog.Open(root, st, nil)
+	if err := ls.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	src, err := Read(ctx, root, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := Check(ctx, ls, ls.IDs(), src, Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fixed []anchors.Anchor
+	for i, r := range run.Anchors {
+		a, ok := anchors.Fix(r)
+		if !ok {
+			t.Fatalf("result %d not fixable: %+v", i, r)
+		}
+		fixed = append(fixed, a)
+	}
+	// Meanwhile the person removes anchor 1.
+	fresh := read()
+	fresh.Anchors = fresh.Anchors[1:]
+	save(fresh)
+	if _, err := Fix(ctx, run, FixOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := read()
+	if len(got.Anchors) != 1 || got.Anchors[0].Symbol != "b.go::Two" {
+		t.Fatalf("anchors after --fix = %+v, want only b.go::Two", got.Anchors)
+	}
+	if got.Anchors[0] != fixed[1] {
+		t.Errorf("anchor = %+v, want the fix of Two %+v", got.Anchors[0], fixed[1])
+	}
+	if got.Updated.Year() == 2020 {
+		t.Errorf("updated %v not bumped by --fix", got.Updated)
+	}
+	// An anchor the person changed is left as they wrote it.
+	fresh = read()
+	fresh.Anchors[0].Symbol = "b.go::One"
+	fresh.Anchors[0].Hash = ""
+	save(fresh)
+	if _, err := Fix(ctx, run, FixOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); got.Anchors[0].Symbol != "b.go::One" || got.Anchors[0].Hash != "" {
+		t.Errorf("a person's anchor was overwritten: %+v", got.Anchors[0])
+	}
+}
+
+// Record reads stored states by lookup for a few results and in
+// one scan for many; both record exactly the anchors whose state changed.
+func TestRecordTransitionsFewAndMany(t *testing.T) {
+	for _, n := range []int{5, 700} {
+		st, err := graph.Open("", graph.Options{InMemory: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		rs := make([]anchors.Result, n)
+		for i := range rs {
+			rs[i] = anchors.Result{Learning: fmt.Sprintf("l%05d", i), Anchor: 1, Spec: "a.go", Status: anchors.Valid, Change: anchors.ChangeNone}
+		}
+		history := func() int {
+			count := 0
+			err := st.View(func(tx *graph.Tx) error {
+				return tx.Keys(nsHistory, "", func(string) error { count++; return nil })
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return count
+		}
+		record := func() {
+			if err := Record(st, "c1", rs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		record()
+		if got := history(); got != n {
+			t.Fatalf("%d results: %d transitions recorded first, want %d", n, got, n)
+		}
+		record()
+		if got := history(); got != n {
+			t.Errorf("%d results: the same states again recorded %d transitions", n, got-n)
+		}
+		for _, i := range []int{0, n / 2, n - 1} {
+			rs[i].Status, rs[i].Change = anchors.Drifted, anchors.ChangeBodyChanged
+		}
+		record()
+		if got := history(); got != n+3 {
+			t.Errorf("%d results: three drifts recorded %d transitions", n, got-n)
+		}
+	}
+}
