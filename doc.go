@@ -1,11 +1,24 @@
-// Package lore is the porcelain of lore: a Workspace over a repository's
-// .lore/ directory. It owns the learning files (Markdown with YAML front
-// matter, one learning per file, the source of truth), keeps the derived
-// store in .lore/db/ in step with them (sync), and wires the engines —
-// analyzer, anchors, co-change and graph — into the operations that the
-// command line, the MCP and HTTP servers and Go programs call.
+// Package lore is lore's library: a Workspace over a repository's .lore/
+// directory, with the operations that the command line, the MCP and HTTP
+// servers and Go programs call — add, list, edit and relate learnings,
+// anchor them to code, verify which still hold, and ask what matters for
+// the code at hand.
 //
-// Every operation takes a context and, where it has choices, one options
-// value. Findings (a malformed learning file, a drifted anchor) are data in
-// the results; an error means the operation could not run.
+// The package is a façade over the parts that do the work:
+//
+//   - learnfile: the learning file format (one learning per file in
+//     .lore/learnings/, the source of truth);
+//   - anchors: anchor specs, fingerprints, the verifier and relocation;
+//   - analyzer: the index of the repository's code;
+//   - cochange: files that change together, from git history;
+//   - rank: context ranking, relation trees and similarity;
+//   - graph: the store in .lore/db/, derived and rebuildable;
+//   - source: reading the working tree, git's index and commits.
+//
+// A Workspace holds the store only for the length of one operation: it
+// opens it, brings it in step with the learning files, runs the operation
+// and closes it, so that hooks, editors and agents on the same repository
+// take turns. Every operation takes a context and, where it has choices,
+// one options value. Findings (a malformed learning file, a drifted anchor)
+// are data in the results; an error means the operation could not run.
 package lore

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/learnfile"
@@ -102,16 +101,6 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*learnfile.Learni
 	return l, nil
 }
 
-// newAnchor parses spec, checks that it points at something inside the
-// repository and records its baseline.
-func (w *Workspace) newAnchor(ctx context.Context, st *graph.Store, spec string) (anchors.Anchor, error) {
-	a, err := anchors.ParseSpec(spec)
-	if err != nil {
-		return a, err
-	}
-	return w.baseline(ctx, st, a)
-}
-
 func validProvenance(d string) error {
 	kind, id, ok := strings.Cut(d, ":")
 	if !ok || (kind != "task" && kind != "run") || id == "" || strings.ContainsAny(id, " \t\n") {
@@ -198,6 +187,43 @@ func (w *Workspace) lookup(id string) (*learnfile.Learning, error) {
 		return nil, err
 	}
 	return w.learnings.Learning(full), nil
+}
+
+// AmbiguousError reports an id prefix that matches several learnings.
+type AmbiguousError struct {
+	Prefix     string
+	Candidates []string
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("id prefix %q is ambiguous: it matches %s; type more characters", e.Prefix, strings.Join(e.Candidates, ", "))
+}
+
+// resolveID finds the one id in ids (sorted) that equals or starts with
+// prefix.
+func resolveID(ids []string, prefix string) (string, error) {
+	prefix = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(prefix, "learning:")))
+	if prefix == "" {
+		return "", fmt.Errorf("empty learning id: give an id or a unique prefix (see lore learn list)")
+	}
+	i, found := slices.BinarySearch(ids, prefix)
+	if found {
+		return prefix, nil
+	}
+	var cands []string
+	for ; i < len(ids) && strings.HasPrefix(ids[i], prefix); i++ {
+		cands = append(cands, ids[i])
+	}
+	switch len(cands) {
+	case 0:
+		return "", fmt.Errorf("no learning with id %q: see lore learn list: %w", prefix, ErrNotFound)
+	case 1:
+		return cands[0], nil
+	}
+	if len(cands) > 10 {
+		cands = append(cands[:10], "…")
+	}
+	return "", &AmbiguousError{Prefix: prefix, Candidates: cands}
 }
 
 // readLearning parses a learning's file afresh, keeping what a minimal
@@ -350,39 +376,303 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*learnf
 	return nl, nil
 }
 
-// AmbiguousError reports an id prefix that matches several learnings.
-type AmbiguousError struct {
-	Prefix     string
-	Candidates []string
+// RelateOptions describe a link between two learnings.
+type RelateOptions struct {
+	From, To string  // ids or unique prefixes
+	Type     string  // relation tag: 1..64 of [a-z0-9_.-]
+	Weight   float64 // 0..1; zero means 1 unless WeightSet
+	// WeightSet says Weight was given (so 0 is a real weight).
+	WeightSet     bool
+	Note          string
+	Bidirectional bool // also link To → From
 }
 
-func (e *AmbiguousError) Error() string {
-	return fmt.Sprintf("id prefix %q is ambiguous: it matches %s; type more characters", e.Prefix, strings.Join(e.Candidates, ", "))
+// Relate writes a link into From's learning file (and To's when
+// bidirectional). Relating the same (from, to, type) again updates the
+// weight and note; the graph edge's version rises.
+func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edge, error) {
+	if opts.Type == "" {
+		return nil, errors.New("a relation needs a type: pass --type such as caused_by")
+	}
+	if err := graph.ValidRelation(opts.Type); err != nil {
+		return nil, err
+	}
+	if !opts.WeightSet && opts.Weight == 0 {
+		opts.Weight = 1
+	}
+	if err := graph.ValidWeight(opts.Weight); err != nil {
+		return nil, err
+	}
+	var out, written []graph.Edge
+	err := w.withWriter(ctx, func(st *graph.Store) error {
+		from, err := w.lookup(opts.From)
+		if err != nil {
+			return err
+		}
+		to, err := w.lookup(opts.To)
+		if err != nil {
+			return err
+		}
+		if from.ID == to.ID {
+			return fmt.Errorf("learning %s cannot be related to itself", from.ID)
+		}
+		pairs := [][2]*learnfile.Learning{{from, to}}
+		if opts.Bidirectional {
+			pairs = append(pairs, [2]*learnfile.Learning{to, from})
+		}
+		var files []*learnfile.Learning
+		for _, p := range pairs {
+			fresh, err := w.readLearning(p[0])
+			if err != nil {
+				return err
+			}
+			lk := learnfile.Link{To: p[1].ID, Type: opts.Type, Weight: opts.Weight, Note: opts.Note}
+			written = append(written, catalog.LinkEdge(p[0].ID, lk))
+			i := slices.IndexFunc(fresh.Links, func(x learnfile.Link) bool { return x.To == lk.To && x.Type == lk.Type })
+			if i >= 0 {
+				fresh.Links[i] = lk
+			} else {
+				fresh.Links = append(fresh.Links, lk)
+			}
+			fresh.Updated = time.Now().UTC().Truncate(time.Second)
+			files = append(files, fresh)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := w.writeLearnings(files); err != nil {
+			return err
+		}
+		if err := w.learnings.Sync(ctx); err != nil {
+			return err
+		}
+		for _, p := range pairs {
+			e, err := st.Edge(graph.EdgeKey{Type: graph.LinksTo, From: learningNode(p[0].ID), Relation: opts.Type, To: learningNode(p[1].ID)})
+			if err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	if err == nil && len(out) < len(written) {
+		out = written // the files were written; the store was not updated
+	}
+	return out, err
 }
 
-// resolveID finds the one id in ids (sorted) that equals or starts with
-// prefix.
-func resolveID(ids []string, prefix string) (string, error) {
-	prefix = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(prefix, "learning:")))
-	if prefix == "" {
-		return "", fmt.Errorf("empty learning id: give an id or a unique prefix (see lore learn list)")
+// UnrelateOptions select links to remove.
+type UnrelateOptions struct {
+	From, To      string
+	Type          string // empty: every relation type
+	Bidirectional bool   // also remove To → From
+}
+
+// Unrelate removes links from From's learning file (and To's when
+// bidirectional). It returns how many links it removed.
+func (w *Workspace) Unrelate(ctx context.Context, opts UnrelateOptions) (int, error) {
+	n := 0
+	err := w.withWriter(ctx, func(st *graph.Store) error {
+		from, err := w.lookup(opts.From)
+		if err != nil {
+			return err
+		}
+		to, err := w.lookup(opts.To)
+		if err != nil {
+			return err
+		}
+		pairs := [][2]*learnfile.Learning{{from, to}}
+		if opts.Bidirectional {
+			pairs = append(pairs, [2]*learnfile.Learning{to, from})
+		}
+		var files []*learnfile.Learning
+		for _, p := range pairs {
+			fresh, err := w.readLearning(p[0])
+			if err != nil {
+				return err
+			}
+			before := len(fresh.Links)
+			fresh.Links = slices.DeleteFunc(fresh.Links, func(x learnfile.Link) bool {
+				return x.To == p[1].ID && (opts.Type == "" || x.Type == opts.Type)
+			})
+			if len(fresh.Links) != before {
+				n += before - len(fresh.Links)
+				fresh.Updated = time.Now().UTC().Truncate(time.Second)
+				files = append(files, fresh)
+			}
+		}
+		if n == 0 {
+			return fmt.Errorf("no link from %s to %s%s: %w", from.ID, to.ID, typeSuffix(opts.Type), ErrNotFound)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := w.writeLearnings(files); err != nil {
+			return err
+		}
+		return w.learnings.Sync(ctx)
+	})
+	return n, err
+}
+
+func typeSuffix(t string) string {
+	if t == "" {
+		return ""
 	}
-	i, found := slices.BinarySearch(ids, prefix)
-	if found {
-		return prefix, nil
+	return " of type " + t
+}
+
+// writeLearnings rewrites several learning files as one step (see
+// catalog.WriteLearnings): the operation under way has then written what
+// it had to (see wrote).
+func (w *Workspace) writeLearnings(ls []*learnfile.Learning) error {
+	if len(ls) == 0 {
+		return nil
 	}
-	var cands []string
-	for ; i < len(ids) && strings.HasPrefix(ids[i], prefix); i++ {
-		cands = append(cands, ids[i])
+	if err := catalog.WriteLearnings(w.root, ls); err != nil {
+		return err
 	}
-	switch len(cands) {
-	case 0:
-		return "", fmt.Errorf("no learning with id %q: see lore learn list: %w", prefix, ErrNotFound)
-	case 1:
-		return cands[0], nil
+	w.wroteLearnings(ls)
+	return nil
+}
+
+// wroteLearnings records that the operation under way has written these
+// learning files, all it had to (see wrote).
+func (w *Workspace) wroteLearnings(ls []*learnfile.Learning) {
+	var names []string
+	for _, l := range ls {
+		names = append(names, l.ID)
 	}
-	if len(cands) > 10 {
-		cands = append(cands[:10], "…")
+	w.wrote("learning " + strings.Join(names, " and ") + " saved")
+}
+
+// FeedbackOptions record whether a learning helped in a run of an agent or
+// a person.
+type FeedbackOptions struct {
+	Learning string // id or unique prefix
+	Run      string // run id, with or without the run: prefix
+	Helpful  bool
+}
+
+// Feedback is the usage of a learning in one run: a USED_IN_RUN edge with
+// the verdict in its metadata. Its JSON form is a stable API.
+type Feedback struct {
+	Learning string `json:"learning"`
+	Run      string `json:"run"` // without the run: prefix
+	// Helpful is the latest verdict; HelpfulCount and UnhelpfulCount count
+	// every verdict given for this run, Mentions every report.
+	Helpful        bool      `json:"helpful"`
+	HelpfulCount   int       `json:"helpful_count"`
+	UnhelpfulCount int       `json:"unhelpful_count"`
+	Mentions       int       `json:"mentions"`
+	UpdatedAt      time.Time `json:"updated_at"`
+}
+
+func (o *FeedbackOptions) validate() error {
+	if o.Learning == "" {
+		return errors.New("feedback: give the learning's id")
 	}
-	return "", &AmbiguousError{Prefix: prefix, Candidates: cands}
+	run := strings.TrimPrefix(o.Run, "run:")
+	if run == "" || strings.ContainsAny(run, " \t\n") {
+		return fmt.Errorf("feedback: run %q: give a run id such as R-77 (no spaces)", o.Run)
+	}
+	o.Run = run
+	return nil
+}
+
+// Feedback records a verdict on a learning for a run. Reporting the same
+// learning and run again updates the verdict and raises the mention count.
+// Feedback lives in the store only (it is usage, not authored text).
+func (w *Workspace) Feedback(ctx context.Context, opts FeedbackOptions) (*Feedback, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	var fb *Feedback
+	err := w.withWriter(ctx, func(st *graph.Store) error {
+		l, err := w.lookup(opts.Learning)
+		if err != nil {
+			return err
+		}
+		return st.Update(func(tx *graph.Tx) error {
+			key := graph.EdgeKey{Type: graph.UsedInRun, From: learningNode(l.ID), To: "run:" + opts.Run}
+			helpful, unhelpful := 0, 0
+			if old, err := tx.Edge(key); err == nil {
+				helpful, unhelpful = metaInt(old.Metadata, "helpful_count"), metaInt(old.Metadata, "unhelpful_count")
+			} else if !errors.Is(err, graph.ErrNotFound) {
+				return err
+			}
+			verdict := "unhelpful"
+			if opts.Helpful {
+				verdict = "helpful"
+				helpful++
+			} else {
+				unhelpful++
+			}
+			e, err := tx.UpsertEdge(graph.Edge{Type: key.Type, From: key.From, To: key.To, Weight: 1,
+				Metadata: map[string]any{"verdict": verdict, "helpful": opts.Helpful, "helpful_count": helpful, "unhelpful_count": unhelpful}})
+			if err != nil {
+				return err
+			}
+			fb = feedbackOf(l.ID, e)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return fb, nil
+}
+
+// LearningFeedback returns the feedback recorded for a learning, newest
+// first.
+func (w *Workspace) LearningFeedback(ctx context.Context, id string) ([]Feedback, error) {
+	out := []Feedback{}
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		l, err := w.lookup(id)
+		if err != nil {
+			return err
+		}
+		es, err := st.Edges(learningNode(l.ID), graph.Out, graph.Filter{Types: []graph.EdgeType{graph.UsedInRun}})
+		if err != nil && !errors.Is(err, graph.ErrNotFound) {
+			return err
+		}
+		for _, e := range es {
+			out = append(out, *feedbackOf(l.ID, e))
+		}
+		return nil
+	})
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].UpdatedAt.Equal(out[j].UpdatedAt) {
+			return out[i].UpdatedAt.After(out[j].UpdatedAt)
+		}
+		return out[i].Run < out[j].Run
+	})
+	return out, err
+}
+
+func feedbackOf(id string, e graph.Edge) *Feedback {
+	h, _ := e.Metadata["helpful"].(bool)
+	return &Feedback{
+		Learning:       id,
+		Run:            strings.TrimPrefix(e.To, "run:"),
+		Helpful:        h,
+		HelpfulCount:   metaInt(e.Metadata, "helpful_count"),
+		UnhelpfulCount: metaInt(e.Metadata, "unhelpful_count"),
+		Mentions:       e.Mentions,
+		UpdatedAt:      e.UpdatedAt,
+	}
+}
+
+// metaInt reads a count from edge metadata (numbers come back from JSON as
+// float64).
+func metaInt(m map[string]any, k string) int {
+	switch v := m[k].(type) {
+	case float64:
+		return int(v)
+	case int:
+		return v
+	case int64:
+		return int(v)
+	}
+	return 0
 }

@@ -17,9 +17,9 @@ import (
 )
 
 // Records of learning files are read on every command, so they use a
-// compact binary form rather than JSON (decoding 1,000 learnings from JSON
-// cost about a third of `lore learn list`). Strings and counts are
-// uvarint-prefixed; the first byte is the format version.
+// compact binary form rather than JSON, whose decoding was a large part of
+// `lore learn list`. Strings and counts are uvarint-prefixed; the first
+// byte is the format version.
 const recordVersion = 5 // 5: headers and learnings apart (nsFiles, nsLearnings)
 
 // termsVersion is the format of the term frequencies in nsTerms.
@@ -131,13 +131,12 @@ type fileRecord struct {
 // hash and id and what lists show: every command reads every header. The
 // encoded learning (nsLearnings) is read only when a command uses the
 // learnings, all of them in one scan. Headers used to carry the learning
-// too: on 1,000 learnings, copying them out of the store was two thirds
-// of a sync and a fifth of `lore learn list`.
+// too, and copying them out of the store was most of a sync.
 const nsLearnings = "ll"
 
 // lazyLearning is a learning that sync read from the store, decoded on
 // first use: commands on a large workspace read few learnings whole, and
-// decoding ten thousand of them was most of a pre-commit verification.
+// decoding all of them was most of a pre-commit verification.
 // Its id, file and summary are known up front; its anchors can be looked
 // at without decoding the rest.
 type lazyLearning struct {

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
@@ -381,4 +383,80 @@ func (w *Workspace) view(st *graph.Store) view { return view{w.learnings, st} }
 
 func (v view) Statuses(ids []string) (map[string]anchors.Status, error) {
 	return verify.Statuses(v.st, v.Learnings, ids)
+}
+
+// RelationsOptions filter Relations.
+type RelationsOptions struct {
+	Learning string    // only links from or to this learning (id or prefix)
+	Since    time.Time // only links updated at or after
+	Limit    int       // 0: all
+	Offset   int
+}
+
+// Relations lists LINKS_TO edges between learnings with the learnings they
+// join, newest first.
+func (w *Workspace) Relations(ctx context.Context, opts RelationsOptions) (*graph.Subgraph, error) {
+	if opts.Limit < 0 || opts.Offset < 0 {
+		return nil, errors.New("limit and offset must not be negative")
+	}
+	sub := &graph.Subgraph{Nodes: []graph.Node{}, Edges: []graph.Edge{}}
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		var ids []string
+		if opts.Learning != "" {
+			l, err := w.lookup(opts.Learning)
+			if err != nil {
+				return err
+			}
+			ids = []string{l.ID}
+		} else {
+			ids = w.learnings.IDs()
+		}
+		dir := graph.Out
+		if opts.Learning != "" {
+			dir = graph.Both
+		}
+		var edges []graph.Edge
+		for _, id := range ids {
+			es, err := st.Edges(learningNode(id), dir, graph.Filter{Types: []graph.EdgeType{graph.LinksTo}})
+			if err != nil && !errors.Is(err, graph.ErrNotFound) {
+				return err
+			}
+			for _, e := range es {
+				if !e.UpdatedAt.Before(opts.Since) {
+					edges = append(edges, e)
+				}
+			}
+		}
+		sort.SliceStable(edges, func(i, j int) bool {
+			if !edges[i].UpdatedAt.Equal(edges[j].UpdatedAt) {
+				return edges[i].UpdatedAt.After(edges[j].UpdatedAt)
+			}
+			return edges[i].Key().String() < edges[j].Key().String()
+		})
+		if opts.Offset < len(edges) {
+			edges = edges[opts.Offset:]
+		} else {
+			edges = nil
+		}
+		if opts.Limit > 0 && len(edges) > opts.Limit {
+			edges = edges[:opts.Limit]
+		}
+		seen := map[string]bool{}
+		for _, e := range edges {
+			sub.Edges = append(sub.Edges, e)
+			for _, n := range []string{e.From, e.To} {
+				if seen[n] {
+					continue
+				}
+				seen[n] = true
+				node, err := st.Node(n)
+				if err != nil {
+					node = graph.Node{ID: n, Type: "learning"}
+				}
+				sub.Nodes = append(sub.Nodes, node)
+			}
+		}
+		return nil
+	})
+	return sub, err
 }

@@ -186,3 +186,61 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 	}
 	return rep, nil
 }
+
+// AddAnchor anchors a learning (id or unique prefix) to one more place:
+// spec is path, path::Symbol, path#L10-L24 or glob:pattern. Its baseline
+// is recorded now. Adding an anchor the learning already has changes
+// nothing. It returns the learning as written.
+func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*learnfile.Learning, error) {
+	var out *learnfile.Learning
+	err := w.withWriter(ctx, func(st *graph.Store) error {
+		l, err := w.lookup(id)
+		if err != nil {
+			return err
+		}
+		a, err := w.newAnchor(ctx, st, spec)
+		if err != nil {
+			return err
+		}
+		fresh, err := w.readLearning(l)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(fresh.Anchors, func(x anchors.Anchor) bool { return x.Spec() == a.Spec() }) {
+			out = fresh
+			return nil
+		}
+		fresh.Anchors = append(fresh.Anchors, a)
+		fresh.Updated = time.Now().UTC().Truncate(time.Second)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := w.writeLearning(fresh); err != nil {
+			return fmt.Errorf("anchor %s: %w", l.ID, err)
+		}
+		out = fresh
+		return w.learnings.Sync(ctx)
+	})
+	return out, err
+}
+
+// baseline checks that a points at something in the working tree and
+// records its fingerprints.
+func (w *Workspace) baseline(ctx context.Context, st *graph.Store, a anchors.Anchor) (anchors.Anchor, error) {
+	src, err := anchors.NewSource(source.Dir(w.root), anchors.SourceOptions{Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize})
+	if err != nil {
+		return a, err
+	}
+	defer src.Close()
+	return anchors.Baseline(ctx, src, a)
+}
+
+// newAnchor parses spec, checks that it points at something inside the
+// repository and records its baseline.
+func (w *Workspace) newAnchor(ctx context.Context, st *graph.Store, spec string) (anchors.Anchor, error) {
+	a, err := anchors.ParseSpec(spec)
+	if err != nil {
+		return a, err
+	}
+	return w.baseline(ctx, st, a)
+}
