@@ -141,12 +141,14 @@ func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyRepo
 		if g.err != nil {
 			return g.err
 		}
+		defer g.src.Close() // nothing was written through it: no error to lose
 		var err error
 		rep, err = w.verify(ctx, st, opts, g.src)
 		return err
 	})
 	if !received {
-		<-fromGit
+		g := <-fromGit
+		g.src.Close() // only read: no error to lose
 	}
 	return rep, err
 }
@@ -274,7 +276,9 @@ func (w *Workspace) InstallHook(ctx context.Context, opts HookOptions) (*HookRes
 	if err != nil {
 		return nil, fmt.Errorf("hook install: %s is not in a git repository: run git init first", w.root)
 	}
-	dir := "" // the workspace's directory from the top of the work tree
+	defer repo.Close() // only read: no error to lose
+	// dir is the workspace's directory from the top of the work tree.
+	dir := ""
 	if repo.Root() != "" {
 		if dir, err = repo.Rel(w.root); err != nil {
 			return nil, fmt.Errorf("workspace %s is not inside its git work tree %s", w.root, repo.Root())
@@ -368,6 +372,7 @@ func (w *Workspace) UninstallHook(ctx context.Context) (*HookResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git hooks need a git repository: %w", err)
 	}
+	defer repo.Close() // only read: no error to lose
 	p, err := hookPath(ctx, repo)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/source"
 )
 
 // Result is the outcome of Analyze.
@@ -43,12 +44,17 @@ func Analyze(ctx context.Context, s *graph.Store, repoDir string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	r, err := openRepo(repoDir)
+	r, err := source.OpenRepo(repoDir)
 	if err != nil {
 		return nil, fmt.Errorf("cochange: %w", err)
 	}
 	defer r.Close()
-	a := &analysis{ctx: ctx, s: s, repo: r, o: o, res: &Result{}}
+	h, err := r.History()
+	if err != nil {
+		return nil, fmt.Errorf("cochange: %w", err)
+	}
+	defer h.Close()
+	a := &analysis{ctx: ctx, s: s, hist: h, o: o, res: &Result{}}
 	if err := a.run(); err != nil {
 		return nil, fmt.Errorf("cochange: %s: %w", repoDir, err)
 	}
@@ -58,7 +64,7 @@ func Analyze(ctx context.Context, s *graph.Store, repoDir string, opts Options) 
 type analysis struct {
 	ctx  context.Context
 	s    *graph.Store
-	repo *gitRepo
+	hist *source.History
 	o    Options
 	res  *Result
 
@@ -80,7 +86,7 @@ func (a *analysis) progress(base int) func(int) {
 }
 
 func (a *analysis) run() error {
-	head, err := a.repo.head()
+	head, err := a.hist.Head()
 	if err != nil {
 		return err
 	}
@@ -88,7 +94,7 @@ func (a *analysis) run() error {
 		return a.clear()
 	}
 	a.res.Head = head.String()
-	hc, err := a.repo.commit(head)
+	hc, err := a.hist.Commit(head)
 	if err != nil {
 		return err
 	}
@@ -97,7 +103,7 @@ func (a *analysis) run() error {
 		a.since = a.o.Since.Unix()
 	case a.o.FullHistory || a.o.MaxCommits > 0:
 	default:
-		a.since = time.Unix(hc.time, 0).Add(-DefaultWindow).Unix()
+		a.since = time.Unix(hc.Time, 0).Add(-DefaultWindow).Unix()
 	}
 	if a.since != 0 {
 		a.res.Since = time.Unix(a.since, 0).UTC()
@@ -137,7 +143,7 @@ func (a *analysis) run() error {
 			a.res.Reason, st, paths, stored = "stored analysis unreadable", nil, newPathTable(), nil
 		}
 	}
-	w := newWalker(a.repo, paths, byDay, renames, merges)
+	w := newWalker(a.hist, paths, byDay, renames, merges)
 	b := walkBounds{since: a.since, maxCommits: a.o.MaxCommits, countMerges: a.o.Merges}
 	if st != nil {
 		b.known = plumbing.NewHash(st.Head)
@@ -174,7 +180,7 @@ func (a *analysis) run() error {
 			items = append(items, chainItem{seq: st.High - uint64(i)})
 		}
 	}
-	bottom, next := top.stop, top.next.hash
+	bottom, next := top.stop, top.next.ID
 	if !full {
 		bottom, next = st.Bottom, plumbing.NewHash(st.Next)
 	}
@@ -191,7 +197,7 @@ func (a *analysis) run() error {
 	if cut {
 		bottom, next = stopWindow, chain[keep].hash
 		chain, items = chain[:keep], items[:keep]
-	} else if !full && (bottom == stopWindow || bottom == stopShallow && !a.repo.shallow[next]) && !next.IsZero() {
+	} else if !full && (bottom == stopWindow || bottom == stopShallow && !a.hist.Shallow(next)) && !next.IsZero() {
 		// The window grew, or a shallow clone was deepened.
 		low := uint64(firstSeq + 1)
 		if len(items) > 0 {
@@ -207,7 +213,7 @@ func (a *analysis) run() error {
 			chain = append(chain, ext.sets[i])
 			items = append(items, chainItem{seq: low - 1 - uint64(i), fresh: true})
 		}
-		bottom, next = ext.stop, ext.next.hash
+		bottom, next = ext.stop, ext.next.ID
 	}
 	if a.o.Progress != nil {
 		a.o.Progress(Progress{Commits: a.walked, Total: a.o.MaxCommits})

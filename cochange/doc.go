@@ -1,28 +1,26 @@
 // Package cochange finds files that change together.
 //
-// It owns the walk of git history (through go-git, so no git binary is
-// needed), the change-set of every commit in the analysis window, co-change
+// It owns the change-set of every commit in the analysis window, co-change
 // counting and scoring in the manner of code-maat's coupling analysis, rename
 // propagation, and the incremental upkeep of all of that in lore's store.
+// It reads no git itself: commits, tree diffs and blobs come from
+// source.History, lore's one git reader, so no git binary is needed.
 //
 // # History walk
 //
 // Analyze follows HEAD's first-parent chain and diffs every non-merge commit
-// against its parent with a tree diff of its own: subtrees whose hashes are
-// equal are skipped without being read, and decoded trees are cached, so a
-// walk reads each changed tree about once. Merge commits are not change-sets,
+// against its parent (source.History.Diff: subtrees whose hashes are equal
+// are skipped without being read, and decoded trees are cached, so a walk
+// reads each changed tree about once). Merge commits are not change-sets,
 // and commits reachable only through a merge's other parents are not walked:
 // the commits are those of git log --first-parent --no-merges. Where work
 // arrives through merge commits, Options.Merges counts each merge as one
 // change-set (its diff against its first parent), and the result carries a
-// note when most of the chain is merges and the option is off. Objects are read from memory-mapped
-// packfiles that stay open for the whole walk, with a cache of resolved delta
-// bases; loose objects and alternates go through go-git. The commit-graph
-// file is used when the repository has one. No git binary is needed. A
-// shallow clone is walked down to its boundary; the result then carries a
-// note, and a later Analyze walks what a deepening fetched. A repository
-// without commits gives an empty result. Linked worktrees and bare
-// repositories work like any other.
+// note when most of the chain is merges and the option is off. A shallow
+// clone is walked down to its boundary; the result then carries a note, and
+// a later Analyze walks what a deepening fetched. A repository without
+// commits gives an empty result. Linked worktrees and bare repositories work
+// like any other.
 //
 // # Counting
 //

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/source"
 )
 
 // ErrNoAnalysis reports that the store holds no co-change analysis yet.
@@ -122,12 +123,17 @@ func CheckStatus(ctx context.Context, s *graph.Store, repoDir string) (Status, e
 	}); err != nil {
 		return Status{}, fmt.Errorf("cochange: status: %w", err)
 	}
-	r, err := openRepo(repoDir)
+	r, err := source.OpenRepo(repoDir)
 	if err != nil {
 		return Status{}, fmt.Errorf("cochange: status: %w", err)
 	}
 	defer r.Close()
-	head, err := r.head()
+	hist, err := r.History()
+	if err != nil {
+		return Status{}, fmt.Errorf("cochange: status: %w", err)
+	}
+	defer hist.Close()
+	head, err := hist.Head()
 	if err != nil {
 		return Status{}, fmt.Errorf("cochange: status: %w", err)
 	}
@@ -141,7 +147,7 @@ func CheckStatus(ctx context.Context, s *graph.Store, repoDir string) (Status, e
 	}
 	out.Analyzed, out.Head, out.RanAt = true, st.Head, st.RanAt
 	out.Commits, out.Pairs, out.Since, out.Shallow = st.Commits, st.Pairs, st.Since, st.Shallow
-	out.Behind, err = behind(ctx, r, head, st.Head)
+	out.Behind, err = behind(ctx, hist, head, st.Head)
 	if err != nil {
 		return Status{}, fmt.Errorf("cochange: status: %w", err)
 	}
@@ -157,7 +163,7 @@ func CheckStatus(ctx context.Context, s *graph.Store, repoDir string) (Status, e
 
 // behind counts first-parent steps from head to analysed, up to
 // StaleCommits+1.
-func behind(ctx context.Context, r *gitRepo, head plumbing.Hash, analysed string) (int, error) {
+func behind(ctx context.Context, r *source.History, head plumbing.Hash, analysed string) (int, error) {
 	target := plumbing.ZeroHash
 	if analysed != "" {
 		target = plumbing.NewHash(analysed)
@@ -167,21 +173,21 @@ func behind(ctx context.Context, r *gitRepo, head plumbing.Hash, analysed string
 		if h == target {
 			return n, nil
 		}
-		if h.IsZero() || r.shallow[h] {
+		if h.IsZero() || r.Shallow(h) {
 			break
 		}
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		c, err := r.commit(h)
+		c, err := r.Commit(h)
 		if err != nil {
 			return 0, err
 		}
-		if len(c.parents) == 0 {
+		if len(c.Parents) == 0 {
 			h = plumbing.ZeroHash
 			continue
 		}
-		h = c.parents[0]
+		h = c.Parents[0]
 	}
 	return StaleCommits + 1, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/lorehq/lore/source"
 )
 
 const (
@@ -27,14 +28,14 @@ type renamePair struct{ from, to int }
 
 // findRenames pairs deleted with added files of one commit: exact renames
 // by equal blob ids, then, if both sides still have files, by similarity.
-func (w *walker) findRenames(changes []change) ([]renamePair, error) {
+func (w *walker) findRenames(changes []source.Change) ([]renamePair, error) {
 	var adds, dels []int
 	for i := range changes {
 		c := &changes[i]
 		switch {
-		case c.status == 'A' && c.newMode.IsFile():
+		case c.Status == 'A' && c.NewMode.IsFile():
 			adds = append(adds, i)
-		case c.status == 'D' && c.oldMode.IsFile():
+		case c.Status == 'D' && c.OldMode.IsFile():
 			dels = append(dels, i)
 		}
 	}
@@ -46,7 +47,7 @@ func (w *walker) findRenames(changes []change) ([]renamePair, error) {
 	// when one blob moved to several places.
 	byBlob := make(map[plumbing.Hash][]int, len(dels))
 	for _, di := range dels {
-		h := changes[di].oldHash
+		h := changes[di].OldID
 		if h == plumbing.ZeroHash || h == emptyBlob {
 			continue
 		}
@@ -55,15 +56,15 @@ func (w *walker) findRenames(changes []change) ([]renamePair, error) {
 	usedDel := make(map[int]bool)
 	var restAdds []int
 	for _, ai := range adds {
-		cands := byBlob[changes[ai].newHash]
+		cands := byBlob[changes[ai].NewID]
 		best := -1
 		for k, di := range cands {
 			if usedDel[di] {
 				continue
 			}
-			if best < 0 || path.Base(changes[di].path) == path.Base(changes[ai].path) {
+			if best < 0 || path.Base(changes[di].Path) == path.Base(changes[ai].Path) {
 				best = k
-				if path.Base(changes[di].path) == path.Base(changes[ai].path) {
+				if path.Base(changes[di].Path) == path.Base(changes[ai].Path) {
 					break
 				}
 			}
@@ -104,7 +105,7 @@ func (w *walker) fingerprint(h plumbing.Hash, mode filemode.FileMode) (*fingerpr
 	if fp, ok := w.fps[h]; ok {
 		return fp, nil
 	}
-	b, err := w.repo.raw(plumbing.BlobObject, h)
+	b, err := w.hist.Blob(h)
 	if err != nil {
 		return nil, err
 	}
@@ -144,14 +145,14 @@ func similarity(a, b *fingerprint) float64 {
 	return float64(common) / float64(max(a.size, b.size))
 }
 
-func (w *walker) similarRenames(changes []change, adds, dels []int) ([]renamePair, error) {
+func (w *walker) similarRenames(changes []source.Change, adds, dels []int) ([]renamePair, error) {
 	type cand struct {
 		score    float64
 		from, to int
 	}
 	var cands []cand
 	for _, di := range dels {
-		fd, err := w.fingerprint(changes[di].oldHash, changes[di].oldMode)
+		fd, err := w.fingerprint(changes[di].OldID, changes[di].OldMode)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +160,7 @@ func (w *walker) similarRenames(changes []change, adds, dels []int) ([]renamePai
 			continue
 		}
 		for _, ai := range adds {
-			fa, err := w.fingerprint(changes[ai].newHash, changes[ai].newMode)
+			fa, err := w.fingerprint(changes[ai].NewID, changes[ai].NewMode)
 			if err != nil {
 				return nil, err
 			}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/lorehq/lore/source"
 )
 
 // changeSet is what one commit changed, with paths interned.
@@ -43,8 +44,7 @@ func (t *pathTable) id(p string) uint32 {
 
 // walker produces change-sets along a first-parent chain.
 type walker struct {
-	repo    *gitRepo
-	differ  *differ
+	hist    *source.History
 	paths   *pathTable
 	byDay   bool
 	renames bool
@@ -53,8 +53,8 @@ type walker struct {
 	fps     map[plumbing.Hash]*fingerprint
 }
 
-func newWalker(r *gitRepo, paths *pathTable, byDay, renames, merges bool) *walker {
-	return &walker{repo: r, differ: newDiffer(r), paths: paths, byDay: byDay, renames: renames, merges: merges,
+func newWalker(h *source.History, paths *pathTable, byDay, renames, merges bool) *walker {
+	return &walker{hist: h, paths: paths, byDay: byDay, renames: renames, merges: merges,
 		seed: maphash.MakeSeed(), fps: make(map[plumbing.Hash]*fingerprint)}
 }
 
@@ -74,7 +74,7 @@ type walkResult struct {
 	stop stopReason
 	// next is the first commit not walked (for stopKnown, stopWindow and
 	// stopShallow), with its commit data.
-	next commitInfo
+	next source.Commit
 }
 
 // walkBounds tells a walk where to stop.
@@ -92,7 +92,7 @@ type walkBounds struct {
 func (w *walker) walk(ctx context.Context, start plumbing.Hash, b walkBounds, progress func(int)) (walkResult, error) {
 	var res walkResult
 	h := start
-	c, err := w.repo.commit(h)
+	c, err := w.hist.Commit(h)
 	if err != nil {
 		return res, err
 	}
@@ -107,36 +107,36 @@ func (w *walker) walk(ctx context.Context, start plumbing.Hash, b walkBounds, pr
 			}
 		}
 		switch {
-		case !b.known.IsZero() && c.hash == b.known:
+		case !b.known.IsZero() && c.ID == b.known:
 			res.stop, res.next = stopKnown, c
 			return res, nil
-		case b.since != 0 && c.time < b.since:
+		case b.since != 0 && c.Time < b.since:
 			res.stop, res.next = stopWindow, c
 			return res, nil
-		case b.maxCommits > 0 && counted >= b.maxCommits && (len(c.parents) < 2 || b.countMerges):
+		case b.maxCommits > 0 && counted >= b.maxCommits && (len(c.Parents) < 2 || b.countMerges):
 			res.stop, res.next = stopWindow, c
 			return res, nil
-		case w.repo.shallow[c.hash]:
+		case w.hist.Shallow(c.ID):
 			res.stop, res.next = stopShallow, c
 			return res, nil
 		}
-		var parent commitInfo
-		if len(c.parents) > 0 {
-			if parent, err = w.repo.commit(c.parents[0]); err != nil {
+		var parent source.Commit
+		if len(c.Parents) > 0 {
+			if parent, err = w.hist.Commit(c.Parents[0]); err != nil {
 				return res, err
 			}
 		}
-		cs := changeSet{hash: c.hash, time: c.time, merge: len(c.parents) > 1}
+		cs := changeSet{hash: c.ID, time: c.Time, merge: len(c.Parents) > 1}
 		if !cs.merge || w.merges {
-			if err := w.diffCommit(&c, parent.tree, &cs); err != nil {
-				return res, fmt.Errorf("commit %s: %w", c.hash, err)
+			if err := w.diffCommit(&c, parent.Tree, &cs); err != nil {
+				return res, fmt.Errorf("commit %s: %w", c.ID, err)
 			}
 		}
 		if !cs.merge || b.countMerges {
 			counted++
 		}
 		res.sets = append(res.sets, cs)
-		if len(c.parents) == 0 {
+		if len(c.Parents) == 0 {
 			res.stop = stopRoot
 			return res, nil
 		}
@@ -145,38 +145,37 @@ func (w *walker) walk(ctx context.Context, start plumbing.Hash, b walkBounds, pr
 }
 
 // diffCommit fills cs with what commit c changed relative to its first parent.
-func (w *walker) diffCommit(c *commitInfo, parentTree plumbing.Hash, cs *changeSet) error {
+func (w *walker) diffCommit(c *source.Commit, parentTree plumbing.Hash, cs *changeSet) error {
 	if w.byDay {
-		full, err := w.repo.commitFull(c.hash)
+		full, err := w.hist.CommitFull(c.ID)
 		if err != nil {
 			return err
 		}
 		hh := fnv.New32a()
-		hh.Write([]byte(full.author))
+		hh.Write([]byte(full.Author))
 		cs.author = hh.Sum32()
-		cs.day = int32(floorDiv(full.authorTime+int64(full.authorTZ), 86400))
+		cs.day = int32(floorDiv(full.AuthorTime+int64(full.AuthorTZ), 86400))
 	}
-	d := w.differ
-	d.out = d.out[:0]
-	if err := d.diff("", parentTree, c.tree); err != nil {
+	changes, err := w.hist.Diff(parentTree, c.Tree)
+	if err != nil {
 		return err
 	}
-	cs.files = make([]uint32, 0, len(d.out))
-	for i := range d.out {
-		id := w.paths.id(d.out[i].path) << 1
-		if d.out[i].status == 'A' {
+	cs.files = make([]uint32, 0, len(changes))
+	for i := range changes {
+		id := w.paths.id(changes[i].Path) << 1
+		if changes[i].Status == 'A' {
 			id |= 1
 		}
 		cs.files = append(cs.files, id)
 	}
 	slices.Sort(cs.files)
 	if w.renames {
-		pairs, err := w.findRenames(d.out)
+		pairs, err := w.findRenames(changes)
 		if err != nil {
 			return err
 		}
 		for _, p := range pairs {
-			cs.renames = append(cs.renames, [2]uint32{w.paths.id(d.out[p.from].path), w.paths.id(d.out[p.to].path)})
+			cs.renames = append(cs.renames, [2]uint32{w.paths.id(changes[p.from].Path), w.paths.id(changes[p.to].Path)})
 		}
 	}
 	return nil

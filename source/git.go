@@ -1,7 +1,6 @@
 package source
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -35,7 +33,11 @@ func (r *Repo) blobLoader(h plumbing.Hash) func() ([]byte, error) {
 func (r *Repo) blobSize(h plumbing.Hash) int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n, err := r.st.EncodedObjectSize(h)
+	o, err := r.objects()
+	if err != nil {
+		return 0
+	}
+	n, err := o.size(h)
 	if err != nil {
 		return 0
 	}
@@ -137,61 +139,55 @@ func (r *Repo) Tree(commit string) (fs.FS, error) {
 		return nil, fmt.Errorf("%s: %q is not a commit id", r.dir, commit)
 	}
 	h := plumbing.NewHash(commit)
-	_, body, err := r.object(h, plumbing.CommitObject)
-	if err != nil {
-		return nil, fmt.Errorf("%s: commit %s: %w", r.dir, h, err)
+	r.mu.Lock()
+	_, body, err := r.read(h, plumbing.CommitObject)
+	var c Commit
+	if err == nil {
+		c, err = parseCommit(h, body)
 	}
-	tree, err := headerHash(body, "tree ")
+	r.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("%s: commit %s: %w", r.dir, h, err)
 	}
 	m := newMemFS()
-	if err := r.addTree(m, tree, ""); err != nil {
+	if err := r.addTree(m, c.Tree, ""); err != nil {
 		return nil, fmt.Errorf("%s: walk tree of %s: %w", r.dir, h, err)
 	}
 	m.finish()
 	return m, nil
 }
 
-// addTree adds the entries of a tree object ("<octal mode> <name>\0<20-byte
-// id>" each) under prefix.
+// addTree adds the entries of a tree object under prefix.
 func (r *Repo) addTree(m *memFS, tree plumbing.Hash, prefix string) error {
-	_, body, err := r.object(tree, plumbing.TreeObject)
-	if err != nil {
-		return err
+	r.mu.Lock()
+	_, body, err := r.read(tree, plumbing.TreeObject)
+	var entries []treeEntry
+	if err == nil {
+		entries, err = parseTree(body)
 	}
-	for len(body) > 0 {
-		sp := bytes.IndexByte(body, ' ')
-		nul := bytes.IndexByte(body, 0)
-		if sp < 0 || nul < sp || len(body) < nul+1+20 {
-			return fmt.Errorf("tree %s: malformed entry", tree)
-		}
-		mode, err := strconv.ParseUint(string(body[:sp]), 8, 32)
-		if err != nil {
-			return fmt.Errorf("tree %s: bad mode %q", tree, body[:sp])
-		}
-		entry := string(body[sp+1 : nul])
-		var h plumbing.Hash
-		copy(h[:], body[nul+1:nul+21])
-		body = body[nul+21:]
-
-		name := path.Join(prefix, entry)
-		if strings.Contains(entry, "/") || cleanRel(name) == "" {
+	r.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("tree %s: %w", tree, err)
+	}
+	for _, e := range entries {
+		name := path.Join(prefix, e.name)
+		if strings.Contains(e.name, "/") || cleanRel(name) == "" {
 			continue
 		}
-		switch fm := filemode.FileMode(mode); fm {
+		switch e.mode {
 		case filemode.Dir:
 			if _, ok := m.dirs[name]; !ok {
 				m.dirs[name] = nil
 				m.link(name)
 			}
-			if err := r.addTree(m, h, name); err != nil {
+			if err := r.addTree(m, e.hash, name); err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 		case filemode.Submodule:
 			continue
 		default:
-			m.add(name, &memEntry{sizeOf: func() int64 { return r.blobSize(h) }, mode: gitMode(fm), load: r.blobLoader(h)})
+			h := e.hash
+			m.add(name, &memEntry{sizeOf: func() int64 { return r.blobSize(h) }, mode: gitMode(e.mode), load: r.blobLoader(h)})
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -21,24 +22,33 @@ import (
 // ErrNotRepository reports that a directory is not inside a git repository.
 var ErrNotRepository = errors.New("not a git repository")
 
-// Repo is a git repository's object store and index, read with go-git's
-// storage layer and lore's own parsing of commits and trees. go-git's
-// object model and porcelain would link an OpenPGP and SSH stack into
-// every lore process, a measurable part of the start-up of short commands.
+// Repo is a git repository's object store and index: objects are read
+// by objects.go (go-git's pack index and delta code over mapped packs,
+// go-git's storage for the rest), commits, trees and the index are parsed
+// here. go-git's object model and porcelain would link an OpenPGP and SSH
+// stack into every lore process, a measurable part of the start-up of
+// short commands.
 //
 // A Repo and the file systems it returns are safe for concurrent use.
+// Close releases the mapped packs; a Repo no longer used releases them by
+// itself, later.
 type Repo struct {
 	dir    string // as given, for messages
 	gitDir string
+	common string // the directory of objects and refs
 	root   string // the work tree's top directory; "" for a bare repository
+	fs     billy.Filesystem
 
-	// mu serialises every use of st. go-git's storage loads pack indexes
-	// into maps on first use, and keeps packs and caches, without locks:
-	// goroutines sharing it read "object not found" or each other's
-	// objects. Reading an object is a small part of verifying it (parsing
-	// is most of it), so one reader at a time costs little.
-	mu sync.Mutex
-	st *filesystem.Storage
+	// mu serialises every use of st and objs. go-git's storage loads pack
+	// indexes into maps on first use, and keeps packs and caches, without
+	// locks: goroutines sharing it read "object not found" or each other's
+	// objects; objs keeps a cache and a decompressor. Reading an object is
+	// a small part of verifying it (parsing is most of it), so one reader
+	// at a time costs little.
+	mu     sync.Mutex
+	st     *filesystem.Storage
+	objs   *objects // opened on first use
+	closed bool
 }
 
 // OpenRepo opens the repository that contains dir: a work tree (from any
@@ -57,7 +67,50 @@ func OpenRepo(dir string) (*Repo, error) {
 	if common != gitDir {
 		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common))
 	}
-	return &Repo{dir: dir, gitDir: gitDir, root: root, st: filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, nil
+	return &Repo{dir: dir, gitDir: gitDir, common: common, root: root, fs: fs, st: newStorage(fs)}, nil
+}
+
+// newStorage is go-git's storage of the git directory fs, whose loose
+// objects and alternates (objects/info/alternates, which name directories
+// anywhere on the machine) it reads.
+func newStorage(fs billy.Filesystem) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(storageCacheBytes),
+		filesystem.Options{AlternatesFS: osfs.New(string(filepath.Separator), osfs.WithBoundOS())})
+}
+
+// storageCacheBytes bounds go-git's cache of the objects it reads, which
+// are the few that objects.go leaves to it (loose ones above all).
+const storageCacheBytes = 8 << 20
+
+// Close releases what the Repo holds open. The file systems it returned
+// cannot read files afterwards.
+func (r *Repo) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	var err error
+	if r.objs != nil {
+		err = r.objs.close()
+	}
+	return errors.Join(err, r.st.Close())
+}
+
+// objects returns the object reader, opened on first use. The caller
+// holds r.mu.
+func (r *Repo) objects() (*objects, error) {
+	if r.closed {
+		return nil, fmt.Errorf("%s: repository closed", r.dir)
+	}
+	if r.objs == nil {
+		r.objs = openObjects(r.st, filepath.Join(r.common, "objects"))
+		// A Repo dropped without Close (GitIndex, GitTree) unmaps its
+		// packs once it is unreachable.
+		runtime.AddCleanup(r, func(o *objects) { o.close() }, r.objs)
+	}
+	return r.objs, nil
 }
 
 // Root returns the top directory of the repository's work tree, the
@@ -241,25 +294,34 @@ func (r *Repo) peelCommit(h plumbing.Hash) (plumbing.Hash, error) {
 	return plumbing.ZeroHash, errors.New("tags nested too deeply")
 }
 
-// object reads an object whole.
+// object reads an object whole, of type t unless t is AnyObject, into a
+// slice of the caller's.
 func (r *Repo) object(h plumbing.Hash, t plumbing.ObjectType) (plumbing.ObjectType, []byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	o, err := r.st.EncodedObject(t, h)
+	typ, b, err := r.read(h, t)
+	if err != nil {
+		return 0, nil, err
+	}
+	return typ, bytes.Clone(b), nil
+}
+
+// read reads an object of type t (any with AnyObject); the content may be
+// shared with the reader's cache and must not be modified. The caller
+// holds r.mu.
+func (r *Repo) read(h plumbing.Hash, t plumbing.ObjectType) (plumbing.ObjectType, []byte, error) {
+	o, err := r.objects()
+	if err != nil {
+		return 0, nil, err
+	}
+	typ, b, err := o.read(h)
+	if err == nil && t != plumbing.AnyObject && typ != t {
+		err = plumbing.ErrObjectNotFound
+	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("object %s: %w", h, err)
 	}
-	rd, err := o.Reader()
-	if err != nil {
-		return 0, nil, fmt.Errorf("object %s: %w", h, err)
-	}
-	defer rd.Close()
-	var b bytes.Buffer
-	b.Grow(int(o.Size()))
-	if _, err := b.ReadFrom(rd); err != nil {
-		return 0, nil, fmt.Errorf("object %s: %w", h, err)
-	}
-	return o.Type(), b.Bytes(), nil
+	return typ, b, nil
 }
 
 // headerHash reads the id after key in the header of a commit or tag.

@@ -49,6 +49,15 @@ type gitRepo struct {
 	prefix string
 }
 
+// Close releases the repository the source reads; its files cannot be
+// read afterwards.
+func (s *Source) Close() error {
+	if s == nil || s.git == nil {
+		return nil
+	}
+	return s.git.repo.Close()
+}
+
 // openGit opens the repository around the workspace at root; nil outside
 // git.
 func openGit(root string) (*gitRepo, error) {

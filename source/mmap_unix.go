@@ -1,6 +1,6 @@
 //go:build unix
 
-package cochange
+package source
 
 import (
 	"os"

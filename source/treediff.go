@@ -1,4 +1,4 @@
-package cochange
+package source
 
 import (
 	"bytes"
@@ -48,24 +48,24 @@ func (c *treeCache) put(h plumbing.Hash, t []treeEntry) {
 	c.young[h] = t
 }
 
-// change is one changed path between two trees.
-type change struct {
-	path    string
-	status  byte // 'A', 'D' or 'M'
-	oldHash plumbing.Hash
-	newHash plumbing.Hash
-	oldMode filemode.FileMode
-	newMode filemode.FileMode
+// Change is one file that differs between two trees.
+type Change struct {
+	Path   string
+	Status byte // 'A' added, 'D' deleted or 'M' modified
+	// The file's blob and mode before and after; zero on the side where
+	// it is not.
+	OldID, NewID     plumbing.Hash
+	OldMode, NewMode filemode.FileMode
 }
 
 // differ diffs trees, reading each tree at most once while it stays cached.
 type differ struct {
-	repo  *gitRepo
+	repo  *Repo
 	cache *treeCache
-	out   []change
+	out   []Change
 }
 
-func newDiffer(r *gitRepo) *differ {
+func newDiffer(r *Repo) *differ {
 	return &differ{repo: r, cache: newTreeCache(4096)}
 }
 
@@ -74,7 +74,9 @@ func (d *differ) tree(h plumbing.Hash) ([]treeEntry, error) {
 	if t, ok := d.cache.get(h); ok {
 		return t, nil
 	}
-	b, err := d.repo.raw(plumbing.TreeObject, h)
+	d.repo.mu.Lock()
+	_, b, err := d.repo.read(h, plumbing.TreeObject)
+	d.repo.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -211,8 +213,8 @@ func (d *differ) diff(prefix string, a, b plumbing.Hash) error {
 				}
 				continue
 			}
-			d.out = append(d.out, change{path: prefix + ea.name, status: 'M',
-				oldHash: ea.hash, newHash: eb.hash, oldMode: ea.mode, newMode: eb.mode})
+			d.out = append(d.out, Change{Path: prefix + ea.name, Status: 'M',
+				OldID: ea.hash, NewID: eb.hash, OldMode: ea.mode, NewMode: eb.mode})
 		}
 	}
 	return nil
@@ -226,11 +228,11 @@ func (d *differ) side(prefix string, e *treeEntry, status byte) error {
 		}
 		return d.diff(prefix+e.name+"/", plumbing.ZeroHash, e.hash)
 	}
-	c := change{path: prefix + e.name, status: status}
+	c := Change{Path: prefix + e.name, Status: status}
 	if status == 'D' {
-		c.oldHash, c.oldMode = e.hash, e.mode
+		c.OldID, c.OldMode = e.hash, e.mode
 	} else {
-		c.newHash, c.newMode = e.hash, e.mode
+		c.NewID, c.NewMode = e.hash, e.mode
 	}
 	d.out = append(d.out, c)
 	return nil
