@@ -405,20 +405,12 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 	}
 	var out, written []graph.Edge
 	err := w.withWriter(ctx, func(st *graph.Store) error {
-		from, err := w.lookup(opts.From)
+		pairs, err := w.linkPairs(opts.From, opts.To, opts.Bidirectional)
 		if err != nil {
 			return err
 		}
-		to, err := w.lookup(opts.To)
-		if err != nil {
-			return err
-		}
-		if from.ID == to.ID {
-			return fmt.Errorf("learning %s cannot be related to itself", from.ID)
-		}
-		pairs := [][2]*learnfile.Learning{{from, to}}
-		if opts.Bidirectional {
-			pairs = append(pairs, [2]*learnfile.Learning{to, from})
+		if id := pairs[0][0].ID; id == pairs[0][1].ID {
+			return fmt.Errorf("learning %s cannot be related to itself", id)
 		}
 		var files []*learnfile.Learning
 		for _, p := range pairs {
@@ -461,6 +453,24 @@ func (w *Workspace) Relate(ctx context.Context, opts RelateOptions) ([]graph.Edg
 	return out, err
 }
 
+// linkPairs looks up the learnings a link goes from and to: the pair
+// (from, to), then (to, from) when both ways.
+func (w *Workspace) linkPairs(fromID, toID string, both bool) ([][2]*learnfile.Learning, error) {
+	from, err := w.lookup(fromID)
+	if err != nil {
+		return nil, err
+	}
+	to, err := w.lookup(toID)
+	if err != nil {
+		return nil, err
+	}
+	pairs := [][2]*learnfile.Learning{{from, to}}
+	if both {
+		pairs = append(pairs, [2]*learnfile.Learning{to, from})
+	}
+	return pairs, nil
+}
+
 // UnrelateOptions select links to remove.
 type UnrelateOptions struct {
 	From, To      string
@@ -473,17 +483,9 @@ type UnrelateOptions struct {
 func (w *Workspace) Unrelate(ctx context.Context, opts UnrelateOptions) (int, error) {
 	n := 0
 	err := w.withWriter(ctx, func(st *graph.Store) error {
-		from, err := w.lookup(opts.From)
+		pairs, err := w.linkPairs(opts.From, opts.To, opts.Bidirectional)
 		if err != nil {
 			return err
-		}
-		to, err := w.lookup(opts.To)
-		if err != nil {
-			return err
-		}
-		pairs := [][2]*learnfile.Learning{{from, to}}
-		if opts.Bidirectional {
-			pairs = append(pairs, [2]*learnfile.Learning{to, from})
 		}
 		var files []*learnfile.Learning
 		for _, p := range pairs {
@@ -502,7 +504,7 @@ func (w *Workspace) Unrelate(ctx context.Context, opts UnrelateOptions) (int, er
 			}
 		}
 		if n == 0 {
-			return fmt.Errorf("no link from %s to %s%s: %w", from.ID, to.ID, typeSuffix(opts.Type), ErrNotFound)
+			return fmt.Errorf("no link from %s to %s%s: %w", pairs[0][0].ID, pairs[0][1].ID, typeSuffix(opts.Type), ErrNotFound)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
