@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +15,10 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/cochange"
+	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/rank"
 )
 
@@ -357,5 +361,131 @@ func TestContextWithoutIndex(t *testing.T) {
 	}
 	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "run lore index") {
 		t.Errorf("notes = %q", res.Notes)
+	}
+}
+
+// TestContextGoPackage: the files of a Go package are one unit, so a
+// question about one reaches what is known about the others; symbols are
+// linked to their files in the graph and leave it with their anchors.
+func TestContextGoPackage(t *testing.T) {
+	ws := newWorkspace(t)
+	ctx := context.Background()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(ws.Root(), filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pkg/a.go", "package pkg\n\n// A is the entry.\nfunc A() int { return B() + 1 }\n")
+	write("pkg/b.go", "package pkg\n\nfunc B() int { return 2 }\n")
+	write("pkg/sub/c.go", "package sub\n\nfunc C() {}\n")
+	write("other/d.go", "package other\n\nfunc D() {}\n")
+	if _, err := ws.Index(ctx, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ws.Add(ctx, AddOptions{Title: "A adds one to B", Anchors: []string{"pkg/a.go::A"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ws.Context(ctx, ContextOptions{Targets: []string{"pkg/b.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Learnings) != 1 || res.Learnings[0].ID != l.ID || !strings.Contains(res.Learnings[0].Reason, "in the Go package of pkg/b.go") {
+		t.Fatalf("context of a sibling file: %+v", res.Learnings)
+	}
+	for _, target := range []string{"pkg/sub/c.go", "other/d.go"} {
+		res, err := ws.Context(ctx, ContextOptions{Targets: []string{target}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Learnings) != 0 {
+			t.Errorf("context of %s, another package: %+v", target, res.Learnings)
+		}
+	}
+
+	// symbol:pkg/a.go::A DEFINED_IN file:pkg/a.go: a path from the
+	// learning to its file and on to the package's other files.
+	if _, err := ws.Path(ctx, "learning:"+l.ID, "file:pkg/a.go", graph.TraverseOptions{Depth: 2}); err != nil {
+		t.Errorf("no path from the learning to its file: %v", err)
+	}
+	// Re-anchored elsewhere, the old symbol's node leaves the graph.
+	if _, err := ws.AddAnchor(ctx, l.ID, "pkg/b.go::B"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.RemoveAnchor(ctx, l.ID, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Node(ctx, "symbol:pkg/a.go::A", false); !errors.Is(err, graph.ErrNotFound) && !errors.Is(err, ErrNotFound) {
+		t.Errorf("symbol no learning is anchored to: %v, want not found", err)
+	}
+	if _, err := ws.Node(ctx, "symbol:pkg/b.go::B", false); err != nil {
+		t.Errorf("anchored symbol: %v", err)
+	}
+}
+
+// TestContextCurrent: a context answer says where the code is now and
+// whether it holds now, whatever the last verification of any source
+// recorded, and with no store at all.
+func TestContextCurrent(t *testing.T) {
+	ws := newWorkspace(t)
+	ctx := context.Background()
+	p := filepath.Join(ws.Root(), "a.go")
+	os.WriteFile(p, []byte("package a\n\nfunc F() int { return 1 }\n\nfunc G() int { return 2 }\n"), 0o644)
+	if _, err := ws.Index(ctx, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ws.Add(ctx, AddOptions{Title: "G returns two", Anchors: []string{"a.go::G"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Verify(ctx, VerifyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Code moves down (not verified since): the answer has G's new lines.
+	os.WriteFile(p, []byte("package a\n\n// H comes first.\nfunc H() {}\n\nfunc F() int { return 1 }\n\nfunc G() int { return 2 }\n"), 0o644)
+	lines := func() (string, string, string) {
+		t.Helper()
+		res, err := ws.Context(ctx, ContextOptions{Targets: []string{"a.go"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := append(res.Learnings, res.Stale...)
+		if len(all) != 1 || all[0].ID != l.ID {
+			t.Fatalf("context: %+v", res)
+		}
+		return all[0].Anchors[0].Lines, all[0].Status, all[0].Checked
+	}
+	var symLines string
+	if err := ws.Symbols(ctx, []string{"a.go"}, func(s analyzer.Symbol) error {
+		if s.FQName == "a.go::G" {
+			symLines = anchors.FormatRange(s.StartLine, s.EndLine)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, st, ck := lines(); got != symLines || got != "8-8" || st != "valid" || ck != rank.CheckedNow {
+		t.Errorf("after a move: lines %q status %q checked %q, want %q (lore symbols), valid, now", got, st, ck, symLines)
+	}
+	// The body changes: drifted now, though no verification ran.
+	os.WriteFile(p, []byte("package a\n\nfunc F() int { return 1 }\n\nfunc G() int { return 3 }\n"), 0o644)
+	if _, st, _ := lines(); st != "drifted" {
+		t.Errorf("after an edit: status %q, want drifted", st)
+	}
+	// Without a store, statuses are checked, not "not verified yet".
+
+	if err := os.RemoveAll(filepath.Join(ws.Root(), ".lore", "db")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err = Open(ws.Root(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if _, st, ck := lines(); st != "drifted" || ck != rank.CheckedNow {
+		t.Errorf("without a store: status %q checked %q", st, ck)
 	}
 }

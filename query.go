@@ -254,6 +254,9 @@ func (w *Workspace) Context(ctx context.Context, opts ContextOptions) (*rank.Res
 		if res, err = rank.Context(ctx, st, w.view(st), targets, ro); err != nil {
 			return err
 		}
+		if err := w.recheck(ctx, st, res); err != nil {
+			return err
+		}
 		res.Notes = append(notes, res.Notes...)
 		if s, err := cochange.CheckStatus(ctx, st, w.root); err == nil && s.Analyzed && s.Stale {
 			res.Notes = append(res.Notes, fmt.Sprintf("co-change analysis is stale (%s): run lore cochange analyze", s.Reason))
@@ -261,6 +264,41 @@ func (w *Workspace) Context(ctx context.Context, opts ContextOptions) (*rank.Res
 		return nil
 	})
 	return res, err
+}
+
+// recheck verifies the learnings of a context answer against the working
+// tree now, so that the answer gives where their code is and whether it
+// still holds, not what the last verification (of any source, at any
+// time) recorded. Nothing is recorded: a context question writes nothing.
+func (w *Workspace) recheck(ctx context.Context, st *graph.Store, res *rank.Result) error {
+	var ids []string
+	for _, items := range [][]rank.Item{res.Learnings, res.Stale} {
+		for _, it := range items {
+			ids = append(ids, it.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	sort.Strings(ids)
+	src, err := verify.Read(ctx, w.root, verify.ReadOptions{})
+	if err != nil {
+		return fmt.Errorf("context: %w", err)
+	}
+	run, err := verify.Check(ctx, w.learnings, ids, src, verify.Options{Root: w.root, Threshold: w.cfg.Verify.RelocationThreshold,
+		Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize, Index: st})
+	if err != nil {
+		return fmt.Errorf("context: %w", err)
+	}
+	byLearning := map[string]map[int]anchors.Result{}
+	for _, x := range run.Anchors {
+		if byLearning[x.Learning] == nil {
+			byLearning[x.Learning] = map[int]anchors.Result{}
+		}
+		byLearning[x.Learning][x.Anchor] = x
+	}
+	res.Recheck(byLearning)
+	return nil
 }
 
 // contextTarget turns one target argument into a file (with an optional

@@ -175,8 +175,13 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 		rep.Base = src.BaseID
 	}
 	rep.Summary = anchors.Summarize(rep.Results)
-	if err := verify.Record(st, src.Commit, run.Anchors); err != nil {
-		return nil, err
+	// Statuses describe the working tree: a verification of the index or
+	// of a commit says nothing about it, and an answer to "what holds here
+	// now?" must not take a staged run's findings for the tree's.
+	if src.Worktree {
+		if err := verify.Record(st, src.Commit, run.Anchors); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Fix {
 		fx, err := verify.Fix(ctx, run, verify.FixOptions{Staged: opts.Staged, DryRun: opts.DryRun, Wrote: w.wroteLearnings})

@@ -85,6 +85,17 @@ func (tx *Tx) RemoveNode(id string) error {
 	return w.removeNode(id)
 }
 
+// Prune removes every node of type typ (such as TypeSymbol) that no edge
+// points to, with its out-edges, and returns how many it removed: nodes
+// that exist only as the target of edges do not outlive them.
+func (tx *Tx) Prune(typ string) (int, error) {
+	w, err := tx.writer()
+	if err != nil {
+		return 0, err
+	}
+	return w.prune(typ)
+}
+
 // SetOutEdges makes edges the complete set of from's out-edges of type typ
 // (for a symmetric type: of edges touching from). Edges may leave From and
 // Type empty. Edges that change are upserted, new ones created, missing

@@ -408,6 +408,48 @@ func (w *writer) removeNode(id string) error {
 	return w.del(idKey(id))
 }
 
+// prune removes every node of type typ that no edge points to (its
+// out-edges go with it) and returns how many it removed.
+func (w *writer) prune(typ string) (int, error) {
+	if _, err := NodeType(typ + ":x"); err != nil {
+		return 0, err
+	}
+	var orphans []string
+	prefix := idKey(typ + ":")
+	it := w.txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+	for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+		id := string(it.Item().Key()[1:])
+		uid, err := lookupUID(w.txn, id)
+		if err != nil {
+			it.Close()
+			return 0, err
+		}
+		pointed, err := hasKeys(w.txn, putUID([]byte{prefixIn}, uid))
+		if err != nil {
+			it.Close()
+			return 0, err
+		}
+		if !pointed {
+			orphans = append(orphans, id)
+		}
+	}
+	it.Close()
+	for _, id := range orphans {
+		if err := w.removeNode(id); err != nil {
+			return 0, err
+		}
+	}
+	return len(orphans), nil
+}
+
+// hasKeys reports whether any key starts with prefix.
+func hasKeys(txn *badger.Txn, prefix []byte) (bool, error) {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})
+	defer it.Close()
+	it.Seek(prefix)
+	return it.ValidForPrefix(prefix), nil
+}
+
 // nameOf returns the id of a node uid.
 func (w *writer) nameOf(u uint64) (string, error) {
 	v, err := w.get(nodeKey(u))

@@ -81,12 +81,13 @@ const (
 	LinksTo       EdgeType = "LINKS_TO"        // learning → learning, with a relation
 	UsedInRun     EdgeType = "USED_IN_RUN"     // learning → run
 	InvalidatedBy EdgeType = "INVALIDATED_BY"  // learning → commit
+	DefinedIn     EdgeType = "DEFINED_IN"      // symbol → file
 )
 
 // EdgeTypes returns the fixed set of edge types, in the order of their
 // one-byte codes in keys (code = index+1; the codes are stored on disk).
 func EdgeTypes() []EdgeType {
-	return []EdgeType{AnchoredTo, DerivedFrom, Imports, CoChangesWith, SimilarTo, LinksTo, UsedInRun, InvalidatedBy}
+	return []EdgeType{AnchoredTo, DerivedFrom, Imports, CoChangesWith, SimilarTo, LinksTo, UsedInRun, InvalidatedBy, DefinedIn}
 }
 
 // Valid returns nil for a known edge type, else an error wrapping ErrEdgeType.
@@ -118,6 +119,8 @@ func (t EdgeType) code() byte {
 		return 7
 	case InvalidatedBy:
 		return 8
+	case DefinedIn:
+		return 9
 	}
 	return 0
 }
@@ -140,6 +143,8 @@ func typeOf(code byte) EdgeType {
 		return UsedInRun
 	case 8:
 		return InvalidatedBy
+	case 9:
+		return DefinedIn
 	}
 	return ""
 }

@@ -912,6 +912,17 @@ func (s *Store) Batch(fn func(*Batch) error) error {
 	})
 }
 
+// Prune is Tx.Prune in the batch.
+func (b *Batch) Prune(typ string) (int, error) {
+	var n int
+	err := b.do(func(w *writer) error {
+		var err error
+		n, err = w.prune(typ)
+		return err
+	})
+	return n, err
+}
+
 // Batch is a bulk writer. See Store.Batch. Set, SetOwned and Delete may be
 // called from several goroutines at once; graph operations may not.
 type Batch struct {

@@ -37,12 +37,19 @@ const (
 	scoreSameCode    = 0.2  // a file the target learning is anchored to
 
 	decayImport   = 0.5
+	decayPackage  = 0.5
 	decayCochange = 0.5
 	decayLink     = 0.6
 	decaySimilar  = 0.5
 
 	minContextScore = 0.01 // paths scoring less are not followed
 	maxFanout       = 64   // edges followed from one node, heaviest first
+)
+
+// Values of Item.Checked.
+const (
+	CheckedNow  = "now"
+	CheckedLast = "last verify"
 )
 
 // Context statuses of a learning, from the last verification.
@@ -130,6 +137,10 @@ type Item struct {
 	Title  string   `json:"title"`
 	Tags   []string `json:"tags"`
 	Status string   `json:"status"` // valid, drifted, invalid or unverified
+	// Checked says how fresh Status and the anchors' lines are: "now"
+	// when they were verified against the working tree for this answer,
+	// "last verify" when they are what the last verification recorded.
+	Checked string `json:"checked"`
 	// Score in (0, 1]: 1 for a learning anchored to the target symbol,
 	// lower the further away it was reached.
 	Score float64 `json:"score"`
@@ -148,6 +159,9 @@ type Anchor struct {
 	Spec  string `json:"spec"`
 	Path  string `json:"path,omitempty"`
 	Lines string `json:"lines,omitempty"` // "40-62" for symbol and line anchors
+	// Status is the anchor's own status when it was checked now: where
+	// it was found (Path, Lines) may differ from Spec's baseline.
+	Status string `json:"status,omitempty"`
 }
 
 // Context ranks the learnings that matter for the targets: those anchored
@@ -288,6 +302,42 @@ func Context(ctx context.Context, st *graph.Store, v View, targets []Target, opt
 	return res, nil
 }
 
+// Recheck replaces the status and anchor locations of every learning of
+// the answer by those of a verification just made (results of the
+// learnings' anchors, by learning and 1-based anchor position) and moves
+// learnings that turned invalid to Stale and back. Learnings without
+// results keep what the last verification recorded.
+func (r *Result) Recheck(results map[string]map[int]anchors.Result) {
+	all := append(r.Learnings, r.Stale...)
+	r.Learnings, r.Stale = []Item{}, []Item{}
+	for _, it := range all {
+		if rs, ok := results[it.ID]; ok {
+			worst := anchors.Valid
+			for pos, x := range rs {
+				if x.Status.Worse(worst) {
+					worst = x.Status
+				}
+				if pos < 1 || pos > len(it.Anchors) {
+					continue
+				}
+				a := &it.Anchors[pos-1]
+				a.Status = string(x.Status)
+				if x.To != nil {
+					a.Path, a.Lines = x.To.Path, x.To.Lines
+				} else {
+					a.Lines = ""
+				}
+			}
+			it.Status, it.Checked = string(worst), CheckedNow
+		}
+		if it.Status == StatusInvalid {
+			r.Stale = append(r.Stale, it)
+		} else {
+			r.Learnings = append(r.Learnings, it)
+		}
+	}
+}
+
 // reach is how a node of the context search was reached.
 type reach struct {
 	node   string // file:<path> or learning:<id>
@@ -347,7 +397,7 @@ func item(l *learnfile.Learning, r reach, s anchors.Status) Item {
 		status = StatusUnverified
 	}
 	it := Item{
-		ID: l.ID, Title: l.Title, Tags: l.Tags, Status: status,
+		ID: l.ID, Title: l.Title, Tags: l.Tags, Status: status, Checked: CheckedLast,
 		Score: r.score, Reason: r.reason, Hops: r.hops,
 		Anchors: []Anchor{}, Body: l.Body, Path: l.Path,
 	}
@@ -479,6 +529,10 @@ func symbolName(fq string) string {
 	return fq
 }
 
+// samePackage marks a neighbour that is a file of the same Go package: no
+// edge of the graph, the index knows it.
+const samePackage graph.EdgeType = "same Go package"
+
 // neighbor is one edge from a node of the context search.
 type neighbor struct {
 	node     string
@@ -511,10 +565,11 @@ func neighbors(ctx context.Context, tx *graph.Tx, node string, dir graph.Directi
 	return out, nil
 }
 
-// expandFile follows IMPORTS and CO_CHANGES_WITH edges from a file. Import
-// chains keep their direction (what the target imports, and what those
-// import; what imports the target, and what imports those): a file that
-// merely imports the same thing as the target is no evidence.
+// expandFile follows IMPORTS and CO_CHANGES_WITH edges from a file, and
+// from a Go file to the other files of its package. Import chains keep
+// their direction (what the target imports, and what those import; what
+// imports the target, and what imports those): a file that merely imports
+// the same thing as the target is no evidence.
 func expandFile(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string]reach, r reach, file string) error {
 	var ns []neighbor
 	for _, q := range []struct {
@@ -530,6 +585,21 @@ func expandFile(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string
 		}
 		ns = append(ns, more...)
 	}
+	if r.chain == graph.Both {
+		// A package's files are one unit: what is known about one matters
+		// for the others. Reached through imports, the package is already
+		// reached through the files its importers use.
+		siblings, err := analyzer.PackageFiles(tx, file)
+		if err != nil {
+			return err
+		}
+		if len(siblings) > maxFanout {
+			siblings = siblings[:maxFanout]
+		}
+		for _, sib := range siblings {
+			ns = append(ns, neighbor{node: "file:" + sib, typ: samePackage, weight: 1})
+		}
+	}
 	for _, n := range ns {
 		if _, ok := done[n.node]; ok || !strings.HasPrefix(n.node, "file:") {
 			continue
@@ -538,6 +608,9 @@ func expandFile(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string
 		decay, chain := decayImport, graph.In
 		var why string
 		switch {
+		case n.typ == samePackage:
+			decay, chain = decayPackage, graph.Out
+			why = ", in the Go package of " + file
 		case n.typ == graph.CoChangesWith:
 			decay, chain = decayCochange, graph.Both
 			why = fmt.Sprintf(", which changes together with %s (coupling %.2f)", file, n.weight)

@@ -22,15 +22,17 @@ func newContextCmd(a *app) *cobra.Command {
 		Long: `context ranks the learnings that matter for what you are working on. A
 TARGET is a file, file:line (the symbol around the line), path::Symbol or a
 learning id. Learnings anchored to the target symbol come first, then those
-anchored to its file, then those reached through imports (both ways), files
-that change together with it, and links or similarity between learnings.
-Each result says why it was reached. Drifted learnings are marked; invalid
-ones are listed apart as stale.
+anchored to its file, then those reached through imports (both ways), the
+other files of a Go package, files that change together with it, and links
+or similarity between learnings. Each result says why it was reached. The
+learnings found are verified against the working tree for the answer: their
+anchors give where the code is now, drifted ones are marked, invalid ones
+are listed apart as stale.
 
 --format md (the default) is ready to paste into a prompt; --format json is
 for tools: {"targets": [...], "learnings": [{"id", "title", "tags",
-"status", "score", "reason", "hops", "anchors", "body", "path"}],
-"stale": [...]}.`,
+"status", "checked", "score", "reason", "hops", "anchors": [{"spec",
+"path", "lines", "status"}], "body", "path"}], "stale": [...]}.`,
 		Example: `  lore context src/auth.ts
   lore context src/auth.ts:42 --format json
   lore context 'src/auth.ts::AuthService::validateToken' --depth 3 --limit 5

@@ -257,6 +257,13 @@ func storeSync(st *graph.Store, rep *Report, store, cur []namedRecord, fresh []*
 				return err
 			}
 		}
+		if len(gone)+len(fresh) > 0 {
+			// Symbols no learning is anchored to any more (moved, renamed,
+			// or their learnings removed) leave the graph.
+			if _, err := g.Prune(graph.TypeSymbol); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	records := func(g graphWriter) error {
@@ -365,6 +372,7 @@ type graphWriter interface {
 	UpsertNode(n graph.Node) error
 	RemoveNode(id string) error
 	SetOutEdges(from string, typ graph.EdgeType, edges []graph.Edge) error
+	Prune(typ string) (int, error)
 }
 
 func learningNode(id string) string { return graph.NodeID(graph.TypeLearning, id) }
@@ -384,6 +392,13 @@ func putLearning(g graphWriter, l *learnfile.Learning) error {
 		}
 		anchored = append(anchored, graph.Edge{Type: graph.AnchoredTo, From: from, To: to, Weight: 1,
 			Metadata: map[string]any{"anchor": i + 1, "spec": a.Spec()}})
+		if a.Type() == anchors.TypeSymbol {
+			// The symbol's file: learnings, symbols and files are one graph.
+			in := []graph.Edge{{Type: graph.DefinedIn, From: to, To: graph.NodeID(graph.TypeFile, a.Path()), Weight: 1}}
+			if err := g.SetOutEdges(to, graph.DefinedIn, in); err != nil {
+				return fmt.Errorf("learning %s: %w", l.ID, err)
+			}
+		}
 	}
 	var links []graph.Edge
 	for _, lk := range l.Links {
