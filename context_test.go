@@ -489,3 +489,24 @@ func TestContextCurrent(t *testing.T) {
 		t.Errorf("without a store: status %q checked %q", st, ck)
 	}
 }
+
+// TestNeighborsOfImportedLearning: a learning node that lore graph import
+// brought, with no learning file, can be asked about.
+func TestNeighborsOfImportedLearning(t *testing.T) {
+	ws := newWorkspace(t)
+	ctx := context.Background()
+	in := `{"edges":[{"type":"USED_IN_RUN","from":"learning:zz9imported","to":"run:r1"}]}`
+	if err := ws.ImportGraph(ctx, strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	sub, _, err := ws.Neighbors(ctx, NeighborsOptions{Seeds: []string{"learning:zz9imported"}, TraverseOptions: graph.TraverseOptions{Depth: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sub.Edges) != 1 || sub.Edges[0].To != "run:r1" {
+		t.Errorf("neighbours: %+v", sub)
+	}
+	if _, _, err := ws.Neighbors(ctx, NeighborsOptions{Seeds: []string{"learning:zz9nothing"}}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown learning: %v, want not found", err)
+	}
+}

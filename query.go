@@ -27,20 +27,27 @@ import (
 // or a repository path as a file.
 func (w *Workspace) ResolveNode(ctx context.Context, arg string) (string, error) {
 	var id string
-	err := w.withStore(ctx, func(*graph.Store) error {
+	err := w.withStore(ctx, func(st *graph.Store) error {
 		var err error
-		id, err = w.resolveNode(arg)
+		id, err = w.resolveNode(st, arg)
 		return err
 	})
 	return id, err
 }
 
-func (w *Workspace) resolveNode(arg string) (string, error) {
+func (w *Workspace) resolveNode(st *graph.Store, arg string) (string, error) {
 	if arg == "" {
 		return "", errors.New("empty node: give a learning id, a path, path::Symbol or a typed id such as file:a.go")
 	}
 	if rest, ok := strings.CutPrefix(arg, "learning:"); ok {
 		l, err := w.lookup(rest)
+		if errors.Is(err, ErrNotFound) {
+			// A learning node without a file: one that lore graph import
+			// brought (provenance, feedback) is still a node to ask about.
+			if _, nerr := st.Node(arg); nerr == nil {
+				return arg, nil
+			}
+		}
 		if err != nil {
 			return "", err
 		}
@@ -85,7 +92,7 @@ type NodeInfo struct {
 func (w *Workspace) Node(ctx context.Context, arg string, includeInvalidated bool) (*NodeInfo, error) {
 	var info *NodeInfo
 	err := w.withStore(ctx, func(st *graph.Store) error {
-		id, err := w.resolveNode(arg)
+		id, err := w.resolveNode(st, arg)
 		if err != nil {
 			return err
 		}
@@ -125,7 +132,7 @@ func (w *Workspace) Neighbors(ctx context.Context, opts NeighborsOptions) (*grap
 		to := opts.TraverseOptions
 		to.Seeds = nil
 		for _, s := range opts.Seeds {
-			id, err := w.resolveNode(s)
+			id, err := w.resolveNode(st, s)
 			if err != nil {
 				return err
 			}
@@ -145,11 +152,11 @@ func (w *Workspace) Neighbors(ctx context.Context, opts NeighborsOptions) (*grap
 func (w *Workspace) Path(ctx context.Context, from, to string, opts graph.TraverseOptions) (graph.Result, error) {
 	var res graph.Result
 	err := w.withStore(ctx, func(st *graph.Store) error {
-		a, err := w.resolveNode(from)
+		a, err := w.resolveNode(st, from)
 		if err != nil {
 			return err
 		}
-		b, err := w.resolveNode(to)
+		b, err := w.resolveNode(st, to)
 		if err != nil {
 			return err
 		}
