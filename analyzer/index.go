@@ -153,7 +153,10 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		if err := u.drop(b); err != nil {
 			return err
 		}
-		return u.resolve(ctx, b)
+		if err := u.resolve(ctx, b); err != nil {
+			return err
+		}
+		return u.packages(ctx, b)
 	})
 	if err != nil {
 		return u.sum, fmt.Errorf("update index: %w", err)

@@ -3,8 +3,6 @@ package analyzer
 import (
 	"errors"
 	"fmt"
-	"path"
-	"strings"
 
 	"github.com/lorehq/lore/graph"
 )
@@ -209,33 +207,6 @@ func Diagnostics(store *graph.Store, path string) ([]Diagnostic, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: diagnostics: %w", path, err)
-	}
-	return out, nil
-}
-
-// PackageFiles returns the other indexed Go files in the directory of a Go
-// file, the files of its package (and of its external test package), in
-// path order; nil for a file of another language. It reads in tx, so that
-// a caller walking the graph reads one snapshot.
-func PackageFiles(tx *graph.Tx, file string) ([]string, error) {
-	if path.Ext(file) != ".go" {
-		return nil, nil
-	}
-	dir := path.Dir(file)
-	prefix := dir + "/"
-	if dir == "." {
-		prefix = ""
-	}
-	var out []string
-	err := tx.Keys(nsMeta, prefix, func(k string) error {
-		rest := k[len(prefix):]
-		if k != file && path.Ext(rest) == ".go" && !strings.Contains(rest, "/") {
-			out = append(out, k)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: package files: %w", file, err)
 	}
 	return out, nil
 }

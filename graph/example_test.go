@@ -67,4 +67,5 @@ func Example() {
 	//   classDef task fill:#f3d9fa,stroke:#ae3ec9
 	//   classDef run fill:#ffe8cc,stroke:#f76707
 	//   classDef commit fill:#e9ecef,stroke:#495057
+	//   classDef package fill:#e6fcf5,stroke:#0ca678
 }

@@ -394,6 +394,8 @@ func colours(typ string) (fill, border string) {
 		return "#f3d9fa", "#ae3ec9"
 	case TypeRun:
 		return "#ffe8cc", "#f76707"
+	case TypePackage:
+		return "#e6fcf5", "#0ca678"
 	}
 	return "#e9ecef", "#495057"
 }

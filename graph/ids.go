@@ -33,10 +33,13 @@ const (
 	TypeTask     = "task"
 	TypeRun      = "run"
 	TypeCommit   = "commit"
+	// TypePackage is a Go package, named by its directory ("." at the
+	// root): its files are one unit of code.
+	TypePackage = "package"
 )
 
 func nodeTypes() []string {
-	return []string{TypeLearning, TypeFile, TypeSymbol, TypeTask, TypeRun, TypeCommit}
+	return []string{TypeLearning, TypeFile, TypeSymbol, TypeTask, TypeRun, TypeCommit, TypePackage}
 }
 
 // NodeType returns the type of a node id such as "file:src/a.go" ("file"),
@@ -48,7 +51,7 @@ func NodeType(id string) (string, error) {
 		return "", fmt.Errorf("%w %q: want TYPE:NAME with TYPE one of %s", ErrNodeID, id, strings.Join(nodeTypes(), ", "))
 	}
 	switch typ {
-	case TypeLearning, TypeFile, TypeSymbol, TypeTask, TypeRun, TypeCommit:
+	case TypeLearning, TypeFile, TypeSymbol, TypeTask, TypeRun, TypeCommit, TypePackage:
 		return typ, nil
 	}
 	return "", fmt.Errorf("%w %q: unknown type %q, want one of %s", ErrNodeID, id, typ, strings.Join(nodeTypes(), ", "))
@@ -82,12 +85,13 @@ const (
 	UsedInRun     EdgeType = "USED_IN_RUN"     // learning → run
 	InvalidatedBy EdgeType = "INVALIDATED_BY"  // learning → commit
 	DefinedIn     EdgeType = "DEFINED_IN"      // symbol → file
+	InPackage     EdgeType = "IN_PACKAGE"      // file → package
 )
 
 // EdgeTypes returns the fixed set of edge types, in the order of their
 // one-byte codes in keys (code = index+1; the codes are stored on disk).
 func EdgeTypes() []EdgeType {
-	return []EdgeType{AnchoredTo, DerivedFrom, Imports, CoChangesWith, SimilarTo, LinksTo, UsedInRun, InvalidatedBy, DefinedIn}
+	return []EdgeType{AnchoredTo, DerivedFrom, Imports, CoChangesWith, SimilarTo, LinksTo, UsedInRun, InvalidatedBy, DefinedIn, InPackage}
 }
 
 // Valid returns nil for a known edge type, else an error wrapping ErrEdgeType.
@@ -121,6 +125,8 @@ func (t EdgeType) code() byte {
 		return 8
 	case DefinedIn:
 		return 9
+	case InPackage:
+		return 10
 	}
 	return 0
 }
@@ -145,6 +151,8 @@ func typeOf(code byte) EdgeType {
 		return InvalidatedBy
 	case 9:
 		return DefinedIn
+	case 10:
+		return InPackage
 	}
 	return ""
 }

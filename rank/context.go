@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -529,10 +530,6 @@ func symbolName(fq string) string {
 	return fq
 }
 
-// samePackage marks a neighbour that is a file of the same Go package: no
-// edge of the graph, the index knows it.
-const samePackage graph.EdgeType = "same Go package"
-
 // neighbor is one edge from a node of the context search.
 type neighbor struct {
 	node     string
@@ -589,15 +586,12 @@ func expandFile(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string
 		// A package's files are one unit: what is known about one matters
 		// for the others. Reached through imports, the package is already
 		// reached through the files its importers use.
-		siblings, err := analyzer.PackageFiles(tx, file)
-		if err != nil {
-			return err
-		}
-		if len(siblings) > maxFanout {
-			siblings = siblings[:maxFanout]
-		}
-		for _, sib := range siblings {
-			ns = append(ns, neighbor{node: "file:" + sib, typ: samePackage, weight: 1})
+		if strings.HasSuffix(file, ".go") {
+			siblings, err := neighbors(ctx, tx, graph.NodeID(graph.TypePackage, path.Dir(file)), graph.In, graph.InPackage)
+			if err != nil {
+				return err
+			}
+			ns = append(ns, siblings...)
 		}
 	}
 	for _, n := range ns {
@@ -608,7 +602,7 @@ func expandFile(ctx context.Context, tx *graph.Tx, h *reachHeap, done map[string
 		decay, chain := decayImport, graph.In
 		var why string
 		switch {
-		case n.typ == samePackage:
+		case n.typ == graph.InPackage:
 			decay, chain = decayPackage, graph.Out
 			why = ", in the Go package of " + file
 		case n.typ == graph.CoChangesWith:
