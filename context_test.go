@@ -510,3 +510,78 @@ func TestNeighborsOfImportedLearning(t *testing.T) {
 		t.Errorf("an unknown learning: %v, want not found", err)
 	}
 }
+
+// TestGraphConnected renders the graph of this repository (a clone of it,
+// indexed, with its own learnings) as DOT and counts the components that
+// hold learnings: learnings, their symbols, files, packages and imports
+// make one picture. A learning anchored only to globs has no code node.
+func TestGraphConnected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes a clone of the repository")
+	}
+	dir := filepath.Join(t.TempDir(), "repo")
+	if out, err := exec.Command("git", "clone", "-q", ".", dir).CombinedOutput(); err != nil {
+		t.Skipf("no git clone of the repository here (%v): %s", err, out)
+	}
+	ws, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := ws.Index(ctx, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var dot bytes.Buffer
+	if err := ws.ExportGraph(ctx, &dot, graph.DOT); err != nil {
+		t.Fatal(err)
+	}
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(x string) string {
+		if p, ok := parent[x]; !ok {
+			parent[x] = x
+		} else if p != x {
+			parent[x] = find(p)
+		}
+		return parent[x]
+	}
+	for _, line := range strings.Split(dot.String(), "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, `"`) {
+			continue
+		}
+		fields := strings.Split(line, `"`) // "a" -> "b" [...]: a at 1, b at 3
+		if len(fields) > 3 && (strings.TrimSpace(fields[2]) == "->" || strings.TrimSpace(fields[2]) == "--") {
+			a, b := find(fields[1]), find(fields[3])
+			parent[a] = b
+		} else {
+			find(fields[1])
+		}
+	}
+	globOnly := map[string]bool{}
+	ls, err := ws.List(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		code := false
+		for _, a := range l.Anchors {
+			code = code || a.Type() != anchors.TypeGlob
+		}
+		globOnly["learning:"+l.ID] = !code
+	}
+	comps := map[string]int{}
+	for n := range parent {
+		if strings.HasPrefix(n, "learning:") && !globOnly[n] {
+			comps[find(n)]++
+		}
+	}
+	held := 0
+	for _, n := range comps {
+		held += n
+	}
+	t.Logf("graph of this repository: %d nodes; %d learnings with code anchors, in %d component(s)", len(parent), held, len(comps))
+	if len(comps) != 1 {
+		t.Errorf("learnings fall in %d components, want 1: %v", len(comps), comps)
+	}
+}
