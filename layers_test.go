@@ -2,6 +2,8 @@ package lore
 
 import (
 	"go/build"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -48,5 +50,40 @@ func TestPackageLayers(t *testing.T) {
 				t.Errorf("package %s imports %s; DESIGN.md §3 allows %v", dir, rel, ok)
 			}
 		}
+	}
+}
+
+// TestNoProcessSettings: a library call must not change the process it
+// runs in (its garbage collector, memory limit, allocator or address
+// space). Memory policy belongs to the command (cmd/lore/memory.go).
+func TestNoProcessSettings(t *testing.T) {
+	forbidden := []string{"debug.SetGCPercent", "debug.SetMemoryLimit", "debug.FreeOSMemory", "Madvise", "madvise(", "mallopt"}
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch p {
+			case "cmd", "bench", "testdata", ".git", ".lore", "editors":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, f := range forbidden {
+			if strings.Contains(string(src), f) {
+				t.Errorf("%s calls %s: a library package must not change process-wide settings", p, f)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
