@@ -1,6 +1,7 @@
 package cochange
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,11 @@ import (
 type Result struct {
 	// Head is the commit analysed; empty for a repository without commits.
 	Head string `json:"head"`
+	// Mode says which commits were counted: ModeNoMerges (every non-merge
+	// commit reachable from Head, as git log --no-merges lists them) or
+	// ModeFirstParent (each commit of Head's first-parent chain, a merge
+	// as its diff against its first parent: Options.Merges).
+	Mode string `json:"mode"`
 	// Pairs are the kept pairs, sorted by A then B.
 	Pairs []Pair `json:"pairs"`
 	// Commits is the number of commits counted in the window (non-merge
@@ -26,7 +32,8 @@ type Result struct {
 	// Walked is the number of commits this run read from git; an update
 	// after one new commit walks one.
 	Walked int `json:"walked"`
-	// Full reports that everything was recomputed, and Reason why.
+	// Full reports that everything was recomputed, and Reason why; without
+	// Full, Reason may say that the analysed commit left HEAD's history.
 	Full   bool   `json:"full"`
 	Reason string `json:"reason,omitempty"`
 	// Since is the start of the window in effect (zero: none).
@@ -54,7 +61,10 @@ func Analyze(ctx context.Context, s *graph.Store, repoDir string, opts Options) 
 		return nil, fmt.Errorf("cochange: %w", err)
 	}
 	defer h.Close()
-	a := &analysis{ctx: ctx, s: s, hist: h, o: o, res: &Result{}}
+	a := &analysis{ctx: ctx, s: s, hist: h, o: o, res: &Result{Mode: ModeNoMerges}}
+	if o.Merges {
+		a.res.Mode = ModeFirstParent
+	}
 	if err := a.run(); err != nil {
 		return nil, fmt.Errorf("cochange: %s: %w", repoDir, err)
 	}
@@ -70,12 +80,6 @@ type analysis struct {
 
 	since  int64
 	walked int
-}
-
-// chainItem is a change-set with its place in the store.
-type chainItem struct {
-	seq   uint64
-	fresh bool // not stored yet
 }
 
 func (a *analysis) progress(base int) func(int) {
@@ -118,7 +122,7 @@ func (a *analysis) run() error {
 			return err
 		}
 	}
-	renames, byDay, merges := !a.o.NoRenames, a.o.ByDay, a.o.Merges
+	renames, byDay := !a.o.NoRenames, a.o.ByDay
 	switch {
 	case st == nil || st.Head == "":
 		a.res.Reason, st = "no earlier analysis", nil
@@ -126,102 +130,57 @@ func (a *analysis) run() error {
 		a.res.Reason, st = "rename detection turned on", nil
 	case byDay && !st.ByDay:
 		a.res.Reason, st = "grouping by day turned on", nil
-	case merges && !st.Merges:
-		a.res.Reason, st = "counting merges turned on", nil
 	default:
-		renames, byDay, merges = st.Renames, st.ByDay, st.Merges
+		renames, byDay = st.Renames, st.ByDay
 	}
 
 	paths := newPathTable()
 	var stored []changeSet
+	var storedSeqs []uint64
 	if st != nil {
 		if err := a.s.View(func(tx *graph.Tx) error {
-			paths, stored, err = loadChain(tx, st)
+			paths, stored, storedSeqs, err = loadChain(tx, st)
 			return err
 		}); err != nil {
 			// A damaged record costs a recomputation, not a failure.
-			a.res.Reason, st, paths, stored = "stored analysis unreadable", nil, newPathTable(), nil
+			a.res.Reason, st, paths, stored, storedSeqs = "stored analysis unreadable", nil, newPathTable(), nil, nil
 		}
 	}
-	w := newWalker(a.hist, paths, byDay, renames, merges)
-	b := walkBounds{since: a.since, maxCommits: a.o.MaxCommits, countMerges: a.o.Merges}
-	if st != nil {
-		b.known = plumbing.NewHash(st.Head)
+	// What was stored is taken as it is, except merges that this mode
+	// needs diffed and an earlier one did not diff.
+	known := make(map[plumbing.Hash]*changeSet, len(stored))
+	seqOf := make(map[plumbing.Hash]uint64, len(stored))
+	for i := range stored {
+		cs := &stored[i]
+		if cs.merge && a.o.Merges && !st.Merges {
+			continue
+		}
+		known[cs.hash], seqOf[cs.hash] = cs, storedSeqs[i]
 	}
-	top, err := w.walk(a.ctx, head, b, a.progress(0))
+	w := newWalker(a.hist, paths, byDay, renames, a.o.Merges)
+	walk, err := w.walk(a.ctx, head, walkBounds{since: a.since, maxCommits: a.o.MaxCommits, known: known}, a.progress(0))
 	if err != nil {
 		return err
 	}
-	a.walked += len(top.sets)
-
-	// Assemble the chain, newest first.
-	var chain []changeSet
-	var items []chainItem
-	full := st == nil || top.stop != stopKnown
-	if full {
-		if st != nil {
-			switch top.stop {
-			case stopWindow:
-				a.res.Reason = "the analysed commit is not in the window on HEAD's first-parent chain (all of it left the window, or history was rewritten)"
-			default:
-				a.res.Reason = "history was rewritten: the analysed commit is not a first-parent ancestor of HEAD"
-			}
-		}
-		chain = top.sets
-		for i := range chain {
-			items = append(items, chainItem{seq: firstSeq - uint64(i), fresh: true})
-		}
-	} else {
-		chain = append(top.sets, stored...)
-		for i := range top.sets {
-			items = append(items, chainItem{seq: st.High + uint64(len(top.sets)-i), fresh: true})
-		}
-		for i := range stored {
-			items = append(items, chainItem{seq: st.High - uint64(i)})
-		}
-	}
-	bottom, next := top.stop, top.next.ID
-	if !full {
-		bottom, next = st.Bottom, plumbing.NewHash(st.Next)
-	}
-
-	// Fit the chain to the window: drop what left it, walk further back
-	// when the window grew.
-	keep, cut := trimChain(chain, a.since, a.o.MaxCommits, a.o.Merges)
-	var dropped []uint64
-	for i := keep; i < len(chain); i++ {
-		if !items[i].fresh {
-			dropped = append(dropped, items[i].seq)
-		}
-	}
-	if cut {
-		bottom, next = stopWindow, chain[keep].hash
-		chain, items = chain[:keep], items[:keep]
-	} else if !full && (bottom == stopWindow || bottom == stopShallow && !a.hist.Shallow(next)) && !next.IsZero() {
-		// The window grew, or a shallow clone was deepened.
-		low := uint64(firstSeq + 1)
-		if len(items) > 0 {
-			low = items[len(items)-1].seq
-		}
-		ext, err := w.walk(a.ctx, next, walkBounds{since: a.since, maxCommits: a.o.MaxCommits,
-			counted: countable(chain, a.o.Merges), countMerges: a.o.Merges}, a.progress(a.walked))
-		if err != nil {
-			return err
-		}
-		a.walked += len(ext.sets)
-		for i := range ext.sets {
-			chain = append(chain, ext.sets[i])
-			items = append(items, chainItem{seq: low - 1 - uint64(i), fresh: true})
-		}
-		bottom, next = ext.stop, ext.next.ID
-	}
+	chain := walk.sets
+	a.walked = walk.walked
 	if a.o.Progress != nil {
 		a.o.Progress(Progress{Commits: a.walked, Total: a.o.MaxCommits})
 	}
-	if nm := len(chain) - countable(chain, false); !a.o.Merges && nm > 0 && nm >= countable(chain, false) {
-		a.res.Notes = append(a.res.Notes, fmt.Sprintf("%d of the %d commits on the first-parent chain are merges, which are not counted, nor is the work of the branches they merged; count each merge as one change-set with the merges option", nm, len(chain)))
+	full := st == nil
+	if !full && known[plumbing.NewHash(st.Head)] != nil {
+		reached := false
+		for i := range chain {
+			if chain[i].hash.String() == st.Head {
+				reached = true
+				break
+			}
+		}
+		if !reached {
+			a.res.Reason = "the analysed commit is no longer in HEAD's history within the window (history was rewritten, or the window moved past it)"
+		}
 	}
-	if bottom == stopShallow {
+	if walk.shallow {
 		a.res.Notes = append(a.res.Notes, "history ends at the boundary of a shallow clone; fetch more history (git fetch --deepen or --unshallow) for a fuller analysis")
 	}
 
@@ -233,18 +192,38 @@ func (a *analysis) run() error {
 		return nil
 	}
 
+	// Sequence numbers: stored commits keep theirs, new ones follow the
+	// highest stored one; stored commits the walk did not take are dropped.
+	next := uint64(firstSeq)
+	if !full {
+		next = st.High + 1
+	}
+	seqs := make([]uint64, len(chain))
+	used := make(map[uint64]bool, len(chain))
+	for i := range chain {
+		if walk.fresh[i] {
+			seqs[i] = next
+			next++
+		} else {
+			seqs[i] = seqOf[chain[i].hash]
+		}
+		used[seqs[i]] = true
+	}
+	var dropped []uint64
+	for _, seq := range storedSeqs {
+		if !used[seq] {
+			dropped = append(dropped, seq)
+		}
+	}
 	nst := &state{
 		Version: formatVersion, Head: head.String(), RanAt: time.Now().UTC(),
-		Renames: renames, ByDay: byDay, Merges: merges, Low: firstSeq + 1, High: firstSeq, Bottom: bottom, Paths: len(paths.names),
+		Renames: renames, ByDay: byDay, Merges: a.o.Merges, Mode: a.res.Mode, Low: firstSeq + 1, High: firstSeq, Count: len(chain), Paths: len(paths.names),
 		Since: a.res.Since, MaxCommits: a.o.MaxCommits,
 		Filter:  filterDoc{f.maxChangeset, f.minRevs, f.minShared, f.minCoupling, f.renames, f.byDay, f.merges},
-		Commits: cst.commits, Skipped: cst.skipped, Pairs: len(pairs), Shallow: bottom == stopShallow,
+		Commits: cst.commits, Skipped: cst.skipped, Pairs: len(pairs), Shallow: walk.shallow,
 	}
-	if bottom == stopWindow || bottom == stopShallow {
-		nst.Next = next.String()
-	}
-	if len(items) > 0 {
-		nst.Low, nst.High = items[len(items)-1].seq, items[0].seq
+	if len(seqs) > 0 {
+		nst.Low, nst.High = slices.Min(seqs), slices.Max(seqs)
 	}
 	oldPaths := 0
 	var oldPairs []Pair
@@ -269,19 +248,22 @@ func (a *analysis) run() error {
 	}
 	// Rewrite the blocks that gained or lost change-sets.
 	touched := map[uint64]bool{}
-	for _, it := range items {
-		if it.fresh {
-			touched[it.seq/blockSize] = true
+	for i := range chain {
+		if walk.fresh[i] {
+			touched[seqs[i]/blockSize] = true
 		}
 	}
 	for _, seq := range dropped {
 		touched[seq/blockSize] = true
 	}
-	blocks := map[uint64][]int{} // block -> chain indexes, oldest first
-	for i := len(chain) - 1; i >= 0; i-- {
-		if blk := items[i].seq / blockSize; touched[blk] {
+	blocks := map[uint64][]int{} // block -> chain indexes, by sequence number
+	for i := range chain {
+		if blk := seqs[i] / blockSize; touched[blk] {
 			blocks[blk] = append(blocks[blk], i)
 		}
+	}
+	for _, idx := range blocks {
+		slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(seqs[x], seqs[y]) })
 	}
 	for blk := range touched {
 		if len(blocks[blk]) == 0 {
@@ -297,11 +279,11 @@ func (a *analysis) run() error {
 				continue
 			}
 			sets := make([]*changeSet, len(idx))
-			seqs := make([]uint64, len(idx))
+			bseqs := make([]uint64, len(idx))
 			for k, i := range idx {
-				sets[k], seqs[k] = &chain[i], items[i].seq
+				sets[k], bseqs[k] = &chain[i], seqs[i]
 			}
-			if err := setLarge(bt, blockKey(blk), encodeBlock(sets, seqs)); err != nil {
+			if err := setLarge(bt, blockKey(blk), encodeBlock(sets, bseqs)); err != nil {
 				return err
 			}
 		}
@@ -327,38 +309,6 @@ func (a *analysis) run() error {
 		return err
 	}
 	return a.putState(nst)
-}
-
-// countable is the number of commits of chain that count against
-// MaxCommits.
-func countable(chain []changeSet, merges bool) int {
-	n := 0
-	for i := range chain {
-		if !chain[i].merge || merges {
-			n++
-		}
-	}
-	return n
-}
-
-// trimChain returns how many change-sets of chain (newest first) are in the
-// window, with the walk's stopping rules, and whether any are not.
-func trimChain(chain []changeSet, since int64, maxCommits int, merges bool) (int, bool) {
-	counted := 0
-	for i := range chain {
-		cs := &chain[i]
-		countsAgainstMax := !cs.merge || merges
-		if since != 0 && cs.time < since {
-			return i, true
-		}
-		if maxCommits > 0 && counted >= maxCommits && countsAgainstMax {
-			return i, true
-		}
-		if countsAgainstMax {
-			counted++
-		}
-	}
-	return len(chain), false
 }
 
 func (a *analysis) putState(st *state) error {
@@ -416,5 +366,5 @@ func (a *analysis) clear() error {
 		return err
 	}
 	return a.putState(&state{Version: formatVersion, RanAt: time.Now().UTC(), Low: firstSeq + 1, High: firstSeq,
-		Renames: !a.o.NoRenames, ByDay: a.o.ByDay, Merges: a.o.Merges})
+		Renames: !a.o.NoRenames, ByDay: a.o.ByDay, Merges: a.o.Merges, Mode: a.res.Mode})
 }

@@ -83,12 +83,13 @@ func TestMergesAndDeletes(t *testing.T) {
 	r.repeat(1, "a.go", "b.go")
 	r.clock = r.clock.Add(time.Hour)
 	r.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
-	// The merge commit is not counted, nor are the side branch's commits,
-	// which are not on the first-parent chain.
+	// The merge commit is not counted; the side branch's commits are.
 	res := analyze(t, nil, r.dir, Options{FullHistory: true})
-	wantPairs(t, res.Pairs, "a.go b.go shared=6 revs=6/6 score=1.000\n")
-	if res.Commits != 6 {
-		t.Errorf("commits = %d, want 6", res.Commits)
+	wantPairs(t, res.Pairs, ""+
+		"a.go b.go shared=6 revs=6/6 score=1.000\n"+
+		"side1.go side2.go shared=5 revs=5/5 score=1.000\n")
+	if res.Commits != 11 || res.Mode != ModeNoMerges {
+		t.Errorf("commits = %d, mode %q, want 11, %q", res.Commits, res.Mode, ModeNoMerges)
 	}
 	// Counting merges: the merge is one change-set of what the branch
 	// brought in.
@@ -96,7 +97,7 @@ func TestMergesAndDeletes(t *testing.T) {
 	wantPairs(t, res.Pairs, ""+
 		"a.go b.go shared=6 revs=6/6 score=1.000\n"+
 		"side1.go side2.go shared=1 revs=1/1 score=1.000\n")
-	if res.Commits != 7 || len(res.Notes) != 0 {
+	if res.Commits != 7 || len(res.Notes) != 0 || res.Mode != ModeFirstParent {
 		t.Errorf("merges counted: commits=%d notes=%q", res.Commits, res.Notes)
 	}
 	// A deletion is a change of the deleted file, as in git log.
@@ -104,7 +105,9 @@ func TestMergesAndDeletes(t *testing.T) {
 	r.write("a.go")
 	r.commitStaged()
 	res = analyze(t, nil, r.dir, Options{FullHistory: true})
-	wantPairs(t, res.Pairs, "a.go b.go shared=7 revs=7/7 score=1.000\n")
+	wantPairs(t, res.Pairs, ""+
+		"a.go b.go shared=7 revs=7/7 score=1.000\n"+
+		"side1.go side2.go shared=5 revs=5/5 score=1.000\n")
 }
 
 func TestRenames(t *testing.T) {
@@ -331,7 +334,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	wantPairs(t, inc.Pairs, pairsText(full.Pairs))
 	var st *state
 	s.View(func(tx *graph.Tx) error { st, _ = loadState(tx); return nil })
-	if n := st.High - st.Low + 1; n != 50 {
+	if n := st.Count; n != 50 {
 		t.Errorf("stored %d change-sets for a 50-commit window", n)
 	}
 	w.MaxCommits = 120
@@ -384,8 +387,9 @@ func TestForcePush(t *testing.T) {
 	r.clock = r.clock.Add(24 * time.Hour)
 	r.repeat(4, "c.go", "e.go")
 	res := analyze(t, s, r.dir, Options{})
-	if !res.Full || !strings.Contains(res.Reason, "rewritten") {
-		t.Fatalf("full=%v reason=%q", res.Full, res.Reason)
+	// The commits both histories share are not walked again.
+	if res.Full || res.Walked != 4 || !strings.Contains(res.Reason, "rewritten") {
+		t.Fatalf("full=%v walked=%d reason=%q", res.Full, res.Walked, res.Reason)
 	}
 	full := analyze(t, nil, r.dir, Options{})
 	wantPairs(t, res.Pairs, pairsText(full.Pairs))

@@ -73,7 +73,7 @@ const (
 )
 
 // encodeChangeSet: hash, flags, time, author, day, files (delta-coded ids
-// with the added bit), renames.
+// with the added bit), renames, parents.
 func encodeChangeSet(b []byte, cs *changeSet) []byte {
 	b = append(b, cs.hash[:]...)
 	var flags uint64
@@ -94,6 +94,10 @@ func encodeChangeSet(b []byte, cs *changeSet) []byte {
 	for _, r := range cs.renames {
 		b = binary.AppendUvarint(b, uint64(r[0]))
 		b = binary.AppendUvarint(b, uint64(r[1]))
+	}
+	b = binary.AppendUvarint(b, uint64(len(cs.parents)))
+	for _, p := range cs.parents {
+		b = append(b, p[:]...)
 	}
 	return b
 }
@@ -124,6 +128,12 @@ func decodeChangeSet(b []byte, npaths int) (changeSet, error) {
 			d.err = errCorrupt
 		}
 		cs.renames = append(cs.renames, [2]uint32{uint32(from), uint32(to)})
+	}
+	n = d.count()
+	for range n {
+		var p plumbing.Hash
+		copy(p[:], d.bytes(len(p)))
+		cs.parents = append(cs.parents, p)
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errCorrupt

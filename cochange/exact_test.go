@@ -66,12 +66,8 @@ func checkExact(t *testing.T, dir string, o Options) {
 	res := analyze(t, nil, dir, o)
 	ours := time.Since(start)
 	o, _ = o.withDefaults()
-	args := []string{"-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--name-only", "--format=%x01%H"}
-	if !o.Since.IsZero() {
-		args = append(args, fmt.Sprintf("--since=%d", o.Since.Unix()))
-	}
 	start = time.Now()
-	log := runGit(t, dir, epoch, args...)
+	log := gitLog(t, dir, o)
 	gitTime := time.Since(start)
 	want, commits := countGitLog(log, o)
 	// Both sides sorted as lines, so that the comparison does not depend

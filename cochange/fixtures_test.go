@@ -143,7 +143,7 @@ func runFixture(t *testing.T, file string) {
 	} else if want := sections["want"]; got != want {
 		t.Errorf("%s (-want +got):\n%s", file, lineDiff(want, got))
 	}
-	if !o.ByDay && !o.Merges {
+	if !o.ByDay {
 		o.NoRenames = true
 		checkExactQuiet(t, fmt.Sprintf("%s, renames off", file), r.dir, o)
 	}

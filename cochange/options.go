@@ -21,6 +21,15 @@ const (
 	DefaultWindow = 365 * 24 * time.Hour
 )
 
+// Modes of the walk, as Result.Mode names them.
+const (
+	// ModeNoMerges counts every non-merge commit reachable from HEAD.
+	ModeNoMerges = "no-merges"
+	// ModeFirstParent counts each commit of HEAD's first-parent chain, a
+	// merge as one change-set.
+	ModeFirstParent = "first-parent"
+)
+
 // Staleness thresholds used by CheckStatus.
 const (
 	StaleAge     = 7 * 24 * time.Hour
@@ -33,11 +42,13 @@ var ErrNotRepository = source.ErrNotRepository
 // Options configure Analyze. The zero value analyses the default window
 // with the default filters.
 type Options struct {
-	// Since keeps commits whose committer date is at or after it; the walk
-	// stops at the first older commit, as git log --since does.
+	// Since keeps commits whose committer date is at or after it and that
+	// HEAD reaches through such commits only, as git log --since does: an
+	// older commit ends the walk along its line of history, even when
+	// (with clock skew) its parents are newer.
 	Since time.Time
-	// MaxCommits keeps at most this many non-merge commits (with Merges:
-	// commits), newest first. Zero means no limit.
+	// MaxCommits keeps at most this many counted commits, newest first
+	// by committer date, as git log -n does. Zero means no limit.
 	MaxCommits int
 	// FullHistory analyses all of history. Without it, and when neither
 	// Since nor MaxCommits is set, the window is the DefaultWindow before
@@ -64,11 +75,11 @@ type Options struct {
 	// ByDay treats one author's commits of one calendar day (author date, in
 	// the author's time zone) as one change-set.
 	ByDay bool
-	// Merges counts each merge on the first-parent chain as one change-set:
-	// what it brought in, its diff against its first parent. Without it
-	// merges are skipped, and so is the work of branches merged with merge
-	// commits (it is not on the first-parent chain), renames made there
-	// included. With it, MaxCommits counts merges too.
+	// Merges counts a merged branch as one change-set: the walk follows
+	// HEAD's first-parent chain only, and each merge on it counts as its
+	// diff against its first parent. Without it every non-merge commit
+	// reachable from HEAD counts on its own (git log --no-merges), merges
+	// are walked through and not counted.
 	Merges bool
 
 	// Progress, when set, is called from time to time during the walk of

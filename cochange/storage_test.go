@@ -53,16 +53,41 @@ func TestObjectStorageVariants(t *testing.T) {
 
 func checkExactQuiet(t *testing.T, name, dir string, o Options) {
 	t.Helper()
+	if checkGitLog(t, name, dir, o) == 0 {
+		t.Errorf("%s: no pairs at all; the test needs some", name)
+	}
+}
+
+// checkGitLog compares Analyze with a count from git log and returns the
+// number of pairs.
+func checkGitLog(t *testing.T, name, dir string, o Options) int {
+	t.Helper()
 	res := analyze(t, nil, dir, o)
 	o, _ = o.withDefaults()
-	// --first-parent: Analyze follows the first-parent chain.
-	log := runGit(t, dir, epoch, "-c", "core.quotePath=false", "log", "--first-parent", "--no-merges", "--no-renames", "--name-only", "--format=%x01%H")
-	want, commits := countGitLog(log, o)
+	want, commits := countGitLog(gitLog(t, dir, o), o)
 	got := sortedLines(pairsText(res.Pairs))
 	if commits != res.Commits || got != want {
 		t.Errorf("%s: %d commits, git log %d; pairs (-git log +Analyze):\n%s", name, res.Commits, commits, lineDiff(want, got))
 	}
-	if want == "" {
-		t.Errorf("%s: no pairs at all; the test needs some", name)
+	return len(res.Pairs)
+}
+
+// gitLog runs the git log that lists the commits Analyze counts with o,
+// each as \x01, its hash and the files it changed.
+func gitLog(t testing.TB, dir string, o Options) string {
+	t.Helper()
+	args := []string{"-c", "core.quotePath=false", "log", "--no-renames", "--name-only", "--format=%x01%H"}
+	if o.Merges {
+		// The first-parent chain, a merge as its diff against its first parent.
+		args = append(args, "--first-parent", "--diff-merges=first-parent")
+	} else {
+		args = append(args, "--no-merges")
 	}
+	if !o.Since.IsZero() {
+		args = append(args, fmt.Sprintf("--since=%d", o.Since.Unix()))
+	}
+	if o.MaxCommits > 0 {
+		args = append(args, fmt.Sprintf("--max-count=%d", o.MaxCommits))
+	}
+	return runGit(t, dir, epoch, args...)
 }

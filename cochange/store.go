@@ -14,8 +14,8 @@ import (
 // ns is the store namespace of this package. Keys:
 //
 //	meta          state (JSON)
-//	b/<block>     the change-sets of up to blockSize consecutive commits,
-//	              block = seq / blockSize; seq ascends from old to new
+//	b/<block>     the change-sets of the commits with sequence numbers
+//	              block*blockSize ... block*blockSize+blockSize-1
 //	p/<chunk>     pathChunk interned paths, ids chunk*pathChunk...
 //	r             the pairs of the last analysis
 const ns = "cc"
@@ -29,10 +29,9 @@ const (
 	pathChunk   = 1024
 	// formatVersion changes whenever the encoding does; a stored state of
 	// another version is recomputed.
-	formatVersion = 2
-	// firstSeq is the sequence number of the newest commit of a full walk;
-	// older commits count down from it, newer ones up.
-	firstSeq = 1 << 40
+	formatVersion = 3
+	// firstSeq is the sequence number of the first commit stored.
+	firstSeq = 1
 )
 
 // state is what the store remembers of the last analysis.
@@ -46,15 +45,16 @@ type state struct {
 	ByDay   bool `json:"by_day"`
 	// Merges says whether merges were diffed.
 	Merges bool `json:"merges,omitempty"`
-	// Low and High are the sequence numbers of the oldest and newest stored
-	// commits; the chain is empty when Low > High.
-	Low  uint64 `json:"low"`
-	High uint64 `json:"high"`
-	// Bottom says why the stored chain ends where it does (a stopReason);
-	// for stopWindow and stopShallow, Next is the first commit below it.
-	Bottom stopReason `json:"bottom"`
-	Next   string     `json:"next,omitempty"`
-	Paths  int        `json:"paths"`
+	// Low and High are the lowest and highest sequence numbers of the
+	// stored commits, Count how many there are (sequence numbers have
+	// gaps where commits left the window). Sequence numbers say in which
+	// run a commit was stored, not where it is in the walk.
+	Low   uint64 `json:"low"`
+	High  uint64 `json:"high"`
+	Count int    `json:"count"`
+	// Mode is the walk's mode (ModeNoMerges or ModeFirstParent).
+	Mode  string `json:"mode"`
+	Paths int    `json:"paths"`
 	// Options of the last analysis and what it found.
 	Since      time.Time `json:"since,omitzero"`
 	MaxCommits int       `json:"max_commits,omitempty"`
@@ -132,8 +132,9 @@ func loadState(tx *graph.Tx) (*state, error) {
 	return &st, nil
 }
 
-// loadChain reads the stored paths and change-sets (newest first).
-func loadChain(tx *graph.Tx, st *state) (*pathTable, []changeSet, error) {
+// loadChain reads the stored paths and change-sets, with their sequence
+// numbers.
+func loadChain(tx *graph.Tx, st *state) (*pathTable, []changeSet, []uint64, error) {
 	paths := &pathTable{ids: make(map[string]uint32, st.Paths), names: make([]string, 0, st.Paths)}
 	err := scanLarge(tx, prefixPaths, func(key string, val []byte) error {
 		names, err := decodePaths(val)
@@ -156,12 +157,10 @@ func loadChain(tx *graph.Tx, st *state) (*pathTable, []changeSet, error) {
 		err = fmt.Errorf("path table has %d of %d paths: %w", len(paths.names), st.Paths, errCorrupt)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("cochange: read paths: %w", err)
+		return nil, nil, nil, fmt.Errorf("cochange: read paths: %w", err)
 	}
-	var sets []changeSet
-	if st.Low <= st.High {
-		sets = make([]changeSet, 0, st.High-st.Low+1)
-	}
+	sets := make([]changeSet, 0, st.Count)
+	seqs := make([]uint64, 0, st.Count)
 	err = scanLarge(tx, prefixBlock, func(key string, val []byte) error {
 		block, err := strconv.ParseUint(key[len(prefixBlock):], 16, 64)
 		if err != nil || block < st.Low/blockSize || block > st.High/blockSize {
@@ -170,6 +169,7 @@ func loadChain(tx *graph.Tx, st *state) (*pathTable, []changeSet, error) {
 		err = decodeBlock(block, val, len(paths.names), func(seq uint64, cs changeSet) {
 			if seq >= st.Low && seq <= st.High {
 				sets = append(sets, cs)
+				seqs = append(seqs, seq)
 			}
 		})
 		if err != nil {
@@ -178,14 +178,10 @@ func loadChain(tx *graph.Tx, st *state) (*pathTable, []changeSet, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("cochange: read change-sets: %w", err)
+		return nil, nil, nil, fmt.Errorf("cochange: read change-sets: %w", err)
 	}
-	if st.Low <= st.High && uint64(len(sets)) != st.High-st.Low+1 {
-		return nil, nil, fmt.Errorf("cochange: read change-sets: %d of %d: %w", len(sets), st.High-st.Low+1, errCorrupt)
+	if len(sets) != st.Count {
+		return nil, nil, nil, fmt.Errorf("cochange: read change-sets: %d of %d: %w", len(sets), st.Count, errCorrupt)
 	}
-	// Stored oldest first; the chain is used newest first.
-	for i, j := 0, len(sets)-1; i < j; i, j = i+1, j-1 {
-		sets[i], sets[j] = sets[j], sets[i]
-	}
-	return paths, sets, nil
+	return paths, sets, seqs, nil
 }

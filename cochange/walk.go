@@ -1,6 +1,7 @@
 package cochange
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -13,11 +14,12 @@ import (
 
 // changeSet is what one commit changed, with paths interned.
 type changeSet struct {
-	hash   plumbing.Hash
-	time   int64 // committer time, Unix seconds
-	merge  bool  // a merge: counted only with Options.Merges, files only when walked so
-	author uint32
-	day    int32 // author's calendar day (in the author's zone), days since 1970-01-01
+	hash    plumbing.Hash
+	parents []plumbing.Hash
+	time    int64 // committer time, Unix seconds
+	merge   bool  // a merge: counted only with Options.Merges, files only when walked so
+	author  uint32
+	day     int32 // author's calendar day (in the author's zone), days since 1970-01-01
 	// files are the changed paths, sorted by id, each as id<<1 | added.
 	files []uint32
 	// renames are (from, to) path ids; from is also in files (deleted).
@@ -42,13 +44,13 @@ func (t *pathTable) id(p string) uint32 {
 	return id
 }
 
-// walker produces change-sets along a first-parent chain.
+// walker produces the change-sets of the commits reachable from HEAD.
 type walker struct {
 	hist    *source.History
 	paths   *pathTable
 	byDay   bool
 	renames bool
-	merges  bool // diff merges against their first parent too
+	merges  bool // first parents only, merges diffed against their first parent
 	seed    maphash.Seed
 	fps     map[plumbing.Hash]*fingerprint
 }
@@ -58,93 +60,168 @@ func newWalker(h *source.History, paths *pathTable, byDay, renames, merges bool)
 		seed: maphash.MakeSeed(), fps: make(map[plumbing.Hash]*fingerprint)}
 }
 
-// stopReason says why a walk ended.
-type stopReason int
-
-const (
-	stopRoot    stopReason = iota // reached a commit without parents
-	stopShallow                   // reached a shallow clone's boundary
-	stopKnown                     // reached a commit the caller already has
-	stopWindow                    // the next commit is outside the window
-)
+// walkBounds is the window of a walk.
+type walkBounds struct {
+	since      int64 // leave out commits older than this, and what only they reach (0: none)
+	maxCommits int   // stop after this many counted commits (0: none)
+	// known are change-sets from an earlier walk, by commit: they are
+	// taken as they are instead of being read and diffed again.
+	known map[plumbing.Hash]*changeSet
+}
 
 // walkResult is the outcome of one walk.
 type walkResult struct {
-	sets []changeSet // newest first
-	stop stopReason
-	// next is the first commit not walked (for stopKnown, stopWindow and
-	// stopShallow), with its commit data.
-	next source.Commit
+	sets   []changeSet // in the order of the walk
+	fresh  []bool      // per set: read from git by this walk (not known)
+	walked int         // commits read from git
+	// shallow is set when the walk reached a shallow clone's boundary.
+	shallow bool
 }
 
-// walkBounds tells a walk where to stop.
-type walkBounds struct {
-	known      plumbing.Hash // stop on reaching this commit (zero: none)
-	since      int64         // stop at the first commit older than this (0: none)
-	maxCommits int           // stop after this many counted commits (0: none)
-	counted    int           // commits already counted against maxCommits
-	// countMerges counts merges against maxCommits (Options.Merges).
-	countMerges bool
+// queued is a commit waiting in the walk's queue.
+type queued struct {
+	id   plumbing.Hash
+	time int64
+	ord  int // insertion order, for ties
 }
 
-// walk follows first parents from start, diffing every non-merge commit
-// (and with w.merges every merge) against its first parent.
+// commitQueue pops the newest commit first, and of commits with equal
+// times the one queued first, which is the order git log walks them in.
+type commitQueue []queued
+
+func (q commitQueue) Len() int { return len(q) }
+func (q commitQueue) Less(i, j int) bool {
+	if q[i].time != q[j].time {
+		return q[i].time > q[j].time
+	}
+	return q[i].ord < q[j].ord
+}
+func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(x any)   { *q = append(*q, x.(queued)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// walk visits the commits reachable from start, newest first by committer
+// date, as git log does. Without w.merges it follows every parent and
+// counts every non-merge commit, diffed against its parent: the commits of
+// git log --no-merges. With w.merges it follows first parents only and
+// counts every commit, a merge diffed against its first parent.
+//
+// A commit older than b.since is left out and its parents are not queued
+// for it, as git log --since does; with clock skew (a parent newer than
+// its child) that is what decides, not the parent's own date. Known
+// commits are taken from b.known and not read again, their parents
+// queued as usual, so the walk is the same whatever an earlier walk left.
 func (w *walker) walk(ctx context.Context, start plumbing.Hash, b walkBounds, progress func(int)) (walkResult, error) {
 	var res walkResult
-	h := start
-	c, err := w.hist.Commit(h)
+	seen := map[plumbing.Hash]bool{start: true}
+	q := commitQueue{}
+	ord := 0
+	push := func(id plumbing.Hash, t int64) {
+		heap.Push(&q, queued{id: id, time: t, ord: ord})
+		ord++
+	}
+	// timeOf returns a commit's committer time, from b.known or from git.
+	pending := map[plumbing.Hash]source.Commit{}
+	timeOf := func(id plumbing.Hash) (int64, error) {
+		if cs, ok := b.known[id]; ok {
+			return cs.time, nil
+		}
+		c, err := w.hist.Commit(id)
+		if err != nil {
+			return 0, err
+		}
+		pending[id] = c
+		return c.Time, nil
+	}
+	t, err := timeOf(start)
 	if err != nil {
 		return res, err
 	}
-	counted := b.counted
-	for n := 0; ; n++ {
+	push(start, t)
+	counted := 0
+	for n := 0; q.Len() > 0; n++ {
 		if n&255 == 0 {
 			if err := ctx.Err(); err != nil {
 				return res, err
 			}
-			if progress != nil && n > 0 {
-				progress(n)
+		}
+		if b.maxCommits > 0 && counted >= b.maxCommits {
+			break
+		}
+		top := heap.Pop(&q).(queued)
+		if b.since != 0 && top.time < b.since {
+			// Everything still queued is older too.
+			break
+		}
+		if w.hist.Shallow(top.id) {
+			// Its parents are missing, so its diff would be against
+			// nothing: it is left out like the history below it.
+			res.shallow = true
+			continue
+		}
+		var cs changeSet
+		fresh := false
+		if k, ok := b.known[top.id]; ok {
+			cs = *k
+		} else {
+			c, ok := pending[top.id]
+			if !ok {
+				if c, err = w.hist.Commit(top.id); err != nil {
+					return res, err
+				}
+			}
+			delete(pending, top.id)
+			cs = changeSet{hash: c.ID, parents: c.Parents, time: c.Time, merge: len(c.Parents) > 1}
+			if !cs.merge || w.merges {
+				var parentTree plumbing.Hash
+				if len(c.Parents) > 0 {
+					p, err := w.hist.Commit(c.Parents[0])
+					if err != nil {
+						return res, err
+					}
+					parentTree = p.Tree
+				}
+				if err := w.diffCommit(&c, parentTree, &cs); err != nil {
+					return res, fmt.Errorf("commit %s: %w", c.ID, err)
+				}
+			}
+			fresh = true
+			res.walked++
+			if progress != nil && res.walked&255 == 0 {
+				progress(res.walked)
 			}
 		}
-		switch {
-		case !b.known.IsZero() && c.ID == b.known:
-			res.stop, res.next = stopKnown, c
-			return res, nil
-		case b.since != 0 && c.Time < b.since:
-			res.stop, res.next = stopWindow, c
-			return res, nil
-		case b.maxCommits > 0 && counted >= b.maxCommits && (len(c.Parents) < 2 || b.countMerges):
-			res.stop, res.next = stopWindow, c
-			return res, nil
-		case w.hist.Shallow(c.ID):
-			res.stop, res.next = stopShallow, c
-			return res, nil
-		}
-		var parent source.Commit
-		if len(c.Parents) > 0 {
-			if parent, err = w.hist.Commit(c.Parents[0]); err != nil {
-				return res, err
-			}
-		}
-		cs := changeSet{hash: c.ID, time: c.Time, merge: len(c.Parents) > 1}
 		if !cs.merge || w.merges {
-			if err := w.diffCommit(&c, parent.Tree, &cs); err != nil {
-				return res, fmt.Errorf("commit %s: %w", c.ID, err)
-			}
-		}
-		if !cs.merge || b.countMerges {
 			counted++
 		}
 		res.sets = append(res.sets, cs)
-		if len(c.Parents) == 0 {
-			res.stop = stopRoot
-			return res, nil
+		res.fresh = append(res.fresh, fresh)
+		parents := cs.parents
+		if w.merges && len(parents) > 1 {
+			parents = parents[:1]
 		}
-		c = parent
+		for _, p := range parents {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			t, err := timeOf(p)
+			if err != nil {
+				return res, err
+			}
+			push(p, t)
+		}
 	}
+	return res, nil
 }
 
-// diffCommit fills cs with what commit c changed relative to its first parent.
+// diffCommit fills cs with what commit c changed relative to its first
+// parent, whose tree is parentTree (zero for a root commit).
 func (w *walker) diffCommit(c *source.Commit, parentTree plumbing.Hash, cs *changeSet) error {
 	if w.byDay {
 		full, err := w.hist.CommitFull(c.ID)
