@@ -154,6 +154,7 @@ func (w *Workspace) cochangeOptions(opts cochange.Options) (cochange.Options, er
 		opts.NoRenames = true
 	}
 	opts.ByDay = opts.ByDay || c.ByDay
+	opts.Merges = opts.Merges || c.Merges
 	return opts, nil
 }
 

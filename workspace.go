@@ -364,6 +364,9 @@ type CochangeConfig struct {
 	MinCoupling  float64 `yaml:"min_coupling"`
 	Renames      *bool   `yaml:"renames"`
 	ByDay        bool    `yaml:"by_day"`
+	// Merges counts each merge on HEAD's first-parent chain as one
+	// change-set instead of every non-merge commit on its own.
+	Merges bool `yaml:"merges"`
 }
 
 // Duration is a time.Duration written as "10s" in YAML.
@@ -403,6 +406,8 @@ const defaultConfig = `# lore configuration. Every key is optional; the commente
 #   min_coupling: 0.3
 #   renames: true
 #   by_day: false
+#   merges: false               # true: each merge on HEAD's first-parent chain is one change-set
+#                               # (a merged pull request counts once); false: every non-merge commit
 `
 
 func readConfig(p string) (Config, error) {

@@ -8,17 +8,29 @@
 //
 // # History walk
 //
-// Analyze follows HEAD's first-parent chain and diffs every non-merge commit
-// against its parent (source.History.Diff: subtrees whose hashes are equal
-// are skipped without being read, and decoded trees are cached, so a walk
-// reads each changed tree about once). Merge commits are not change-sets,
-// and commits reachable only through a merge's other parents are not walked:
-// the commits are those of git log --first-parent --no-merges. Where work
-// arrives through merge commits, Options.Merges counts each merge as one
-// change-set (its diff against its first parent), and the result carries a
-// note when most of the chain is merges and the option is off. A shallow
-// clone is walked down to its boundary; the result then carries a note, and
-// a later Analyze walks what a deepening fetched. A repository without
+// Analyze walks every commit reachable from HEAD, newest first by committer
+// date (a queue ordered by date, ties in the order commits were queued, over
+// all parents), and diffs every non-merge commit against its parent
+// (source.History.Diff: subtrees whose hashes are equal are skipped without
+// being read, and decoded trees are cached, so a walk reads each changed
+// tree about once). Merges are walked through but are not change-sets: the
+// commits counted are those of git log --no-merges, so the work of branches
+// merged with merge commits counts commit by commit (Result.Mode
+// ModeNoMerges). Options.Merges is the other mode (ModeFirstParent): the
+// walk follows HEAD's first-parent chain only and counts every commit on
+// it, each merge as one change-set, its diff against its first parent — a
+// merged pull request counts once, its own commits not.
+//
+// Windows follow git log too: Since leaves out a commit older than it and
+// does not walk on through that commit, as git log --since does; with
+// clock skew (a parent dated after its child) that is what decides, so a
+// commit inside the window by date but reached only through an older one is
+// left out, as git leaves it out. MaxCommits keeps the first commits in the
+// walk's order, as git log -n does.
+//
+// A shallow clone is walked down to its boundary (the boundary commit,
+// whose parents are missing, is left out); the result then carries a note,
+// and a later Analyze walks what a deepening fetched. A repository without
 // commits gives an empty result. Linked worktrees and bare repositories work
 // like any other.
 //
@@ -38,18 +50,24 @@
 // and FullHistory override it.
 //
 // With rename propagation (the default), a file's history before a rename
-// counts under its current name. Renames are found per commit: exact ones by
-// equal blob hashes, similar ones by content similarity, the latter only in
-// commits that both add and delete files.
+// counts under its current name. Renames are found per non-merge commit
+// against its first parent: exact ones by equal blob hashes, similar ones by
+// content similarity, the latter only in commits that both add and delete
+// files. A rename applies to the commits the walk reaches after it (older
+// by date); on branches that ran beside the one that renamed, that is an
+// approximation, like git log --follow's.
 //
 // # Storage
 //
 // Change-sets are stored per commit in the "cc" namespace of a graph.Store,
-// with paths interned to small integers, so a later Analyze only walks the
-// commits that are new since the stored tip and forgets the ones that left
-// the window. When the stored tip is no longer a first-parent ancestor of
-// HEAD (history was rewritten) everything is recomputed. CheckStatus tells
-// callers when the analysis is older than StaleAge or more than StaleCommits
-// behind HEAD. Kept pairs become CO_CHANGES_WITH
-// edges between file:<a> and file:<b>, a < b.
+// with their parents and with paths interned to small integers. A later
+// Analyze walks the same way, but takes the stored commits from the store
+// instead of git: only commits it has not seen are read and diffed (an
+// update after one new commit reads one; a window that grew reads the
+// commits below it; commits a rewrite of history left unreachable, or that
+// left the window, are dropped). Merges stored without a diff are diffed
+// when the first-parent mode needs them. CheckStatus tells callers when the
+// analysis is older than StaleAge or more than StaleCommits behind HEAD.
+// Kept pairs become CO_CHANGES_WITH edges between file:<a> and file:<b>,
+// a < b.
 package cochange

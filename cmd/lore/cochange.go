@@ -14,10 +14,13 @@ func newCochangeCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "cochange",
 		Short: "Files that change together in git history",
-		Long: `cochange walks git history once (first parents, merges skipped), counts how
-often files change in the same commit, and keeps coupled pairs as
-CO_CHANGES_WITH edges: degree = shared / average(revs_a, revs_b). The default
-window is the year before HEAD's commit date; flags override config.yaml.`,
+		Long: `cochange walks git history once, counts how often files change in the same
+commit, and keeps coupled pairs as CO_CHANGES_WITH edges: degree = shared /
+average(revs_a, revs_b). It counts every non-merge commit reachable from HEAD,
+as git log --no-merges lists them; with --merges (config: cochange.merges) it
+walks HEAD's first-parent chain and counts each merge as one change-set (what
+the merged branch brought in). The default window is the year before HEAD's
+commit date; flags override config.yaml.`,
 	}
 	c.AddCommand(newCochangeAnalyzeCmd(a), newCochangeShowCmd(a), newCochangePairsCmd(a))
 	return c
@@ -35,7 +38,8 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 		Short: "Analyse git history (incremental after the first run)",
 		Example: `  lore cochange analyze
   lore cochange analyze --since 2y --min-coupling 0.5
-  lore cochange analyze --full-history --renames=false --json`,
+  lore cochange analyze --full-history --renames=false --json
+  lore cochange analyze --merges        # a merged pull request counts once`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if since != "" {
@@ -62,22 +66,30 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 			}
 			if asJSON {
 				return a.json(map[string]any{
-					"head": res.Head, "commits": res.Commits, "skipped": res.Skipped, "walked": res.Walked,
+					"head": res.Head, "mode": res.Mode, "commits": res.Commits, "skipped": res.Skipped, "walked": res.Walked,
 					"full": res.Full, "reason": res.Reason, "since": res.Since, "pairs": len(res.Pairs), "notes": res.Notes,
 				})
 			}
-			mode := "incremental"
+			update := "incremental"
 			if res.Full {
-				mode = "full: " + res.Reason
+				update = "full: " + res.Reason
 			}
-			fmt.Fprintf(a.stdout, "%d commits in window (%d walked, %s), %d change-sets skipped as too large, %d coupled pairs\n",
-				res.Commits, res.Walked, mode, res.Skipped, len(res.Pairs))
+			counted := "non-merge commits reachable from HEAD"
+			if res.Mode == cochange.ModeFirstParent {
+				counted = "commits on HEAD's first-parent chain, each merge as one change-set"
+			}
+			head := res.Head
+			if len(head) > 12 {
+				head = head[:12]
+			}
+			fmt.Fprintf(a.stdout, "mode %s: %d %s in window (HEAD %s; %d walked, %s), %d change-sets skipped as too large, %d coupled pairs\n",
+				res.Mode, res.Commits, counted, head, res.Walked, update, res.Skipped, len(res.Pairs))
 			return nil
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&since, "since", "", "window start: a date (2024-01-31) or an age (90d, 12w, 6m, 2y)")
-	f.IntVar(&opts.MaxCommits, "max-commits", 0, "most recent non-merge commits to analyse (0: no limit)")
+	f.IntVar(&opts.MaxCommits, "max-commits", 0, "most recent counted commits to analyse (0: no limit)")
 	f.BoolVar(&opts.FullHistory, "full-history", false, "analyse all of history")
 	f.IntVar(&opts.MaxChangeset, "max-changeset", 0, "skip commits touching more files (default 30)")
 	f.IntVar(&opts.MinRevs, "min-revs", 0, "minimum revisions of each file (default 5)")
@@ -85,6 +97,7 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 	f.Float64Var(&opts.MinCoupling, "min-coupling", 0, "minimum degree of coupling (default 0.30)")
 	f.BoolVar(&renames, "renames", true, "count a renamed file's history under its current name")
 	f.BoolVar(&opts.ByDay, "by-day", false, "one author's commits of one day form one change-set")
+	f.BoolVar(&opts.Merges, "merges", false, "walk HEAD's first-parent chain and count each merge as one change-set (config: cochange.merges)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON summary")
 	return c
 }
