@@ -131,6 +131,9 @@ func (w *walker) walk(ctx context.Context, start plumbing.Hash, b walkBounds, pr
 		if cs, ok := b.known[id]; ok {
 			return cs.time, nil
 		}
+		if c, ok := pending[id]; ok {
+			return c.Time, nil
+		}
 		c, err := w.hist.Commit(id)
 		if err != nil {
 			return 0, err
@@ -180,9 +183,16 @@ func (w *walker) walk(ctx context.Context, start plumbing.Hash, b walkBounds, pr
 			if !cs.merge || w.merges {
 				var parentTree plumbing.Hash
 				if len(c.Parents) > 0 {
-					p, err := w.hist.Commit(c.Parents[0])
-					if err != nil {
-						return res, err
+					// Queueing the parents below reads the first one
+					// anyway: read it now and keep it for then.
+					p, ok := pending[c.Parents[0]]
+					if !ok {
+						if p, err = w.hist.Commit(c.Parents[0]); err != nil {
+							return res, err
+						}
+						if !seen[p.ID] {
+							pending[p.ID] = p
+						}
 					}
 					parentTree = p.Tree
 				}
