@@ -158,6 +158,41 @@ func (w *Workspace) cochangeOptions(opts cochange.Options) (cochange.Options, er
 	return opts, nil
 }
 
+// NewSymbolParser returns a cochange.SymbolParser over lore's analyzer
+// (the files of its languages; others are not parsed) and the function
+// that frees it. Symbols that contain others (a class of methods) are left
+// out: their changes are their members'. Symbols that share a name (Go's
+// init functions) are one symbol.
+func NewSymbolParser() (cochange.SymbolParser, func()) {
+	p := analyzer.NewParser(nil)
+	table := p.Table()
+	parse := func(path string, content []byte) (map[string]string, bool) {
+		if table.ForPath(path) == nil {
+			return nil, false
+		}
+		f, err := p.Parse(path, content)
+		if err != nil {
+			return nil, false // past the parser's bounds: as if unsupported
+		}
+		// FQNames start with the path.
+		prefix := path + cochange.SymbolSep
+		parents := make(map[string]bool)
+		for _, s := range f.Symbols {
+			if i := strings.LastIndex(s.FQName, cochange.SymbolSep); i > len(path) {
+				parents[s.FQName[:i]] = true
+			}
+		}
+		m := make(map[string]string, len(f.Symbols))
+		for _, s := range f.Symbols {
+			if !parents[s.FQName] {
+				m[strings.TrimPrefix(s.FQName, prefix)] += s.Hash
+			}
+		}
+		return m, true
+	}
+	return parse, p.Close
+}
+
 // AnalyzeCochange brings the co-change analysis of the repository's git
 // history up to date (incrementally when it can) and stores the coupled
 // pairs as CO_CHANGES_WITH edges. Zero options take config.yaml's values,
@@ -167,6 +202,11 @@ func (w *Workspace) AnalyzeCochange(ctx context.Context, opts cochange.Options) 
 	if err != nil {
 		return nil, err
 	}
+	if opts.Symbols == nil && w.cfg.Cochange.Symbols {
+		parse, done := NewSymbolParser()
+		defer done()
+		opts.Symbols = parse
+	}
 	var res *cochange.Result
 	err = w.withWriter(ctx, func(st *graph.Store) error {
 		res, err = cochange.Analyze(ctx, st, w.root, opts)
@@ -175,12 +215,31 @@ func (w *Workspace) AnalyzeCochange(ctx context.Context, opts cochange.Options) 
 	return res, err
 }
 
-// CochangePairs returns the stored coupled pairs (a < b).
-func (w *Workspace) CochangePairs(ctx context.Context) ([]cochange.Pair, error) {
+// CochangePairs returns the stored coupled pairs (a < b): of files, or
+// with symbols of symbols (path::fqname).
+func (w *Workspace) CochangePairs(ctx context.Context, symbols bool) ([]cochange.Pair, error) {
 	var ps []cochange.Pair
 	err := w.withStore(ctx, func(st *graph.Store) error {
 		var err error
-		ps, err = cochange.Pairs(ctx, st)
+		if symbols {
+			ps, err = cochange.SymbolPairs(ctx, st)
+		} else {
+			ps, err = cochange.Pairs(ctx, st)
+		}
+		w.warnStaleCochange(ctx, st)
+		return err
+	})
+	return ps, err
+}
+
+// CochangeSymbolPartners returns the symbols that change together with
+// symbol (path::fqname), strongest first, from the last analysis with
+// symbols.
+func (w *Workspace) CochangeSymbolPartners(ctx context.Context, symbol string) ([]cochange.Partner, error) {
+	var ps []cochange.Partner
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		var err error
+		ps, err = cochange.SymbolPartners(ctx, st, symbol)
 		w.warnStaleCochange(ctx, st)
 		return err
 	})

@@ -367,6 +367,8 @@ type CochangeConfig struct {
 	// Merges counts each merge on HEAD's first-parent chain as one
 	// change-set instead of every non-merge commit on its own.
 	Merges bool `yaml:"merges"`
+	// Symbols adds co-change of symbols in the files of the kept pairs.
+	Symbols bool `yaml:"symbols"`
 }
 
 // Duration is a time.Duration written as "10s" in YAML.
@@ -408,6 +410,7 @@ const defaultConfig = `# lore configuration. Every key is optional; the commente
 #   by_day: false
 #   merges: false               # true: each merge on HEAD's first-parent chain is one change-set
 #                               # (a merged pull request counts once); false: every non-merge commit
+#   symbols: false              # true: also symbols that change together (lore cochange show path::Symbol)
 `
 
 func readConfig(p string) (Config, error) {

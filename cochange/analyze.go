@@ -38,6 +38,11 @@ type Result struct {
 	Reason string `json:"reason,omitempty"`
 	// Since is the start of the window in effect (zero: none).
 	Since time.Time `json:"since,omitzero"`
+	// SymbolPairs are the kept pairs of symbols ("path::fqname"), sorted by
+	// A then B, when Options.Symbols was set; SymbolCommits is the number
+	// of commits in which symbols of the kept pairs' files changed.
+	SymbolPairs   []Pair `json:"symbol_pairs,omitempty"`
+	SymbolCommits int    `json:"symbol_commits,omitempty"`
 	// Notes say what a caller may want to tell the user, such as history
 	// ending at a shallow clone's boundary.
 	Notes []string `json:"notes,omitempty"`
@@ -188,6 +193,17 @@ func (a *analysis) run() error {
 	pairs, cst := count(chain, paths.names, f)
 	a.res.Pairs, a.res.Commits, a.res.Skipped = pairs, cst.commits, cst.skipped
 	a.res.Walked, a.res.Full = a.walked, full
+	if a.o.Symbols != nil {
+		focus := make(map[string]bool)
+		for _, p := range pairs {
+			focus[p.A], focus[p.B] = true, true
+		}
+		sp, sst, err := symbolPass(a.ctx, a.hist, chain, paths.names, focus, a.o.Symbols, f)
+		if err != nil {
+			return fmt.Errorf("symbols: %w", err)
+		}
+		a.res.SymbolPairs, a.res.SymbolCommits = sp, sst.commits
+	}
 	if a.s == nil {
 		return nil
 	}
@@ -265,6 +281,12 @@ func (a *analysis) run() error {
 	for _, idx := range blocks {
 		slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(seqs[x], seqs[y]) })
 	}
+	if a.o.Symbols == nil {
+		// Symbol pairs of an earlier analysis would not match this one.
+		if err := deleteLarge(a.s, keySymbols); err != nil {
+			return fmt.Errorf("drop symbol pairs: %w", err)
+		}
+	}
 	for blk := range touched {
 		if len(blocks[blk]) == 0 {
 			if err := deleteLarge(a.s, blockKey(blk)); err != nil {
@@ -290,6 +312,11 @@ func (a *analysis) run() error {
 		for c := oldPaths / pathChunk; oldPaths < len(paths.names) && c*pathChunk < len(paths.names); c++ {
 			end := min((c+1)*pathChunk, len(paths.names))
 			if err := setLarge(bt, chunkKey(c), encodePaths(paths.names[c*pathChunk:end])); err != nil {
+				return err
+			}
+		}
+		if a.o.Symbols != nil {
+			if err := setLarge(bt, keySymbols, encodePairs(a.res.SymbolPairs)); err != nil {
 				return err
 			}
 		}

@@ -82,6 +82,12 @@ type Options struct {
 	// are walked through and not counted.
 	Merges bool
 
+	// Symbols, when set, adds co-change of symbols (SymbolPairs): in the
+	// files of the kept pairs, each counted commit's changed symbols are a
+	// change-set, as found by comparing what Symbols returns for the file
+	// before and after the commit.
+	Symbols SymbolParser
+
 	// Progress, when set, is called from time to time during the walk of
 	// history with the number of commits walked so far.
 	Progress func(Progress)

@@ -16,8 +16,31 @@ import (
 // ErrNoAnalysis reports that the store holds no co-change analysis yet.
 var ErrNoAnalysis = errors.New("no co-change analysis yet (run lore cochange analyze)")
 
+// ErrNoSymbolAnalysis reports that the last analysis had no symbols.
+var ErrNoSymbolAnalysis = errors.New("no symbol co-change analysis yet (run lore cochange analyze --symbols)")
+
 // Pairs returns the pairs kept by the last Analyze, sorted by A then B.
 func Pairs(ctx context.Context, s *graph.Store) ([]Pair, error) {
+	ps, err := storedPairs(ctx, s, keyResult, nil)
+	if err != nil {
+		return nil, fmt.Errorf("cochange: pairs: %w", err)
+	}
+	return ps, nil
+}
+
+// SymbolPairs returns the symbol pairs kept by the last Analyze (names as
+// "path::fqname"), sorted by A then B.
+func SymbolPairs(ctx context.Context, s *graph.Store) ([]Pair, error) {
+	ps, err := storedPairs(ctx, s, keySymbols, ErrNoSymbolAnalysis)
+	if err != nil {
+		return nil, fmt.Errorf("cochange: symbol pairs: %w", err)
+	}
+	return ps, nil
+}
+
+// storedPairs reads the pairs stored under key; missing is the error for
+// an analysis without them (nil: none, a repository without commits).
+func storedPairs(ctx context.Context, s *graph.Store, key string, missing error) ([]Pair, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -30,9 +53,9 @@ func Pairs(ctx context.Context, s *graph.Store) ([]Pair, error) {
 		if st == nil {
 			return ErrNoAnalysis
 		}
-		b, err := getLarge(tx, keyResult)
+		b, err := getLarge(tx, key)
 		if errors.Is(err, graph.ErrNotFound) {
-			return nil // a repository without commits
+			return missing
 		}
 		if err != nil {
 			return err
@@ -40,10 +63,7 @@ func Pairs(ctx context.Context, s *graph.Store) ([]Pair, error) {
 		ps, err = decodePairs(b)
 		return err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("cochange: pairs: %w", err)
-	}
-	return ps, nil
+	return ps, err
 }
 
 // Partner is a file that changes together with a given one.
@@ -67,6 +87,20 @@ func Partners(ctx context.Context, s *graph.Store, file string) ([]Partner, erro
 	if err != nil {
 		return nil, err
 	}
+	return partnersOf(ps, file), nil
+}
+
+// SymbolPartners returns the symbols that change together with symbol
+// ("path::fqname") from the last Analyze with symbols, best first.
+func SymbolPartners(ctx context.Context, s *graph.Store, symbol string) ([]Partner, error) {
+	ps, err := SymbolPairs(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return partnersOf(ps, symbol), nil
+}
+
+func partnersOf(ps []Pair, file string) []Partner {
 	var out []Partner
 	for _, p := range ps {
 		switch file {
@@ -85,7 +119,7 @@ func Partners(ctx context.Context, s *graph.Store, file string) ([]Partner, erro
 		}
 		return cmp.Compare(x.Path, y.Path)
 	})
-	return out, nil
+	return out
 }
 
 // Status describes how current the stored analysis is.

@@ -18,11 +18,13 @@ import (
 //	              block*blockSize ... block*blockSize+blockSize-1
 //	p/<chunk>     pathChunk interned paths, ids chunk*pathChunk...
 //	r             the pairs of the last analysis
+//	s             the symbol pairs of the last analysis, when it had symbols
 const ns = "cc"
 
 const (
 	keyMeta     = "meta"
 	keyResult   = "r"
+	keySymbols  = "s"
 	prefixBlock = "b/"
 	blockSize   = 256
 	prefixPaths = "p/"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -191,4 +192,39 @@ func parseSignature(b []byte) (ident string, unix int64, tz int) {
 		ident = strings.ToLower(ident[lt:])
 	}
 	return ident, unix, tz
+}
+
+// Lookup returns the blob a path names in a tree (a zero hash stands for an
+// empty tree), or the zero hash when the tree has no file there. Trees are
+// read through the same cache as Diff's.
+func (h *History) Lookup(tree plumbing.Hash, path string) (plumbing.Hash, error) {
+	cur := tree
+	for cur != plumbing.ZeroHash {
+		name, rest, more := strings.Cut(path, "/")
+		entries, err := h.differ.tree(cur)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		i, found := slices.BinarySearchFunc(entries, name, func(e treeEntry, n string) int {
+			return strings.Compare(e.name, n)
+		})
+		if !found {
+			// Entries sort as git sorts them (a directory as if its name
+			// ended in '/'): look around for an equal name.
+			i = slices.IndexFunc(entries, func(e treeEntry) bool { return e.name == name })
+			if i < 0 {
+				return plumbing.ZeroHash, nil
+			}
+		}
+		e := entries[i]
+		switch {
+		case more && e.isDir():
+			cur, path = e.hash, rest
+		case !more && e.mode.IsFile():
+			return e.hash, nil
+		default:
+			return plumbing.ZeroHash, nil
+		}
+	}
+	return plumbing.ZeroHash, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/cochange"
 )
 
@@ -31,6 +32,7 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 		opts    cochange.Options
 		since   string
 		renames bool
+		symbols bool
 		asJSON  bool
 	)
 	c := &cobra.Command{
@@ -54,6 +56,11 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if symbols {
+				parse, done := lore.NewSymbolParser()
+				defer done()
+				opts.Symbols = parse
+			}
 			bar := a.progress("history")
 			opts.Progress = func(p cochange.Progress) { bar(p.Commits, p.Total) }
 			res, err := ws.AnalyzeCochange(c.Context(), opts)
@@ -68,6 +75,7 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 				return a.json(map[string]any{
 					"head": res.Head, "mode": res.Mode, "commits": res.Commits, "skipped": res.Skipped, "walked": res.Walked,
 					"full": res.Full, "reason": res.Reason, "since": res.Since, "pairs": len(res.Pairs), "notes": res.Notes,
+					"symbol_pairs": len(res.SymbolPairs), "symbol_commits": res.SymbolCommits,
 				})
 			}
 			update := "incremental"
@@ -84,6 +92,10 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 			}
 			fmt.Fprintf(a.stdout, "mode %s: %d %s in window (HEAD %s; %d walked, %s), %d change-sets skipped as too large, %d coupled pairs\n",
 				res.Mode, res.Commits, counted, head, res.Walked, update, res.Skipped, len(res.Pairs))
+			if opts.Symbols != nil {
+				fmt.Fprintf(a.stdout, "symbols: %d coupled pairs of symbols, from %d commits that changed symbols of the coupled files\n",
+					len(res.SymbolPairs), res.SymbolCommits)
+			}
 			return nil
 		},
 	}
@@ -98,6 +110,7 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 	f.BoolVar(&renames, "renames", true, "count a renamed file's history under its current name")
 	f.BoolVar(&opts.ByDay, "by-day", false, "one author's commits of one day form one change-set")
 	f.BoolVar(&opts.Merges, "merges", false, "walk HEAD's first-parent chain and count each merge as one change-set (config: cochange.merges)")
+	f.BoolVar(&symbols, "symbols", false, "also find symbols that change together, in the files of the coupled pairs (config: cochange.symbols)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON summary")
 	return c
 }
@@ -105,20 +118,32 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 func newCochangeShowCmd(a *app) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:     "show FILE [--json]",
-		Short:   "Files that change together with FILE, strongest first",
-		Example: "  lore cochange show src/auth.ts",
+		Use:   "show FILE|FILE::SYMBOL [--json]",
+		Short: "Files (or symbols) that change together with FILE (or SYMBOL), strongest first",
+		Long: `show lists the co-change partners of a file, or with path::Symbol those of a
+symbol (after lore cochange analyze --symbols).`,
+		Example: "  lore cochange show src/auth.ts\n  lore cochange show src/auth.go::Service::Validate",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ws, err := a.workspace()
 			if err != nil {
 				return err
 			}
-			ps, err := a.absPaths(args)
+			file, fq, isSymbol := cochange.SplitSymbol(args[0])
+			ps, err := a.absPaths([]string{file})
 			if err != nil {
 				return err
 			}
-			partners, err := ws.CochangePartners(c.Context(), ps[0])
+			var partners []cochange.Partner
+			if isSymbol {
+				rel, rerr := ws.RelPath(ps[0])
+				if rerr != nil {
+					return rerr
+				}
+				partners, err = ws.CochangeSymbolPartners(c.Context(), rel+cochange.SymbolSep+fq)
+			} else {
+				partners, err = ws.CochangePartners(c.Context(), ps[0])
+			}
 			if err != nil {
 				return err
 			}
@@ -141,9 +166,9 @@ func newCochangeShowCmd(a *app) *cobra.Command {
 }
 
 func newCochangePairsCmd(a *app) *cobra.Command {
-	var asJSON bool
+	var asJSON, symbols bool
 	c := &cobra.Command{
-		Use:   "pairs [--json]",
+		Use:   "pairs [--symbols] [--json]",
 		Short: "All coupled pairs (JSON Lines with --json)",
 		Long: `pairs prints every coupled pair of the last analysis. With --json: JSON Lines
 {"a", "b", "shared", "revs_a", "revs_b", "score"} with a < b.`,
@@ -154,7 +179,7 @@ func newCochangePairsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ps, err := ws.CochangePairs(c.Context())
+			ps, err := ws.CochangePairs(c.Context(), symbols)
 			if err != nil {
 				return err
 			}
@@ -172,5 +197,6 @@ func newCochangePairsCmd(a *app) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines")
+	c.Flags().BoolVar(&symbols, "symbols", false, "pairs of symbols (path::fqname) from an analysis with --symbols")
 	return c
 }
