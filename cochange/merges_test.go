@@ -3,9 +3,7 @@ package cochange
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -24,16 +22,7 @@ import (
 func TestMergeHistoriesAgainstGitLog(t *testing.T) {
 	t.Parallel()
 	needGit(t)
-	seeds := uint64(3)
-	if n, err := strconv.ParseUint(os.Getenv("LORE_COCHANGE_SEEDS"), 10, 64); err == nil {
-		seeds = n
-	}
-	for seed := range seeds {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			t.Parallel()
-			mergeHistory(t, seed)
-		})
-	}
+	forSeeds(t, 3, mergeHistory)
 }
 
 func mergeHistory(t *testing.T, seed uint64) {

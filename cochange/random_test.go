@@ -19,14 +19,19 @@ import (
 // under several windows and option sets.
 func TestIncrementalRandomHistories(t *testing.T) {
 	t.Parallel()
-	seeds := uint64(2)
-	if n, err := strconv.ParseUint(os.Getenv("LORE_COCHANGE_SEEDS"), 10, 64); err == nil {
-		seeds = n // more for a longer hunt
+	forSeeds(t, 2, randomHistory)
+}
+
+// forSeeds runs fn as parallel subtests, one per seed: n of them, or
+// LORE_COCHANGE_SEEDS for a longer hunt.
+func forSeeds(t *testing.T, n uint64, fn func(*testing.T, uint64)) {
+	if v, err := strconv.ParseUint(os.Getenv("LORE_COCHANGE_SEEDS"), 10, 64); err == nil {
+		n = v
 	}
-	for seed := range seeds {
+	for seed := range n {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
-			randomHistory(t, seed)
+			fn(t, seed)
 		})
 	}
 }
