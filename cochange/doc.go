@@ -57,6 +57,17 @@
 // by date); on branches that ran beside the one that renamed, that is an
 // approximation, like git log --follow's.
 //
+// # Symbols
+//
+// With Options.Symbols (a parser the caller supplies; lore's is
+// lore.NewSymbolParser over the analyzer), the same walk also gives
+// co-change of symbols: in the counted commits that were not skipped, for
+// the files of the kept pairs only (that bounds the parsing), each symbol
+// whose text differs from the first parent's version, or that is new or
+// gone, is changed; a commit's changed symbols are a change-set counted
+// with the files' filters. File renames are not followed at this level.
+// The pass runs over the whole window on every Analyze that asks for it.
+//
 // # Storage
 //
 // Change-sets are stored per commit in the "cc" namespace of a graph.Store,
