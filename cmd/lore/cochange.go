@@ -153,6 +153,14 @@ symbol (after lore cochange analyze --symbols).`,
 				}
 				return a.json(partners)
 			}
+			if len(partners) == 0 {
+				hint := ""
+				if isSymbol {
+					hint = " (symbol pairs come from lore cochange analyze --symbols)"
+				}
+				fmt.Fprintf(a.stdout, "no co-change partners of %s in the last analysis%s\n", args[0], hint)
+				return nil
+			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "score\tshared\tpartner")
 			for _, p := range partners {
