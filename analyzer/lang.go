@@ -1,17 +1,27 @@
 package analyzer
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/bash"
 	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/csharp"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/kotlin"
+	"github.com/smacker/go-tree-sitter/lua"
+	"github.com/smacker/go-tree-sitter/php"
 	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/ruby"
 	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/scala"
+	"github.com/smacker/go-tree-sitter/swift"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
@@ -46,12 +56,24 @@ type Language struct {
 	// back), so that tree-sitter parses less; ok false means parse the
 	// source itself.
 	skeleton func(path string, src, buf []byte, q *squeezed) (out []byte, ok bool)
+	// tags: symbols and imports come from the language's query files,
+	// all compiled as one query (see tags.go), instead of a walk.
+	tags bool
+	// qualified are the separators of a qualified declared name
+	// (C++'s Foo::bar, Lua's M.f); qualifiedMethods makes a qualified
+	// function a method (C++'s out-of-line member definitions).
+	qualified        []string
+	qualifiedMethods bool
+	// wraps are the node types whose extent a declaration directly
+	// inside them takes (C++'s template_declaration).
+	wraps map[string]bool
 
 	once    sync.Once
 	tsLang  *sitter.Language
 	types   []string          // node type names by symbol (see node.Type)
 	fields  map[string]uint16 // field ids by name (see node.ChildByFieldName)
 	query   *sitter.Query
+	roles   []captureRole // a tags language's captures
 	qerr    error
 	version string
 }
@@ -84,14 +106,21 @@ func (l *Language) compiled() (*sitter.Language, *sitter.Query, error) {
 			l.fields[name] = uint16(id)
 		}
 		var src []byte
-		for _, name := range queries.Files(l.Name) {
+		var starts []int // offsets in src where each file starts
+		names := queries.Files(l.Name)
+		for _, name := range names {
 			b, err := queries.Read(l.Name, name)
 			if err != nil {
 				l.qerr = err
 				return
 			}
-			if name == "imports.scm" {
-				src = b
+			if l.tags {
+				// A tags language runs all its files as one query: one
+				// pass over the tree.
+				starts = append(starts, len(src))
+				src = append(append(src, b...), '\n')
+			} else if name == "imports.scm" {
+				src, names, starts = b, []string{name}, []int{0}
 			}
 		}
 		if src == nil {
@@ -99,8 +128,24 @@ func (l *Language) compiled() (*sitter.Language, *sitter.Query, error) {
 		}
 		q, err := sitter.NewQuery(src, l.tsLang)
 		if err != nil {
-			l.qerr = fmt.Errorf("queries/%s/imports.scm: %w", l.Name, err)
+			file := names[0]
+			var qe *sitter.QueryError
+			if errors.As(err, &qe) {
+				for i, s := range starts {
+					if int(qe.Offset) >= s {
+						file = names[i]
+					}
+				}
+			}
+			l.qerr = fmt.Errorf("queries/%s/%s: %w", l.Name, file, err)
 			return
+		}
+		if l.tags {
+			if l.roles, err = queryRoles(q); err != nil {
+				q.Close()
+				l.qerr = fmt.Errorf("queries/%s: %w", l.Name, err)
+				return
+			}
 		}
 		l.query = q
 	})
@@ -114,7 +159,8 @@ type Table struct {
 }
 
 // NewTable returns the default language table: Go (go/parser), and
-// TypeScript, TSX, JavaScript, Python, Rust, Java and C (tree-sitter).
+// TypeScript, TSX, JavaScript, Python, Rust, Java, C, C++, C#, Ruby, PHP,
+// Kotlin, Swift, Scala, Bash and Lua (tree-sitter).
 func NewTable() *Table {
 	cComments := map[string]bool{"comment": true}
 	langs := []*Language{
@@ -135,6 +181,25 @@ func NewTable() *Table {
 			attach: map[string]bool{"line_comment": true, "block_comment": true}},
 		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage,
 			walk: walkC, imports: importsC, resolve: resolveC, attach: cComments},
+		// Languages below are table entries and query files (tags.go):
+		// queries/<name>/tags.scm for symbols, imports.scm for imports.
+		{Name: "cpp", Extensions: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tcc", ".inl"},
+			grammar: cpp.GetLanguage, tags: true, resolve: resolveC,
+			qualified: []string{"::"}, qualifiedMethods: true, wraps: map[string]bool{"template_declaration": true}},
+		{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, tags: true, resolve: resolveCSharp},
+		{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.GetLanguage, tags: true,
+			resolve: resolveRuby, qualified: []string{"::"}},
+		{Name: "php", Extensions: []string{".php", ".phtml"}, grammar: php.GetLanguage, tags: true,
+			imports: importsPHP, resolve: resolvePHP},
+		{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, tags: true,
+			imports: importsDotted, resolve: resolveJVM(".kt", ".java")},
+		{Name: "swift", Extensions: []string{".swift"}, grammar: swift.GetLanguage, tags: true, qualified: []string{"."}},
+		{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.GetLanguage, tags: true,
+			imports: importsDotted, resolve: resolveJVM(".scala", ".java")},
+		{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.GetLanguage, tags: true,
+			imports: importsBash, resolve: resolveShell},
+		{Name: "lua", Extensions: []string{".lua"}, grammar: lua.GetLanguage, tags: true,
+			imports: importsLua, resolve: resolveLua, qualified: []string{".", ":"}},
 	}
 	t := &Table{langs: langs, byExt: map[string]*Language{}}
 	for _, l := range langs {

@@ -41,6 +41,9 @@ func lexSpec(lang string) tokenizer {
 	case "java", "c":
 		return lexer{slashComments: true, quotes: true}
 	}
+	if r := rulesFor(lang); r != nil {
+		return rulesTokens{r}
+	}
 	return lexer{}
 }
 

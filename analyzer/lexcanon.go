@@ -70,6 +70,9 @@ func canonTokens(sc *scratch, lang string, src []byte, spans []span, out []ctok)
 	case "java", "c":
 		return canonC(sc, src, spans, out)
 	}
+	if r := rulesFor(lang); r != nil {
+		return canonRules(sc, r, src, out)
+	}
 	for _, s := range spans {
 		out = append(out, ctok{pos: int32(s.start), start: int32(s.start), end: int32(s.end)})
 	}
@@ -83,7 +86,7 @@ func canonFromSpans(lang string) bool {
 	case "javascript", "typescript", "tsx", "python", "rust":
 		return false
 	}
-	return true
+	return rulesFor(lang) == nil
 }
 
 // appendCanon appends t's canonical text.

@@ -178,6 +178,10 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 		return nil, nil, fmt.Errorf("%s: %w: %d tokens, more than %d", path, ErrTooDense, n, MaxTokens)
 	}
 	p.lines = appendLineStarts(p.lines, src)
+	early := l.tags // the stream is read first: it tells which lines hold code
+	if early {
+		p.canon = canonTokens(&p.scratch, l.Name, src, p.spans, p.canon[:0])
+	}
 	if l.grammar == nil {
 		header = parseGo(f, src, p.lines, p.spans, &p.goSkel)
 	} else {
@@ -199,7 +203,9 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if raw {
 		sums = make([]digests, len(f.Symbols))
 	}
-	p.canon = canonTokens(&p.scratch, l.Name, src, p.spans, p.canon[:0])
+	if !early {
+		p.canon = canonTokens(&p.scratch, l.Name, src, p.spans, p.canon[:0])
+	}
 	if len(p.canon) > MaxTokens {
 		n := len(p.canon)
 		p.trim()
@@ -291,8 +297,15 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	p.forest.reset(l)
 	sroot := tree.RootNode()
 	root := p.forest.adopt(sroot)
-	w := &walker{lang: l, src: src, parsed: text, sq: &p.squeezed, file: f}
-	l.walk(w, root)
+	w := &walker{lang: l, src: src, parsed: text, sq: &p.squeezed, file: f, lines: p.lines, canon: p.canon}
+	if l.tags {
+		if q != nil {
+			p.runTags(w, l, q, l.roles, sroot, text)
+		}
+		q = nil
+	} else {
+		l.walk(w, root)
+	}
 	if l.wordImports != nil {
 		l.wordImports(w, root)
 		sort.SliceStable(f.Imports, func(i, j int) bool { return f.Imports[i].Line < f.Imports[j].Line })
@@ -487,6 +500,11 @@ type walker struct {
 	nerr   int
 	// tooDeep is set when declarations nest deeper than MaxNesting.
 	tooDeep bool
+	// lines are the file's line starts; canon its canonical stream, and
+	// code which lines hold its tokens (tags languages: attachedStart).
+	lines []int
+	canon []ctok
+	code  []bool
 
 	sibs []siblings // the visits in progress, innermost last
 }
@@ -621,6 +639,12 @@ func (w *walker) emit(scope []string, name, kind string, rng, body *node) {
 	if w.lang.trimEnd {
 		end = w.lastTokenEnd(rng)
 	}
+	w.emitAt(scope, name, kind, w.startOf(rng), end, body)
+}
+
+// emitAt records a symbol of lines start..end; body is the node where its
+// header ends (nil: the symbol is all header).
+func (w *walker) emitAt(scope []string, name, kind string, start, end int, body *node) {
 	fq := w.file.Path
 	for _, s := range scope {
 		fq += "::" + s
@@ -628,7 +652,7 @@ func (w *walker) emit(scope []string, name, kind string, rng, body *node) {
 	fq += "::" + name
 	w.file.Symbols = append(w.file.Symbols, Symbol{
 		Path: w.file.Path, FQName: fq, Name: name, Kind: kind,
-		StartLine: w.startOf(rng), EndLine: end,
+		StartLine: start, EndLine: end,
 	})
 	h := -1
 	if body != nil {

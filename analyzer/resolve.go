@@ -25,6 +25,7 @@ type resolver struct {
 
 	paths      []string            // every file (see newResolver)
 	byBase     map[string][]string // file name -> paths, built on first use (see base)
+	byDirBase  map[string][]string // directory name -> directories, built on first use (see dirsNamed)
 	rustCrates map[string]string   // crate name -> crate root dir (the dir holding lib.rs/main.rs)
 	pyRoots    []string
 	goPkgs     map[string][]string // goPackage results by directory

@@ -1,0 +1,364 @@
+package analyzer
+
+import (
+	"encoding/json"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Imports and their resolution for the languages added as table entries
+// (tags.go). Each resolves only what the repository determines: a path
+// written in the file, or a convention its configuration names.
+
+// importsPHP reads require/include paths (__DIR__ . '/x.php' is beside
+// the file) and use declarations (namespaces, resolved through
+// composer.json's PSR-4 map).
+func importsPHP(w *walker, role string, n *node) {
+	if p := n.Parent(); p != nil && w.typ(p) == "namespace_use_clause" {
+		w.addImport(strings.TrimPrefix(strings.Join(strings.Fields(w.text(n)), ""), `\`), ImportStatic, n)
+		return
+	}
+	text := strings.Join(strings.Fields(w.text(n)), "")
+	text = strings.Trim(text, "()")
+	dir := ""
+	for _, pre := range []struct{ code, dir string }{
+		{"__DIR__.", "./"}, {"dirname(__FILE__).", "./"}, {"dirname(__DIR__).", "../"},
+	} {
+		if rest, ok := strings.CutPrefix(text, pre.code); ok {
+			text, dir = rest, pre.dir
+			break
+		}
+	}
+	if len(text) < 2 || (text[0] != '\'' && text[0] != '"') || text[len(text)-1] != text[0] || strings.ContainsAny(text[1:len(text)-1], `$'"`) {
+		if dir == "" {
+			w.addImport(w.text(n), ImportDynamic, n)
+		}
+		return
+	}
+	spec := unquote(text)
+	if dir != "" {
+		spec = path.Clean(dir + strings.TrimPrefix(spec, "/"))
+		if !strings.HasPrefix(spec, ".") {
+			spec = "./" + spec
+		}
+	}
+	w.addImport(spec, ImportStatic, n)
+}
+
+// resolvePHP resolves a path beside the importing file (or, for a bare
+// path, from the repository's root) and a class named by use through the
+// PSR-4 autoload map of the nearest composer.json above the file.
+func resolvePHP(r *resolver, imp *Import) []string {
+	spec := imp.Spec
+	if strings.HasSuffix(spec, ".php") || strings.HasSuffix(spec, ".inc") || strings.HasPrefix(spec, ".") {
+		if p := path.Join(path.Dir(imp.Path), spec); r.files[p] {
+			return []string{p}
+		}
+		if !strings.HasPrefix(spec, ".") && r.files[path.Clean(spec)] {
+			return []string{path.Clean(spec)}
+		}
+		return nil
+	}
+	if strings.ContainsAny(spec, " $") {
+		return nil
+	}
+	for dir := path.Dir(imp.Path); ; dir = path.Dir(dir) {
+		cj := path.Join(dir, "composer.json")
+		if r.files[cj] {
+			if out := r.psr4(cj, spec); len(out) > 0 {
+				return out
+			}
+		}
+		if dir == "." || dir == "/" {
+			return nil
+		}
+	}
+}
+
+// psr4 maps a class name through the autoload (and autoload-dev) PSR-4
+// prefixes of composer.json at cj: the longest prefix that holds a file.
+func (r *resolver) psr4(cj, class string) []string {
+	var c struct {
+		Autoload    struct{ PSR4 map[string]any `json:"psr-4"` } `json:"autoload"`
+		AutoloadDev struct{ PSR4 map[string]any `json:"psr-4"` } `json:"autoload-dev"`
+	}
+	if json.Unmarshal(r.read(cj), &c) != nil {
+		return nil
+	}
+	type entry struct{ prefix, dir string }
+	var es []entry
+	for _, m := range []map[string]any{c.Autoload.PSR4, c.AutoloadDev.PSR4} {
+		for pre, v := range m {
+			switch d := v.(type) {
+			case string:
+				es = append(es, entry{pre, d})
+			case []any:
+				for _, x := range d {
+					if s, ok := x.(string); ok {
+						es = append(es, entry{pre, s})
+					}
+				}
+			}
+		}
+	}
+	sort.SliceStable(es, func(i, j int) bool { return len(es[i].prefix) > len(es[j].prefix) })
+	root := path.Dir(cj)
+	for _, e := range es {
+		rest, ok := strings.CutPrefix(class, e.prefix)
+		if !ok || rest == "" {
+			continue
+		}
+		p := path.Join(root, e.dir, strings.ReplaceAll(rest, `\`, "/")+".php")
+		if r.files[p] {
+			return []string{p}
+		}
+	}
+	return nil
+}
+
+// resolveRuby resolves require_relative beside the file, and require
+// through the lib/ directory of the nearest enclosing project that holds
+// the file (the load path a gem or an application puts first).
+func resolveRuby(r *resolver, imp *Import) []string {
+	spec := imp.Spec
+	if !strings.HasSuffix(spec, ".rb") {
+		spec += ".rb"
+	}
+	if strings.HasPrefix(spec, ".") {
+		return []string{path.Join(path.Dir(imp.Path), spec)}
+	}
+	for dir := path.Dir(imp.Path); ; dir = path.Dir(dir) {
+		for _, lib := range []string{"lib", "app", ""} {
+			if lib == "" && dir == path.Dir(imp.Path) {
+				continue
+			}
+			if p := path.Join(dir, lib, spec); r.files[p] {
+				return []string{p}
+			}
+		}
+		if dir == "." {
+			return nil
+		}
+	}
+}
+
+// importsLua reads require's module name: require "a.b", require("a.b").
+func importsLua(w *walker, role string, n *node) {
+	t := strings.Trim(strings.TrimSpace(w.text(n)), "()")
+	t = strings.TrimSpace(t)
+	if len(t) < 2 || (t[0] != '"' && t[0] != '\'') || t[len(t)-1] != t[0] {
+		return
+	}
+	w.addImport(unquote(t), ImportStatic, n)
+}
+
+// resolveLua resolves a module name a.b to a/b.lua or a/b/init.lua below
+// the file's directory or any above it, or below a lua/ or src/ there
+// (package.path as projects set it).
+func resolveLua(r *resolver, imp *Import) []string {
+	rel := strings.ReplaceAll(imp.Spec, ".", "/")
+	for dir := path.Dir(imp.Path); ; dir = path.Dir(dir) {
+		for _, sub := range []string{"", "lua", "src"} {
+			for _, f := range []string{rel + ".lua", rel + "/init.lua"} {
+				if p := path.Join(dir, sub, f); r.files[p] {
+					return []string{p}
+				}
+			}
+		}
+		if dir == "." {
+			return nil
+		}
+	}
+}
+
+// shellDirs are the spellings of "the directory of this script".
+var shellDirs = regexp.MustCompile(`^(\$\(dirname "?\$(0|\{0\}|\{BASH_SOURCE(\[0\])?\}|BASH_SOURCE)"?\)|\$\{BASH_SOURCE(\[0\])?%/\*\}|\$\{0%/\*\})/`)
+
+// importsBash reads the path given to source or ".": a literal path, or
+// one under the script's own directory; anything else (a variable) is
+// recorded as dynamic.
+func importsBash(w *walker, role string, n *node) {
+	t := strings.TrimSpace(w.text(n))
+	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+		t = t[1 : len(t)-1]
+	}
+	t = strings.ReplaceAll(t, `"`, "")
+	if m := shellDirs.FindString(t); m != "" {
+		t = "./" + t[len(m):]
+	}
+	if strings.ContainsAny(t, "$`*?") {
+		w.addImport(t, ImportDynamic, n)
+		return
+	}
+	w.addImport(t, ImportStatic, n)
+}
+
+// resolveShell resolves a sourced path beside the script, then from the
+// repository's root (where scripts are run from, as a rule).
+func resolveShell(r *resolver, imp *Import) []string {
+	if imp.Kind != ImportStatic || strings.HasPrefix(imp.Spec, "/") || strings.HasPrefix(imp.Spec, "~") {
+		return nil
+	}
+	if p := path.Join(path.Dir(imp.Path), imp.Spec); r.files[p] {
+		return []string{p}
+	}
+	if !strings.HasPrefix(imp.Spec, "./") && !strings.HasPrefix(imp.Spec, "../") {
+		return []string{path.Clean(imp.Spec)}
+	}
+	return nil
+}
+
+// importsDotted reads a Kotlin or Scala import clause: import a.b.C,
+// import a.b.C as D, import a.b.*, import a.b.{C, D => E}.
+func importsDotted(w *walker, role string, n *node) {
+	t := strings.TrimSpace(w.text(n))
+	t = strings.TrimSpace(strings.TrimPrefix(t, "import"))
+	if i := strings.IndexByte(t, '/'); i >= 0 {
+		t = t[:i] // a comment the grammar put inside the clause
+	}
+	if i := strings.IndexByte(t, '\n'); i >= 0 && !strings.Contains(t, "{") {
+		t = t[:i]
+	}
+	if i := strings.Index(t, " as "); i >= 0 && !strings.Contains(t, "{") {
+		t = t[:i]
+	}
+	t = strings.Join(strings.Fields(t), "")
+	for _, clause := range splitTop(t) {
+		base, sel, ok := strings.Cut(clause, "{")
+		if !ok {
+			w.addImport(clause, ImportStatic, n)
+			continue
+		}
+		for _, s := range strings.Split(strings.TrimSuffix(sel, "}"), ",") {
+			s, _, _ = strings.Cut(s, "=>")
+			s, _, _ = strings.Cut(s, " as ")
+			if s == "_" || s == "*" {
+				s = "*"
+			}
+			if s != "" {
+				w.addImport(base+s, ImportStatic, n)
+			}
+		}
+	}
+}
+
+// splitTop splits s at the commas outside braces.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// resolveJVM resolves a Kotlin or Scala import as Java's are, to the
+// file of the class (a/b/C.kt), or every file of the package for a.b.*.
+func resolveJVM(exts ...string) func(*resolver, *Import) []string {
+	return func(r *resolver, imp *Import) []string {
+		segs := strings.Split(imp.Spec, ".")
+		if segs[len(segs)-1] == "*" || segs[len(segs)-1] == "_" {
+			pkg := strings.Join(segs[:len(segs)-1], "/")
+			var out []string
+			for _, d := range r.dirsNamed(path.Base(pkg)) {
+				if d != pkg && !strings.HasSuffix(d, "/"+pkg) {
+					continue
+				}
+				for _, f := range r.dirs[d] {
+					for _, e := range exts {
+						if strings.HasSuffix(f, e) {
+							out = append(out, f)
+						}
+					}
+				}
+			}
+			return out
+		}
+		for n := len(segs); n >= 1; n-- {
+			for _, e := range exts {
+				rel := strings.Join(segs[:n], "/") + e
+				for _, f := range r.base(path.Base(rel)) {
+					if f == rel || strings.HasSuffix(f, "/"+rel) {
+						return []string{f}
+					}
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// resolveCSharp resolves using A.B.C only where the repository lays out
+// namespaces as directories: the .cs files of a directory whose path
+// ends in A/B/C, or in B/C below a project (a .csproj) named A.
+func resolveCSharp(r *resolver, imp *Import) []string {
+	spec := strings.TrimPrefix(imp.Spec, "static")
+	if i := strings.IndexByte(spec, '='); i >= 0 {
+		spec = spec[i+1:]
+	}
+	segs := strings.Split(spec, ".")
+	var out []string
+	for _, d := range r.dirsNamed(segs[len(segs)-1]) {
+		if !csNamespaceDir(r, d, segs) {
+			continue
+		}
+		for _, f := range r.dirs[d] {
+			if strings.HasSuffix(f, ".cs") {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+func csNamespaceDir(r *resolver, d string, segs []string) bool {
+	ds := strings.Split(d, "/")
+	for k := 0; k < len(segs); k++ {
+		// segs[:k] is the project's root namespace, segs[k:] directories below it
+		rest := segs[k:]
+		if len(rest) > len(ds) {
+			continue
+		}
+		tail := ds[len(ds)-len(rest):]
+		if strings.Join(tail, "/") != strings.Join(rest, "/") {
+			continue
+		}
+		root := strings.Join(ds[:len(ds)-len(rest)], "/")
+		if root == "" {
+			root = "."
+		}
+		if k == 0 {
+			return true
+		}
+		if r.files[path.Join(root, strings.Join(segs[:k], ".")+".csproj")] {
+			return true
+		}
+	}
+	return false
+}
+
+// dirsNamed returns the directories whose last element is name, sorted.
+func (r *resolver) dirsNamed(name string) []string {
+	if r.byDirBase == nil {
+		r.byDirBase = map[string][]string{}
+		for d := range r.dirs {
+			r.byDirBase[path.Base(d)] = append(r.byDirBase[path.Base(d)], d)
+		}
+		for _, ds := range r.byDirBase {
+			sort.Strings(ds)
+		}
+	}
+	return r.byDirBase[name]
+}

@@ -1,0 +1,370 @@
+package analyzer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Languages added as table entries find their symbols and imports with
+// the query files of package queries (queries/<lang>/tags.scm and
+// imports.scm), in the style of the grammars' own tags.scm:
+//
+//	@definition.<kind>  a declaration; <kind> is one of lore's kinds
+//	                    (class, function, method, …)
+//	@name               its name; a qualified name (Foo::bar, M.f)
+//	                    nests it under its qualifiers; a name of two
+//	                    captures runs from the first to the last
+//	@body               where its header ends (else its "body" field)
+//	@receiver           a type it is declared on (Kotlin's fun T.f())
+//	@scope              a block that names what it holds (a C++
+//	                    namespace) but is no symbol itself
+//	@scope.type         the same for a type's block (a Swift extension):
+//	                    functions in it are methods
+//	@import             an import's spec, as written (a string is unquoted)
+//	@import.relative    a path relative to the importing file
+//	@import.system      an include from the system's directories (<x.h>)
+//
+// Captures starting with _ are for predicates only. Symbols nest by the
+// extent of their declarations: a declaration inside another's is named
+// under it; a function directly inside a type (or @scope.type) is a
+// method. A range takes in the comment lines right above it and the
+// wrappers the table names (C++'s template_declaration).
+
+// captureRole is what one capture of a tags language's query means.
+type captureRole struct {
+	def     string // the kind of a @definition.<kind>
+	scope   bool   // @scope or @scope.type
+	typ     bool   // @scope.type
+	name    bool
+	body    bool
+	recv    bool
+	imp     string // @import…: "" no, "static", "relative", "system"
+	ignore  bool   // _ captures
+	unknown bool
+}
+
+var tagKinds = set(KindFunction, KindMethod, KindConstructor, KindClass, KindInterface, KindStruct, KindEnum,
+	KindTrait, KindType, KindModule, KindNamespace, KindConstant, KindVariable, KindField)
+
+// typeKinds are the kinds whose functions are methods.
+var typeKinds = set(KindClass, KindInterface, KindStruct, KindEnum, KindTrait, KindModule)
+
+func roleOf(name string) captureRole {
+	switch {
+	case strings.HasPrefix(name, "_"):
+		return captureRole{ignore: true}
+	case strings.HasPrefix(name, "definition."):
+		k := strings.TrimPrefix(name, "definition.")
+		if !tagKinds[k] {
+			return captureRole{unknown: true}
+		}
+		return captureRole{def: k}
+	case name == "scope":
+		return captureRole{scope: true}
+	case name == "scope.type":
+		return captureRole{scope: true, typ: true}
+	case name == "name":
+		return captureRole{name: true}
+	case name == "body":
+		return captureRole{body: true}
+	case name == "receiver":
+		return captureRole{recv: true}
+	case name == "import":
+		return captureRole{imp: "static"}
+	case name == "import.relative":
+		return captureRole{imp: "relative"}
+	case name == "import.system":
+		return captureRole{imp: "system"}
+	}
+	return captureRole{unknown: true}
+}
+
+// queryRoles returns the roles of q's captures, or an error naming a
+// capture the scheme above does not know.
+func queryRoles(q *sitter.Query) ([]captureRole, error) {
+	roles := make([]captureRole, q.CaptureCount())
+	for i := range roles {
+		name := q.CaptureNameForId(uint32(i))
+		roles[i] = roleOf(name)
+		if roles[i].unknown {
+			return nil, fmt.Errorf("unknown capture @%s", name)
+		}
+	}
+	return roles, nil
+}
+
+// tagDef is a declaration or scope found by a query.
+type tagDef struct {
+	n          *node
+	start, end uint32
+	pattern    uint16
+	kind       string // "" for a scope
+	typ        bool   // a scope whose functions are methods
+	name       *node
+	nameEnd    *node // a name of two captures (C#'s ~ and C): the last
+	body       *node
+	recv       *node
+}
+
+// runTags runs the language's query over the tree and emits its symbols
+// and imports.
+func (p *Parser) runTags(w *walker, l *Language, q *sitter.Query, roles []captureRole, root *sitter.Node, text []byte) {
+	if p.cursor == nil {
+		p.cursor = sitter.NewQueryCursor()
+	}
+	qc := p.cursor
+	qc.Exec(q, root)
+	var defs []tagDef
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		if len(m.Captures) == 0 {
+			continue
+		}
+		m = qc.FilterPredicates(m, text)
+		var d tagDef
+		found := false
+		for _, c := range m.Captures {
+			r := roles[c.Index]
+			switch {
+			case r.def != "" || r.scope:
+				d.n, d.kind, d.typ, found = p.forest.adopt(c.Node), r.def, r.typ, true
+			case r.name:
+				n := p.forest.adopt(c.Node)
+				if d.name == nil {
+					d.name = n
+				} else {
+					d.nameEnd = n
+				}
+			case r.body:
+				d.body = p.forest.adopt(c.Node)
+			case r.recv:
+				d.recv = p.forest.adopt(c.Node)
+			case r.imp != "":
+				n := p.forest.adopt(c.Node)
+				if l.imports != nil {
+					l.imports(w, r.imp, n)
+					continue
+				}
+				addTagImport(w, r.imp, n)
+			}
+		}
+		if found && d.name != nil {
+			d.start, d.end, d.pattern = d.n.StartByte(), d.n.EndByte(), m.PatternIndex
+			defs = append(defs, d)
+		}
+	}
+	sort.SliceStable(w.file.Imports, func(i, j int) bool { return w.file.Imports[i].Line < w.file.Imports[j].Line })
+	// Outer declarations first; of two patterns for one node, the first.
+	sort.SliceStable(defs, func(i, j int) bool {
+		a, b := defs[i], defs[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if a.end != b.end {
+			return a.end > b.end
+		}
+		return a.pattern < b.pattern
+	})
+	type open struct {
+		end   uint32
+		names []string
+		kind  string
+		typ   bool
+	}
+	var stack []open
+	for i, d := range defs {
+		if i > 0 && d.start == defs[i-1].start && d.end == defs[i-1].end && d.n.info.symbol == defs[i-1].n.info.symbol {
+			continue
+		}
+		for len(stack) > 0 && d.end > stack[len(stack)-1].end {
+			stack = stack[:len(stack)-1]
+		}
+		var scope []string
+		inType := false
+		if len(stack) > 0 {
+			top := stack[len(stack)-1]
+			scope = top.names
+			inType = top.typ || typeKinds[top.kind]
+		}
+		name := w.text(d.name)
+		if d.nameEnd != nil {
+			name = w.textSpan(d.name, d.nameEnd)
+		}
+		quals := splitQualified(name, l.qualified)
+		if len(quals) == 0 {
+			continue
+		}
+		if d.recv != nil {
+			if r := bareType(w.text(d.recv)); r != "" {
+				quals = append([]string{r}, quals...)
+			}
+		}
+		names := append(append([]string(nil), scope...), quals...)
+		if len(names) > MaxNesting {
+			w.tooDeep = true
+			continue
+		}
+		stack = append(stack, open{end: d.end, names: names, kind: d.kind, typ: d.typ})
+		if d.kind == "" {
+			continue
+		}
+		kind := d.kind
+		if kind == KindFunction && (inType || len(quals) > 1 && l.qualifiedMethods) {
+			kind = KindMethod
+		}
+		rng := d.n
+		for par := rng.Parent(); par != nil && l.wraps[w.typ(par)]; par = rng.Parent() {
+			rng = par
+		}
+		body := d.body
+		if body == nil {
+			body = d.n.ChildByFieldName("body")
+		}
+		w.emitAt(names[:len(names)-1], names[len(names)-1], kind, w.attachedStart(rng), endLine(rng), body)
+	}
+}
+
+// addTagImport records an @import capture.
+func addTagImport(w *walker, role string, n *node) {
+	spec := unquote(strings.TrimSpace(w.text(n)))
+	switch role {
+	case "relative":
+		if spec != "" && !strings.HasPrefix(spec, ".") && !strings.HasPrefix(spec, "/") {
+			spec = "./" + spec
+		}
+	case "system":
+		spec = "<" + spec + ">"
+	}
+	w.addImport(spec, ImportStatic, n)
+}
+
+// splitQualified splits a declared name into its qualifiers and name
+// (Foo<T>::bar → Foo, bar; M.f → M, f), dropping blanks and template
+// arguments; seps are the language's qualifier separators.
+func splitQualified(s string, seps []string) []string {
+	s = strings.Join(strings.Fields(s), "")
+	if len(seps) == 0 {
+		if s == "" {
+			return nil
+		}
+		return []string{s}
+	}
+	var out []string
+	depth := 0
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<', '(', '[':
+			if !strings.HasPrefix(s[start:], "operator") {
+				depth++
+			}
+		case '>', ')', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+		if depth > 0 {
+			continue
+		}
+		for _, sep := range seps {
+			if strings.HasPrefix(s[i:], sep) && !strings.HasPrefix(s[start:], "operator") {
+				out = appendSegment(out, s[start:i])
+				start = i + len(sep)
+				i += len(sep) - 1
+				break
+			}
+		}
+	}
+	return appendSegment(out, s[start:])
+}
+
+// appendSegment appends a name's segment without its template arguments.
+func appendSegment(out []string, seg string) []string {
+	if !strings.HasPrefix(seg, "operator") {
+		if i := strings.IndexByte(seg, '<'); i > 0 {
+			seg = seg[:i]
+		}
+	}
+	if seg == "" {
+		return out
+	}
+	return append(out, seg)
+}
+
+// bareType is the name of a type as written, without qualifiers, type
+// arguments or a nullable mark: Map for kotlin.collections.Map<K, V>?.
+func bareType(s string) string {
+	s = strings.Join(strings.Fields(s), "")
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(s, "?!")
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// attachedStart is the first line of a declaration at n: the line of its
+// first character, moved up over the lines right above that hold only
+// comments (no code token, not blank), as a doc comment is attached.
+func (w *walker) attachedStart(n *node) int {
+	o := w.sq.start(int(n.StartByte()))
+	for o < len(w.src) && isBlank(w.src[o]) {
+		o++
+	}
+	line := lineAt(w.lines, o)
+	if w.code == nil {
+		w.code = codeLines(w.canon, w.lines)
+	}
+	for line > 1 && !w.code[line-2] && !blankLine(w.src, w.lines, line-1) {
+		line--
+	}
+	return line
+}
+
+// codeLines marks the lines (0-based) that hold a token of the canonical
+// stream ct.
+func codeLines(ct []ctok, ls []int) []bool {
+	code := make([]bool, len(ls))
+	for _, t := range ct {
+		if t.separator() || t.kind == cNewline {
+			continue
+		}
+		a, b := lineAt(ls, int(t.start)), lineAt(ls, int(max(t.end-1, t.start)))
+		for l := a; l <= b; l++ {
+			code[l-1] = true
+		}
+	}
+	return code
+}
+
+// blankLine reports whether line l (1-based) holds only blanks.
+func blankLine(src []byte, ls []int, l int) bool {
+	a, b, ok := lineSpan(src, ls, l, l)
+	if !ok {
+		return true
+	}
+	for _, c := range src[a:b] {
+		if !isBlank(c) && c != '\f' && c != '\v' {
+			return false
+		}
+	}
+	return true
+}
+
+// textSpan is the source text from the start of a to the end of b.
+func (w *walker) textSpan(a, b *node) string {
+	s, _ := w.sq.span(int(a.StartByte()), int(a.EndByte()))
+	_, e := w.sq.span(int(b.StartByte()), int(b.EndByte()))
+	if e < s {
+		return w.text(a)
+	}
+	return string(w.src[s:e])
+}

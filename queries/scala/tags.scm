@@ -1,0 +1,10 @@
+; Scala declarations, in the style of tree-sitter-scala's tags.scm.
+
+(class_definition name: (_) @name) @definition.class
+(object_definition name: (_) @name) @definition.class
+(trait_definition name: (_) @name) @definition.trait
+(enum_definition name: (_) @name) @definition.enum
+(function_definition name: (_) @name) @definition.function
+(function_declaration name: (_) @name) @definition.function
+(type_definition name: (_) @name) @definition.type
+(given_definition name: (_) @name) @definition.variable

@@ -1,0 +1,2 @@
+; import Foundation
+(import_declaration (identifier) @import)

@@ -1,0 +1,15 @@
+; Swift declarations, in the style of tree-sitter-swift's tags.scm.
+; An extension names its type's scope: its functions are methods.
+
+(class_declaration declaration_kind: "extension" name: (_) @name) @scope.type
+(class_declaration declaration_kind: "struct" name: (type_identifier) @name) @definition.struct
+(class_declaration declaration_kind: "enum" name: (type_identifier) @name) @definition.enum
+(class_declaration name: (type_identifier) @name) @definition.class
+(protocol_declaration name: (type_identifier) @name) @definition.interface
+
+(function_declaration name: (simple_identifier) @name) @definition.function
+(protocol_function_declaration name: (simple_identifier) @name) @definition.method
+(init_declaration "init" @name) @definition.constructor
+(deinit_declaration "deinit" @name) @definition.method
+(subscript_declaration "subscript" @name) @definition.method
+(typealias_declaration name: (type_identifier) @name) @definition.type
