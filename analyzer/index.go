@@ -84,7 +84,10 @@ func (t *Table) versionOf(l *Language) string {
 // configFile reports files whose change can change import resolution.
 func configFile(p string) bool {
 	switch path.Base(p) {
-	case "go.mod", "package.json", "tsconfig.json", "jsconfig.json", "Cargo.toml":
+	case "go.mod", "package.json", "tsconfig.json", "jsconfig.json", "Cargo.toml", "composer.json":
+		return true
+	}
+	if strings.HasSuffix(p, ".csproj") {
 		return true
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -56,6 +57,9 @@ type Language struct {
 	// back), so that tree-sitter parses less; ok false means parse the
 	// source itself.
 	skeleton func(path string, src, buf []byte, q *squeezed) (out []byte, ok bool)
+	// mask, when set, writes over what the grammar cannot parse, keeping
+	// offsets and lines; tree-sitter parses the masked copy.
+	mask func(src, buf []byte) (out []byte, masked bool)
 	// tags: symbols and imports come from the language's query files,
 	// all compiled as one query (see tags.go), instead of a walk.
 	tags bool
@@ -197,7 +201,7 @@ func NewTable() *Table {
 		{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.GetLanguage, tags: true,
 			imports: importsDotted, resolve: resolveJVM(".scala", ".java")},
 		{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.GetLanguage, tags: true,
-			imports: importsBash, resolve: resolveShell},
+			imports: importsBash, resolve: resolveShell, mask: maskBash},
 		{Name: "lua", Extensions: []string{".lua"}, grammar: lua.GetLanguage, tags: true,
 			imports: importsLua, resolve: resolveLua, qualified: []string{".", ":"}},
 	}
@@ -209,6 +213,10 @@ func NewTable() *Table {
 			// positions of syntax errors and of declarations broken by
 			// them read through the skeleton's offsets
 			l.version = schemaVersion + "/go3"
+		}
+		if l.Name == "c" {
+			// a C header may be read as C++ (ForFile)
+			l.version += "+" + queries.Version("cpp")
 		}
 		for _, e := range l.Extensions {
 			t.byExt[e] = l
@@ -229,6 +237,22 @@ func (t *Table) Lookup(name string) *Language {
 	}
 	return nil
 }
+
+// ForFile returns the language of a file by its extension and, for a
+// C header (.h), its text: a header that uses C++ syntax is C++.
+func (t *Table) ForFile(p string, src []byte) *Language {
+	l := t.ForPath(p)
+	if l != nil && l.Name == "c" && strings.HasSuffix(p, ".h") && cppSyntax.Match(src) {
+		if cpp := t.Lookup("cpp"); cpp != nil {
+			return cpp
+		}
+	}
+	return l
+}
+
+// cppSyntax matches what only C++ writes: a namespace or class body, a
+// template, an access label, a qualified name.
+var cppSyntax = regexp.MustCompile(`(?m)^[ \t]*(namespace\s+\w+\s*\{|template\s*<|class\s+\w+[^;()=]*\{|(public|private|protected)\s*:[^:])|\w::~?\w`)
 
 // ForPath returns the language of a file by its extension, or nil.
 func (t *Table) ForPath(p string) *Language {

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"regexp"
@@ -81,8 +82,12 @@ func resolvePHP(r *resolver, imp *Import) []string {
 // prefixes of composer.json at cj: the longest prefix that holds a file.
 func (r *resolver) psr4(cj, class string) []string {
 	var c struct {
-		Autoload    struct{ PSR4 map[string]any `json:"psr-4"` } `json:"autoload"`
-		AutoloadDev struct{ PSR4 map[string]any `json:"psr-4"` } `json:"autoload-dev"`
+		Autoload struct {
+			PSR4 map[string]any `json:"psr-4"`
+		} `json:"autoload"`
+		AutoloadDev struct {
+			PSR4 map[string]any `json:"psr-4"`
+		} `json:"autoload-dev"`
 	}
 	if json.Unmarshal(r.read(cj), &c) != nil {
 		return nil
@@ -361,4 +366,87 @@ func (r *resolver) dirsNamed(name string) []string {
 		}
 	}
 	return r.byDirBase[name]
+}
+
+// maskBash writes over what the shell grammar tree-sitter bundles cannot
+// parse, keeping every offset and line: the regular expression after =~
+// and extended glob groups (@(a|b), !(x), *(x)…) become runs of x. The
+// symbols' text and fingerprints are still read from the file itself.
+func maskBash(src, buf []byte) ([]byte, bool) {
+	buf = append(buf[:0], src...)
+	masked := false
+	fill := func(a, b int) {
+		for k := a; k < b && k < len(buf); k++ {
+			if buf[k] != '\n' {
+				buf[k] = 'x'
+			}
+		}
+		masked = true
+	}
+	n := len(src)
+	for i := 0; i < n; i++ {
+		switch c := src[i]; {
+		case c == '\\':
+			i++
+		case c == '#' && (i == 0 || isBlank(src[i-1])):
+			for i < n && src[i] != '\n' {
+				i++
+			}
+		case c == '\'':
+			if k := bytes.IndexByte(src[i+1:], '\''); k >= 0 {
+				i += k + 1
+			}
+		case c == '=' && i+1 < n && src[i+1] == '~' && i > 0 && isBlank(src[i-1]):
+			j := i + 2
+			for j < n && (src[j] == ' ' || src[j] == '\t') {
+				j++
+			}
+			start, depth := j, 0
+			for j < n && src[j] != '\n' {
+				if src[j] == '\\' {
+					j += 2
+					continue
+				}
+				if depth == 0 && (isBlank(src[j]) || bytes.HasPrefix(src[j:], []byte("]]"))) {
+					break
+				}
+				switch src[j] {
+				case '(':
+					depth++
+				case '[':
+					depth++
+					if j+1 < n && src[j+1] == '^' {
+						j++
+					}
+					if j+1 < n && src[j+1] == ']' {
+						j++ // a ] first in a bracket expression is literal
+					}
+				case ')', ']':
+					depth--
+				}
+				j++
+			}
+			fill(start, j)
+			i = j - 1
+		case (c == '@' || c == '+' || c == '!' || ((c == '*' || c == '?') && i > 0 && !isBlank(src[i-1]) && src[i-1] != '(')) &&
+			i+1 < n && src[i+1] == '(' && (i == 0 || src[i-1] != '$'):
+			j, depth := i+1, 0
+			for ; j < n; j++ {
+				if src[j] == '(' {
+					depth++
+				} else if src[j] == ')' {
+					if depth--; depth == 0 {
+						break
+					}
+				} else if src[j] == '\n' {
+					break
+				}
+			}
+			if j < n && src[j] == ')' {
+				fill(i, j+1)
+				i = j
+			}
+		}
+	}
+	return buf, masked
 }

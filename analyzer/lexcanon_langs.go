@@ -92,7 +92,7 @@ var scalaRules = &lexRules{
 }
 
 var bashRules = &lexRules{
-	line: []string{"#"}, words: true, plain: noneOf("$`\\!'\"\n"),
+	line: []string{"#"}, words: true, single: true, plain: noneOf("$`\\!'\"\n"),
 	newlines: true,
 	goesOn:   set("&&", "||", "|", "|&", "{", "(", "then", "do", "else"),
 	leads:    set(")", ";;", ";&", ";;&"),

@@ -160,7 +160,7 @@ func (p *Parser) hashText(src []byte) string {
 // and returned as sums instead (see fingerprint), one per symbol.
 func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string, raw bool) (*File, []digests, error) {
 	f := &File{Path: path, Hash: hash, Symbols: []Symbol{}, Imports: []Import{}}
-	l := p.table.ForPath(path)
+	l := p.table.ForFile(path, src)
 	if l == nil {
 		return f, nil, nil
 	}
@@ -279,6 +279,12 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 			text = p.skel
 		}
 	}
+	if l.mask != nil {
+		var masked bool
+		if p.skel, masked = l.mask(src, p.skel); masked {
+			text = p.skel
+		}
+	}
 	tree, err := tp.ParseCtx(ctx, nil, text)
 	if err != nil {
 		return nil, err
@@ -300,7 +306,7 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 	w := &walker{lang: l, src: src, parsed: text, sq: &p.squeezed, file: f, lines: p.lines, canon: p.canon}
 	if l.tags {
 		if q != nil {
-			p.runTags(w, l, q, l.roles, sroot, text)
+			p.runTags(ctx, w, l, tp, q, sroot, text)
 		}
 		q = nil
 	} else {

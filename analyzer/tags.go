@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -110,12 +112,32 @@ type tagDef struct {
 }
 
 // runTags runs the language's query over the tree and emits its symbols
-// and imports.
-func (p *Parser) runTags(w *walker, l *Language, q *sitter.Query, roles []captureRole, root *sitter.Node, text []byte) {
+// and imports; the stretches tree-sitter could not parse are read again
+// (recoverTags).
+func (p *Parser) runTags(ctx context.Context, w *walker, l *Language, tp *sitter.Parser, q *sitter.Query, root *sitter.Node, text []byte) {
+	defs := p.collectTags(w, l, q, root, text, nil)
+	if root.HasError() {
+		var trees []*sitter.Tree
+		defs, trees = p.recoverTags(ctx, w, l, tp, q, root, text, defs)
+		defer func() {
+			for _, t := range trees {
+				t.Close()
+			}
+		}()
+	}
+	sort.SliceStable(w.file.Imports, func(i, j int) bool { return w.file.Imports[i].Line < w.file.Imports[j].Line })
+	p.emitTags(w, l, defs)
+}
+
+// collectTags runs q over the tree at root and returns the declarations
+// and scopes it finds; it records the imports, but those on a line that
+// seen already holds (recovery reads some lines twice).
+func (p *Parser) collectTags(w *walker, l *Language, q *sitter.Query, root *sitter.Node, text []byte, seen map[int]bool) []tagDef {
 	if p.cursor == nil {
 		p.cursor = sitter.NewQueryCursor()
 	}
 	qc := p.cursor
+	roles := l.roles
 	qc.Exec(q, root)
 	var defs []tagDef
 	for {
@@ -147,6 +169,9 @@ func (p *Parser) runTags(w *walker, l *Language, q *sitter.Query, roles []captur
 				d.recv = p.forest.adopt(c.Node)
 			case r.imp != "":
 				n := p.forest.adopt(c.Node)
+				if seen[int(n.StartPoint().Row)+1] {
+					continue
+				}
 				if l.imports != nil {
 					l.imports(w, r.imp, n)
 					continue
@@ -159,7 +184,131 @@ func (p *Parser) runTags(w *walker, l *Language, q *sitter.Query, roles []captur
 			defs = append(defs, d)
 		}
 	}
-	sort.SliceStable(w.file.Imports, func(i, j int) bool { return w.file.Imports[i].Line < w.file.Imports[j].Line })
+	return defs
+}
+
+// maxRecoveries bounds the stretches recoverTags reads again in a file.
+const maxRecoveries = 64
+
+// recoverTags reads again the stretches of the file inside ERROR nodes:
+// a construct the grammar does not know (a shell [[ =~ ]] regex, a Lua
+// return with a semicolon) can make tree-sitter's recovery swallow every
+// declaration after it. Each stretch is cut after each line that closes
+// a block at the start of a line (} or end, as top-level blocks close),
+// and each piece parsed alone (tree-sitter's included ranges keep the
+// file's positions); the declarations found there replace the ones the
+// whole file's tree had inside the stretch. It returns the trees it
+// made, to be closed after the declarations are emitted.
+func (p *Parser) recoverTags(ctx context.Context, w *walker, l *Language, tp *sitter.Parser, q *sitter.Query, root *sitter.Node, src []byte, defs []tagDef) ([]tagDef, []*sitter.Tree) {
+	var regions [][2]uint32
+	var find func(n *sitter.Node)
+	find = func(n *sitter.Node) {
+		if len(regions) >= maxRecoveries {
+			return
+		}
+		if n.IsError() && n.EndPoint().Row > n.StartPoint().Row {
+			regions = append(regions, [2]uint32{n.StartByte(), n.EndByte()})
+			return
+		}
+		for i := 0; i < int(n.ChildCount()); i++ {
+			if c := n.Child(i); c.HasError() {
+				find(c)
+			}
+		}
+	}
+	find(root)
+	if len(regions) == 0 {
+		return defs, nil
+	}
+	var trees []*sitter.Tree
+	seen := map[int]bool{}
+	for _, im := range w.file.Imports {
+		seen[im.Line] = true
+	}
+	defer tp.SetIncludedRanges([]sitter.Range{{EndPoint: sitter.Point{Row: ^uint32(0), Column: ^uint32(0)}, EndByte: ^uint32(0)}})
+	for _, rg := range regions {
+		pieces := closerPieces(src, int(rg[0]), int(rg[1]))
+		if len(pieces) < 2 {
+			continue
+		}
+		kept := defs[:0]
+		for _, d := range defs {
+			if d.start < rg[0] || d.end > rg[1] {
+				kept = append(kept, d)
+			}
+		}
+		defs = kept
+		for _, pc := range pieces {
+			a, b := pc[0], pc[1]
+			tp.SetIncludedRanges([]sitter.Range{{
+				StartByte: uint32(a), EndByte: uint32(b),
+				StartPoint: pointOf(src, w.lines, a), EndPoint: pointOf(src, w.lines, b),
+			}})
+			t, err := tp.ParseCtx(ctx, nil, src)
+			if err != nil {
+				break
+			}
+			trees = append(trees, t)
+			defs = append(defs, p.collectTags(w, l, q, t.RootNode(), src, seen)...)
+		}
+	}
+	return defs, trees
+}
+
+// closerPieces cuts src[a:b] after each line that starts with a block's
+// close in its first column (closesBlock).
+func closerPieces(src []byte, a, b int) [][2]int {
+	var out [][2]int
+	start := a
+	for i := a; i < b; {
+		e := i
+		for e < b && src[e] != '\n' {
+			e++
+		}
+		if i > a && closesBlock(src[i:e]) {
+			if e < b {
+				e++
+			}
+			out = append(out, [2]int{start, e})
+			start = e
+		}
+		if e < b && src[e] == '\n' {
+			e++
+		}
+		i = e
+	}
+	if start < b {
+		out = append(out, [2]int{start, b})
+	}
+	return out
+}
+
+// closesBlock reports whether line starts, in its first column, with
+// the close of a block: }, or one of the words end, fi, done, esac alone
+// or before a separator or comment.
+func closesBlock(line []byte) bool {
+	if len(line) > 0 && line[0] == '}' {
+		return true
+	}
+	for _, w := range []string{"end", "fi", "done", "esac"} {
+		if !bytes.HasPrefix(line, []byte(w)) {
+			continue
+		}
+		rest := bytes.TrimSpace(line[len(w):])
+		return len(line) == len(w) || (!isIdentByte(line[len(w)]) && (len(rest) == 0 || bytes.IndexByte([]byte(";#)-/&|."), rest[0]) >= 0))
+	}
+	return false
+}
+
+// pointOf is the row and byte column of offset o.
+func pointOf(src []byte, ls []int, o int) sitter.Point {
+	l := lineAt(ls, o)
+	return sitter.Point{Row: uint32(l - 1), Column: uint32(o - ls[l-1])}
+}
+
+// emitTags emits defs (declarations and scopes, in any order) nested by
+// their extents.
+func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 	// Outer declarations first; of two patterns for one node, the first.
 	sort.SliceStable(defs, func(i, j int) bool {
 		a, b := defs[i], defs[j]
@@ -196,7 +345,7 @@ func (p *Parser) runTags(w *walker, l *Language, q *sitter.Query, roles []captur
 		if d.nameEnd != nil {
 			name = w.textSpan(d.name, d.nameEnd)
 		}
-		quals := splitQualified(name, l.qualified)
+		quals := splitQualified(name, l.qualified, l.qualifiedMethods)
 		if len(quals) == 0 {
 			continue
 		}
@@ -245,10 +394,11 @@ func addTagImport(w *walker, role string, n *node) {
 }
 
 // splitQualified splits a declared name into its qualifiers and name
-// (Foo<T>::bar → Foo, bar; M.f → M, f), dropping blanks and template
-// arguments; seps are the language's qualifier separators.
-func splitQualified(s string, seps []string) []string {
-	s = strings.Join(strings.Fields(s), "")
+// (Foo<T>::bar → Foo, bar; M.f → M, f), dropping blanks between
+// punctuation and template arguments; seps are the language's qualifier
+// separators; ops says C++'s operator names are read as such (operator<).
+func splitQualified(s string, seps []string, ops bool) []string {
+	s = squeezeBlanks(s)
 	if len(seps) == 0 {
 		if s == "" {
 			return nil
@@ -261,7 +411,7 @@ func splitQualified(s string, seps []string) []string {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '<', '(', '[':
-			if !strings.HasPrefix(s[start:], "operator") {
+			if !(ops && strings.HasPrefix(s[start:], "operator")) {
 				depth++
 			}
 		case '>', ')', ']':
@@ -273,7 +423,7 @@ func splitQualified(s string, seps []string) []string {
 			continue
 		}
 		for _, sep := range seps {
-			if strings.HasPrefix(s[i:], sep) && !strings.HasPrefix(s[start:], "operator") {
+			if strings.HasPrefix(s[i:], sep) && !(ops && strings.HasPrefix(s[start:], "operator")) {
 				out = appendSegment(out, s[start:i])
 				start = i + len(sep)
 				i += len(sep) - 1
@@ -282,6 +432,23 @@ func splitQualified(s string, seps []string) []string {
 		}
 	}
 	return appendSegment(out, s[start:])
+}
+
+// squeezeBlanks drops the blanks of s but one between two name
+// characters: "Foo < T >:: bar" is "Foo<T>::bar", "operator bool" stays.
+func squeezeBlanks(s string) string {
+	f := strings.Fields(s)
+	if len(f) <= 1 {
+		return strings.Join(f, "")
+	}
+	var b strings.Builder
+	for i, w := range f {
+		if i > 0 && isIdentByte(f[i-1][len(f[i-1])-1]) && isIdentByte(w[0]) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
 
 // appendSegment appends a name's segment without its template arguments.
@@ -312,12 +479,17 @@ func bareType(s string) string {
 }
 
 // attachedStart is the first line of a declaration at n: the line of its
-// first character, moved up over the lines right above that hold only
+// first token (a grammar may start a node at the line end before it, or
+// at a comment), moved up over the lines right above that hold only
 // comments (no code token, not blank), as a doc comment is attached.
 func (w *walker) attachedStart(n *node) int {
 	o := w.sq.start(int(n.StartByte()))
-	for o < len(w.src) && isBlank(w.src[o]) {
-		o++
+	k := sort.Search(len(w.canon), func(k int) bool { return int(w.canon[k].pos) >= o })
+	for k < len(w.canon) && (w.canon[k].separator() || w.canon[k].kind == cNewline) {
+		k++
+	}
+	if k < len(w.canon) && int(w.canon[k].start) < int(n.EndByte()) {
+		o = int(w.canon[k].start)
 	}
 	line := lineAt(w.lines, o)
 	if w.code == nil {

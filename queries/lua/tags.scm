@@ -6,3 +6,4 @@
 (variable_declaration
   name: (variable_declarator) @name
   value: (function)) @definition.function
+(field name: (identifier) @name value: (function)) @definition.function
