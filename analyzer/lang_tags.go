@@ -370,7 +370,8 @@ func (r *resolver) dirsNamed(name string) []string {
 
 // maskBash writes over what the shell grammar tree-sitter bundles cannot
 // parse, keeping every offset and line: the regular expression after =~
-// and extended glob groups (@(a|b), !(x), *(x)…) become runs of x. The
+// and extended glob groups (@(a|b), !(x), *(x)…) become runs of x, an
+// empty array (a=()) an empty string. The
 // symbols' text and fingerprints are still read from the file itself.
 func maskBash(src, buf []byte) ([]byte, bool) {
 	buf = append(buf[:0], src...)
@@ -396,15 +397,33 @@ func maskBash(src, buf []byte) ([]byte, bool) {
 			if k := bytes.IndexByte(src[i+1:], '\''); k >= 0 {
 				i += k + 1
 			}
+		case c == '=' && i+2 < n && src[i+1] == '(' && src[i+2] == ')':
+			// an empty array (local a=()): the grammar reads a=""
+			buf[i+1], buf[i+2] = '"', '"'
+			masked = true
+			i += 2
 		case c == '=' && i+1 < n && src[i+1] == '~' && i > 0 && isBlank(src[i-1]):
 			j := i + 2
 			for j < n && (src[j] == ' ' || src[j] == '\t') {
 				j++
 			}
-			start, depth := j, 0
+			depth := 0
 			for j < n && src[j] != '\n' {
 				if src[j] == '\\' {
+					fill(j, j+2)
 					j += 2
+					continue
+				}
+				if q := src[j]; q == '"' || q == '\'' {
+					// a quoted part matches as written: the grammar reads it
+					k := j + 1
+					for k < n && src[k] != q && src[k] != '\n' {
+						if src[k] == '\\' && q == '"' {
+							k++
+						}
+						k++
+					}
+					j = k + 1
 					continue
 				}
 				if depth == 0 && (isBlank(src[j]) || bytes.HasPrefix(src[j:], []byte("]]"))) {
@@ -414,22 +433,48 @@ func maskBash(src, buf []byte) ([]byte, bool) {
 				case '(':
 					depth++
 				case '[':
-					depth++
-					if j+1 < n && src[j+1] == '^' {
-						j++
+					// a bracket expression, to its close: a ] first (after
+					// ^) is literal, [:class:] nests
+					k := j + 1
+					if k < n && src[k] == '^' {
+						k++
 					}
-					if j+1 < n && src[j+1] == ']' {
-						j++ // a ] first in a bracket expression is literal
+					if k < n && src[k] == ']' {
+						k++
 					}
-				case ')', ']':
+					for k < n && src[k] != ']' && src[k] != '\n' {
+						if src[k] == '[' && k+1 < n && src[k+1] == ':' {
+							if e := bytes.Index(src[k:], []byte(":]")); e >= 0 {
+								k += e + 2
+								continue
+							}
+						}
+						k++
+					}
+					fill(j, k+1)
+					j = k + 1
+					continue
+				case ')':
 					depth--
 				}
+				fill(j, j+1)
 				j++
 			}
-			fill(start, j)
 			i = j - 1
-		case (c == '@' || c == '+' || c == '!' || ((c == '*' || c == '?') && i > 0 && !isBlank(src[i-1]) && src[i-1] != '(')) &&
-			i+1 < n && src[i+1] == '(' && (i == 0 || src[i-1] != '$'):
+		case c == '(' && i+1 < n && src[i+1] == '(':
+			// arithmetic: a * ( is a product there
+			depth := 0
+			for i < n && src[i] != '\n' {
+				if src[i] == '(' {
+					depth++
+				} else if src[i] == ')' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+				i++
+			}
+		case (c == '@' || c == '+' || c == '!' || c == '*' || c == '?') && i+1 < n && src[i+1] == '(' && (i == 0 || src[i-1] != '$'):
 			j, depth := i+1, 0
 			for ; j < n; j++ {
 				if src[j] == '(' {

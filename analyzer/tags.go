@@ -30,8 +30,8 @@ import (
 //	@import.system      an include from the system's directories (<x.h>)
 //
 // Captures starting with _ are for predicates only. Symbols nest by the
-// extent of their declarations: a declaration inside another's is named
-// under it; a function directly inside a type (or @scope.type) is a
+// extent of their declarations: a declaration inside another's (not a
+// constant's, variable's or field's) is named under it; a function directly inside a type (or @scope.type) is a
 // method. A range takes in the comment lines right above it and the
 // wrappers the table names (C++'s template_declaration).
 
@@ -50,6 +50,11 @@ type captureRole struct {
 
 var tagKinds = set(KindFunction, KindMethod, KindConstructor, KindClass, KindInterface, KindStruct, KindEnum,
 	KindTrait, KindType, KindModule, KindNamespace, KindConstant, KindVariable, KindField)
+
+// valueKinds are the kinds that name a value: what is declared inside
+// one (a method in Ruby's X = Struct.new do … end) is named under the
+// scope around it, as the language's own parser sees it.
+var valueKinds = set(KindConstant, KindVariable, KindField)
 
 // typeKinds are the kinds whose functions are methods.
 var typeKinds = set(KindClass, KindInterface, KindStruct, KindEnum, KindTrait, KindModule)
@@ -359,7 +364,9 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 			w.tooDeep = true
 			continue
 		}
-		stack = append(stack, open{end: d.end, names: names, kind: d.kind, typ: d.typ})
+		if !valueKinds[d.kind] {
+			stack = append(stack, open{end: d.end, names: names, kind: d.kind, typ: d.typ})
+		}
 		if d.kind == "" {
 			continue
 		}
