@@ -189,7 +189,7 @@ func NewTable() *Table {
 		// queries/<name>/tags.scm for symbols, imports.scm for imports.
 		{Name: "cpp", Extensions: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tcc", ".inl"},
 			grammar: cpp.GetLanguage, tags: true, resolve: resolveC,
-			qualified: []string{"::"}, qualifiedMethods: true, wraps: map[string]bool{"template_declaration": true}},
+			qualified: []string{"::"}, qualifiedMethods: true, wraps: map[string]bool{"template_declaration": true}, mask: maskCpp},
 		{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, tags: true, resolve: resolveCSharp},
 		{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.GetLanguage, tags: true,
 			resolve: resolveRuby, qualified: []string{"::"}},

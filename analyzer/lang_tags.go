@@ -495,3 +495,73 @@ func maskBash(src, buf []byte) ([]byte, bool) {
 	}
 	return buf, masked
 }
+
+// cppMacroStatement is a line that is only a call of an upper-case macro
+// (GTEST_DISALLOW_COPY_AND_ASSIGN_(Foo);) and cppMacroWord an upper-case
+// macro word before a declaration (GTEST_API_ int f(), class
+// GTEST_API_ Foo): what the C++ grammar, which does not expand macros,
+// misreads as declarations that swallow what follows.
+var (
+	cppMacroStatement = regexp.MustCompile(`^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\(`)
+	cppMacroWord      = regexp.MustCompile(`^[ \t]*(?:(?:template[ \t]*<[^>]*>[ \t]*)?(?:class|struct|union)[ \t]+)?([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+[A-Za-z_~]`)
+)
+
+// maskCpp writes spaces over those macros, keeping every offset and line:
+// a macro statement to its closing parenthesis and semicolon (not one
+// followed by a block, which defines something: TEST(a, b) { … }).
+func maskCpp(src, buf []byte) ([]byte, bool) {
+	buf = append(buf[:0], src...)
+	masked := false
+	for i := 0; i < len(src); {
+		e := bytes.IndexByte(src[i:], '\n')
+		if e < 0 {
+			e = len(src)
+		} else {
+			e += i
+		}
+		line := src[i:e]
+		if m := cppMacroWord.FindSubmatchIndex(line); m != nil {
+			for k := i + m[2]; k < i+m[3]; k++ {
+				buf[k] = ' '
+			}
+			masked = true
+		} else if m := cppMacroStatement.FindIndex(line); m != nil {
+			// to the matching parenthesis, across lines
+			depth, k := 0, i+m[1]-1
+			for ; k < len(src); k++ {
+				if src[k] == '(' {
+					depth++
+				} else if src[k] == ')' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			j := k + 1
+			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+				j++
+			}
+			if k < len(src) && (j == len(src) || src[j] == ';' || src[j] == '\n' || src[j] == '/') {
+				if j < len(src) && src[j] == ';' {
+					j++
+				}
+				for x := i; x < j; x++ {
+					if buf[x] != '\n' {
+						buf[x] = ' '
+					}
+				}
+				masked = true
+				if j > e {
+					e = bytes.IndexByte(src[j:], '\n')
+					if e < 0 {
+						e = len(src)
+					} else {
+						e += j
+					}
+				}
+			}
+		}
+		i = e + 1
+	}
+	return buf, masked
+}

@@ -351,8 +351,8 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 			name = w.textSpan(d.name, d.nameEnd)
 		}
 		quals := splitQualified(name, l.qualified, l.qualifiedMethods)
-		if len(quals) == 0 {
-			continue
+		if len(quals) == 0 || !plainName(name) {
+			continue // no name, or a misread one (a macro's arguments)
 		}
 		if d.recv != nil {
 			if r := bareType(w.text(d.recv)); r != "" {
@@ -460,7 +460,7 @@ func squeezeBlanks(s string) string {
 
 // appendSegment appends a name's segment without its template arguments.
 func appendSegment(out []string, seg string) []string {
-	if !strings.HasPrefix(seg, "operator") {
+	if !strings.HasPrefix(seg, "operator") || strings.HasPrefix(seg, "operator ") {
 		if i := strings.IndexByte(seg, '<'); i > 0 {
 			seg = seg[:i]
 		}
@@ -546,4 +546,10 @@ func (w *walker) textSpan(a, b *node) string {
 		return w.text(a)
 	}
 	return string(w.src[s:e])
+}
+
+// plainName reports whether a declared name reads as one: on one line,
+// without statement or block punctuation, strings or comments.
+func plainName(s string) bool {
+	return len(s) <= 512 && !strings.ContainsAny(s, "\n;{}\"") && !strings.Contains(s, "//") && !strings.Contains(s, "/*")
 }

@@ -17,6 +17,11 @@
     (reference_declarator (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
   ]) @definition.function
 
+; conversion operators: operator bool, A::operator bool
+(function_definition declarator: (operator_cast "operator" @name type: (_) @name)) @definition.function
+(function_definition
+  declarator: (qualified_identifier scope: (_) @name name: (operator_cast type: (_) @name))) @definition.function
+
 (type_definition declarator: (type_identifier) @name) @definition.type
 (alias_declaration name: (type_identifier) @name) @definition.type
 
