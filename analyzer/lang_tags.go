@@ -182,37 +182,40 @@ func resolveLua(r *resolver, imp *Import) []string {
 var shellDirs = regexp.MustCompile(`^(\$\(dirname "?\$(0|\{0\}|\{BASH_SOURCE(\[0\])?\}|BASH_SOURCE)"?\)|\$\{BASH_SOURCE(\[0\])?%/\*\}|\$\{0%/\*\})/`)
 
 // importsBash reads the path given to source or ".": a literal path, or
-// one under the script's own directory; anything else (a variable) is
-// recorded as dynamic.
+// one under the script's own directory ("$(dirname "$0")/x"); anything
+// else (a variable) is recorded as dynamic.
 func importsBash(w *walker, role string, n *node) {
 	t := strings.TrimSpace(w.text(n))
 	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
 		t = t[1 : len(t)-1]
 	}
-	t = strings.ReplaceAll(t, `"`, "")
-	if m := shellDirs.FindString(t); m != "" {
-		t = "./" + t[len(m):]
+	rest := strings.ReplaceAll(t, `"`, "")
+	if m := shellDirs.FindString(rest); m != "" {
+		rest = rest[len(m):]
 	}
-	if strings.ContainsAny(t, "$`*?") {
+	if strings.ContainsAny(rest, "$`*?") {
 		w.addImport(t, ImportDynamic, n)
 		return
 	}
 	w.addImport(t, ImportStatic, n)
 }
 
-// resolveShell resolves a sourced path beside the script, then from the
-// repository's root (where scripts are run from, as a rule).
+// resolveShell resolves a path under the script's own directory there,
+// and any other relative path from the repository's root (where scripts
+// are run from, as a rule), then beside the script (source's search of
+// the working directory, when that is the script's).
 func resolveShell(r *resolver, imp *Import) []string {
-	if imp.Kind != ImportStatic || strings.HasPrefix(imp.Spec, "/") || strings.HasPrefix(imp.Spec, "~") {
+	spec := strings.ReplaceAll(imp.Spec, `"`, "")
+	if imp.Kind != ImportStatic || strings.HasPrefix(spec, "/") || strings.HasPrefix(spec, "~") {
 		return nil
 	}
-	if p := path.Join(path.Dir(imp.Path), imp.Spec); r.files[p] {
+	if m := shellDirs.FindString(spec); m != "" {
+		return []string{path.Join(path.Dir(imp.Path), spec[len(m):])}
+	}
+	if p := path.Clean(spec); r.files[p] {
 		return []string{p}
 	}
-	if !strings.HasPrefix(imp.Spec, "./") && !strings.HasPrefix(imp.Spec, "../") {
-		return []string{path.Clean(imp.Spec)}
-	}
-	return nil
+	return []string{path.Join(path.Dir(imp.Path), spec)}
 }
 
 // importsDotted reads a Kotlin or Scala import clause: import a.b.C,

@@ -351,7 +351,7 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 			name = w.textSpan(d.name, d.nameEnd)
 		}
 		quals := splitQualified(name, l.qualified, l.qualifiedMethods)
-		if len(quals) == 0 || !plainName(name) {
+		if len(quals) == 0 || !plainName(strings.TrimSpace(name)) {
 			continue // no name, or a misread one (a macro's arguments)
 		}
 		if d.recv != nil {
