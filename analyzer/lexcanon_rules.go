@@ -123,7 +123,7 @@ func (s *scanState) add(a, b int, k ckind) {
 
 // sep adds a statement separator at offset o (a line end or a ;).
 func (s *scanState) sep(o int, k ckind) {
-	s.out = append(s.out, ctok{pos: int32(o), start: int32(o), end: int32(o + 1), kind: k, lang: s.r.num})
+	s.out = append(s.out, ctok{pos: int32(o), start: int32(o), end: int32(o), kind: k, lang: s.r.num})
 }
 
 func (s *scanState) scan() {
@@ -163,7 +163,7 @@ func (s *scanState) scan() {
 			i++
 			continue
 		}
-		if c == '\\' && i+1 < n && (src[i+1] == '\n' || src[i+1] == '\r') && !r.directives {
+		if c == '\\' && i+1 < n && (src[i+1] == '\n' || src[i+1] == '\r') {
 			i += 2 // a line continued
 			if i < n && src[i-1] == '\r' && src[i] == '\n' {
 				i++
@@ -493,6 +493,10 @@ func (s *scanState) indentAt(i int) {
 	if j >= len(src) || src[j] == '\n' || src[j] == '\r' || bytes.HasPrefix(src[j:], []byte("//")) || bytes.HasPrefix(src[j:], []byte("/*")) {
 		return
 	}
+	// A line that goes on with the one before opens no block.
+	if s.continues(j) {
+		return
+	}
 	top := 0
 	if len(s.indents) > 0 {
 		top = s.indents[len(s.indents)-1]
@@ -507,6 +511,23 @@ func (s *scanState) indentAt(i int) {
 			s.sep(j, cDedent)
 		}
 	}
+}
+
+// continues reports whether the line starting at j goes on with the one
+// before: it starts with a token that leads on, or the last token goes on.
+func (s *scanState) continues(j int) bool {
+	src, r := s.src, s.r
+	for w := range r.leads {
+		if bytes.HasPrefix(src[j:], []byte(w)) && (!isIdentByte(w[0]) || j+len(w) == len(src) || !isIdentByte(src[j+len(w)])) {
+			return true
+		}
+	}
+	for k := len(s.out) - 1; k >= 0; k-- {
+		if t := s.out[k]; !t.separator() {
+			return goesOn(src, t, r)
+		}
+	}
+	return false
 }
 
 // word scans a shell word from src[i]: operators of the shell's own, or a
@@ -574,6 +595,9 @@ func (s *scanState) shellHeredoc(i int) int {
 		i++
 	}
 	start := i
+	if i >= len(src) || isBlank(src[i]) {
+		return i // no delimiter: the << stands alone
+	}
 	j := s.word(i)
 	if len(s.out) > 0 && j > start {
 		id := bytes.Map(func(r rune) rune {

@@ -168,8 +168,12 @@ func FuzzCanonTokens(f *testing.F) {
 	f.Add([]byte("x = `a ${ {b: 1}[`c${d}`] }`; if (a) {}\n;(b) => (c)"))
 	f.Add([]byte("if x: y; z\nclass A():\n  '''d'''\n  def f(self,): return (a,)\n"))
 	f.Add([]byte("match x { A => { f(a) }, B => |b| { b }, } r#\"raw\"# b'x' 'a"))
+	f.Add([]byte("x = <<~EOS\n  a #{b}\nEOS\n%w[a b] /re/ =begin\nc\n=end\n"))
+	f.Add([]byte("<?php $a = \"{$b}\"; <<<X\n t\n X;\n?>\n<p> #[A] R\"d(x)d\" @\"a\"\"b\" $\"{c}\""))
+	f.Add([]byte("f() { [[ $a =~ ^(x)$ ]] && cat <<-E\n\tb\n\tE\n}; a=() ; --[==[ x ]==] [[s]] #\"r\"#"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c", ""} {
+		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c",
+			"cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", ""} {
 			ct := canonTokens(nil, lang, src, lexSpec(lang).tokens(src, nil), nil)
 			for i, tok := range ct {
 				if tok.start < 0 || tok.end < tok.start || int(tok.end) > len(src) || int(tok.pos) > len(src) {
