@@ -197,6 +197,9 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		return len(src), cVerbatim, true
 	}
 	c := src[i]
+	if c == '$' && i+1 < len(src) && bytes.IndexByte([]byte("'\"&~!@/\\;,.<>_0*$?:`+"), src[i+1]) >= 0 {
+		return i + 2, cVerbatim, true // a special global: $' $" $~ …
+	}
 	if c != '<' && c != '%' && c != '/' {
 		return 0, 0, false
 	}
