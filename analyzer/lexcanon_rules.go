@@ -102,11 +102,13 @@ func canonRules(sc *scratch, r *lexRules, src []byte, out []ctok) []ctok {
 }
 
 // rulesTokens are the lexer tokens of src read by r: the canonical
-// stream's tokens that stand for text, where each sits.
+// stream's tokens that stand for text, where each sits. src may be a
+// stretch of a file (a symbol's lines), so it is read as code from its
+// start (PHP's text outside <?php is read as code too).
 type rulesTokens struct{ r *lexRules }
 
 func (t rulesTokens) tokens(src []byte, out []span) []span {
-	s := &scanState{r: t.r, src: src}
+	s := &scanState{r: t.r, src: src, php: true}
 	s.scan()
 	for _, c := range s.out {
 		if c.separator() || c.kind == cNewline {

@@ -2,8 +2,8 @@
 ; statements (M.f and M:m are named under M) and names assigned a
 ; function.
 
-(function_statement name: (_) @name) @definition.function
+(function_statement name: (_) @name (function_body)? @body) @definition.function
 (variable_declaration
   name: (variable_declarator) @name
-  value: (function)) @definition.function
-(field name: (identifier) @name value: (function)) @definition.function
+  value: (function (function_body)? @body)) @definition.function
+(field name: (identifier) @name value: (function (function_body)? @body)) @definition.function
