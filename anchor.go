@@ -113,7 +113,7 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
 			return err
 		}
-		src, err := anchors.NewSource(source.Dir(w.root), anchors.SourceOptions{Index: st, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize})
+		src, err := anchors.NewSource(source.Dir(w.root), anchors.SourceOptions{Index: st, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize, Table: w.table})
 		if err != nil {
 			return err
 		}
@@ -227,7 +227,7 @@ func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*learnfile.
 // baseline checks that a points at something in the working tree and
 // records its fingerprints.
 func (w *Workspace) baseline(ctx context.Context, st *graph.Store, a anchors.Anchor) (anchors.Anchor, error) {
-	src, err := anchors.NewSource(source.Dir(w.root), anchors.SourceOptions{Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize})
+	src, err := anchors.NewSource(source.Dir(w.root), anchors.SourceOptions{Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize, Table: w.table})
 	if err != nil {
 		return a, err
 	}

@@ -42,6 +42,7 @@ func (w *Workspace) index(ctx context.Context, st *graph.Store, opts IndexOption
 		MaxFileSize: w.cfg.MaxFileSize,
 		Force:       opts.Force,
 		Progress:    opts.Progress,
+		Table:       w.table,
 	})
 }
 

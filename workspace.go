@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/internal/yamlerr"
@@ -63,6 +64,9 @@ type Workspace struct {
 	// saved says what the operation under way wrote to the learning
 	// files, once it has written all it had to (see wrote).
 	saved string
+	// table is the language table of every index and source of the
+	// workspace: each language's queries compile once per process.
+	table *analyzer.Table
 }
 
 // Open finds the workspace containing dir by walking up to the nearest
@@ -93,7 +97,7 @@ func load(root string, opts Options) (*Workspace, error) {
 	if opts.LockTimeout == 0 {
 		opts.LockTimeout = cfg.LockTimeout.Duration
 	}
-	return &Workspace{root: root, cfg: cfg, opts: opts}, nil
+	return &Workspace{root: root, cfg: cfg, opts: opts, table: analyzer.NewTable()}, nil
 }
 
 // gitignore is .lore/.gitignore: the store and what is left of it, and the

@@ -42,6 +42,13 @@ func TestQueriesCompile(t *testing.T) {
 		if l.grammar != nil && len(queries.Files(l.Name)) == 0 && l.wordImports == nil {
 			t.Errorf("language %s has no query files", l.Name)
 		}
+		if l.tags {
+			// all of the language's files as one query, and only the
+			// captures tags.go knows
+			if _, _, err := l.compiled(); err != nil {
+				t.Errorf("language %s: %v", l.Name, err)
+			}
+		}
 	}
 }
 
@@ -52,4 +59,34 @@ func position(src []byte, off int) (row, col int) {
 	row = bytes.Count(src[:off], []byte{'\n'}) + 1
 	col = off - bytes.LastIndexByte(src[:off], '\n')
 	return row, col
+}
+
+// TestQueriesCompileOnce shows that a table compiles a language's queries
+// only when a file of the language is parsed, and once for every parser
+// that shares the table (a long-running server keeps one table).
+func TestQueriesCompileOnce(t *testing.T) {
+	table := NewTable()
+	for _, l := range table.Languages() {
+		if l.query != nil {
+			t.Fatalf("%s: compiled before any file of it was parsed", l.Name)
+		}
+	}
+	var first *sitter.Query
+	for range 3 {
+		p := NewParser(table)
+		if _, err := p.Parse("a.rb", []byte("class A\n  def f; end\nend\n")); err != nil {
+			t.Fatal(err)
+		}
+		p.Close()
+		q := table.Lookup("ruby").query
+		if q == nil || (first != nil && q != first) {
+			t.Fatalf("ruby's query: %p, first %p: compiled again", q, first)
+		}
+		first = q
+	}
+	for _, l := range table.Languages() {
+		if l.Name != "ruby" && l.query != nil {
+			t.Errorf("%s: compiled though no file of it was parsed", l.Name)
+		}
+	}
 }

@@ -55,6 +55,10 @@ type SourceOptions struct {
 	// language table, freed by Close. A caller-supplied parser is not
 	// closed and must not be used elsewhere while the Source is in use.
 	Parser *analyzer.Parser
+	// Table is the language table of the parser made when Parser is nil;
+	// nil means analyzer.NewTable(). A long-running caller passes one
+	// table to every source, so that each language's queries compile once.
+	Table *analyzer.Table
 	// Index is the analyzer's index (optional). A file's indexed symbols
 	// are used instead of parsing it when the indexed content hash equals
 	// the source's; repository-wide lookups use it for files whose size
@@ -108,7 +112,7 @@ func NewSource(fsys fs.FS, opts SourceOptions) (*Source, error) {
 	}
 	s := &Source{fsys: fsys, opts: opts, files: map[string]*fileEntry{}}
 	if opts.Parser == nil {
-		s.opts.Parser = analyzer.NewParser(nil)
+		s.opts.Parser = analyzer.NewParser(opts.Table)
 		s.ownsP = true
 	}
 	s.table = s.opts.Parser.Table()
@@ -164,7 +168,7 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 		return nil, err
 	}
 	f := &File{Path: path, Src: src, Hash: analyzer.HashText(src)}
-	if l := s.table.ForPath(path); l != nil {
+	if l := s.table.ForFile(path, src); l != nil {
 		f.Lang = l.Name
 	}
 	switch {

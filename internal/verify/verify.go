@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/internal/catalog"
@@ -27,6 +28,10 @@ type Options struct {
 	// Index is the analyzer's index, up to date, when the source is the
 	// working tree.
 	Index *graph.Store
+	// Table is the language table the sources parse with (nil: a new
+	// one); a long-running caller passes its own, so that each
+	// language's queries compile once.
+	Table *analyzer.Table
 	// Staged judges the staged versions of the learning files the commit
 	// touches, not their working copies.
 	Staged bool
@@ -64,7 +69,7 @@ func (r *Run) Results() []anchors.Result {
 // anchors into changed files.
 func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source, opts Options) (*Run, error) {
 	changed, renames := vs.Changed, vs.Renames
-	sopts := anchors.SourceOptions{Renames: renames, Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Index: opts.Index}
+	sopts := anchors.SourceOptions{Renames: renames, Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Index: opts.Index, Table: opts.Table}
 	src, err := anchors.NewSource(vs.Files, sopts)
 	if err != nil {
 		return nil, err
@@ -73,7 +78,7 @@ func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source,
 	vopts := anchors.Options{Threshold: opts.Threshold}
 	var base *anchors.Source
 	if vs.Base != nil {
-		base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize})
+		base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Table})
 		if err != nil {
 			return nil, err
 		}
