@@ -190,7 +190,7 @@ func NewTable() *Table {
 		{Name: "cpp", Extensions: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tcc", ".inl"},
 			grammar: cpp.GetLanguage, tags: true, resolve: resolveC,
 			qualified: []string{"::"}, qualifiedMethods: true, wraps: map[string]bool{"template_declaration": true}, mask: maskCpp},
-		{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, tags: true, resolve: resolveCSharp},
+		{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, tags: true, resolve: resolveCSharp, mask: maskCSharp},
 		{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.GetLanguage, tags: true,
 			resolve: resolveRuby, qualified: []string{"::"}},
 		{Name: "php", Extensions: []string{".php", ".phtml"}, grammar: php.GetLanguage, tags: true,

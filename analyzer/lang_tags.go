@@ -568,3 +568,62 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 	}
 	return buf, masked
 }
+
+// maskCSharp reads C#'s conditional compilation as its compiler would
+// with no symbol defined but the first branch: directive lines (#if,
+// #region, #pragma, …) and the lines of every #elif and #else branch
+// become blanks, keeping every offset and line. The grammar tree-sitter
+// bundles misreads a directive between an attribute and its declaration,
+// or two branches that each open a declaration.
+func maskCSharp(src, buf []byte) ([]byte, bool) {
+	buf = append(buf[:0], src...)
+	masked := false
+	var skip []bool // per open #if: whether the current branch is left out
+	off := func() bool {
+		for _, s := range skip {
+			if s {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(src); {
+		e := bytes.IndexByte(src[i:], '\n')
+		if e < 0 {
+			e = len(src)
+		} else {
+			e += i
+		}
+		t := bytes.TrimLeft(bytes.TrimPrefix(src[i:e], []byte("\xef\xbb\xbf")), " \t")
+		blank := off()
+		if len(t) > 0 && t[0] == '#' {
+			word := bytes.TrimLeft(t[1:], " \t")
+			switch {
+			case bytes.HasPrefix(word, []byte("if")):
+				skip = append(skip, false)
+			case bytes.HasPrefix(word, []byte("elif")), bytes.HasPrefix(word, []byte("else")):
+				if len(skip) > 0 {
+					skip[len(skip)-1] = true
+				}
+			case bytes.HasPrefix(word, []byte("endif")):
+				if len(skip) > 0 {
+					skip = skip[:len(skip)-1]
+				}
+			}
+			blank = true
+		}
+		if blank {
+			for k := e - len(t); k < e; k++ {
+				buf[k] = ' '
+			}
+			for k := i; k < e-len(t); k++ {
+				if buf[k] == '\t' {
+					buf[k] = ' '
+				}
+			}
+			masked = true
+		}
+		i = e + 1
+	}
+	return buf, masked
+}
