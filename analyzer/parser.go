@@ -511,6 +511,7 @@ type walker struct {
 	lines []int
 	canon []ctok
 	code  []bool
+	match []int // brackets of canon (matchBrackets), when recovery asks
 
 	sibs []siblings // the visits in progress, innermost last
 }

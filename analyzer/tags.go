@@ -222,9 +222,34 @@ func (p *Parser) recoverTags(ctx context.Context, w *walker, l *Language, tp *si
 		}
 	}
 	find(root)
+	// A declaration with an error inside that runs over lines closing a
+	// block in the first column has swallowed what follows (a macro the
+	// grammar cannot expand broke it): it ends where the brackets of the
+	// file close its block, and what follows nests by its own extent.
+	for i, d := range defs {
+		if d.n.HasError() && len(closerPieces(src, int(d.start), int(d.end))) > 2 {
+			defs[i].end = w.closingBrace(d, d.end)
+		}
+	}
 	if len(regions) == 0 {
 		return defs, nil
 	}
+	// the outermost of overlapping regions
+	sort.Slice(regions, func(i, j int) bool {
+		if regions[i][0] != regions[j][0] {
+			return regions[i][0] < regions[j][0]
+		}
+		return regions[i][1] > regions[j][1]
+	})
+	outer := regions[:1]
+	for _, rg := range regions[1:] {
+		if last := outer[len(outer)-1]; rg[0] < last[1] {
+			outer[len(outer)-1][1] = max(last[1], rg[1])
+			continue
+		}
+		outer = append(outer, rg)
+	}
+	regions = outer
 	var trees []*sitter.Tree
 	seen := map[int]bool{}
 	for _, im := range w.file.Imports {
@@ -254,7 +279,14 @@ func (p *Parser) recoverTags(ctx context.Context, w *walker, l *Language, tp *si
 				break
 			}
 			trees = append(trees, t)
-			defs = append(defs, p.collectTags(w, l, q, t.RootNode(), src, seen)...)
+			for _, d := range p.collectTags(w, l, q, t.RootNode(), src, seen) {
+				if int(d.end) >= b || unclosed(d) {
+					// cut off by the piece's end: a block runs on to its
+					// closing brace in the file (a namespace's, as a rule)
+					d.end = w.closingBrace(d, uint32(rg[1]))
+				}
+				defs = append(defs, d)
+			}
 		}
 	}
 	return defs, trees
@@ -382,7 +414,11 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		if body == nil {
 			body = d.n.ChildByFieldName("body")
 		}
-		w.emitAt(names[:len(names)-1], names[len(names)-1], kind, w.attachedStart(rng), endLine(rng), body)
+		end := endLine(rng)
+		if d.end != d.n.EndByte() {
+			end = lineAt(w.lines, w.sq.start(int(d.end)-1)) // recovery found its block's end
+		}
+		w.emitAt(names[:len(names)-1], names[len(names)-1], kind, w.attachedStart(rng), end, body)
 	}
 }
 
@@ -552,4 +588,43 @@ func (w *walker) textSpan(a, b *node) string {
 // without statement or block punctuation, strings or comments.
 func plainName(s string) bool {
 	return len(s) <= 512 && !strings.ContainsAny(s, "\n;{}\"") && !strings.Contains(s, "//") && !strings.Contains(s, "/*")
+}
+
+// closingBrace is where the block of d ends in the file, by the brackets
+// of the canonical stream, when its body opens with a brace; else d's
+// end. It is at most limit.
+func (w *walker) closingBrace(d tagDef, limit uint32) uint32 {
+	body := d.body
+	if body == nil {
+		body = d.n.ChildByFieldName("body")
+	}
+	if body == nil {
+		return d.end
+	}
+	o := int(body.StartByte())
+	k := sort.Search(len(w.canon), func(k int) bool { return int(w.canon[k].pos) >= o })
+	if k == len(w.canon) || !isByte(w.src, w.canon[k], '{') {
+		return d.end
+	}
+	if w.match == nil {
+		w.match = matchBrackets(w.src, w.canon, nil)
+	}
+	if m := w.match[k]; m > k && uint32(w.canon[m].end) <= limit {
+		return uint32(w.canon[m].end)
+	}
+	return d.end
+}
+
+// unclosed reports whether the block of d lacks its closing bracket,
+// which the parser then put in as missing.
+func unclosed(d tagDef) bool {
+	body := d.body
+	if body == nil {
+		body = d.n.ChildByFieldName("body")
+	}
+	if body == nil {
+		return false
+	}
+	kids := body.children()
+	return len(kids) > 0 && kids[len(kids)-1].IsMissing()
 }
