@@ -506,6 +506,9 @@ func maskBash(src, buf []byte) ([]byte, bool) {
 // misreads as declarations that swallow what follows.
 var (
 	cppMacroStatement = regexp.MustCompile(`^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\(`)
+	// cppMacroAfter is an upper-case macro called after a declarator's
+	// parameters (void f() const GTEST_LOCK_EXCLUDED_(mu);)
+	cppMacroAfter = regexp.MustCompile(`\)[ \t\n]*(?:(?:const|override|final|noexcept)[ \t\n]*)*([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*\(`)
 	cppMacroWord      = regexp.MustCompile(`^[ \t]*(?:(?:template[ \t]*<[^>]*>[ \t]*)?(?:class|struct|union)[ \t]+)?([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+[A-Za-z_~]`)
 )
 
@@ -522,13 +525,18 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 		} else {
 			e += i
 		}
-		line := src[i:e]
-		if m := cppMacroWord.FindSubmatchIndex(line); m != nil {
+		line := buf[i:e]
+		for n := 0; n < 4; n++ {
+			m := cppMacroWord.FindSubmatchIndex(line)
+			if m == nil {
+				break
+			}
 			for k := i + m[2]; k < i+m[3]; k++ {
 				buf[k] = ' '
 			}
 			masked = true
-		} else if m := cppMacroStatement.FindIndex(line); m != nil {
+		}
+		if m := cppMacroStatement.FindIndex(line); m != nil && statementStart(src, i) {
 			// to the matching parenthesis, across lines
 			depth, k := 0, i+m[1]-1
 			for ; k < len(src); k++ {
@@ -565,6 +573,24 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 			}
 		}
 		i = e + 1
+	}
+	for _, m := range cppMacroAfter.FindAllSubmatchIndex(src, -1) {
+		depth, k := 0, m[1]-1
+		for ; k < len(src); k++ {
+			if src[k] == '(' {
+				depth++
+			} else if src[k] == ')' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		for x := m[2]; x <= k && x < len(src); x++ {
+			if buf[x] != '\n' {
+				buf[x] = ' '
+			}
+		}
+		masked = true
 	}
 	return buf, masked
 }
@@ -626,4 +652,28 @@ func maskCSharp(src, buf []byte) ([]byte, bool) {
 		i = e + 1
 	}
 	return buf, masked
+}
+
+// statementStart reports whether the line at i starts a statement: the
+// code line before it (comment lines and directives skipped) ends one
+// (;), opens or closes a block, or is an access label.
+func statementStart(src []byte, i int) bool {
+	for i > 0 {
+		e := i - 1 // the line end before
+		b := bytes.LastIndexByte(src[:e], '\n') + 1
+		t := bytes.TrimSpace(src[b:e])
+		i = b
+		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) || t[0] == '#' || t[0] == '*' || bytes.HasPrefix(t, []byte("/*")) {
+			continue
+		}
+		if k := bytes.Index(t, []byte("//")); k > 0 {
+			t = bytes.TrimSpace(t[:k])
+		}
+		switch t[len(t)-1] {
+		case ';', '{', '}', ':':
+			return true
+		}
+		return false
+	}
+	return true
 }
