@@ -508,8 +508,8 @@ var (
 	cppMacroStatement = regexp.MustCompile(`^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\(`)
 	// cppMacroAfter is an upper-case macro called after a declarator's
 	// parameters (void f() const GTEST_LOCK_EXCLUDED_(mu);)
-	cppMacroAfter = regexp.MustCompile(`\)[ \t\n]*(?:(?:const|override|final|noexcept)[ \t\n]*)*([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*\(`)
-	cppMacroWord      = regexp.MustCompile(`^[ \t]*(?:(?:template[ \t]*<[^>]*>[ \t]*)?(?:class|struct|union)[ \t]+)?([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+[A-Za-z_~]`)
+	cppMacroAfter = regexp.MustCompile(`\)[ \t\n]*(?:(?:const|override|final|noexcept)[ \t\n]*)*([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*[(;{]`)
+	cppMacroWord  = regexp.MustCompile(`^[ \t]*(?:(?:template[ \t]*<[^>]*>[ \t]*)?(?:class|struct|union)[ \t]+)?([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+[A-Za-z_~]`)
 )
 
 // maskCpp writes spaces over those macros, keeping every offset and line:
@@ -536,7 +536,7 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 			}
 			masked = true
 		}
-		if m := cppMacroStatement.FindIndex(line); m != nil && statementStart(src, i) {
+		if m := cppMacroStatement.FindIndex(line); m != nil && (line[0] != ' ' && line[0] != '\t' || statementStart(src, i)) {
 			// to the matching parenthesis, across lines
 			depth, k := 0, i+m[1]-1
 			for ; k < len(src); k++ {
@@ -574,7 +574,24 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 		}
 		i = e + 1
 	}
+	if a, b, ok := includeGuard(src); ok {
+		// the guard's #ifndef and #endif: the grammar wraps the whole
+		// file in them, and one error inside then loses the file's nesting
+		for _, r := range [][2]int{a, b} {
+			for x := r[0]; x < r[1]; x++ {
+				buf[x] = ' '
+			}
+		}
+		masked = true
+	}
 	for _, m := range cppMacroAfter.FindAllSubmatchIndex(src, -1) {
+		if src[m[1]-1] != '(' {
+			for x := m[2]; x < m[3]; x++ {
+				buf[x] = ' ' // a macro word: int Run() GTEST_MUST_USE_RESULT_;
+			}
+			masked = true
+			continue
+		}
 		depth, k := 0, m[1]-1
 		for ; k < len(src); k++ {
 			if src[k] == '(' {
@@ -676,4 +693,34 @@ func statementStart(src []byte, i int) bool {
 		return false
 	}
 	return true
+}
+
+// includeGuard finds a header's include guard: the first directive is
+// #ifndef X, the next #define X, and the last #endif. It returns the
+// extents of the #ifndef and #endif lines.
+func includeGuard(src []byte) (ifndef, endif [2]int, ok bool) {
+	var dirs [][2]int // the directive lines, in order
+	for i := 0; i < len(src); {
+		e := bytes.IndexByte(src[i:], '\n')
+		if e < 0 {
+			e = len(src)
+		} else {
+			e += i
+		}
+		if t := bytes.TrimSpace(src[i:e]); len(t) > 0 && t[0] == '#' {
+			dirs = append(dirs, [2]int{i, e})
+		}
+		i = e + 1
+	}
+	if len(dirs) < 3 {
+		return ifndef, endif, false
+	}
+	first := bytes.Fields(src[dirs[0][0]:dirs[0][1]])
+	second := bytes.Fields(src[dirs[1][0]:dirs[1][1]])
+	last := bytes.Fields(src[dirs[len(dirs)-1][0]:dirs[len(dirs)-1][1]])
+	if len(first) != 2 || string(first[0]) != "#ifndef" || len(second) < 2 || string(second[0]) != "#define" ||
+		string(second[1]) != string(first[1]) || len(last) == 0 || string(last[0]) != "#endif" {
+		return ifndef, endif, false
+	}
+	return dirs[0], dirs[len(dirs)-1], true
 }
