@@ -68,6 +68,9 @@ type Language struct {
 	// function a method (C++'s out-of-line member definitions).
 	qualified        []string
 	qualifiedMethods bool
+	// typeNamedCtors makes a method named as its type a constructor
+	// (C++'s Circle::Circle).
+	typeNamedCtors bool
 	// wraps are the node types whose extent a declaration directly
 	// inside them takes (C++'s template_declaration).
 	wraps map[string]bool
@@ -189,7 +192,7 @@ func NewTable() *Table {
 		// queries/<name>/tags.scm for symbols, imports.scm for imports.
 		{Name: "cpp", Extensions: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tcc", ".inl"},
 			grammar: cpp.GetLanguage, tags: true, resolve: resolveC,
-			qualified: []string{"::"}, qualifiedMethods: true, wraps: map[string]bool{"template_declaration": true}, mask: maskCpp},
+			qualified: []string{"::"}, qualifiedMethods: true, typeNamedCtors: true, wraps: map[string]bool{"template_declaration": true}, mask: maskCpp},
 		{Name: "csharp", Extensions: []string{".cs"}, grammar: csharp.GetLanguage, tags: true, resolve: resolveCSharp, mask: maskCSharp},
 		{Name: "ruby", Extensions: []string{".rb", ".rake", ".gemspec"}, grammar: ruby.GetLanguage, tags: true,
 			resolve: resolveRuby, qualified: []string{"::"}},

@@ -406,6 +406,9 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		if kind == KindFunction && (inType || len(quals) > 1 && l.qualifiedMethods) {
 			kind = KindMethod
 		}
+		if kind == KindMethod && l.typeNamedCtors && len(names) > 1 && names[len(names)-1] == names[len(names)-2] {
+			kind = KindConstructor
+		}
 		rng := d.n
 		for par := rng.Parent(); par != nil && l.wraps[w.typ(par)]; par = rng.Parent() {
 			rng = par

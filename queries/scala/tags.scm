@@ -4,6 +4,8 @@
 (object_definition name: (_) @name) @definition.class
 (trait_definition name: (_) @name) @definition.trait
 (enum_definition name: (_) @name) @definition.enum
+; def this(…) = this(…): an auxiliary constructor
+(function_definition name: (_) @name (#eq? @name "this")) @definition.constructor
 (function_definition name: (_) @name) @definition.function
 (function_declaration name: (_) @name) @definition.function
 (type_definition name: (_) @name) @definition.type
