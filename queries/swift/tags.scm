@@ -9,6 +9,13 @@
 
 (function_declaration name: (simple_identifier) @name) @definition.function
 (protocol_function_declaration name: (simple_identifier) @name) @definition.method
+; operators: static func ==(lhs: T, rhs: T) -> Bool
+(function_declaration
+  name: [(custom_operator) (bang) "==" "!=" "===" "!==" "<" ">" "<=" ">=" "+" "-" "*" "/" "%" "=" "++" "--"
+    "~" "|" "^" "<<" ">>" "&" "+=" "-=" "*=" "/=" "%=" "&&" "||" "??"] @name) @definition.function
+(protocol_function_declaration
+  name: [(custom_operator) (bang) "==" "!=" "===" "!==" "<" ">" "<=" ">=" "+" "-" "*" "/" "%" "=" "++" "--"
+    "~" "|" "^" "<<" ">>" "&" "+=" "-=" "*=" "/=" "%=" "&&" "||" "??"] @name) @definition.method
 (init_declaration "init" @name) @definition.constructor
 (deinit_declaration "deinit" @name) @definition.method
 (subscript_declaration "subscript" @name) @definition.method
