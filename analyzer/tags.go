@@ -421,7 +421,13 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		if d.end != d.n.EndByte() {
 			end = lineAt(w.lines, w.sq.start(int(d.end)-1)) // recovery found its block's end
 		}
-		w.emitAt(names[:len(names)-1], names[len(names)-1], kind, w.attachedStart(rng), end, body)
+		start := w.attachedStart(rng)
+		if last := w.lastCodeLine(w.sq.start(int(d.end)-1) + 1); last >= start && last < end {
+			// a grammar that closes blocks by indentation (Scala) ends one
+			// with the comments and blanks before the next declaration
+			end = last
+		}
+		w.emitAt(names[:len(names)-1], names[len(names)-1], kind, start, end, body)
 	}
 }
 
@@ -545,6 +551,19 @@ func (w *walker) attachedStart(n *node) int {
 		line--
 	}
 	return line
+}
+
+// lastCodeLine is the line of the last token of the canonical stream
+// (code, not comments) that starts before offset o; 0 if none does.
+func (w *walker) lastCodeLine(o int) int {
+	k := sort.Search(len(w.canon), func(k int) bool { return int(w.canon[k].start) >= o }) - 1
+	for k >= 0 && (w.canon[k].separator() || w.canon[k].kind == cNewline) {
+		k--
+	}
+	if k < 0 {
+		return 0
+	}
+	return lineAt(w.lines, int(max(w.canon[k].end-1, w.canon[k].start)))
 }
 
 // codeLines marks the lines (0-based) that hold a token of the canonical
