@@ -155,7 +155,7 @@ func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyRepo
 
 func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOptions, src *verify.Source) (*VerifyReport, error) {
 	vopts := verify.Options{Root: w.root, Threshold: opts.Threshold, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize,
-		Table: w.table, Staged: opts.Staged, Compare: opts.ChangedSince != ""}
+		Sources: anchors.SourceOptions{Table: w.table}, Staged: opts.Staged, Compare: opts.ChangedSince != ""}
 	if src.Worktree {
 		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
 			return nil, err

@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/internal/catalog"
@@ -28,10 +27,12 @@ type Options struct {
 	// Index is the analyzer's index, up to date, when the source is the
 	// working tree.
 	Index *graph.Store
-	// Table is the language table the sources parse with (nil: a new
-	// one); a long-running caller passes its own, so that each
-	// language's queries compile once.
-	Table *analyzer.Table
+	// Sources are the options the check's sources start from: their
+	// language table (Table) is shared, so that a long-running caller
+	// compiles each language's queries once. Check sets Renames, Ignore,
+	// MaxFileSize and Index from the fields above, and makes its own
+	// parsers.
+	Sources anchors.SourceOptions
 	// Staged judges the staged versions of the learning files the commit
 	// touches, not their working copies.
 	Staged bool
@@ -69,7 +70,9 @@ func (r *Run) Results() []anchors.Result {
 // anchors into changed files.
 func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source, opts Options) (*Run, error) {
 	changed, renames := vs.Changed, vs.Renames
-	sopts := anchors.SourceOptions{Renames: renames, Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Index: opts.Index, Table: opts.Table}
+	sopts := opts.Sources
+	sopts.Parser = nil
+	sopts.Renames, sopts.Ignore, sopts.MaxFileSize, sopts.Index = renames, opts.Ignore, opts.MaxFileSize, opts.Index
 	src, err := anchors.NewSource(vs.Files, sopts)
 	if err != nil {
 		return nil, err
@@ -78,7 +81,7 @@ func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source,
 	vopts := anchors.Options{Threshold: opts.Threshold}
 	var base *anchors.Source
 	if vs.Base != nil {
-		base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Table})
+		base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Sources.Table})
 		if err != nil {
 			return nil, err
 		}
