@@ -519,12 +519,7 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 	buf = append(buf[:0], src...)
 	masked := false
 	for i := 0; i < len(src); {
-		e := bytes.IndexByte(src[i:], '\n')
-		if e < 0 {
-			e = len(src)
-		} else {
-			e += i
-		}
+		e := lineEnd(src, i)
 		line := buf[i:e]
 		for n := 0; n < 4; n++ {
 			m := cppMacroWord.FindSubmatchIndex(line)
@@ -631,12 +626,7 @@ func maskCSharp(src, buf []byte) ([]byte, bool) {
 		return false
 	}
 	for i := 0; i < len(src); {
-		e := bytes.IndexByte(src[i:], '\n')
-		if e < 0 {
-			e = len(src)
-		} else {
-			e += i
-		}
+		e := lineEnd(src, i)
 		t := bytes.TrimLeft(bytes.TrimPrefix(src[i:e], []byte("\xef\xbb\xbf")), " \t")
 		blank := off()
 		if len(t) > 0 && t[0] == '#' {
@@ -701,12 +691,7 @@ func statementStart(src []byte, i int) bool {
 func includeGuard(src []byte) (ifndef, endif [2]int, ok bool) {
 	var dirs [][2]int // the directive lines, in order
 	for i := 0; i < len(src); {
-		e := bytes.IndexByte(src[i:], '\n')
-		if e < 0 {
-			e = len(src)
-		} else {
-			e += i
-		}
+		e := lineEnd(src, i)
 		if t := bytes.TrimSpace(src[i:e]); len(t) > 0 && t[0] == '#' {
 			dirs = append(dirs, [2]int{i, e})
 		}
@@ -723,4 +708,13 @@ func includeGuard(src []byte) (ifndef, endif [2]int, ok bool) {
 		return ifndef, endif, false
 	}
 	return dirs[0], dirs[len(dirs)-1], true
+}
+
+// lineEnd is the offset of the end of the line that starts at i: its
+// newline, or the end of src.
+func lineEnd(src []byte, i int) int {
+	if e := bytes.IndexByte(src[i:], '\n'); e >= 0 {
+		return i + e
+	}
+	return len(src)
 }
