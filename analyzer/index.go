@@ -87,10 +87,7 @@ func configFile(p string) bool {
 	case "go.mod", "package.json", "tsconfig.json", "jsconfig.json", "Cargo.toml", "composer.json":
 		return true
 	}
-	if strings.HasSuffix(p, ".csproj") {
-		return true
-	}
-	return false
+	return strings.HasSuffix(p, ".csproj")
 }
 
 type result struct {

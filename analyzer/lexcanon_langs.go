@@ -40,7 +40,7 @@ var slashComments = struct {
 
 // noneOf returns a plain test: a body holding none of the bytes.
 func noneOf(bytesOf string) func([]byte) bool {
-	return func(b []byte) bool { return bytes.IndexAny(b, bytesOf) < 0 }
+	return func(b []byte) bool { return !bytes.ContainsAny(b, bytesOf) }
 }
 
 var cppRules = &lexRules{
