@@ -165,7 +165,13 @@ func (w *Workspace) cochangeOptions(opts cochange.Options) (cochange.Options, er
 // out: their changes are their members'. Symbols that share a name (Go's
 // init functions) are one symbol.
 func NewSymbolParser() (cochange.SymbolParser, func()) {
-	p := analyzer.NewParser(nil)
+	return newSymbolParser(nil)
+}
+
+// newSymbolParser is NewSymbolParser over the language table t (nil: a
+// new one).
+func newSymbolParser(t *analyzer.Table) (cochange.SymbolParser, func()) {
+	p := analyzer.NewParser(t)
 	table := p.Table()
 	parse := func(path string, content []byte) (map[string]string, bool) {
 		if table.ForPath(path) == nil {
@@ -204,7 +210,7 @@ func (w *Workspace) AnalyzeCochange(ctx context.Context, opts cochange.Options) 
 		return nil, err
 	}
 	if opts.Symbols == nil && w.cfg.Cochange.Symbols {
-		parse, done := NewSymbolParser()
+		parse, done := newSymbolParser(w.table)
 		defer done()
 		opts.Symbols = parse
 	}
