@@ -198,7 +198,7 @@ func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*learnfile.
 		if err != nil {
 			return err
 		}
-		a, err := w.newAnchor(ctx, st, spec)
+		a, err := w.newAnchor(ctx, spec)
 		if err != nil {
 			return err
 		}
@@ -224,23 +224,23 @@ func (w *Workspace) AddAnchor(ctx context.Context, id, spec string) (*learnfile.
 	return out, err
 }
 
-// baseline checks that a points at something in the working tree and
-// records its fingerprints.
-func (w *Workspace) baseline(ctx context.Context, st *graph.Store, a anchors.Anchor) (anchors.Anchor, error) {
-	src, err := anchors.NewSource(source.Dir(w.root), anchors.SourceOptions{Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize, Table: w.table})
-	if err != nil {
-		return a, err
-	}
-	defer src.Close()
-	return anchors.Baseline(ctx, src, a)
+// anchorSource returns the working tree as anchors read it, for recording
+// baselines. Close it when done.
+func (w *Workspace) anchorSource() (*anchors.Source, error) {
+	return anchors.NewSource(source.Dir(w.root), anchors.SourceOptions{Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize, Table: w.table})
 }
 
 // newAnchor parses spec, checks that it points at something inside the
 // repository and records its baseline.
-func (w *Workspace) newAnchor(ctx context.Context, st *graph.Store, spec string) (anchors.Anchor, error) {
-	a, err := anchors.ParseSpec(spec)
+func (w *Workspace) newAnchor(ctx context.Context, spec string) (anchors.Anchor, error) {
+	src, err := w.anchorSource()
 	if err != nil {
-		return a, err
+		return anchors.Anchor{}, err
 	}
-	return w.baseline(ctx, st, a)
+	defer src.Close()
+	as, err := baselines(ctx, src, []string{spec})
+	if err != nil {
+		return anchors.Anchor{}, err
+	}
+	return as[0], nil
 }

@@ -1,10 +1,13 @@
 package lore
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/learnfile"
@@ -30,7 +34,42 @@ type AddOptions struct {
 
 // Add creates a learning file and returns the learning.
 func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*learnfile.Learning, error) {
-	now := time.Now().UTC().Truncate(time.Second)
+	l, err := newLearning(opts, time.Now().UTC().Truncate(time.Second))
+	if err != nil {
+		return nil, err
+	}
+	err = w.withWriter(ctx, func(st *graph.Store) error {
+		if err := w.checkLinks(l.Links, nil); err != nil {
+			return err
+		}
+		src, err := w.anchorSource()
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		if l.Anchors, err = baselines(ctx, src, opts.Anchors); err != nil {
+			return err
+		}
+		// Interrupted before the write, nothing is written.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := w.create([]*learnfile.Learning{l}); err != nil {
+			return err
+		}
+		w.wrote("learning " + l.ID + " saved")
+		return w.learnings.Sync(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// newLearning checks what opts say of a new learning that needs no
+// repository (title, provenance) and returns the learning without id and
+// anchors.
+func newLearning(opts AddOptions, now time.Time) (*learnfile.Learning, error) {
 	l := &learnfile.Learning{
 		Title:       strings.TrimSpace(opts.Title),
 		Tags:        normTags(opts.Tags),
@@ -43,6 +82,9 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*learnfile.Learni
 	if l.Title == "" {
 		return nil, errors.New("a learning needs a title: pass --title")
 	}
+	if strings.ContainsAny(l.Title, "\n\r") {
+		return nil, errors.New("a title is one line: put the rest in the body")
+	}
 	if l.Body != "" && !strings.HasSuffix(l.Body, "\n") {
 		l.Body += "\n"
 	}
@@ -51,54 +93,90 @@ func (w *Workspace) Add(ctx context.Context, opts AddOptions) (*learnfile.Learni
 			return nil, err
 		}
 	}
-	err := w.withWriter(ctx, func(st *graph.Store) error {
-		for _, lk := range l.Links {
-			if !w.learnings.Has(lk.To) {
-				return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
-			}
+	return l, nil
+}
+
+// checkLinks refuses links to learnings that neither exist nor are in
+// also (ids about to be created with them).
+func (w *Workspace) checkLinks(links []learnfile.Link, also map[string]bool) error {
+	for _, lk := range links {
+		if !w.learnings.Has(lk.To) && !also[lk.To] {
+			return fmt.Errorf("link target %s: no such learning: %w", lk.To, ErrNotFound)
 		}
-		for _, spec := range opts.Anchors {
-			a, err := w.newAnchor(ctx, st, spec)
-			if err != nil {
-				return err
-			}
-			l.Anchors = append(l.Anchors, a)
+	}
+	return nil
+}
+
+// baselines parses anchor specs and records their baselines in src.
+func baselines(ctx context.Context, src *anchors.Source, specs []string) ([]anchors.Anchor, error) {
+	var out []anchors.Anchor
+	for _, spec := range specs {
+		a, err := anchors.ParseSpec(spec)
+		if err == nil {
+			a, err = anchors.Baseline(ctx, src, a)
 		}
-		// Interrupted before the write, nothing is written.
-		if err := ctx.Err(); err != nil {
-			return err
+		if err != nil {
+			return nil, err
 		}
-		for range 5 {
-			id, err := learnfile.NewID()
-			if err != nil {
-				return err
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// create writes new learning files (see catalog.CreateFiles: each file
+// appears whole or not at all), minting an id for each learning without
+// one. A learning whose given id is taken fails with fs.ErrExist.
+func (w *Workspace) create(ls []*learnfile.Learning) error {
+	if err := os.MkdirAll(w.learningsDir(), 0o755); err != nil {
+		return err
+	}
+	minted := make([]bool, len(ls))
+	for i, l := range ls {
+		minted[i] = l.ID == ""
+	}
+	todo := make([]int, len(ls))
+	for i := range todo {
+		todo[i] = i
+	}
+	for range 5 {
+		files := make([]catalog.NewFile, 0, len(todo))
+		for _, i := range todo {
+			l := ls[i]
+			if minted[i] {
+				id, err := learnfile.NewID()
+				if err != nil {
+					return err
+				}
+				l.ID = id
 			}
-			l.ID = id
 			data, err := l.Marshal()
 			if err != nil {
 				return err
 			}
-			p := filepath.Join(w.learningsDir(), id+".md")
-			if err := os.MkdirAll(w.learningsDir(), 0o755); err != nil {
-				return err
-			}
-			err = catalog.CreateFile(p, data)
-			if errors.Is(err, fs.ErrExist) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			l.Path = learnfile.Dir + "/" + id + ".md"
-			w.wrote("learning " + id + " saved")
-			return w.learnings.Sync(ctx)
+			files = append(files, catalog.NewFile{Name: l.ID + ".md", Data: data})
 		}
-		return errors.New("could not mint a fresh learning id; try again")
-	})
-	if err != nil {
-		return nil, err
+		taken, err := catalog.CreateFiles(w.learningsDir(), files)
+		if err != nil {
+			return err
+		}
+		var again []int
+		for k, i := range todo {
+			l := ls[i]
+			switch {
+			case !taken[k]:
+				l.Path = learnfile.Dir + "/" + l.ID + ".md"
+			case minted[i]:
+				again = append(again, i)
+			default:
+				return fmt.Errorf("learning %s exists already: %w", l.ID, fs.ErrExist)
+			}
+		}
+		if len(again) == 0 {
+			return nil
+		}
+		todo = again
 	}
-	return l, nil
+	return errors.New("could not mint a fresh learning id; try again")
 }
 
 func validProvenance(d string) error {
@@ -677,4 +755,224 @@ func metaInt(m map[string]any, k string) int {
 		return int(v)
 	}
 	return 0
+}
+
+// ImportOptions configure Import.
+type ImportOptions struct {
+	// SkipExisting skips lines whose id names a learning that exists (a
+	// rerun after an interrupted import) instead of refusing them.
+	SkipExisting bool
+}
+
+// ImportReport says what Import wrote.
+type ImportReport struct {
+	Imported []string `json:"imported"` // ids, in the order of the lines
+	// Skipped are ids of lines left out because the learning exists
+	// (SkipExisting).
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// importLine is one line of an import: a learning as lore learn add
+// describes one, with an optional id.
+type importLine struct {
+	ID          string       `json:"id"`
+	Title       string       `json:"title"`
+	Body        string       `json:"body"`
+	Tags        []string     `json:"tags"`
+	Anchors     []string     `json:"anchors"`
+	Links       []importLink `json:"links"`
+	DerivedFrom []string     `json:"derived_from"`
+}
+
+// importLink is a link of an import line; the weight defaults to 1.
+type importLink struct {
+	To     string   `json:"to"`
+	Type   string   `json:"type"`
+	Weight *float64 `json:"weight"`
+	Note   string   `json:"note"`
+}
+
+// ImportError reports the lines of an import that were refused.
+type ImportError struct {
+	Line int   // 1-based number of the first bad line
+	Err  error // what is wrong with it
+	More int   // how many other lines are bad
+}
+
+func (e *ImportError) Error() string {
+	more := ""
+	if e.More > 0 {
+		more = fmt.Sprintf(" (and %d more bad lines)", e.More)
+	}
+	return fmt.Sprintf("line %d: %v%s; nothing was imported: fix the line and rerun", e.Line, e.Err, more)
+}
+
+func (e *ImportError) Unwrap() error { return e.Err }
+
+// maxImportLine bounds one line of an import: a learning file's limit
+// with room for JSON escapes.
+const maxImportLine = 2 * learnfile.MaxBytes
+
+// Import creates learnings from JSON Lines, one learning a line:
+//
+//	{"title": "…", "body": "…", "tags": ["…"], "anchors": ["path::Symbol", …],
+//	 "links": [{"to": "id", "type": "caused_by", "weight": 0.8}],
+//	 "derived_from": ["task:T-1"], "id": "optional"}
+//
+// Only "title" is required; empty lines are skipped. Every line is checked
+// (anchors resolved and baselined) before anything is written, so one bad
+// line imports nothing and the error (an *ImportError) names it. Then each
+// learning file is written whole or not at all: an import killed midway
+// leaves complete learnings only, and lines with an "id" make a rerun with
+// SkipExisting finish the job. Links may point at learnings of the same
+// import that have an id.
+func (w *Workspace) Import(ctx context.Context, in io.Reader, opts ImportOptions) (*ImportReport, error) {
+	lines, err := readImport(in)
+	if err != nil {
+		return nil, err
+	}
+	rep := &ImportReport{Imported: []string{}}
+	err = w.withWriter(ctx, func(st *graph.Store) error {
+		src, err := w.anchorSource()
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		ids := map[string]bool{}
+		for _, ln := range lines {
+			if ln.l != nil && ln.l.ID != "" {
+				ids[ln.l.ID] = true
+			}
+		}
+		var ls []*learnfile.Learning
+		bad := &ImportError{}
+		refuse := func(n int, err error) {
+			if bad.Err == nil {
+				bad.Line, bad.Err = n, err
+			} else {
+				bad.More++
+			}
+		}
+		for _, ln := range lines {
+			if ln.err != nil {
+				refuse(ln.n, ln.err)
+				continue
+			}
+			l := ln.l
+			if l.ID != "" && w.learnings.Has(l.ID) {
+				if opts.SkipExisting {
+					rep.Skipped = append(rep.Skipped, l.ID)
+					continue
+				}
+				refuse(ln.n, fmt.Errorf("learning %s exists already (pass --skip-existing to rerun an import)", l.ID))
+				continue
+			}
+			if err := w.checkLinks(l.Links, ids); err != nil {
+				refuse(ln.n, err)
+				continue
+			}
+			if l.Anchors, err = baselines(ctx, src, ln.specs); err != nil {
+				refuse(ln.n, err)
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			ls = append(ls, l)
+		}
+		if bad.Err != nil {
+			return bad
+		}
+		if err := w.create(ls); err != nil {
+			return err
+		}
+		for _, l := range ls {
+			rep.Imported = append(rep.Imported, l.ID)
+		}
+		if len(ls) > 0 {
+			w.wrote(fmt.Sprintf("%d learnings imported", len(ls)))
+		}
+		return w.learnings.Sync(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// parsedLine is one line of an import as read: the learning without
+// anchors and the anchor specs, or what is wrong with it.
+type parsedLine struct {
+	n     int
+	l     *learnfile.Learning
+	specs []string
+	err   error
+}
+
+// readImport reads and checks every line of an import that needs no
+// repository; a read error fails the import.
+func readImport(in io.Reader) ([]parsedLine, error) {
+	now := time.Now().UTC().Truncate(time.Second)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), maxImportLine)
+	var out []parsedLine
+	seen := map[string]int{}
+	n := 0
+	for sc.Scan() {
+		n++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		ln := parsedLine{n: n}
+		var il importLine
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&il); err != nil {
+			ln.err = fmt.Errorf("not a learning: %v (want one JSON object a line with at least \"title\")", err)
+		} else if dec.More() {
+			ln.err = errors.New("more than one JSON value on the line")
+		} else if il.ID != "" && !learnfile.ValidID(il.ID) {
+			ln.err = fmt.Errorf("id %q: an id has 2 to 32 characters of a-z and 0-9", il.ID)
+		} else if first, dup := seen[il.ID]; dup && il.ID != "" {
+			ln.err = fmt.Errorf("id %s is on line %d too", il.ID, first)
+		} else {
+			seen[il.ID] = n
+			links := make([]learnfile.Link, len(il.Links))
+			for i, lk := range il.Links {
+				links[i] = learnfile.Link{To: lk.To, Type: lk.Type, Weight: 1, Note: lk.Note}
+				if lk.Weight != nil {
+					links[i].Weight = *lk.Weight
+				}
+			}
+			ln.l, ln.err = newLearning(AddOptions{Title: il.Title, Body: il.Body, Tags: il.Tags, Links: links, DerivedFrom: il.DerivedFrom}, now)
+			ln.specs = il.Anchors
+			if ln.err == nil {
+				ln.l.ID = il.ID
+				ln.err = checkImported(ln.l, len(ln.specs))
+			}
+		}
+		out = append(out, ln)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("line %d: longer than %d KiB; nothing was imported: a learning may have %d KiB at most", n+1, maxImportLine>>10, learnfile.MaxBytes>>10)
+		}
+		return nil, fmt.Errorf("read the import: %w", err)
+	}
+	return out, nil
+}
+
+// checkImported checks the limits and links of a learning read from an
+// import, as writing its file would.
+func checkImported(l *learnfile.Learning, anchors int) error {
+	if anchors > learnfile.MaxAnchors {
+		return fmt.Errorf("%d anchors; a learning may have %d at most: split it in two (or anchor a glob)", anchors, learnfile.MaxAnchors)
+	}
+	probe := *l
+	if probe.ID == "" {
+		probe.ID = "probe"
+	}
+	_, err := probe.Marshal()
+	return err
 }

@@ -18,7 +18,7 @@ func newLearnCmd(a *app) *cobra.Command {
 		Use:   "learn",
 		Short: "Add, list, show, edit and remove learnings",
 	}
-	c.AddCommand(newLearnAddCmd(a), newLearnListCmd(a), newLearnShowCmd(a), newLearnRmCmd(a), newLearnEditCmd(a), newLearnSimilarCmd(a))
+	c.AddCommand(newLearnAddCmd(a), newLearnListCmd(a), newLearnShowCmd(a), newLearnRmCmd(a), newLearnEditCmd(a), newLearnSimilarCmd(a), newLearnImportCmd(a))
 	return c
 }
 
@@ -248,4 +248,61 @@ func runEditor(a *app, path string) error {
 		cmd.Stdin = f
 	}
 	return cmd.Run()
+}
+
+func newLearnImportCmd(a *app) *cobra.Command {
+	var (
+		opts   lore.ImportOptions
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "import FILE|- [--skip-existing] [--json]",
+		Short: "Create many learnings from JSON Lines",
+		Long: `import creates one learning per line of FILE (or stdin for -), each a JSON
+object with the fields of lore learn add:
+
+  {"title": "...", "body": "...", "tags": ["auth"], "anchors": ["src/a.go::F"],
+   "links": [{"to": "ID", "type": "caused_by", "weight": 0.8, "note": "..."}],
+   "derived_from": ["task:T-1"], "id": "optional"}
+
+Only "title" is required. Every line is checked first, anchors included:
+one bad line imports nothing, and the error names it. Each learning file is
+then written whole or not at all, so an interrupted import leaves complete
+learnings only; give lines an "id" and rerun with --skip-existing to finish
+one. Links may point at learnings of the same import.`,
+		Example: `  lore learn import learnings.jsonl
+  jq -c '.[]' notes.json | lore learn import - --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			in := a.stdin
+			if args[0] != "-" {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return fmt.Errorf("import: %w", err)
+				}
+				defer f.Close()
+				in = f
+			}
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			rep, err := ws.Import(c.Context(), in, opts)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.json(rep)
+			}
+			fmt.Fprintf(a.stdout, "imported %d learnings", len(rep.Imported))
+			if len(rep.Skipped) > 0 {
+				fmt.Fprintf(a.stdout, ", skipped %d that exist", len(rep.Skipped))
+			}
+			fmt.Fprintln(a.stdout)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&opts.SkipExisting, "skip-existing", false, "skip lines whose id exists (to finish an interrupted import)")
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"imported": [ids], "skipped": [ids]}`)
+	return c
 }

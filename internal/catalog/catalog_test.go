@@ -42,8 +42,8 @@ func (r *repo) add(t *testing.T, l *learnfile.Learning) *learnfile.Learning {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CreateFile(filepath.Join(r.root, filepath.FromSlash(l.Path)), data); err != nil {
-		t.Fatal(err)
+	if taken, err := CreateFiles(filepath.Join(r.root, filepath.FromSlash(learnfile.Dir)), []NewFile{{l.ID + ".md", data}}); err != nil || taken[0] {
+		t.Fatal(err, taken)
 	}
 	return l
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/lorehq/lore/learnfile"
 )
 
@@ -25,6 +27,9 @@ const journalPrefix = tmpPrefix + "journal-"
 
 const staleTmp = time.Minute
 
+// parallelSyncs bounds the files CreateFiles writes and syncs at once.
+const parallelSyncs = 16
+
 // WriteFile writes data to path so that readers (and a crash) see either
 // the old file or the new one, never a truncated one: the data goes to a
 // temporary file in the same directory, is synced, then renamed.
@@ -35,24 +40,6 @@ func WriteFile(path string, data []byte) error {
 		if err = os.Rename(tmp, path); err != nil {
 			os.Remove(tmp)
 		}
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// CreateFile writes a new file atomically and fails (fs.ErrExist) when
-// path exists, so two processes minting the same id cannot overwrite each
-// other.
-func CreateFile(path string, data []byte) error {
-	tmp := tmpName(path)
-	err := writeSynced(tmp, data)
-	if err == nil {
-		// A hard link fails when the target exists: an exclusive rename.
-		err = os.Link(tmp, path)
-		os.Remove(tmp)
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -191,4 +178,58 @@ func WriteLearnings(root string, ls []*learnfile.Learning) error {
 		pairs = append(pairs, [2]string{tmp, dst})
 	}
 	return renameAll(filepath.Join(root, filepath.FromSlash(learnfile.Dir)), pairs)
+}
+
+// NewFile is a file for CreateFiles: a name in the directory and its
+// content.
+type NewFile struct {
+	Name string
+	Data []byte
+}
+
+// CreateFiles writes new files into dir, each atomically as CreateFile
+// does: taken[i] says that files[i] was not written because its name
+// exists. All the data is written and synced before the first file
+// appears, and the directory is synced once, so that many small files
+// cost little more than their writes.
+func CreateFiles(dir string, files []NewFile) (taken []bool, err error) {
+	tmps := make([]string, len(files))
+	defer func() {
+		for _, t := range tmps {
+			if t != "" {
+				os.Remove(t)
+			}
+		}
+	}()
+	// The writes wait on the disk, not the processor: several at once let
+	// the file system commit their syncs together.
+	var g errgroup.Group
+	g.SetLimit(parallelSyncs)
+	for i, f := range files {
+		tmp := tmpName(filepath.Join(dir, f.Name))
+		g.Go(func() error {
+			if err := writeSynced(tmp, f.Data); err != nil {
+				return fmt.Errorf("write %s: %w", filepath.Join(dir, f.Name), err)
+			}
+			tmps[i] = tmp
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	taken = make([]bool, len(files))
+	for i, f := range files {
+		// A hard link fails when the target exists: an exclusive rename.
+		err := os.Link(tmps[i], filepath.Join(dir, f.Name))
+		if errors.Is(err, fs.ErrExist) {
+			taken[i] = true
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w (%d of %d files written)", filepath.Join(dir, f.Name), err, i, len(files))
+		}
+	}
+	syncDir(dir)
+	return taken, nil
 }
