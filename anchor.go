@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/learnfile"
@@ -70,6 +73,10 @@ type AcceptOptions struct {
 	Learnings []string
 	// Changes limits acceptance to anchors with these change kinds.
 	Changes []anchors.Change
+	// Candidate (1-based, with Anchor) re-anchors the anchor at one of the
+	// possible new locations verification suggested for it when it was
+	// not certain enough to relocate it (Result.Candidates).
+	Candidate int
 }
 
 // AcceptReport says what Accept did.
@@ -92,6 +99,9 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 	}
 	if opts.Anchor < 0 {
 		return nil, fmt.Errorf("accept: anchor %d: positions start at 1", opts.Anchor)
+	}
+	if opts.Candidate < 0 || (opts.Candidate > 0 && opts.Anchor == 0) {
+		return nil, errors.New("accept: a candidate (1, 2, …) is accepted for one anchor: give the learning, the anchor and the candidate")
 	}
 	err := w.withWriter(ctx, func(st *graph.Store) error {
 		var ids []string
@@ -156,6 +166,12 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 					continue
 				}
 				na, ok := anchors.Accept(r)
+				if opts.Candidate > 0 {
+					if na, err = candidateAnchor(ctx, src, r, opts.Candidate); err != nil {
+						return err
+					}
+					ok = true
+				}
 				if !ok {
 					if opts.All {
 						rep.Skipped = append(rep.Skipped, r)
@@ -185,6 +201,28 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 		return nil, err
 	}
 	return rep, nil
+}
+
+// candidateAnchor is the anchor at the n-th (1-based) candidate location
+// of r, baselined now.
+func candidateAnchor(ctx context.Context, src *anchors.Source, r anchors.Result, n int) (anchors.Anchor, error) {
+	if n > len(r.Candidates) {
+		return anchors.Anchor{}, fmt.Errorf("accept: anchor %d of %s has %d candidate locations; there is no candidate %d (see lore verify)", r.Anchor, r.Learning, len(r.Candidates), n)
+	}
+	c := r.Candidates[n-1]
+	spec := c.FQName
+	switch {
+	case spec != "":
+	case c.Lines != "":
+		spec = c.Path + "#L" + strings.Replace(c.Lines, "-", "-L", 1)
+	default:
+		spec = c.Path
+	}
+	as, err := baselines(ctx, src, []string{spec})
+	if err != nil {
+		return anchors.Anchor{}, fmt.Errorf("accept: candidate %d (%s): %w", n, spec, err)
+	}
+	return as[0], nil
 }
 
 // AddAnchor anchors a learning (id or unique prefix) to one more place:
@@ -243,4 +281,89 @@ func (w *Workspace) newAnchor(ctx context.Context, spec string) (anchors.Anchor,
 		return anchors.Anchor{}, err
 	}
 	return as[0], nil
+}
+
+// AnchorSuggestion is a symbol of the index that a learning's text names.
+type AnchorSuggestion struct {
+	Spec string `json:"spec"` // path::Outer::inner, ready for AddAnchor
+	Kind string `json:"kind"`
+	// Name is the word of the text that names it.
+	Name string `json:"name"`
+}
+
+// maxSuggestions bounds SuggestAnchors' answer.
+const maxSuggestions = 10
+
+// SuggestAnchors returns symbols of the index that text names: words that
+// look like code (validateToken, parse_header, Store.Open, `Retry`,
+// Retry()) and name exactly the symbols returned. A word naming more than
+// three symbols says too little to suggest any. Run Index first for a
+// current answer.
+func (w *Workspace) SuggestAnchors(ctx context.Context, text string) ([]AnchorSuggestion, error) {
+	out := []AnchorSuggestion{}
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		seen := map[string]bool{}
+		for _, word := range codeWords(text) {
+			qual, name := "", word
+			if i := strings.LastIndexAny(word, ".:"); i >= 0 {
+				qual, name = strings.Trim(word[:i], ".:"), word[i+1:]
+			}
+			syms, err := analyzer.SymbolsByName(st, name)
+			if err != nil {
+				return err
+			}
+			var hits []analyzer.Symbol
+			for _, s := range syms {
+				// A qualifier is an enclosing symbol or, as in Go, the
+				// package (the file's directory).
+				if qual == "" || strings.Contains(s.FQName, "::"+strings.ReplaceAll(qual, ".", "::")+"::") || path.Base(path.Dir(s.Path)) == qual {
+					hits = append(hits, s)
+				}
+			}
+			if len(hits) > 3 {
+				continue
+			}
+			for _, s := range hits {
+				if !seen[s.FQName] && len(out) < maxSuggestions {
+					seen[s.FQName] = true
+					out = append(out, AnchorSuggestion{Spec: s.FQName, Kind: s.Kind, Name: word})
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// codeWords returns the words of text that look like code, in order, each
+// once: in backquotes, followed by "()", qualified (a.b, a::b), or with a
+// capital after the first letter or an underscore inside.
+func codeWords(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	isWord := func(r byte) bool {
+		return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
+	for i := 0; i < len(text); {
+		if !isWord(text[i]) || (text[i] >= '0' && text[i] <= '9') {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && (isWord(text[j]) || (text[j] == '.' || text[j] == ':') && j+1 < len(text) && (isWord(text[j+1]) || text[j+1] == ':')) {
+			j++
+		}
+		word := strings.Trim(text[i:j], ".:")
+		ticked := i > 0 && text[i-1] == '`' && j < len(text) && text[j] == '`'
+		called := strings.HasPrefix(text[j:], "()")
+		inner := strings.TrimLeft(word, "_")
+		codey := strings.ContainsAny(word, ".:") || strings.Contains(strings.Trim(word, "_"), "_") ||
+			(len(inner) > 1 && strings.ContainsAny(inner[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(inner, "abcdefghijklmnopqrstuvwxyz"))
+		if len(word) >= 3 && (ticked || called || codey) && !seen[word] {
+			seen[word] = true
+			out = append(out, word)
+		}
+		i = j
+	}
+	return out
 }

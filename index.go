@@ -203,7 +203,8 @@ func newSymbolParser(t *analyzer.Table) (cochange.SymbolParser, func()) {
 // AnalyzeCochange brings the co-change analysis of the repository's git
 // history up to date (incrementally when it can) and stores the coupled
 // pairs as CO_CHANGES_WITH edges. Zero options take config.yaml's values,
-// then cochange's defaults.
+// then the window of the earlier analysis (a call without a window never
+// narrows what was analysed), then cochange's defaults.
 func (w *Workspace) AnalyzeCochange(ctx context.Context, opts cochange.Options) (*cochange.Result, error) {
 	opts, err := w.cochangeOptions(opts)
 	if err != nil {
@@ -216,10 +217,46 @@ func (w *Workspace) AnalyzeCochange(ctx context.Context, opts cochange.Options) 
 	}
 	var res *cochange.Result
 	err = w.withWriter(ctx, func(st *graph.Store) error {
-		res, err = cochange.Analyze(ctx, st, w.root, opts)
+		o, note := opts, ""
+		if o.Since.IsZero() && !o.FullHistory && o.MaxCommits == 0 {
+			s, err := cochange.CheckStatus(ctx, st, w.root)
+			if err != nil {
+				return err
+			}
+			o, note = keepWindow(o, s)
+		}
+		res, err = cochange.Analyze(ctx, st, w.root, o)
+		if err == nil && note != "" {
+			res.Notes = append(res.Notes, note)
+		}
 		return err
 	})
 	return res, err
+}
+
+// windowSlack is how much further back than the default window a stored
+// window must reach to be kept (see keepWindow).
+const windowSlack = 30 * 24 * time.Hour
+
+// keepWindow gives options without a window the window of the stored
+// analysis s when that reaches clearly further back than cochange's
+// default (a stored default window slides forward as before), and says
+// so.
+func keepWindow(o cochange.Options, s cochange.Status) (cochange.Options, string) {
+	switch {
+	case !s.Analyzed:
+	case !s.Since.IsZero() && s.Since.After(time.Now().Add(-cochange.DefaultWindow-windowSlack)):
+	case s.Since.IsZero() && s.MaxCommits > 0:
+		o.MaxCommits = s.MaxCommits
+		return o, fmt.Sprintf("kept the earlier analysis' window of %d commits; pass since or full_history to change it", s.MaxCommits)
+	case s.Since.IsZero():
+		o.FullHistory = true
+		return o, "kept the earlier analysis' window, all of history; pass since to narrow it"
+	default:
+		o.Since = s.Since
+		return o, fmt.Sprintf("kept the earlier analysis' window, since %s; pass since to change it", s.Since.Format(time.DateOnly))
+	}
+	return o, ""
 }
 
 // CochangePairs returns the stored coupled pairs (a < b): of files, or

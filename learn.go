@@ -202,6 +202,11 @@ func normTags(tags []string) []string {
 // ListOptions filter List.
 type ListOptions struct {
 	Tag string // only learnings with this tag
+	// Tags keeps learnings with every one of these tags.
+	Tags []string
+	// Query keeps learnings whose title, body or tags contain every word
+	// of it, in any case.
+	Query string
 }
 
 // List returns the workspace's learnings, oldest first.
@@ -232,9 +237,16 @@ func (w *Workspace) ListSummaries(ctx context.Context, opts ListOptions) ([]lear
 func (w *Workspace) listed(opts ListOptions) []learnfile.Summary {
 	ids := w.learnings.IDs()
 	out := make([]learnfile.Summary, 0, len(ids))
+	words := strings.Fields(strings.ToLower(opts.Query))
 	for _, id := range ids {
 		sm := w.learnings.Summary(id)
 		if opts.Tag != "" && !slices.Contains(sm.Tags, opts.Tag) {
+			continue
+		}
+		if slices.ContainsFunc(opts.Tags, func(t string) bool { return !slices.Contains(sm.Tags, t) }) {
+			continue
+		}
+		if len(words) > 0 && !w.matches(id, sm, words) {
 			continue
 		}
 		out = append(out, sm)
@@ -246,6 +258,83 @@ func (w *Workspace) listed(opts ListOptions) []learnfile.Summary {
 		return out[i].ID < out[j].ID
 	})
 	return out
+}
+
+// matches reports whether every word occurs in the learning's title, tags
+// or body (words are lower case); the body is read only when the title and
+// tags do not settle it.
+func (w *Workspace) matches(id string, sm learnfile.Summary, words []string) bool {
+	head := strings.ToLower(sm.Title + " " + strings.Join(sm.Tags, " "))
+	body := ""
+	for _, wd := range words {
+		if strings.Contains(head, wd) {
+			continue
+		}
+		if body == "" {
+			body = strings.ToLower(w.learnings.Learning(id).Body) + " "
+		}
+		if !strings.Contains(body, wd) {
+			return false
+		}
+	}
+	return true
+}
+
+// UpdateOptions change a learning's text; nil fields stay as they are.
+type UpdateOptions struct {
+	Title *string
+	Body  *string
+	Tags  *[]string
+}
+
+// Update changes the title, body or tags of a learning (id or unique
+// prefix) in its file, keeping everything else of the file as it is, and
+// returns the learning as written. It is Edit for callers without an
+// editor (agents, tools).
+func (w *Workspace) Update(ctx context.Context, id string, opts UpdateOptions) (*learnfile.Learning, error) {
+	if opts.Title != nil {
+		t := strings.TrimSpace(*opts.Title)
+		if t == "" {
+			return nil, errors.New("a learning needs a title: give a non-empty title")
+		}
+		if strings.ContainsAny(t, "\n\r") {
+			return nil, errors.New("a title is one line: put the rest in the body")
+		}
+		opts.Title = &t
+	}
+	var out *learnfile.Learning
+	err := w.withWriter(ctx, func(st *graph.Store) error {
+		l, err := w.lookup(id)
+		if err != nil {
+			return err
+		}
+		fresh, err := w.readLearning(l)
+		if err != nil {
+			return err
+		}
+		if opts.Title != nil {
+			fresh.Title = *opts.Title
+		}
+		if opts.Body != nil {
+			fresh.Body = *opts.Body
+			if fresh.Body != "" && !strings.HasSuffix(fresh.Body, "\n") {
+				fresh.Body += "\n"
+			}
+		}
+		if opts.Tags != nil {
+			fresh.Tags = normTags(*opts.Tags)
+		}
+		fresh.Updated = time.Now().UTC().Truncate(time.Second)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := w.writeLearning(fresh); err != nil {
+			return err
+		}
+		out = fresh
+		return w.learnings.Sync(ctx)
+	})
+	return out, err
 }
 
 // Get returns the learning with the given id or unique id prefix.

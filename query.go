@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,6 +21,7 @@ import (
 	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/internal/verify"
 	"github.com/lorehq/lore/rank"
+	"github.com/lorehq/lore/source"
 )
 
 // ResolveNode turns what a person types into a graph node id: a typed id
@@ -504,4 +507,155 @@ func (w *Workspace) Relations(ctx context.Context, opts RelationsOptions) (*grap
 		return nil
 	})
 	return sub, err
+}
+
+// ImpactOptions say which change Impact looks at: Targets (files,
+// file:line, path::Symbol), or a diff: Staged (git's index against HEAD),
+// Rev (the working tree against a revision), or, with neither and no
+// targets, every uncommitted change (the working tree against HEAD).
+type ImpactOptions struct {
+	Targets []string
+	Staged  bool
+	Rev     string
+	// Depth and Limit are as in ContextOptions.
+	Depth, Limit int
+}
+
+// ImpactReport answers "what do we know that this change touches?": the
+// changed code, and the learnings it may affect, ranked as Context ranks
+// them, each with the reason it was reached (anchored to the changed
+// code, through importers, co-change or links). Its JSON form is a stable
+// API.
+type ImpactReport struct {
+	Changes []ChangedFile `json:"changes"`
+	*rank.Result
+}
+
+// ChangedFile is a file of a change: its changed lines ("10-14") and the
+// symbols they touch; Deleted when the change removes it.
+type ChangedFile struct {
+	Path    string   `json:"path"`
+	Lines   []string `json:"lines,omitempty"`
+	Symbols []string `json:"symbols,omitempty"`
+	Deleted bool     `json:"deleted,omitempty"`
+}
+
+// maxImpactTargets bounds the places of a large diff that are ranked: the
+// first ones in path order.
+const maxImpactTargets = 500
+
+// Impact ranks the learnings that a change may affect.
+func (w *Workspace) Impact(ctx context.Context, opts ImpactOptions) (*ImpactReport, error) {
+	if len(opts.Targets) > 0 && (opts.Staged || opts.Rev != "") {
+		return nil, errors.New("impact: give targets or a diff (--staged, --rev), not both")
+	}
+	if opts.Staged && opts.Rev != "" {
+		return nil, errors.New("--staged and --rev exclude each other")
+	}
+	if err := checkRev("--rev", opts.Rev); err != nil {
+		return nil, err
+	}
+	ro := rank.Options{Depth: opts.Depth, Limit: opts.Limit}
+	if err := ro.Check(); err != nil {
+		return nil, err
+	}
+	var hunks map[string][]source.Hunk
+	if len(opts.Targets) == 0 {
+		repo, err := source.OpenRepo(w.root)
+		if err != nil {
+			return nil, fmt.Errorf("impact: %w", err)
+		}
+		from := "HEAD"
+		if opts.Rev != "" {
+			from = opts.Rev
+		}
+		if hunks, err = repo.ChangedLines(ctx, source.DiffOptions{From: from, Staged: opts.Staged}); err != nil {
+			return nil, fmt.Errorf("impact: %w", err)
+		}
+	}
+	rep := &ImpactReport{Changes: []ChangedFile{}}
+	err := w.withStore(ctx, func(st *graph.Store) error {
+		var targets []rank.Target
+		var notes []string
+		for _, arg := range opts.Targets {
+			t, note, err := w.contextTarget(st, arg)
+			if err != nil {
+				return err
+			}
+			if t.Learning != "" {
+				return fmt.Errorf("impact: %s is a learning; give a file, file:line or path::Symbol", arg)
+			}
+			targets = append(targets, t)
+			if note != "" {
+				notes = append(notes, note)
+			}
+			cf := ChangedFile{Path: t.File}
+			if t.Line > 0 {
+				cf.Lines = []string{strconv.Itoa(t.Line)}
+			}
+			if t.Symbol != "" {
+				cf.Symbols = []string{t.Symbol}
+			}
+			rep.Changes = append(rep.Changes, cf)
+		}
+		paths := slices.Sorted(maps.Keys(hunks))
+		for _, p := range paths {
+			cf, ts, err := changeTargets(st, p, hunks[p])
+			if err != nil {
+				return err
+			}
+			rep.Changes = append(rep.Changes, cf)
+			targets = append(targets, ts...)
+		}
+		if len(targets) > maxImpactTargets {
+			notes = append(notes, fmt.Sprintf("the change touches %d places; ranked the first %d", len(targets), maxImpactTargets))
+			targets = targets[:maxImpactTargets]
+		}
+		if len(targets) == 0 {
+			rep.Result = &rank.Result{Targets: []rank.Target{}, Learnings: []rank.Item{}, Stale: []rank.Item{}, Notes: []string{"no change: nothing is affected"}}
+			return nil
+		}
+		res, err := rank.Context(ctx, st, w.view(st), targets, ro)
+		if err != nil {
+			return err
+		}
+		res.Notes = append(notes, res.Notes...)
+		rep.Result = res
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// changeTargets describes the changed lines of one file and turns them into
+// ranking targets: each hunk's first line, and each indexed symbol the
+// hunk overlaps.
+func changeTargets(st *graph.Store, path string, hunks []source.Hunk) (ChangedFile, []rank.Target, error) {
+	cf := ChangedFile{Path: path, Deleted: hunks == nil}
+	if cf.Deleted {
+		return cf, []rank.Target{{Arg: path, File: path}}, nil
+	}
+	syms, err := analyzer.Symbols(st, path)
+	if err != nil && !errors.Is(err, graph.ErrNotFound) {
+		return cf, nil, fmt.Errorf("impact: %s: %w", path, err)
+	}
+	var ts []rank.Target
+	seen := map[string]bool{}
+	for _, h := range hunks {
+		cf.Lines = append(cf.Lines, fmt.Sprintf("%d-%d", h.Start, h.End))
+		ts = append(ts, rank.Target{Arg: fmt.Sprintf("%s:%d", path, h.Start), File: path, Line: h.Start})
+		for _, s := range syms {
+			if s.StartLine <= h.End && h.Start <= s.EndLine && !seen[s.FQName] {
+				seen[s.FQName] = true
+				cf.Symbols = append(cf.Symbols, s.FQName)
+				ts = append(ts, rank.Target{Arg: s.FQName, File: path, Symbol: s.FQName})
+			}
+		}
+	}
+	if len(hunks) == 0 {
+		ts = append(ts, rank.Target{Arg: path, File: path}) // a mode change, a rename
+	}
+	return cf, ts, nil
 }

@@ -138,7 +138,9 @@ type Status struct {
 	Commits int       `json:"commits"`
 	Pairs   int       `json:"pairs"`
 	Since   time.Time `json:"since,omitzero"`
-	Shallow bool      `json:"shallow,omitempty"`
+	// MaxCommits is the commit limit of the analysis (0: none).
+	MaxCommits int  `json:"max_commits,omitempty"`
+	Shallow    bool `json:"shallow,omitempty"`
 	// Stale is set when the analysis is missing, older than StaleAge or
 	// more than StaleCommits behind HEAD; Reason then says which, in a few
 	// words ("never analysed", "9 days old", "more than 100 commits behind
@@ -180,7 +182,7 @@ func CheckStatus(ctx context.Context, s *graph.Store, repoDir string) (Status, e
 		return out, nil
 	}
 	out.Analyzed, out.Head, out.RanAt = true, st.Head, st.RanAt
-	out.Commits, out.Pairs, out.Since, out.Shallow = st.Commits, st.Pairs, st.Since, st.Shallow
+	out.Commits, out.Pairs, out.Since, out.Shallow, out.MaxCommits = st.Commits, st.Pairs, st.Since, st.Shallow, st.MaxCommits
 	out.Behind, err = behind(ctx, hist, head, st.Head)
 	if err != nil {
 		return Status{}, fmt.Errorf("cochange: status: %w", err)

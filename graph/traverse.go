@@ -127,6 +127,16 @@ func (q *queue) pop() int32 {
 	return top
 }
 
+// CheckDepth refuses a depth that a caller gave outside 1..MaxDepth. Every
+// driver (command line, HTTP, MCP) checks depths with it, so that limits
+// and messages agree.
+func CheckDepth(d int) error {
+	if d < 1 || d > MaxDepth {
+		return fmt.Errorf("depth %d: want 1..%d", d, MaxDepth)
+	}
+	return nil
+}
+
 func (o TraverseOptions) depth(def int) int {
 	d := o.Depth
 	if d <= 0 {

@@ -23,8 +23,6 @@ const (
 	DefaultMaxBodyBytes   = 64 << 10
 	DefaultRequestTimeout = 30 * time.Second
 	DefaultShutdownGrace  = 10 * time.Second
-	// MaxNeighborhoodDepth bounds GET /graph/neighborhood/{node}?depth=.
-	MaxNeighborhoodDepth = 3
 	// MaxBulkIDs bounds POST /graph/neighbors.
 	MaxBulkIDs = 1000
 )
@@ -134,7 +132,7 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 
 // NewHandler returns the API's handler:
 //
-//	GET  /graph/neighborhood/{node}?depth=N   nodes and edges within N hops (1..3, default 1)
+//	GET  /graph/neighborhood/{node}?depth=N   nodes and edges within N hops (1..5, default 1)
 //	POST /graph/neighbors {"ids": [...]}       the 1-hop neighbourhood of many nodes
 //	GET  /context?target=T[&target=T2][&depth=N][&limit=K]
 //	GET  /learnings/{id}                        the learning with its feedback
@@ -203,9 +201,9 @@ func (a *api) do(ctx context.Context, fn func(*lore.Workspace) error) error {
 func (a *api) neighborhood(w http.ResponseWriter, r *http.Request) {
 	depth := 1
 	if s := r.URL.Query().Get("depth"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > MaxNeighborhoodDepth {
-			writeError(w, http.StatusBadRequest, fmt.Errorf("depth %q: want 1..%d", s, MaxNeighborhoodDepth))
+		n, err := intParam("depth", s, graph.CheckDepth)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err)
 			return
 		}
 		depth = n
@@ -266,14 +264,14 @@ func (a *api) context(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, p := range []struct {
-		name string
-		dst  *int
-		max  int
-	}{{"depth", &opts.Depth, graph.MaxDepth}, {"limit", &opts.Limit, rank.MaxLimit}} {
+		name  string
+		dst   *int
+		check func(int) error
+	}{{"depth", &opts.Depth, graph.CheckDepth}, {"limit", &opts.Limit, rank.CheckLimit}} {
 		if s := q.Get(p.name); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 1 || n > p.max {
-				writeError(w, http.StatusBadRequest, fmt.Errorf("%s %q: want 1..%d", p.name, s, p.max))
+			n, err := intParam(p.name, s, p.check)
+			if err != nil {
+				writeError(w, http.StatusBadRequest, err)
 				return
 			}
 			*p.dst = n
@@ -327,6 +325,15 @@ func (a *api) verify(w http.ResponseWriter, r *http.Request) {
 		return err
 	})
 	reply(w, rep, err)
+}
+
+// intParam reads a number parameter and checks it as every driver does.
+func intParam(name, s string, check func(int) error) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s %q: not a number", name, s)
+	}
+	return n, check(n)
 }
 
 // reply writes v as JSON, or err with the status it calls for.

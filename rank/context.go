@@ -71,20 +71,26 @@ type Options struct {
 	Limit int
 }
 
-// Check refuses a depth or limit out of range and fills in the defaults
-// of those left zero.
+// Check refuses a depth or limit out of range (see graph.CheckDepth and
+// CheckLimit) and fills in the defaults of those left zero.
 func (o *Options) Check() error {
-	if o.Depth < 0 || o.Depth > graph.MaxDepth {
-		return fmt.Errorf("context: depth %d: want 0..%d", o.Depth, graph.MaxDepth)
-	}
-	if o.Limit < 0 || o.Limit > MaxLimit {
-		return fmt.Errorf("context: limit %d: want 1..%d", o.Limit, MaxLimit)
-	}
 	if o.Depth == 0 {
 		o.Depth = DefaultDepth
 	}
 	if o.Limit == 0 {
 		o.Limit = DefaultLimit
+	}
+	if err := graph.CheckDepth(o.Depth); err != nil {
+		return err
+	}
+	return CheckLimit(o.Limit)
+}
+
+// CheckLimit refuses a number of learnings that a caller asked for outside
+// 1..MaxLimit; every driver checks limits with it.
+func CheckLimit(n int) error {
+	if n < 1 || n > MaxLimit {
+		return fmt.Errorf("limit %d: want 1..%d", n, MaxLimit)
 	}
 	return nil
 }

@@ -12,13 +12,10 @@ import (
 // RelationDepth checks the depth of a relation tree, 0 meaning
 // graph.DefaultDepth.
 func RelationDepth(depth int) (int, error) {
-	if depth < 0 || depth > graph.MaxDepth {
-		return 0, fmt.Errorf("depth %d: want 1..%d", depth, graph.MaxDepth)
-	}
 	if depth == 0 {
-		depth = graph.DefaultDepth
+		return graph.DefaultDepth, nil
 	}
-	return depth, nil
+	return depth, graph.CheckDepth(depth)
 }
 
 // WriteRelations writes the relation tree of learning id as Markdown:

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -134,6 +135,84 @@ func (r *Repo) ChangedFiles(ctx context.Context, o DiffOptions) (changed map[str
 		}
 	}
 	return changed, renames, nil
+}
+
+// Hunk is a range of changed lines of a file, 1-based and inclusive, on
+// the new side of a diff. A deletion is the line after which lines went
+// (at least 1).
+type Hunk struct {
+	Start, End int
+}
+
+// ChangedLines lists the changed line ranges of each file that differs
+// between two states of the repository (see DiffOptions), relative to r's
+// directory. A deleted file has no hunks.
+func (r *Repo) ChangedLines(ctx context.Context, o DiffOptions) (map[string][]Hunk, error) {
+	args := []string{"diff", "--unified=0", "--no-color", "--no-ext-diff", "--relative", "-M", "--src-prefix=a/", "--dst-prefix=b/"}
+	if o.Staged {
+		args = append(args, "--cached")
+	}
+	args = append(args, "--end-of-options", o.From)
+	if o.To != "" {
+		args = append(args, o.To)
+	}
+	out, err := r.git(ctx, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]Hunk{}
+	cur := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(line, "--- "):
+			// Deleted unless a +++ line names a new side.
+			if cur = diffPath(line[4:], "a/"); cur != "" {
+				files[cur] = nil
+			}
+		case strings.HasPrefix(line, "+++ "):
+			if p := diffPath(line[4:], "b/"); p != "" {
+				cur = p // a renamed file's old path stays, as deleted
+				files[cur] = []Hunk{}
+			}
+		case strings.HasPrefix(line, "@@ ") && cur != "":
+			// @@ -a[,b] +c[,d] @@
+			f := strings.Fields(line)
+			if len(f) < 3 || !strings.HasPrefix(f[2], "+") {
+				continue
+			}
+			start, n := hunkRange(f[2][1:])
+			h := Hunk{Start: max(start, 1), End: max(start+n-1, start, 1)}
+			files[cur] = append(files[cur], h)
+		}
+	}
+	return files, nil
+}
+
+// hunkRange reads "c,d" or "c" of a hunk header.
+func hunkRange(s string) (start, n int) {
+	a, b, ok := strings.Cut(s, ",")
+	start, _ = strconv.Atoi(a)
+	n = 1
+	if ok {
+		n, _ = strconv.Atoi(b)
+	}
+	return start, n
+}
+
+// diffPath reads a path of a ---/+++ line as git diff writes it (C-quoted
+// when it has unusual characters), without its a/ or b/ prefix; "" for
+// /dev/null.
+func diffPath(p, prefix string) string {
+	p = strings.TrimSuffix(p, "\t")
+	if strings.HasPrefix(p, `"`) {
+		if u, err := strconv.Unquote(p); err == nil {
+			p = u
+		}
+	}
+	if p, ok := strings.CutPrefix(p, prefix); ok {
+		return p
+	}
+	return ""
 }
 
 // HooksDir returns the directory of the repository's hooks, as git finds

@@ -39,11 +39,11 @@ for tools: {"targets": [...], "learnings": [{"id", "title", "tags",
   lore context k3v9`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if opts.Depth < 1 || opts.Depth > graph.MaxDepth {
-				return usageError(c, "--depth %d: want 1..%d", opts.Depth, graph.MaxDepth)
+			if err := graph.CheckDepth(opts.Depth); err != nil {
+				return usageError(c, "%v", err)
 			}
-			if opts.Limit < 1 || opts.Limit > rank.MaxLimit {
-				return usageError(c, "--limit %d: want 1..%d", opts.Limit, rank.MaxLimit)
+			if err := rank.CheckLimit(opts.Limit); err != nil {
+				return usageError(c, "%v", err)
 			}
 			if format != "md" && format != "json" {
 				return usageError(c, "--format %q: want md or json", format)

@@ -55,8 +55,8 @@ func (f *traverseFlags) bind(c *cobra.Command, withLimit bool) {
 
 func (f *traverseFlags) options(c *cobra.Command) (graph.TraverseOptions, error) {
 	var o graph.TraverseOptions
-	if f.depth < 1 || f.depth > graph.MaxDepth {
-		return o, usageError(c, "--depth %d: want 1..%d", f.depth, graph.MaxDepth)
+	if err := graph.CheckDepth(f.depth); err != nil {
+		return o, usageError(c, "%v", err)
 	}
 	if f.limit < 0 {
 		return o, usageError(c, "--limit must not be negative")

@@ -19,7 +19,7 @@ func newServeCmd(a *app) *cobra.Command {
 		Long: `serve answers HTTP requests until interrupted (SIGINT or SIGTERM end it
 gracefully):
 
-  GET  /graph/neighborhood/{node}?depth=N   nodes and edges within N hops (1..3)
+  GET  /graph/neighborhood/{node}?depth=N   nodes and edges within N hops (1..5)
   POST /graph/neighbors {"ids": [...]}       1-hop neighbourhood of many nodes
   GET  /context?target=FILE[:LINE]&target=…  ranked learnings (as lore context --format json)
   GET  /learnings/{id}                       one learning
