@@ -528,7 +528,17 @@ type ImpactOptions struct {
 // API.
 type ImpactReport struct {
 	Changes []ChangedFile `json:"changes"`
-	*rank.Result
+	// Targets, Learnings, Stale and Notes are as in rank.Result.
+	Targets   []rank.Target `json:"targets"`
+	Learnings []rank.Item   `json:"learnings"`
+	Stale     []rank.Item   `json:"stale"`
+	Notes     []string      `json:"notes,omitempty"`
+}
+
+// WriteMarkdown renders the affected learnings as Context's answer does.
+func (r *ImpactReport) WriteMarkdown(out io.Writer) error {
+	res := rank.Result{Targets: r.Targets, Learnings: r.Learnings, Stale: r.Stale, Notes: r.Notes}
+	return res.WriteMarkdown(out)
 }
 
 // ChangedFile is a file of a change: its changed lines ("10-14") and the
@@ -612,15 +622,15 @@ func (w *Workspace) Impact(ctx context.Context, opts ImpactOptions) (*ImpactRepo
 			targets = targets[:maxImpactTargets]
 		}
 		if len(targets) == 0 {
-			rep.Result = &rank.Result{Targets: []rank.Target{}, Learnings: []rank.Item{}, Stale: []rank.Item{}, Notes: []string{"no change: nothing is affected"}}
+			rep.Targets, rep.Learnings, rep.Stale = []rank.Target{}, []rank.Item{}, []rank.Item{}
+			rep.Notes = []string{"no change: nothing is affected"}
 			return nil
 		}
 		res, err := rank.Context(ctx, st, w.view(st), targets, ro)
 		if err != nil {
 			return err
 		}
-		res.Notes = append(notes, res.Notes...)
-		rep.Result = res
+		rep.Targets, rep.Learnings, rep.Stale, rep.Notes = res.Targets, res.Learnings, res.Stale, append(notes, res.Notes...)
 		return nil
 	})
 	if err != nil {

@@ -33,15 +33,23 @@ func Example() {
 		fmt.Println(t.Name)
 	}
 	// Output:
+	// lore_accept
 	// lore_analyze_cochanges
 	// lore_analyze_imports
 	// lore_build_context
+	// lore_cochange
 	// lore_context
+	// lore_edit
 	// lore_feedback
+	// lore_impact
 	// lore_learn
 	// lore_link
+	// lore_list
 	// lore_neighbors
 	// lore_relate
+	// lore_remove
+	// lore_show
+	// lore_unlink
 	// lore_unrelate
 	// lore_verify
 }

@@ -5,29 +5,57 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lorehq/lore/internal/loopback"
 	"github.com/lorehq/lore/mcpserver"
 )
 
 func newMCPCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve lore to agents over MCP on stdio",
-		Long: `mcp runs a Model Context Protocol server on stdin and stdout with the tools
-lore_context, lore_learn, lore_link, lore_relate, lore_unrelate,
-lore_neighbors, lore_build_context, lore_verify, lore_analyze_imports,
-lore_analyze_cochanges and lore_feedback. The store is opened for each call
-only, so other lore commands run beside it. Configure an agent with the
-command "lore mcp" (and -C DIR when it starts elsewhere).`,
+	var (
+		addr        string
+		allowRemote bool
+	)
+	c := &cobra.Command{
+		Use:   "mcp [--http 127.0.0.1:PORT [--allow-remote]]",
+		Short: "Serve lore to agents over MCP (stdio or streamable HTTP)",
+		Long: `mcp runs a Model Context Protocol server on stdin and stdout, or with --http
+on the streamable HTTP transport in stateless mode (each POST to / is a whole
+exchange: no session, no initialize needed). HTTP listens on loopback only
+unless --allow-remote is given, and refuses requests whose Host or Origin
+header says they come from a web page: there is no authentication.
+
+Tools: lore_context, lore_impact, lore_learn, lore_list, lore_show,
+lore_edit, lore_remove, lore_link, lore_unlink, lore_accept, lore_verify,
+lore_cochange, lore_relate, lore_unrelate, lore_neighbors,
+lore_build_context, lore_analyze_imports, lore_analyze_cochanges,
+lore_feedback. Resources: lore://learning/{id}, each learning with its
+anchors' status. Prompts: lore_review_change, lore_before_edit.
+
+The store is opened for each call only, so other lore commands run beside
+it. Configure an agent with the command "lore mcp" (and -C DIR when it
+starts elsewhere).`,
 		Example: `  lore mcp
-  claude mcp add lore -- lore -C /path/to/repo mcp`,
+  claude mcp add lore -- lore -C /path/to/repo mcp
+  lore mcp --http 127.0.0.1:7421`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			parkOnFatal(a.stderr)
-			return mcpserver.Run(c.Context(), a.stdin, a.rawStdout, mcpserver.Options{
+			opts := mcpserver.Options{
 				Dir:         a.dir,
 				LockTimeout: a.lockTimeout,
 				Notify:      func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) },
-			})
+			}
+			if addr == "" {
+				return mcpserver.Run(c.Context(), a.stdin, a.rawStdout, opts)
+			}
+			ln, err := loopback.Listen("mcp", addr, allowRemote)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stderr, "lore: MCP on http://%s/\n", ln.Addr())
+			return mcpserver.Serve(c.Context(), ln, mcpserver.HTTPOptions{Options: opts, AllowRemote: allowRemote})
 		},
 	}
+	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `HOST:PORT` instead of stdio")
+	c.Flags().BoolVar(&allowRemote, "allow-remote", false, "with --http, allow a non-loopback address (no authentication!)")
+	return c
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,8 +113,9 @@ func TestMCPServer(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"lore_analyze_cochanges", "lore_analyze_imports", "lore_build_context", "lore_context", "lore_feedback",
-		"lore_learn", "lore_link", "lore_neighbors", "lore_relate", "lore_unrelate", "lore_verify"}
+	want := []string{"lore_accept", "lore_analyze_cochanges", "lore_analyze_imports", "lore_build_context", "lore_cochange", "lore_context",
+		"lore_edit", "lore_feedback", "lore_impact", "lore_learn", "lore_link", "lore_list", "lore_neighbors", "lore_relate", "lore_remove",
+		"lore_show", "lore_unlink", "lore_unrelate", "lore_verify"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v\nwant    %v", names, want)
 	}
@@ -164,6 +166,16 @@ func TestMCPServer(t *testing.T) {
 	if m["pairs"].(float64) != 1 {
 		t.Errorf("cochange: %v", m)
 	}
+	// Without since, the wider analysis before is kept, and the answer
+	// says so.
+	_, m = ok("lore_analyze_cochanges", map[string]any{})
+	if m["pairs"].(float64) != 1 || !strings.Contains(fmt.Sprint(m["notes"]), "all of history") {
+		t.Errorf("cochange without since narrowed the analysis: %v", m)
+	}
+	_, m = ok("lore_cochange", map[string]any{"file": "src/auth.ts"})
+	if ps, _ := m["partners"].([]any); len(ps) != 1 {
+		t.Errorf("lore_cochange: %v", m)
+	}
 	_, m = ok("lore_learn", map[string]any{"title": "verify rejects empty tokens", "body": "An empty token once passed.", "anchors": []string{"src/jwt.ts::verify"}, "tags": []string{"jwt"}, "derived_from": []string{"run:R-1"}})
 	jwtID, _ := m["id"].(string)
 	if jwtID == "" {
@@ -172,8 +184,8 @@ func TestMCPServer(t *testing.T) {
 	_, m = ok("lore_learn", map[string]any{"title": "cache keys are case sensitive"})
 	cacheID := m["id"].(string)
 	_, m = ok("lore_link", map[string]any{"learning": cacheID, "anchor": "src/cache.ts"})
-	if as, _ := m["anchors"].([]any); len(as) != 1 {
-		t.Errorf("lore_link: anchors %v", m["anchors"])
+	if l, _ := m["learning"].(map[string]any); l == nil || len(l["anchors"].([]any)) != 1 {
+		t.Errorf("lore_link: %v", m)
 	}
 	_, m = ok("lore_relate", map[string]any{"from": cacheID, "to": jwtID, "type": "relates", "weight": 0.5})
 	if es, _ := m["edges"].([]any); len(es) != 1 {
@@ -222,6 +234,19 @@ func TestMCPServer(t *testing.T) {
 		t.Errorf("learn show lacks the feedback:\n%s", out.String())
 	}
 
+	// One check of depths and limits for every driver: the messages are
+	// those of the command line and HTTP.
+	fails("lore_context", map[string]any{"targets": []string{"src/auth.ts"}, "depth": 0}, "depth 0: want 1..5")
+	fails("lore_context", map[string]any{"targets": []string{"src/auth.ts"}, "depth": 6}, "depth 6: want 1..5")
+	fails("lore_context", map[string]any{"targets": []string{"src/auth.ts"}, "limit": 0}, "limit 0: want 1..200")
+	fails("lore_neighbors", map[string]any{"nodes": []string{jwtID}, "depth": 0}, "depth 0: want 1..5")
+	fails("lore_impact", map[string]any{"targets": []string{"src/auth.ts"}, "depth": 9}, "depth 9: want 1..5")
+	fails("lore_build_context", map[string]any{"learning": jwtID, "depth": 7}, "depth 7: want 1..5")
+	var cliErr bytes.Buffer
+	run(ctx, []string{"-C", dir, "context", "src/auth.ts", "--depth", "0"}, nil, &out, &cliErr)
+	if !strings.Contains(cliErr.String(), "depth 0: want 1..5") {
+		t.Errorf("the command line says %q", cliErr.String())
+	}
 	fails("lore_context", map[string]any{"targets": []string{"nope.ts"}}, "neither a file")
 	fails("lore_context", map[string]any{}, "targets")
 	fails("lore_learn", map[string]any{"body": "no title"}, "title")
