@@ -110,3 +110,61 @@ array of {"id", "title", "tags", "score"}.`,
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }
+
+func newImpactCmd(a *app) *cobra.Command {
+	var (
+		opts   lore.ImpactOptions
+		format string
+	)
+	c := &cobra.Command{
+		Use:   "impact [TARGET...] [--staged | --rev REV] [--depth N] [--limit K] [--format md|json]",
+		Short: "What do we know that this change touches?",
+		Long: `impact lists the learnings that a change may affect, ranked as lore context
+ranks them, each with the reason: anchored to the changed code, reached
+through its importers, files that change together with it, or links.
+
+The change is the TARGETs given (files, file:line, path::Symbol), or a git
+diff: --staged (the index against HEAD), --rev REV (the working tree against
+REV, e.g. main for a branch's change), or by default every uncommitted
+change (the working tree against HEAD). Changed lines are mapped to the
+indexed symbols they touch: run lore index first for a current answer.
+
+--format json: {"changes": [{"path", "lines", "symbols", "deleted"}],
+"targets", "learnings", "stale", "notes"} as in lore context.`,
+		Example: `  lore impact
+  lore impact --staged --format json
+  lore impact --rev main
+  lore impact src/auth.ts::AuthService::validateToken`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := graph.CheckDepth(opts.Depth); err != nil {
+				return usageError(c, "%v", err)
+			}
+			if err := rank.CheckLimit(opts.Limit); err != nil {
+				return usageError(c, "%v", err)
+			}
+			if format != "md" && format != "json" {
+				return usageError(c, "--format %q: want md or json", format)
+			}
+			opts.Targets = args
+			ws, err := a.workspace()
+			if err != nil {
+				return err
+			}
+			rep, err := ws.Impact(c.Context(), opts)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				return a.json(rep)
+			}
+			return rep.WriteMarkdown(a.stdout)
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&opts.Staged, "staged", false, "the staged change (git's index against HEAD)")
+	f.StringVar(&opts.Rev, "rev", "", "the change from `REV` to the working tree")
+	f.IntVar(&opts.Depth, "depth", rank.DefaultDepth, fmt.Sprintf("most hops through importers, co-change and links (1..%d)", graph.MaxDepth))
+	f.IntVar(&opts.Limit, "limit", rank.DefaultLimit, "most learnings listed")
+	f.StringVar(&format, "format", "md", "md (for a prompt) or json")
+	return c
+}
