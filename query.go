@@ -381,6 +381,10 @@ func (w *Workspace) contextTarget(st *graph.Store, arg string) (rank.Target, str
 	return t, "", nil
 }
 
+// Exists reports whether rel (a repository path) is a file of the working
+// tree.
+func (w *Workspace) Exists(rel string) bool { return w.isFile(rel) }
+
 func (w *Workspace) isFile(rel string) bool {
 	fi, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(rel)))
 	return err == nil && fi.Mode().IsRegular()
