@@ -17,21 +17,23 @@ import (
 func TestPackageLayers(t *testing.T) {
 	const mod = "github.com/lorehq/lore"
 	allowed := map[string][]string{
-		"graph":            nil,
-		"queries":          nil,
-		"internal/udiff":   nil,
-		"internal/yamlerr": nil,
-		"source":           nil,
-		"analyzer":         {"queries", "graph"},
-		"anchors":          {"analyzer", "graph"},
-		"learnfile":        {"anchors", "graph", "internal/yamlerr"},
-		"rank":             {"analyzer", "anchors", "graph", "learnfile"},
-		"cochange":         {"graph", "source"},
-		"internal/catalog": {"anchors", "graph", "learnfile", "rank", "source"},
-		"internal/verify":  {"anchors", "graph", "internal/catalog", "internal/udiff", "learnfile", "source"},
-		"mcpserver":        {".", "graph", "cochange", "learnfile", "rank"},
-		"httpapi":          {".", "graph", "learnfile", "rank"},
-		".":                {"analyzer", "anchors", "cochange", "graph", "learnfile", "rank", "source", "internal/catalog", "internal/verify", "internal/yamlerr"},
+		"graph":              nil,
+		"queries":            nil,
+		"internal/udiff":     nil,
+		"internal/yamlerr":   nil,
+		"source":             nil,
+		"analyzer":           {"queries", "graph"},
+		"anchors":            {"analyzer", "graph"},
+		"learnfile":          {"anchors", "graph", "internal/yamlerr"},
+		"rank":               {"analyzer", "anchors", "graph", "learnfile"},
+		"cochange":           {"graph", "source"},
+		"internal/catalog":   {"anchors", "graph", "learnfile", "rank", "source"},
+		"internal/verify":    {"anchors", "graph", "internal/catalog", "internal/udiff", "learnfile", "source"},
+		"internal/loopback":  nil,
+		"internal/agenthook": {".", "anchors"},
+		"mcpserver":          {".", "analyzer", "anchors", "graph", "cochange", "learnfile", "rank", "internal/loopback"},
+		"httpapi":            {".", "graph", "learnfile", "rank"},
+		".":                  {"analyzer", "anchors", "cochange", "graph", "learnfile", "rank", "source", "internal/catalog", "internal/verify", "internal/yamlerr"},
 	}
 	for dir, ok := range allowed {
 		pkg, err := build.ImportDir(filepath.FromSlash(dir), 0)

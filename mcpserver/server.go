@@ -97,15 +97,6 @@ type handlers struct {
 	mu sync.Mutex
 }
 
-// serial runs a tool handler under mu.
-func serial[In, Out any](mu *sync.Mutex, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return h(ctx, req, in)
-	}
-}
-
 // workspace opens the workspace for one call. It holds no store: every
 // lore call opens and closes it.
 func (h *handlers) workspace() (*lore.Workspace, error) {

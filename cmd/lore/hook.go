@@ -166,7 +166,7 @@ stdin (PreToolUse or PostToolUse) and answers in their JSON on stdout:
 It prints nothing when there is nothing to say. The workspace is the
 hook's "cwd" unless -C is given. Install it with lore hook install --agent.`,
 		Example: `  echo '{"hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"src/a.go"}}' | lore agent-hook pre`,
-		Args: cobra.ExactArgs(1),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			phase, err := agenthook.ParsePhase(args[0])
 			if err != nil {
