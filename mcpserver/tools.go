@@ -79,6 +79,17 @@ func intArg(p *int, check func(int) error) (int, error) {
 	return *p, check(*p)
 }
 
+// rankArgs checks the depth and limit of a ranking (context, impact,
+// neighbours).
+func rankArgs(depth, limit *int) (int, int, error) {
+	d, err := intArg(depth, graph.CheckDepth)
+	if err != nil {
+		return 0, 0, err
+	}
+	l, err := intArg(limit, rank.CheckLimit)
+	return d, l, err
+}
+
 type contextIn struct {
 	Targets []string `json:"targets" jsonschema:"what you are working on: file paths, file:line, path::Symbol or learning ids (repository-relative paths)"`
 	Depth   *int     `json:"depth,omitempty" jsonschema:"most hops through imports, co-change and links (1-5, default 2)"`
@@ -86,11 +97,7 @@ type contextIn struct {
 }
 
 func contextTool(ctx context.Context, ws *lore.Workspace, in contextIn) (*rank.Result, string, error) {
-	depth, err := intArg(in.Depth, graph.CheckDepth)
-	if err != nil {
-		return nil, "", err
-	}
-	limit, err := intArg(in.Limit, rank.CheckLimit)
+	depth, limit, err := rankArgs(in.Depth, in.Limit)
 	if err != nil {
 		return nil, "", err
 	}
@@ -112,11 +119,7 @@ type impactIn struct {
 }
 
 func impactTool(ctx context.Context, ws *lore.Workspace, in impactIn) (*lore.ImpactReport, string, error) {
-	depth, err := intArg(in.Depth, graph.CheckDepth)
-	if err != nil {
-		return nil, "", err
-	}
-	limit, err := intArg(in.Limit, rank.CheckLimit)
+	depth, limit, err := rankArgs(in.Depth, in.Limit)
 	if err != nil {
 		return nil, "", err
 	}
@@ -227,12 +230,16 @@ type learningOut struct {
 	Learning *learnfile.Learning `json:"learning"`
 }
 
-func removeTool(ctx context.Context, ws *lore.Workspace, in learningIn) (*learningOut, string, error) {
-	l, err := ws.Remove(ctx, in.Learning)
+// learning is the answer of a tool that changes one learning.
+func learning(l *learnfile.Learning, err error) (*learningOut, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
 	return &learningOut{l}, "", nil
+}
+
+func removeTool(ctx context.Context, ws *lore.Workspace, in learningIn) (*learningOut, string, error) {
+	return learning(ws.Remove(ctx, in.Learning))
 }
 
 type editIn struct {
@@ -246,11 +253,7 @@ func editTool(ctx context.Context, ws *lore.Workspace, in editIn) (*learningOut,
 	if in.Title == nil && in.Body == nil && in.Tags == nil {
 		return nil, "", errors.New("edit: give a title, a body or tags to change")
 	}
-	l, err := ws.Update(ctx, in.Learning, lore.UpdateOptions{Title: in.Title, Body: in.Body, Tags: in.Tags})
-	if err != nil {
-		return nil, "", err
-	}
-	return &learningOut{l}, "", nil
+	return learning(ws.Update(ctx, in.Learning, lore.UpdateOptions{Title: in.Title, Body: in.Body, Tags: in.Tags}))
 }
 
 type linkIn struct {
@@ -259,11 +262,7 @@ type linkIn struct {
 }
 
 func linkTool(ctx context.Context, ws *lore.Workspace, in linkIn) (*learningOut, string, error) {
-	l, err := ws.AddAnchor(ctx, in.Learning, in.Anchor)
-	if err != nil {
-		return nil, "", err
-	}
-	return &learningOut{l}, "", nil
+	return learning(ws.AddAnchor(ctx, in.Learning, in.Anchor))
 }
 
 type unlinkIn struct {
@@ -272,11 +271,7 @@ type unlinkIn struct {
 }
 
 func unlinkTool(ctx context.Context, ws *lore.Workspace, in unlinkIn) (*learningOut, string, error) {
-	l, err := ws.RemoveAnchor(ctx, in.Learning, in.Anchor)
-	if err != nil {
-		return nil, "", err
-	}
-	return &learningOut{l}, "", nil
+	return learning(ws.RemoveAnchor(ctx, in.Learning, in.Anchor))
 }
 
 type acceptIn struct {
@@ -414,11 +409,7 @@ func neighborsTool(ctx context.Context, ws *lore.Workspace, in neighborsIn) (*ne
 	if len(in.Nodes) == 0 {
 		return nil, "", errors.New("give at least one node")
 	}
-	depth, err := intArg(in.Depth, graph.CheckDepth)
-	if err != nil {
-		return nil, "", err
-	}
-	limit, err := intArg(in.Limit, rank.CheckLimit)
+	depth, limit, err := rankArgs(in.Depth, in.Limit)
 	if err != nil {
 		return nil, "", err
 	}

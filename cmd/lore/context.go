@@ -39,14 +39,8 @@ for tools: {"targets": [...], "learnings": [{"id", "title", "tags",
   lore context k3v9`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := graph.CheckDepth(opts.Depth); err != nil {
-				return usageError(c, "%v", err)
-			}
-			if err := rank.CheckLimit(opts.Limit); err != nil {
-				return usageError(c, "%v", err)
-			}
-			if format != "md" && format != "json" {
-				return usageError(c, "--format %q: want md or json", format)
+			if err := checkRanking(c, opts.Depth, opts.Limit, format); err != nil {
+				return err
 			}
 			opts.Targets = args
 			ws, err := a.workspace()
@@ -136,14 +130,8 @@ indexed symbols they touch: run lore index first for a current answer.
   lore impact --rev main
   lore impact src/auth.ts::AuthService::validateToken`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := graph.CheckDepth(opts.Depth); err != nil {
-				return usageError(c, "%v", err)
-			}
-			if err := rank.CheckLimit(opts.Limit); err != nil {
-				return usageError(c, "%v", err)
-			}
-			if format != "md" && format != "json" {
-				return usageError(c, "--format %q: want md or json", format)
+			if err := checkRanking(c, opts.Depth, opts.Limit, format); err != nil {
+				return err
 			}
 			opts.Targets = args
 			ws, err := a.workspace()
@@ -167,4 +155,19 @@ indexed symbols they touch: run lore index first for a current answer.
 	f.IntVar(&opts.Limit, "limit", rank.DefaultLimit, "most learnings listed")
 	f.StringVar(&format, "format", "md", "md (for a prompt) or json")
 	return c
+}
+
+// checkRanking checks the flags that context and impact share, as every
+// driver checks them.
+func checkRanking(c *cobra.Command, depth, limit int, format string) error {
+	if err := graph.CheckDepth(depth); err != nil {
+		return usageError(c, "%v", err)
+	}
+	if err := rank.CheckLimit(limit); err != nil {
+		return usageError(c, "%v", err)
+	}
+	if format != "md" && format != "json" {
+		return usageError(c, "--format %q: want md or json", format)
+	}
+	return nil
 }
