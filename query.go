@@ -184,9 +184,81 @@ func (w *Workspace) GraphStats(ctx context.Context) (graph.Stats, error) {
 	return s, err
 }
 
-// ExportGraph writes the whole graph in a format: json, dot or mermaid.
-func (w *Workspace) ExportGraph(ctx context.Context, out io.Writer, format graph.Format) error {
-	return w.withStore(ctx, func(st *graph.Store) error { return st.Export(ctx, out, format) })
+// ExportGraph writes the whole graph as o says: json, dot, mermaid, or,
+// for a graph shared across repositories, cypher or csv, whose node ids
+// carry the repository's name (o.Repo, RepoName's when empty).
+func (w *Workspace) ExportGraph(ctx context.Context, out io.Writer, o graph.ExportOptions) error {
+	if (o.Format == graph.Cypher || o.Format == graph.CSV) && o.Repo == "" {
+		repo, err := w.RepoName(ctx)
+		if err != nil {
+			return err
+		}
+		o.Repo = repo
+	}
+	return w.withStore(ctx, func(st *graph.Store) error { return st.ExportWith(ctx, out, o) })
+}
+
+// RepoName is the repository's name in a graph shared across repositories:
+// the repo key of .lore/config.yaml when set; else the origin remote's URL
+// as host/path ("github.com/org/repo" for https://github.com/org/repo.git
+// and git@github.com:org/repo.git); else the workspace directory's name.
+func (w *Workspace) RepoName(ctx context.Context) (string, error) {
+	if w.cfg.Repo != "" {
+		return w.cfg.Repo, nil
+	}
+	if repo, err := source.OpenRepo(w.root); err == nil {
+		url, err := repo.RemoteURL(ctx, "origin")
+		if err != nil {
+			return "", err
+		}
+		if name := repoNameOfURL(url); name != "" {
+			return name, nil
+		}
+	}
+	name := filepath.Base(w.root)
+	if graph.ValidRepoName(name) != nil {
+		return "", fmt.Errorf("the directory name %q cannot name the repository in shared ids: set repo in .lore/config.yaml or pass --repo", name)
+	}
+	return name, nil
+}
+
+// repoNameOfURL turns a remote URL into host/path without scheme, user,
+// port and a trailing .git; a local path gives its last element. It
+// returns "" when nothing valid is left.
+func repoNameOfURL(url string) string {
+	u := strings.TrimSpace(url)
+	if u == "" {
+		return ""
+	}
+	if scheme, rest, ok := strings.Cut(u, "://"); ok && scheme != "" && !strings.ContainsAny(scheme, "/@") {
+		u = rest
+		host, path, _ := strings.Cut(u, "/")
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+		if i := strings.LastIndexByte(host, ':'); i >= 0 {
+			host = host[:i]
+		}
+		if scheme == "file" {
+			host = ""
+		}
+		u = host + "/" + path
+	} else if host, path, ok := strings.Cut(u, ":"); ok && !strings.Contains(host, "/") {
+		// scp-like: [user@]host:path
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+		u = host + "/" + path
+	} else {
+		u = filepath.ToSlash(u)
+		u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git")
+		u = u[strings.LastIndexByte(u, '/')+1:]
+	}
+	u = strings.Trim(strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git"), "/")
+	if graph.ValidRepoName(u) != nil {
+		return ""
+	}
+	return u
 }
 
 // ImportGraph adds nodes and edges from graph JSON (an export of another

@@ -350,6 +350,9 @@ type Config struct {
 	Verify VerifyConfig `yaml:"verify"`
 	// Cochange holds co-change analysis defaults.
 	Cochange CochangeConfig `yaml:"cochange"`
+	// Repo names the repository in a graph shared across repositories
+	// (graph export --format cypher|csv); default: RepoName's choice.
+	Repo string `yaml:"repo"`
 }
 
 // VerifyConfig holds verification defaults.
@@ -399,6 +402,11 @@ const defaultConfig = `# lore configuration. Every key is optional; the commente
 # How long a command waits for another lore process that holds .lore/db.
 # lock_timeout: 10s
 
+# This repository's name in a graph shared across repositories (node ids
+# "REPO:file:a.go" in graph export --format cypher|csv); default: the origin
+# remote's URL as host/path (github.com/org/repo), else the directory's name.
+# repo: github.com/org/repo
+
 # verify:
 #   fail_on: invalid            # drifted | invalid | never
 #   relocation_threshold: 0.8   # below it a relocation is only a candidate
@@ -441,6 +449,11 @@ func readConfig(p string) (Config, error) {
 	case "", "drifted", "invalid", "never":
 	default:
 		return c, fmt.Errorf("%s: verify.fail_on must be drifted, invalid or never", p)
+	}
+	if c.Repo != "" {
+		if err := graph.ValidRepoName(c.Repo); err != nil {
+			return c, fmt.Errorf("%s: repo: %v", p, err)
+		}
 	}
 	return c, nil
 }

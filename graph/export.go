@@ -24,15 +24,50 @@ const (
 	JSON    Format = "json"    // {"nodes": [...], "edges": [...]} (DESIGN.md §5)
 	DOT     Format = "dot"     // Graphviz: dot -Tsvg
 	Mermaid Format = "mermaid" // Mermaid flowchart
+	// Cypher is openCypher statements that MERGE every node and edge into
+	// a graph shared across repositories (ExportOptions.Repo).
+	Cypher Format = "cypher"
+	// CSV is a nodes file and a relationships file with the headers of
+	// neo4j-admin database import, also read by PostgreSQL's COPY, for a
+	// graph shared across repositories (ExportOptions.Repo).
+	CSV Format = "csv"
 )
 
-// ParseFormat parses "json", "dot" or "mermaid".
+// ParseFormat parses "json", "dot", "mermaid", "cypher" or "csv".
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
-	case JSON, DOT, Mermaid:
+	case JSON, DOT, Mermaid, Cypher, CSV:
 		return f, nil
 	}
-	return "", fmt.Errorf("invalid format %q: want json, dot or mermaid", s)
+	return "", fmt.Errorf("invalid format %q: want json, dot, mermaid, cypher or csv", s)
+}
+
+// ExportOptions says how to write a graph.
+type ExportOptions struct {
+	Format Format
+	// Repo names the repository for Cypher and CSV, which prefix node ids
+	// with it (SharedID) so that the graphs of many repositories load into
+	// one; required for them (ValidRepoName), unused by the other formats.
+	Repo string
+	// Relationships receives CSV's relationships file; its nodes file goes
+	// to the writer the graph is written to. Required for CSV only.
+	Relationships io.Writer
+}
+
+func (o ExportOptions) valid() error {
+	if _, err := ParseFormat(string(o.Format)); err != nil {
+		return err
+	}
+	if o.Format != Cypher && o.Format != CSV {
+		return nil
+	}
+	if err := ValidRepoName(o.Repo); err != nil {
+		return fmt.Errorf("format %s: %w", o.Format, err)
+	}
+	if o.Format == CSV && o.Relationships == nil {
+		return fmt.Errorf("format csv writes two files: a writer for the relationships is missing")
+	}
+	return nil
 }
 
 // sink receives a graph node by node, then edge by edge.
@@ -42,23 +77,33 @@ type sink interface {
 	end() error
 }
 
-func newSink(w io.Writer, f Format) (sink, *bufio.Writer, error) {
+func newSink(w io.Writer, o ExportOptions) (sink, *bufio.Writer, error) {
+	if err := o.valid(); err != nil {
+		return nil, nil, err
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	switch f {
+	switch o.Format {
 	case JSON:
 		return &jsonSink{w: bw}, bw, nil
 	case DOT:
 		return newDOTSink(bw), bw, nil
 	case Mermaid:
 		return newMermaidSink(bw), bw, nil
+	case Cypher:
+		return newCypherSink(bw, o.Repo), bw, nil
 	}
-	_, err := ParseFormat(string(f))
-	return nil, nil, err
+	return newCSVSink(bw, o.Relationships, o.Repo), bw, nil
 }
 
-// Write writes g in format f.
+// Write writes g in format f (json, dot or mermaid; WriteWith for the
+// others).
 func (g *Subgraph) Write(w io.Writer, f Format) error {
-	s, bw, err := newSink(w, f)
+	return g.WriteWith(w, ExportOptions{Format: f})
+}
+
+// WriteWith writes g as o says.
+func (g *Subgraph) WriteWith(w io.Writer, o ExportOptions) error {
+	s, bw, err := newSink(w, o)
 	if err != nil {
 		return err
 	}
@@ -78,10 +123,17 @@ func (g *Subgraph) Write(w io.Writer, f Format) error {
 	return bw.Flush()
 }
 
-// Export writes the whole graph in format f, streaming from one read
-// transaction. Nodes come in creation order, edges grouped by source node.
+// Export writes the whole graph in format f (json, dot or mermaid;
+// ExportWith for the others).
 func (s *Store) Export(ctx context.Context, w io.Writer, f Format) error {
-	sk, bw, err := newSink(w, f)
+	return s.ExportWith(ctx, w, ExportOptions{Format: f})
+}
+
+// ExportWith writes the whole graph as o says, streaming from one read
+// transaction. Nodes come in creation order, edges grouped by source node
+// (Cypher groups them by type in batches).
+func (s *Store) ExportWith(ctx context.Context, w io.Writer, o ExportOptions) error {
+	sk, bw, err := newSink(w, o)
 	if err != nil {
 		return err
 	}

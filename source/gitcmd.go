@@ -284,3 +284,17 @@ func (r *Repo) Stage(ctx context.Context, entries []Staged) error {
 	_, err := r.git(ctx, []byte(info.String()), "-C", r.root, "update-index", "--index-info")
 	return err
 }
+
+// RemoteURL returns the URL git has for a remote ("origin"), "" when the
+// remote has none.
+func (r *Repo) RemoteURL(ctx context.Context, remote string) (string, error) {
+	out, err := r.git(ctx, nil, "config", "--get", "remote."+remote+".url")
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 { // not set
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}

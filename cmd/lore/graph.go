@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -256,28 +257,110 @@ func newGraphStatsCmd(a *app) *cobra.Command {
 }
 
 func newGraphExportCmd(a *app) *cobra.Command {
-	var format string
+	var format, repo, output string
 	c := &cobra.Command{
-		Use:   "export [--format json|dot|mermaid]",
-		Short: "Write the whole graph as JSON, Graphviz DOT or Mermaid",
+		Use:   "export [--format json|dot|mermaid|cypher|csv] [--repo NAME] [--output PATH]",
+		Short: "Write the whole graph as JSON, DOT, Mermaid, Cypher or CSV",
+		Long: `export writes the whole graph. json, dot and mermaid show one repository's
+graph; cypher and csv feed a graph shared across repositories: every node id
+starts with the repository's name (github.com/org/repo:file:a.go; tasks and
+runs, which belong to no one repository, keep their ids), so the exports of
+many repositories load into one Neo4j, Memgraph or FalkorDB graph (cypher:
+MERGE statements, re-runnable) or one neo4j-admin import or PostgreSQL
+database (csv: DIR/nodes.csv and DIR/relationships.csv).
+
+The name is --repo, else repo in .lore/config.yaml, else the origin remote's
+URL as host/path, else the directory's name.`,
 		Example: `  lore graph export > graph.json
   lore graph export --format dot | dot -Tsvg > graph.svg
-  lore graph export --format mermaid`,
+  lore graph export --format cypher --output graph.cypher
+  lore graph export --format csv --output export/ --repo acme/payments`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			f, err := graph.ParseFormat(format)
 			if err != nil {
 				return usageError(c, "--format: %v", err)
 			}
+			if repo != "" {
+				if err := graph.ValidRepoName(repo); err != nil {
+					return usageError(c, "--repo: %v", err)
+				}
+			}
+			if f == graph.CSV && output == "" {
+				return usageError(c, "--format csv writes two files: give --output DIR")
+			}
 			ws, err := a.workspace()
 			if err != nil {
 				return err
 			}
-			return ws.ExportGraph(c.Context(), a.stdout, f)
+			opts := graph.ExportOptions{Format: f, Repo: repo}
+			if output == "" {
+				return ws.ExportGraph(c.Context(), a.stdout, opts)
+			}
+			if !filepath.IsAbs(output) { // -C: as if started there
+				output = filepath.Join(a.dir, output)
+			}
+			names := []string{output}
+			if f == graph.CSV {
+				if err := os.MkdirAll(output, 0o755); err != nil {
+					return err
+				}
+				names = []string{filepath.Join(output, "nodes.csv"), filepath.Join(output, "relationships.csv")}
+			}
+			return writeFiles(names, func(ws2 []io.Writer) error {
+				if len(ws2) > 1 {
+					opts.Relationships = ws2[1]
+				}
+				return ws.ExportGraph(c.Context(), ws2[0], opts)
+			})
 		},
 	}
-	c.Flags().StringVar(&format, "format", "json", "json, dot or mermaid")
+	c.Flags().StringVar(&format, "format", "json", "json, dot, mermaid, cypher or csv")
+	c.Flags().StringVar(&repo, "repo", "", "the repository's name in shared ids (cypher, csv)")
+	c.Flags().StringVarP(&output, "output", "o", "", "write to this file (csv: this directory) instead of standard output")
 	return c
+}
+
+// writeFiles gives write a writer for each of names and replaces the files
+// only when it succeeds: each is written beside its name and renamed, so
+// a failed or interrupted export leaves the earlier files as they were.
+func writeFiles(names []string, write func([]io.Writer) error) (err error) {
+	files := make([]*os.File, 0, len(names))
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.Close()
+				if err != nil {
+					os.Remove(f.Name())
+				}
+			}
+		}
+	}()
+	ws := make([]io.Writer, 0, len(names))
+	for _, name := range names {
+		f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+		ws = append(ws, f)
+	}
+	if err := write(ws); err != nil {
+		return err
+	}
+	for i, f := range files {
+		if err := f.Chmod(0o644); err != nil {
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		if err := os.Rename(f.Name(), names[i]); err != nil {
+			return err
+		}
+		files[i] = nil
+	}
+	return nil
 }
 
 func newGraphImportCmd(a *app) *cobra.Command {
@@ -292,7 +375,11 @@ between learnings are authored in learning files: use lore relate for those.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			var in io.Reader = a.stdin
 			if args[0] != "-" {
-				f, err := os.Open(args[0])
+				name := args[0]
+				if !filepath.IsAbs(name) { // -C: as if started there
+					name = filepath.Join(a.dir, name)
+				}
+				f, err := os.Open(name)
 				if err != nil {
 					return err
 				}
