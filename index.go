@@ -25,9 +25,11 @@ type IndexOptions struct {
 
 // Index brings the code index (files, symbols, imports and IMPORTS edges)
 // up to date with the working tree. Only new and changed files are parsed.
+// The store opens read-only: a tree with nothing changed is checked
+// without opening it for writing (see analyzer.Update).
 func (w *Workspace) Index(ctx context.Context, opts IndexOptions) (analyzer.Summary, error) {
 	var sum analyzer.Summary
-	err := w.withWriter(ctx, func(st *graph.Store) error {
+	err := w.withStore(ctx, func(st *graph.Store) error {
 		var err error
 		sum, err = w.index(ctx, st, opts)
 		return err

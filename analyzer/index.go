@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -25,6 +26,7 @@ const (
 	nsNames   = "axn" // bucket of names -> sorted (name, path) pairs (see names.go)
 	nsState   = "axm" // "state" -> time of the last update; "running" while one writes
 	nsBinary  = "axb" // path -> size and time of a file skipped as binary
+	nsConfig  = "axc" // path of a go.mod, package.json… -> configKey of what resolution reads of it
 )
 
 // Options configure Update.
@@ -96,6 +98,8 @@ type result struct {
 	hash string
 	file *File  // nil: content unchanged
 	rec  []byte // encodeSymbols(file), made by the worker
+	// config is the content of a configuration file (configFile)
+	config []byte
 	// names and top (Go: package-level names) of file, made by the worker
 	names []bucketed
 	top   map[string]bool
@@ -133,9 +137,24 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	// earlier run, which is stricter, and a read-only command (a full
 	// verify of an unchanged tree) keeps its store read-only instead of
 	// flushing a one-key table, and compacting, at every close.
-	if len(u.todo) == 0 && len(u.removed) == 0 && !u.staleBin() && !opts.Force {
+	if u.clean() {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
 		return summarize(&u.sum, u.metas, u.start), nil
+	}
+	// A store opened read-only reopens for writing here. Another process
+	// may have written to it since the records were read: they are read
+	// again, and the plan made again, from what the store holds now.
+	if store.ReadOnly() {
+		if err := store.Upgrade(); err != nil {
+			return u.sum, fmt.Errorf("update index: %w", err)
+		}
+		if err := u.reread(); err != nil {
+			return u.sum, err
+		}
+		if u.clean() {
+			u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
+			return summarize(&u.sum, u.metas, u.start), nil
+		}
 	}
 	// Marked before the first write, cleared with the last: a run that
 	// finds the mark knows the import records and edges of an interrupted
@@ -191,25 +210,31 @@ type indexRun struct {
 	lastRun     int64               // Unix nanoseconds of the last writing run
 	interrupted bool                // the last writing run did not finish
 
-	entries []Entry
-	metas   map[string]*fileMeta // this run's file records
-	seen    map[string]bool      // files of the source that are indexed
-	binNow  map[string]bool      // files of the source skipped as binary
-	todo    []Entry              // files to read
-	removed []string             // files to drop, sorted
+	entries   []Entry
+	walkSkips []Skip               // what the walk left out
+	metas     map[string]*fileMeta // this run's file records
+	seen      map[string]bool      // files of the source that are indexed
+	binNow    map[string]bool      // files of the source skipped as binary
+	todo      []Entry              // files to read
+	removed   []string             // files to drop, sorted
 
 	// What the parsed files change for import resolution.
 	setChanged, configChanged, declChanged bool
-	parsedImports                          map[string][]Import
-	names                                  *nameIndex
-	decls                                  *goDecls
-	metaWrites                             []string // paths whose file record is written
+	// changedDirs are the directories where files came or went, or where
+	// a Go file's package-level names changed: imports that reach into
+	// one have their edges made again.
+	changedDirs   map[string]bool
+	oldConfigs    map[string]string // config file -> configKey, as last indexed
+	parsedImports map[string][]Import
+	names         *nameIndex
+	decls         *goDecls
+	metaWrites    []string // paths whose file record is written
 }
 
 func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
 	u := &indexRun{store: store, fsys: fsys, opts: opts, table: opts.Table, workers: opts.Workers,
 		max: opts.MaxFileSize, start: time.Now(), oldBin: map[string][2]int64{}, binNow: map[string]bool{},
-		parsedImports: map[string][]Import{}, decls: newGoDecls()}
+		parsedImports: map[string][]Import{}, decls: newGoDecls(), changedDirs: map[string]bool{}, oldConfigs: map[string]string{}}
 	if u.table == nil {
 		u.table = NewTable()
 	}
@@ -247,8 +272,30 @@ func (u *indexRun) load(ctx context.Context) error {
 		return fmt.Errorf("walk: %w", wk.err)
 	}
 	u.entries = wk.entries
-	u.sum.Skipped = wk.skips
+	u.walkSkips = wk.skips[:len(wk.skips):len(wk.skips)]
+	u.sum.Skipped = u.walkSkips
 	u.sum.Phases.Walk = wk.took
+	return nil
+}
+
+// clean reports whether the plan has nothing to read, drop or write.
+func (u *indexRun) clean() bool {
+	return len(u.todo) == 0 && len(u.removed) == 0 && !u.staleBin() && !u.opts.Force
+}
+
+// reread forgets the last run's records and the plan made from them, and
+// reads and plans again (the walk's entries stay).
+func (u *indexRun) reread() error {
+	u.recs, u.oldPaths, u.old, u.oldBin = nil, nil, nil, map[string][2]int64{}
+	u.lastRun, u.interrupted = 0, false
+	u.metas, u.seen, u.binNow, u.todo, u.removed = nil, nil, map[string]bool{}, nil, nil
+	u.sum.Unchanged = 0
+	u.sum.Skipped = u.walkSkips
+	u.changedDirs, u.oldConfigs, u.setChanged, u.configChanged = map[string]bool{}, map[string]string{}, false, false
+	if err := u.readIndex(); err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	u.plan()
 	return nil
 }
 
@@ -277,7 +324,14 @@ func (u *indexRun) readIndex() error {
 		}
 		u.recs = make([]fileMeta, 0, files)
 		u.oldPaths = make([]string, 0, files)
-		err := tx.Scan(nsBinary, "", func(k string, v []byte) error {
+		err := tx.Scan(nsConfig, "", func(k string, v []byte) error {
+			u.oldConfigs[k] = string(v)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.Scan(nsBinary, "", func(k string, v []byte) error {
 			d := dec{b: v}
 			u.oldBin[k] = [2]int64{d.int(), d.int()}
 			return nil
@@ -333,6 +387,12 @@ func (u *indexRun) plan() {
 	}
 	sort.Strings(u.removed)
 	u.setChanged = len(u.removed) > 0
+	for _, p := range u.removed {
+		u.changedDirs[path.Dir(p)] = true
+		if configFile(p) {
+			u.configChanged = true
+		}
+	}
 	u.names = newNameIndex(len(u.old) == 0)
 }
 
@@ -401,6 +461,9 @@ func (u *indexRun) process(ctx context.Context, p *Parser, e Entry) (result, err
 	if ok && !u.opts.Force && m.Hash == r.hash && m.Version == u.table.versionOf(u.table.ForPath(e.Path)) {
 		return r, nil
 	}
+	if configFile(e.Path) {
+		r.config = bytes.Clone(src)
+	}
 	f, sums, err := p.parse(ctx, e.Path, src, r.hash, true)
 	if errors.Is(err, ErrTooDense) {
 		r.skip = strings.TrimPrefix(err.Error(), e.Path+": ")
@@ -445,11 +508,13 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		if had {
 			u.removed = append(u.removed, p)
 			u.setChanged = true
+			u.changedDirs[path.Dir(p)] = true
 		}
 		return nil
 	}
 	if !had {
 		u.setChanged = true
+		u.changedDirs[path.Dir(p)] = true
 	}
 	if r.file == nil { // same content: refresh size and time only
 		nm := *m
@@ -462,7 +527,14 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	f := r.file
 	u.sum.Parsed++
 	if configFile(p) {
-		u.configChanged = true
+		// Only what resolution reads of it counts: a go.mod's require
+		// lines, say, change no import's target.
+		if key := configKey(p, r.config); key != u.oldConfigs[p] {
+			u.configChanged = true
+			if err := b.Set(nsConfig, p, []byte(key)); err != nil {
+				return err
+			}
+		}
 	}
 	var oldTop map[string]bool
 	keptNames := false // the file declares the names it did
@@ -476,6 +548,7 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		u.decls.add(p, r.top)
 		if had && !sameSet(oldTop, r.top) {
 			u.declChanged = true // importers' edges may point elsewhere now
+			u.changedDirs[path.Dir(p)] = true
 		}
 	}
 	nm := fileMeta{Version: u.table.versionOf(u.table.ForPath(p)), Lang: f.Lang, Hash: r.hash,
@@ -528,7 +601,7 @@ func (u *indexRun) drop(b *graph.Batch) error {
 				return err
 			}
 		}
-		for _, ns := range []string{nsSymbols, nsImports, nsMeta} {
+		for _, ns := range []string{nsSymbols, nsImports, nsMeta, nsConfig} {
 			if err := b.Delete(ns, p); err != nil {
 				return err
 			}
@@ -563,7 +636,14 @@ func (u *indexRun) resolve(ctx context.Context, b *graph.Batch) error {
 		}
 		sort.Strings(paths)
 	}
-	all := u.setChanged || u.configChanged || u.declChanged || u.opts.Force
+	all := u.configChanged || u.opts.Force || len(u.old) == 0
+	if !all && (u.setChanged || u.declChanged) {
+		err := resolveChanged(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls, u.changedDirs, &u.sum)
+		if namesDone != nil {
+			err = cmp.Or(err, <-namesDone)
+		}
+		return err
+	}
 	err := resolveAll(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls,
 		all, len(u.old) == 0, !u.interrupted, &u.sum)
 	if namesDone != nil {

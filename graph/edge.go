@@ -535,13 +535,40 @@ func (w *writer) setOutEdges(from string, typ EdgeType, edges []Edge) error {
 		rel string
 	}
 	old := map[other]adj{}
-	as, err := scanAdj(w.txn, append(putUID([]byte{prefixOut}, uid), code))
-	if err != nil {
-		return err
+	// Of a directed type, the out-entry holds the edge's whole record:
+	// read with the scan, an unchanged edge costs no lookup of its own.
+	var recs map[other]edgeRecord
+	if !typ.Symmetric() {
+		recs = map[other]edgeRecord{}
 	}
-	for _, a := range as {
+	prefix := append(putUID([]byte{prefixOut}, uid), code)
+	it := w.txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+	for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+		item := it.Item()
+		a, err := parseAdjKey(item.Key())
+		if err == nil {
+			err = item.Value(func(v []byte) error {
+				if err := parseAdjValue(v, &a); err != nil {
+					return err
+				}
+				if recs != nil && a.flags&flagMirror == 0 {
+					r, err := decodeRecord(v)
+					if err != nil {
+						return err
+					}
+					r.metadata = bytes.Clone(r.metadata)
+					recs[other{a.other, a.rel}] = r
+				}
+				return nil
+			})
+		}
+		if err != nil {
+			it.Close()
+			return err
+		}
 		old[other{a.other, a.rel}] = a
 	}
+	it.Close()
 	for _, e := range edges {
 		if e.From != from { // symmetric edge given as (x, from)
 			e.From, e.To = e.To, e.From
@@ -558,13 +585,15 @@ func (w *writer) setOutEdges(from string, typ EdgeType, edges []Edge) error {
 		if a, ok := old[o]; ok {
 			delete(old, o)
 			if a.flags&flagInvalid == 0 && a.weight == e.Weight {
-				l, err := w.locate(e.Key(), false)
-				if err != nil {
-					return err
-				}
-				r, err := w.record(l)
-				if err != nil {
-					return err
+				r, ok := recs[o]
+				if !ok {
+					l, err := w.locate(e.Key(), false)
+					if err != nil {
+						return err
+					}
+					if r, err = w.record(l); err != nil {
+						return err
+					}
 				}
 				if sameState(r, e, md) {
 					continue
