@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -299,7 +298,17 @@ func (a *jsonAttrs) UnmarshalJSON(b []byte) error {
 		*a = nil
 		return nil
 	}
-	return segjson.Unmarshal(b, (*map[string]string)(a))
+	var m map[string]string
+	if err := segjson.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	// The decoder's map is made for many more keys than a node has: one
+	// per node of a large import was most of its memory.
+	*a = make(jsonAttrs, len(m))
+	for k, v := range m {
+		(*a)[k] = v
+	}
+	return nil
 }
 
 type jsonMetadata map[string]any
@@ -320,33 +329,6 @@ func isEmptyObject(b []byte) bool {
 	return len(bytes.TrimSpace(b[1:len(b)-1])) == 0
 }
 
-// readAll is io.ReadAll that sizes its buffer once when r knows its
-// length (a file, a bytes.Reader).
-func readAll(r io.Reader) ([]byte, error) {
-	n := 0
-	switch v := r.(type) {
-	case interface{ Len() int }:
-		n = v.Len()
-	case interface{ Stat() (os.FileInfo, error) }:
-		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
-			n = int(fi.Size())
-		}
-	}
-	if n <= 0 {
-		return io.ReadAll(r)
-	}
-	buf := make([]byte, n+1) // one byte more tells the end from a grown input
-	m, err := io.ReadFull(r, buf)
-	switch err {
-	case io.EOF, io.ErrUnexpectedEOF:
-		return buf[:m], nil
-	case nil:
-		rest, err := io.ReadAll(r)
-		return append(buf, rest...), err
-	}
-	return buf[:m], err
-}
-
 type jsonEdge struct {
 	Type          EdgeType     `json:"type"`
 	From          string       `json:"from"`
@@ -364,62 +346,91 @@ type jsonEdge struct {
 
 // ReadJSON reads lore's graph JSON and checks every node and edge against
 // the rules. On edges only type, from and to are required; weight defaults
-// to 1.
+// to 1. It reads the input one node or edge at a time (segmentio's decoder
+// for each, a third of encoding/json's CPU), so that memory holds the
+// graph decoded once, not also its text; ids repeated across edges share
+// one string.
 func ReadJSON(r io.Reader) (*Subgraph, error) {
-	var doc struct {
-		Nodes []jsonNode `json:"nodes"`
-		Edges []jsonEdge `json:"edges"`
+	g := &Subgraph{}
+	ids := map[string]string{}
+	intern := func(s string) string {
+		if t, ok := ids[s]; ok {
+			return t
+		}
+		ids[s] = s
+		return s
 	}
-	// segmentio's Unmarshal decodes faster than encoding/json's (a
-	// decoder would first scan the input for the value's end), and
-	// decoding is most of an import.
-	data, err := readAll(r)
+	st := newJSONStream(r)
+	err := st.members(func(key string) error {
+		switch key {
+		case "nodes":
+			return st.elements(func(b []byte) error {
+				var n jsonNode
+				if err := segjson.Unmarshal(b, &n); err != nil {
+					return err
+				}
+				i := len(g.Nodes)
+				t, err := NodeType(n.ID)
+				if err != nil {
+					return fmt.Errorf("node %d: %w", i, err)
+				}
+				g.Nodes = append(g.Nodes, Node{ID: intern(n.ID), Type: t, Attrs: n.Attrs})
+				return nil
+			})
+		case "edges":
+			return st.elements(func(b []byte) error {
+				var j jsonEdge
+				if err := segjson.Unmarshal(b, &j); err != nil {
+					return err
+				}
+				e, err := j.edge(len(g.Edges))
+				if err != nil {
+					return err
+				}
+				e.From, e.To = intern(e.From), intern(e.To)
+				g.Edges = append(g.Edges, e)
+				return nil
+			})
+		}
+		return st.skip()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read graph JSON: %w", err)
 	}
-	if err := segjson.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("read graph JSON: %w", err)
-	}
-	g := &Subgraph{Nodes: make([]Node, 0, len(doc.Nodes)), Edges: make([]Edge, 0, len(doc.Edges))}
-	for i, n := range doc.Nodes {
-		t, err := NodeType(n.ID)
-		if err != nil {
-			return nil, fmt.Errorf("read graph JSON: node %d: %w", i, err)
-		}
-		g.Nodes = append(g.Nodes, Node{ID: n.ID, Type: t, Attrs: n.Attrs})
-	}
-	for i, j := range doc.Edges {
-		var missing []string
-		for _, f := range []struct{ name, v string }{{"type", string(j.Type)}, {"from", j.From}, {"to", j.To}} {
-			if f.v == "" {
-				missing = append(missing, f.name)
-			}
-		}
-		if len(missing) > 0 {
-			return nil, fmt.Errorf("read graph JSON: edge %d: missing %s", i, strings.Join(missing, ", "))
-		}
-		e := Edge{Type: j.Type, From: j.From, To: j.To, Relation: j.Relation, Weight: 1, Metadata: map[string]any(j.Metadata),
-			CreatedAt: j.CreatedAt.UTC(), UpdatedAt: j.UpdatedAt.UTC(), Version: j.Version, Mentions: j.Mentions}
-		if j.CreatedAt.IsZero() {
-			e.CreatedAt = time.Time{}
-		}
-		if j.UpdatedAt.IsZero() {
-			e.UpdatedAt = time.Time{}
-		}
-		if j.Weight != nil {
-			e.Weight = *j.Weight
-		}
-		if j.InvalidatedAt != nil {
-			t := j.InvalidatedAt.UTC()
-			e.InvalidatedAt = &t
-			e.InvalidReason = j.InvalidReason
-		}
-		if err := e.Valid(); err != nil {
-			return nil, fmt.Errorf("read graph JSON: edge %d: %w", i, err)
-		}
-		g.Edges = append(g.Edges, e)
-	}
 	return g, nil
+}
+
+// edge checks the i-th edge of an input and returns it.
+func (j *jsonEdge) edge(i int) (Edge, error) {
+	var missing []string
+	for _, f := range []struct{ name, v string }{{"type", string(j.Type)}, {"from", j.From}, {"to", j.To}} {
+		if f.v == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return Edge{}, fmt.Errorf("edge %d: missing %s", i, strings.Join(missing, ", "))
+	}
+	e := Edge{Type: j.Type, From: j.From, To: j.To, Relation: j.Relation, Weight: 1, Metadata: map[string]any(j.Metadata),
+		CreatedAt: j.CreatedAt.UTC(), UpdatedAt: j.UpdatedAt.UTC(), Version: j.Version, Mentions: j.Mentions}
+	if j.CreatedAt.IsZero() {
+		e.CreatedAt = time.Time{}
+	}
+	if j.UpdatedAt.IsZero() {
+		e.UpdatedAt = time.Time{}
+	}
+	if j.Weight != nil {
+		e.Weight = *j.Weight
+	}
+	if j.InvalidatedAt != nil {
+		t := j.InvalidatedAt.UTC()
+		e.InvalidatedAt = &t
+		e.InvalidReason = j.InvalidReason
+	}
+	if err := e.Valid(); err != nil {
+		return Edge{}, fmt.Errorf("edge %d: %w", i, err)
+	}
+	return e, nil
 }
 
 // Import reads lore's graph JSON from r and loads it (see Load): nodes and

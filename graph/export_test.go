@@ -366,6 +366,36 @@ func TestReadJSONEmptyObjectsAndSizes(t *testing.T) {
 	}
 }
 
+// TestReadJSONStream covers what the element-by-element reader must
+// refuse or skip: truncation anywhere, trailing data, members of other
+// names, nulls, strings holding brackets and escaped quotes.
+func TestReadJSONStream(t *testing.T) {
+	doc := `{"version": 2, "nodes": [{"id": "file:a\"]}", "attrs": {"k": "}{"}}], "extra": {"x": [1, "]"]}, ` +
+		`"edges": [{"type": "IMPORTS", "from": "file:a\"]}", "to": "file:b", "weight": 0.5}]}`
+	g, err := ReadJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Nodes) != 1 || g.Nodes[0].ID != `file:a"]}` || g.Nodes[0].Attrs["k"] != "}{" || len(g.Edges) != 1 || g.Edges[0].Weight != 0.5 {
+		t.Fatalf("read %+v", g)
+	}
+	for i := 0; i < len(doc)-1; i++ {
+		if _, err := ReadJSON(strings.NewReader(doc[:i])); err == nil {
+			t.Fatalf("a graph cut at byte %d was accepted: %q", i, doc[:i])
+		}
+	}
+	for _, bad := range []string{doc + "x", `[]`, `{"nodes": {}}`, `{"nodes": [1 2]}`, `{"edges": [{"type": "IMPORTS"}]}`, `{nodes: []}`} {
+		if _, err := ReadJSON(strings.NewReader(bad)); err == nil {
+			t.Errorf("ReadJSON(%s) accepted it", bad)
+		}
+	}
+	for _, good := range []string{`{}`, `{"nodes": null, "edges": []}`, " {\n} \n"} {
+		if _, err := ReadJSON(strings.NewReader(good)); err != nil {
+			t.Errorf("ReadJSON(%q): %v", good, err)
+		}
+	}
+}
+
 // shortLen is a reader whose Len is smaller than what it holds, like a
 // file that grew after its size was read.
 type shortLen struct {
