@@ -208,6 +208,7 @@ func (w *Workspace) RepoName(ctx context.Context) (string, error) {
 	}
 	if repo, err := source.OpenRepo(w.root); err == nil {
 		url, err := repo.RemoteURL(ctx, "origin")
+		repo.Close()
 		if err != nil {
 			return "", err
 		}
