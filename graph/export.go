@@ -299,7 +299,8 @@ func (a *jsonAttrs) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	var m map[string]string
-	if err := segjson.Unmarshal(b, &m); err != nil {
+	if err := segjson.Unmarshal(b, &m); err != nil || m == nil {
+		*a = nil
 		return err
 	}
 	// The decoder's map is made for many more keys than a node has: one
