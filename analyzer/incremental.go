@@ -1,8 +1,6 @@
 package analyzer
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -21,26 +19,12 @@ import (
 func configKey(p string, content []byte) string {
 	h := sha256.New()
 	if path.Base(p) == "go.mod" {
-		sc := bufio.NewScanner(bytes.NewReader(content))
-		sc.Buffer(nil, 1<<20)
-		inReplace := false
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if i := strings.Index(line, "//"); i >= 0 {
-				line = strings.TrimSpace(line[:i])
+		eachGoModLine(content, func(line string, replace bool) {
+			if replace || strings.HasPrefix(line, "module ") {
+				h.Write([]byte(line))
+				h.Write([]byte{'\n'})
 			}
-			switch {
-			case line == "replace (":
-				inReplace = true
-			case inReplace && line == ")":
-				inReplace = false
-			case inReplace, strings.HasPrefix(line, "module "), strings.HasPrefix(line, "replace "):
-			default:
-				continue
-			}
-			h.Write([]byte(line))
-			h.Write([]byte{'\n'})
-		}
+		})
 	} else {
 		h.Write(content)
 	}
@@ -125,23 +109,7 @@ func resolveChanged(ctx context.Context, store *graph.Store, b *graph.Batch, fsy
 	if err != nil {
 		return fmt.Errorf("read imports: %w", err)
 	}
-	edges := func(p string, imps []Import) []graph.Edge {
-		var out []graph.Edge
-		seen := map[string]bool{}
-		for _, im := range imps {
-			targets := im.Targets
-			if metas[p].Lang == "go" {
-				targets = decls.users(store, parsed, im)
-			}
-			for _, t := range targets {
-				if t != p && !seen[t] {
-					seen[t] = true
-					out = append(out, graph.Edge{Type: graph.Imports, From: "file:" + p, To: "file:" + t, Weight: 1})
-				}
-			}
-		}
-		return out
-	}
+	mk := newEdgeMaker(store, metas, parsed, decls)
 	for p, imps := range parsed {
 		l := table.Lookup(metas[p].Lang)
 		for i := range imps {
@@ -159,7 +127,7 @@ func resolveChanged(ctx context.Context, store *graph.Store, b *graph.Batch, fsy
 				return err
 			}
 		}
-		if err := b.SetOutEdges("file:"+a.path, graph.Imports, edges(a.path, a.imps)); err != nil {
+		if err := b.SetOutEdges("file:"+a.path, graph.Imports, mk.append(nil, a.path, a.imps)); err != nil {
 			return fmt.Errorf("%s: set edges: %w", a.path, err)
 		}
 	}

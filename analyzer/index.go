@@ -828,38 +828,8 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 		return nil
 	}
-	ids := map[string]string{} // path -> "file:"+path, one string per file
-	nodeID := func(p string) string {
-		id, ok := ids[p]
-		if !ok {
-			id = "file:" + p
-			ids[p] = id
-		}
-		return id
-	}
-	seen := map[string]bool{} // edgesOf's, emptied for each file
-	// edgesOf appends p's IMPORTS edges to edges, one per target file.
-	edgesOf := func(edges []graph.Edge, p string, imps []Import) []graph.Edge {
-		if len(seen) > 64 {
-			seen = map[string]bool{} // clear costs what the map once held
-		} else {
-			clear(seen)
-		}
-		from := nodeID(p)
-		for _, im := range imps {
-			targets := im.Targets
-			if metas[p].Lang == "go" {
-				targets = decls.users(store, parsed, im)
-			}
-			for _, t := range targets {
-				if t != p && !seen[t] {
-					seen[t] = true
-					edges = append(edges, graph.Edge{Type: graph.Imports, From: from, To: nodeID(t), Weight: 1})
-				}
-			}
-		}
-		return edges
-	}
+	mk := newEdgeMaker(store, metas, parsed, decls)
+	edgesOf := mk.append
 	// write stores p's import record and, unless all (edges are then
 	// written together at the end) or kept, its edges.
 	write := func(p string, imps []Import, kept bool) error {
@@ -1153,4 +1123,52 @@ func sameSet(a, b map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// edgeMaker turns a file's resolved imports into IMPORTS edges, one per
+// target file (for Go, the files of the package that declare names the
+// file uses), sharing one id string per file across the edges it makes.
+type edgeMaker struct {
+	store  *graph.Store
+	metas  map[string]*fileMeta
+	parsed map[string][]Import
+	decls  *goDecls
+	ids    map[string]string // path -> "file:"+path
+	seen   map[string]bool   // targets of the file at hand
+}
+
+func newEdgeMaker(store *graph.Store, metas map[string]*fileMeta, parsed map[string][]Import, decls *goDecls) *edgeMaker {
+	return &edgeMaker{store: store, metas: metas, parsed: parsed, decls: decls, ids: map[string]string{}, seen: map[string]bool{}}
+}
+
+func (m *edgeMaker) id(p string) string {
+	id, ok := m.ids[p]
+	if !ok {
+		id = "file:" + p
+		m.ids[p] = id
+	}
+	return id
+}
+
+// append appends p's IMPORTS edges to edges.
+func (m *edgeMaker) append(edges []graph.Edge, p string, imps []Import) []graph.Edge {
+	if len(m.seen) > 64 {
+		m.seen = map[string]bool{} // clear costs what the map once held
+	} else {
+		clear(m.seen)
+	}
+	from := m.id(p)
+	for _, im := range imps {
+		targets := im.Targets
+		if m.metas[p].Lang == "go" {
+			targets = m.decls.users(m.store, m.parsed, im)
+		}
+		for _, t := range targets {
+			if t != p && !m.seen[t] {
+				m.seen[t] = true
+				edges = append(edges, graph.Edge{Type: graph.Imports, From: from, To: m.id(t), Weight: 1})
+			}
+		}
+	}
+	return edges
 }

@@ -141,7 +141,34 @@ func (r *resolver) resolve(l *Language, imp *Import) {
 
 func (r *resolver) readGoMod(p string) {
 	dir := path.Dir(p)
-	sc := bufio.NewScanner(bytes.NewReader(r.read(p)))
+	eachGoModLine(r.read(p), func(line string, replace bool) {
+		switch {
+		case strings.HasPrefix(line, "module "):
+			r.goMods = append(r.goMods, goModule{path: strings.Trim(strings.TrimSpace(line[len("module "):]), `"`), dir: dir})
+		case replace:
+			from, to, ok := strings.Cut(strings.TrimPrefix(line, "replace "), "=>")
+			if !ok {
+				return
+			}
+			ff, tf := strings.Fields(from), strings.Fields(to)
+			if len(ff) == 0 || len(tf) == 0 || !(strings.HasPrefix(tf[0], "./") || strings.HasPrefix(tf[0], "../")) {
+				return
+			}
+			target := path.Join(dir, tf[0])
+			if strings.HasPrefix(target, "../") {
+				return
+			}
+			r.goMods = append(r.goMods, goModule{path: ff[0], dir: target})
+		}
+	})
+}
+
+// eachGoModLine calls fn with each line of a go.mod, trimmed and without
+// its comment, saying whether it is a replace directive (a "replace" line,
+// or a line of a replace block).
+func eachGoModLine(content []byte, fn func(line string, replace bool)) {
+	sc := bufio.NewScanner(bytes.NewReader(content))
+	sc.Buffer(nil, 1<<20)
 	inReplace := false
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -149,27 +176,13 @@ func (r *resolver) readGoMod(p string) {
 			line = strings.TrimSpace(line[:i])
 		}
 		switch {
-		case strings.HasPrefix(line, "module "):
-			r.goMods = append(r.goMods, goModule{path: strings.Trim(strings.TrimSpace(line[len("module "):]), `"`), dir: dir})
+		case line == "":
 		case line == "replace (":
 			inReplace = true
 		case inReplace && line == ")":
 			inReplace = false
-		case inReplace || strings.HasPrefix(line, "replace "):
-			line = strings.TrimPrefix(line, "replace ")
-			from, to, ok := strings.Cut(line, "=>")
-			if !ok {
-				continue
-			}
-			ff, tf := strings.Fields(from), strings.Fields(to)
-			if len(ff) == 0 || len(tf) == 0 || !(strings.HasPrefix(tf[0], "./") || strings.HasPrefix(tf[0], "../")) {
-				continue
-			}
-			target := path.Join(dir, tf[0])
-			if strings.HasPrefix(target, "../") {
-				continue
-			}
-			r.goMods = append(r.goMods, goModule{path: ff[0], dir: target})
+		default:
+			fn(line, inReplace || strings.HasPrefix(line, "replace "))
 		}
 	}
 }

@@ -69,14 +69,7 @@ func TestExportCSV(t *testing.T) {
 	if !reflect.DeepEqual(nrows[0], csvNodeHeader) || !reflect.DeepEqual(erows[0], csvEdgeHeader) {
 		t.Fatalf("headers: %q / %q", nrows[0], erows[0])
 	}
-	var want bytes.Buffer
-	if err := s.Export(ctx, &want, JSON); err != nil {
-		t.Fatal(err)
-	}
-	g, err := ReadJSON(&want)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := exported(t, s)
 	if len(nrows)-1 != len(g.Nodes) || len(erows)-1 != len(g.Edges) {
 		t.Fatalf("%d node rows, %d edge rows; want %d, %d", len(nrows)-1, len(erows)-1, len(g.Nodes), len(g.Edges))
 	}
@@ -125,6 +118,20 @@ func TestExportCSV(t *testing.T) {
 	}
 }
 
+// exported is the store's graph, as its JSON export says.
+func exported(t *testing.T, s *Store) *Subgraph {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := s.Export(context.Background(), &buf, JSON); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ReadJSON(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 func readCSV(t *testing.T, b []byte) [][]string {
 	t.Helper()
 	if bytes.Contains(bytes.TrimSuffix(b, []byte("\n")), []byte("\"\n")) {
@@ -160,14 +167,7 @@ func TestExportCypher(t *testing.T) {
 		t.Fatal(err)
 	}
 	stmts := cypherStatements(out.String())
-	var want bytes.Buffer
-	if err := s.Export(ctx, &want, JSON); err != nil {
-		t.Fatal(err)
-	}
-	g, err := ReadJSON(&want)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := exported(t, s)
 
 	// The strict check: every statement is one of the two shapes the
 	// sink writes, and its rows decode to the graph's nodes and edges.
