@@ -148,8 +148,14 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		if err := store.Upgrade(); err != nil {
 			return u.sum, fmt.Errorf("update index: %w", err)
 		}
-		if err := u.reread(); err != nil {
-			return u.sum, err
+		same, err := u.sameState()
+		if err != nil {
+			return u.sum, fmt.Errorf("read index: %w", err)
+		}
+		if !same {
+			if err := u.reread(); err != nil {
+				return u.sum, err
+			}
 		}
 		if u.clean() {
 			u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
@@ -281,6 +287,33 @@ func (u *indexRun) load(ctx context.Context) error {
 // clean reports whether the plan has nothing to read, drop or write.
 func (u *indexRun) clean() bool {
 	return len(u.todo) == 0 && len(u.removed) == 0 && !u.staleBin() && !u.opts.Force
+}
+
+// sameState reports whether the store's index is still the one the records
+// were read from: every run that writes the index marks it as running
+// first and, done, leaves its time in the state record, so no run came
+// between when the mark is absent and the time is the one read.
+func (u *indexRun) sameState() (bool, error) {
+	same := false
+	err := u.store.View(func(tx *graph.Tx) error {
+		if _, err := tx.Get(nsState, "running"); err == nil {
+			return nil
+		} else if !errors.Is(err, graph.ErrNotFound) {
+			return err
+		}
+		b, err := tx.Get(nsState, "state")
+		if errors.Is(err, graph.ErrNotFound) {
+			same = u.lastRun == 0 && !u.interrupted
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		d := dec{b: b}
+		same = d.int() == u.lastRun && !u.interrupted
+		return nil
+	})
+	return same, err
 }
 
 // reread forgets the last run's records and the plan made from them, and
