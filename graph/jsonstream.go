@@ -114,22 +114,29 @@ func (s *jsonStream) value(first byte) ([]byte, error) {
 	return s.buf, nil
 }
 
-// str reads the rest of a string after its opening quote into s.buf.
+// str reads the rest of a string after its opening quote into s.buf, a
+// buffer's worth at a time up to each quote, until a quote that no
+// backslash escapes.
 func (s *jsonStream) str() error {
+	start := len(s.buf) // the opening quote is before it
 	for {
-		c, err := s.byte()
+		chunk, err := s.r.ReadSlice('"')
+		s.buf = append(s.buf, chunk...)
+		s.off += int64(len(chunk))
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF {
+			return errJSONEnd
+		}
 		if err != nil {
 			return err
 		}
-		s.buf = append(s.buf, c)
-		switch c {
-		case '\\':
-			c, err := s.byte()
-			if err != nil {
-				return err
-			}
-			s.buf = append(s.buf, c)
-		case '"':
+		n := 0 // backslashes before the quote
+		for i := len(s.buf) - 2; i >= start && s.buf[i] == '\\'; i-- {
+			n++
+		}
+		if n%2 == 0 {
 			return nil
 		}
 	}
