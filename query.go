@@ -184,10 +184,16 @@ func (w *Workspace) GraphStats(ctx context.Context) (graph.Stats, error) {
 	return s, err
 }
 
-// ExportGraph writes the whole graph as o says: json, dot, mermaid, or,
+// ExportGraph writes the whole graph in a format: json, dot or mermaid
+// (ExportGraphWith for cypher and csv).
+func (w *Workspace) ExportGraph(ctx context.Context, out io.Writer, format graph.Format) error {
+	return w.ExportGraphWith(ctx, out, graph.ExportOptions{Format: format})
+}
+
+// ExportGraphWith writes the whole graph as o says: json, dot, mermaid, or,
 // for a graph shared across repositories, cypher or csv, whose node ids
 // carry the repository's name (o.Repo, RepoName's when empty).
-func (w *Workspace) ExportGraph(ctx context.Context, out io.Writer, o graph.ExportOptions) error {
+func (w *Workspace) ExportGraphWith(ctx context.Context, out io.Writer, o graph.ExportOptions) error {
 	if (o.Format == graph.Cypher || o.Format == graph.CSV) && o.Repo == "" {
 		repo, err := w.RepoName(ctx)
 		if err != nil {

@@ -295,7 +295,7 @@ URL as host/path, else the directory's name.`,
 			}
 			opts := graph.ExportOptions{Format: f, Repo: repo}
 			if output == "" {
-				return ws.ExportGraph(c.Context(), a.stdout, opts)
+				return ws.ExportGraphWith(c.Context(), a.stdout, opts)
 			}
 			if !filepath.IsAbs(output) { // -C: as if started there
 				output = filepath.Join(a.dir, output)
@@ -311,7 +311,7 @@ URL as host/path, else the directory's name.`,
 				if len(ws2) > 1 {
 					opts.Relationships = ws2[1]
 				}
-				return ws.ExportGraph(c.Context(), ws2[0], opts)
+				return ws.ExportGraphWith(c.Context(), ws2[0], opts)
 			})
 		},
 	}
