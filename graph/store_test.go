@@ -208,14 +208,7 @@ func TestEmptyLogFilesAfterCrash(t *testing.T) {
 // checkAdjacency verifies that every edge is visible from both ends.
 func checkAdjacency(t *testing.T, s *Store) {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := s.Export(context.Background(), &buf, JSON); err != nil {
-		t.Fatal(err)
-	}
-	g, err := ReadJSON(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := exported(t, s)
 	for _, e := range g.Edges {
 		for _, end := range []struct {
 			id  string
