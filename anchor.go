@@ -73,9 +73,12 @@ type AcceptOptions struct {
 	Learnings []string
 	// Changes limits acceptance to anchors with these change kinds.
 	Changes []anchors.Change
-	// Candidate (1-based, with Anchor) re-anchors the anchor at one of the
-	// possible new locations verification suggested for it when it was
-	// not certain enough to relocate it (Result.Candidates).
+	// To re-anchors the one anchor named by Learning and Anchor at a new
+	// target, keeping its position (and so its history): the 1-based
+	// number of one of the candidates verification suggests, or a spec.
+	To string
+	// Candidate (1-based) is To given as a number: one of the candidates
+	// verification suggested (Result.Candidates).
 	Candidate int
 }
 
@@ -100,8 +103,17 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 	if opts.Anchor < 0 {
 		return nil, fmt.Errorf("accept: anchor %d: positions start at 1", opts.Anchor)
 	}
-	if opts.Candidate < 0 || (opts.Candidate > 0 && opts.Anchor == 0) {
-		return nil, errors.New("accept: a candidate (1, 2, …) is accepted for one anchor: give the learning, the anchor and the candidate")
+	if opts.Candidate < 0 {
+		return nil, errors.New("accept: candidates are numbered from 1")
+	}
+	if opts.Candidate > 0 {
+		if opts.To != "" {
+			return nil, errors.New("accept: give a candidate or a target (To), not both")
+		}
+		opts.To = strconv.Itoa(opts.Candidate)
+	}
+	if opts.To != "" && (opts.All || opts.Anchor == 0 || len(opts.Changes) > 0) {
+		return nil, errors.New("accept --to: name one anchor (LEARNING/N) to move to the new target")
 	}
 	err := w.withWriter(ctx, func(st *graph.Store) error {
 		var ids []string
@@ -165,19 +177,25 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 				if len(opts.Changes) > 0 && !slices.Contains(opts.Changes, r.Change) {
 					continue
 				}
-				na, ok := anchors.Accept(r)
-				if opts.Candidate > 0 {
-					if na, err = candidateAnchor(ctx, src, r, opts.Candidate); err != nil {
-						return err
+				if opts.To != "" {
+					na, err := acceptTo(ctx, src, r, opts.To)
+					if err != nil {
+						return fmt.Errorf("anchor %d (%s) of %s: %w", i+1, a.Spec(), l.ID, err)
 					}
-					ok = true
+					l.Anchors[i] = na
+					touched = true
+					r.To = &anchors.Location{Path: na.Path(), FQName: na.Name(), LocalName: na.FQName() + na.Selector(), Lines: na.Lines}
+					r.Reason = "re-anchored at " + na.Spec()
+					rep.Accepted = append(rep.Accepted, r)
+					continue
 				}
+				na, ok := anchors.Accept(r)
 				if !ok {
 					if opts.All {
 						rep.Skipped = append(rep.Skipped, r)
 						continue
 					}
-					return fmt.Errorf("anchor %d (%s) of %s: %s; nothing to accept: remove it (lore anchor rm %s %d) or re-anchor it", i+1, a.Spec(), l.ID, r.Reason, l.ID, i+1)
+					return fmt.Errorf("anchor %d (%s) of %s: %s; nothing to accept: re-anchor it where the code went (lore anchor accept %s/%d --to SPEC) or remove it (lore anchor rm %s %d)", i+1, a.Spec(), l.ID, r.Reason, l.ID, i+1, l.ID, i+1)
 				}
 				l.Anchors[i] = na
 				touched = true
@@ -201,28 +219,6 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 		return nil, err
 	}
 	return rep, nil
-}
-
-// candidateAnchor is the anchor at the n-th (1-based) candidate location
-// of r, baselined now.
-func candidateAnchor(ctx context.Context, src *anchors.Source, r anchors.Result, n int) (anchors.Anchor, error) {
-	if n > len(r.Candidates) {
-		return anchors.Anchor{}, fmt.Errorf("accept: anchor %d of %s has %d candidate locations; there is no candidate %d (see lore verify)", r.Anchor, r.Learning, len(r.Candidates), n)
-	}
-	c := r.Candidates[n-1]
-	spec := c.FQName
-	switch {
-	case spec != "":
-	case c.Lines != "":
-		spec = c.Path + "#L" + strings.Replace(c.Lines, "-", "-L", 1)
-	default:
-		spec = c.Path
-	}
-	as, err := baselines(ctx, src, []string{spec})
-	if err != nil {
-		return anchors.Anchor{}, fmt.Errorf("accept: candidate %d (%s): %w", n, spec, err)
-	}
-	return as[0], nil
 }
 
 // AddAnchor anchors a learning (id or unique prefix) to one more place:
@@ -366,4 +362,24 @@ func codeWords(text string) []string {
 		i = j
 	}
 	return out
+}
+
+// acceptTo returns the anchor baselined at the target to names: the
+// 1-based number of one of r's candidates, or a spec.
+func acceptTo(ctx context.Context, files anchors.Files, r anchors.Result, to string) (anchors.Anchor, error) {
+	spec := to
+	if n, err := strconv.Atoi(to); err == nil {
+		if len(r.Candidates) == 0 {
+			return anchors.Anchor{}, fmt.Errorf("--to %d: verification suggests no candidates (it says: %s); give a spec instead", n, r.Reason)
+		}
+		if n < 1 || n > len(r.Candidates) {
+			return anchors.Anchor{}, fmt.Errorf("--to %d: there are %d candidates; give 1..%d or a spec", n, len(r.Candidates), len(r.Candidates))
+		}
+		spec = anchors.LocationSpec(r.Candidates[n-1].Location)
+	}
+	a, err := anchors.ParseSpec(spec)
+	if err != nil {
+		return anchors.Anchor{}, fmt.Errorf("--to: %w", err)
+	}
+	return anchors.Baseline(ctx, files, a)
 }

@@ -492,15 +492,20 @@ func TestVerifyAllSharesTargetsOnce(t *testing.T) {
 	before := srcOf(t, "-- a.go --\npackage p\n\nfunc A"+body("4")+"\nfunc B"+body("3"))
 	a := baseline(t, before, "a.go::A")
 	b := baseline(t, before, "a.go::B")
-	// A was deleted; B was renamed to C. Alone, A would follow C as well
-	// (its body is similar).
+	// A was deleted; B was renamed to C. Without history, A alone would
+	// follow C as well (its body is similar); with it, the diff of the
+	// file shows that C is B.
 	after := srcOf(t, "-- a.go --\npackage p\n\nfunc C"+body("3"))
 	v, err := anchors.NewVerifier(after, anchors.Options{Base: before})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := v.Verify(context.Background(), a); r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed {
-		t.Fatalf("A alone: %s/%s %s", r.Status, r.Change, r.Reason)
+	if r := v.Verify(context.Background(), a); r.Status != anchors.Invalid {
+		t.Fatalf("A alone, with history: %s/%s %s", r.Status, r.Change, r.Reason)
+	}
+	nv, _ := anchors.NewVerifier(after, anchors.Options{})
+	if r := nv.Verify(context.Background(), a); r.Status != anchors.Drifted || r.Change != anchors.ChangeRenamed {
+		t.Fatalf("A alone, without history: %s/%s %s", r.Status, r.Change, r.Reason)
 	}
 	rs := v.VerifyAll(context.Background(), []anchors.Anchor{a, b})
 	if rs[0].Status != anchors.Invalid || rs[1].Status != anchors.Valid || rs[1].Change != anchors.ChangeRenamed {

@@ -67,7 +67,7 @@ func Baseline(ctx context.Context, files Files, a Anchor) (Anchor, error) {
 		if err != nil {
 			return a, err
 		}
-		out := symbolAnchor(sym)
+		out := symbolAnchor(f, sym, parsed.Selector() != "")
 		out.Sketch = symbolSketch(f.Lang, f.Src, out.FQName(), sym.StartLine, sym.EndLine)
 		return out, nil
 	}
@@ -83,28 +83,81 @@ func findSymbol(f *File, a Anchor) (analyzer.Symbol, error) {
 	if f.Lang == "" {
 		return analyzer.Symbol{}, fmt.Errorf("anchor %s: lore reads no symbols from %s (unknown language): use a lines or file anchor: %w", spec, f.Path, ErrNoTarget)
 	}
-	var found []analyzer.Symbol
-	for _, s := range f.Symbols {
-		if s.FQName == a.Symbol {
-			found = append(found, s)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
+	found := sameNamed(f, a.Name())
+	if len(found) == 0 {
 		msg := fmt.Sprintf("anchor %s: no symbol %s in %s", spec, a.FQName(), f.Path)
 		if near := closeNames(f.Symbols, a.FQName(), 3); len(near) > 0 {
 			msg += "; did you mean " + strings.Join(near, ", ") + "?"
 		}
 		return analyzer.Symbol{}, fmt.Errorf("%s: %w", msg, ErrNoTarget)
 	}
-	var lines []string
-	for _, s := range found {
-		lines = append(lines, fmt.Sprintf("%s %s#L%d-L%d", s.Kind, f.Path, s.StartLine, s.EndLine))
+	if sel := a.Selector(); sel != "" {
+		want := normSelector(sel, f.Lang)
+		var match []analyzer.Symbol
+		for _, s := range found {
+			if selectorOf(f, s) == want {
+				match = append(match, s)
+			}
+		}
+		if len(match) == 1 {
+			return match[0], nil
+		}
+		if len(match) == 0 {
+			return analyzer.Symbol{}, fmt.Errorf("anchor %s: no %s%s in %s; %s: %w", spec, a.FQName(), want, f.Path, choices(f, found), ErrNoTarget)
+		}
+		found = match
+	} else if len(found) == 1 {
+		return found[0], nil
 	}
-	return analyzer.Symbol{}, fmt.Errorf("anchor %s: %d symbols have this name (%s): anchor one of them by its lines: %w",
-		spec, len(found), strings.Join(lines, "; "), ErrAmbiguous)
+	return analyzer.Symbol{}, ambiguous(spec, f, found)
+}
+
+// AmbiguousError reports a symbol spec that names several symbols. Specs
+// holds what names each of them: a spec with its selector, else its
+// lines.
+type AmbiguousError struct {
+	Spec  string
+	Specs []string
+	msg   string
+}
+
+func (e *AmbiguousError) Error() string { return e.msg }
+
+// Is makes errors.Is(err, ErrAmbiguous) hold.
+func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
+
+func ambiguous(spec string, f *File, found []analyzer.Symbol) error {
+	e := &AmbiguousError{Spec: spec}
+	for _, s := range found {
+		e.Specs = append(e.Specs, unique(f, s))
+	}
+	e.msg = fmt.Sprintf("anchor %s: %d symbols have this name: anchor one of %s", spec, len(found), strings.Join(e.Specs, ", "))
+	return e
+}
+
+// unique names s in f: its spec with the selector when that tells it
+// from its namesakes, else its lines.
+func unique(f *File, s analyzer.Symbol) string {
+	sel := selectorOf(f, s)
+	n := 0
+	for _, x := range sameNamed(f, s.FQName) {
+		if selectorOf(f, x) == sel {
+			n++
+		}
+	}
+	if sel != "" && n == 1 {
+		return s.FQName + sel
+	}
+	return fmt.Sprintf("%s#L%d-L%d", f.Path, s.StartLine, s.EndLine)
+}
+
+// choices lists the specs of syms for a message.
+func choices(f *File, syms []analyzer.Symbol) string {
+	var out []string
+	for _, s := range syms {
+		out = append(out, unique(f, s))
+	}
+	return "there is " + strings.Join(out, ", ")
 }
 
 // closeNames returns up to n qualified names of syms (without the path)
@@ -165,9 +218,10 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// symbolAnchor is the baseline of a symbol.
-func symbolAnchor(s analyzer.Symbol) Anchor {
-	return Anchor{Symbol: s.FQName, Kind: s.Kind, Lines: FormatRange(s.StartLine, s.EndLine),
+// symbolAnchor is the baseline of symbol s of f, named with its selector
+// when its name alone is ambiguous in f or keep asks for one.
+func symbolAnchor(f *File, s analyzer.Symbol, keep bool) Anchor {
+	return Anchor{Symbol: specOf(f, s, keep), Kind: s.Kind, Lines: FormatRange(s.StartLine, s.EndLine),
 		Hash: s.Hash, Shape: s.Shape, Sig: s.Sig}
 }
 

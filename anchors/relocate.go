@@ -12,6 +12,17 @@ import (
 	"github.com/lorehq/lore/analyzer"
 )
 
+// Relocation decides like a careful reviewer of the change: it gathers
+// the symbols the anchored one may have become, weighs for each the
+// evidence of its body (tokens, or the sketch without history), of the
+// diff of the file (lines kept in place), of its name, header, enclosing
+// type and file, and follows the best one only when no rival is
+// genuinely close. A candidate that another symbol which vanished in the
+// same change matches better belongs to that one (a bipartite view of
+// the change: renames chained in one commit, siblings renamed together);
+// several anchors may follow one symbol only when they were copies of
+// each other (a method pulled up from several subclasses).
+
 // candidate is a symbol that may be where a missing anchor went.
 type candidate struct {
 	sym      analyzer.Symbol
@@ -23,38 +34,164 @@ type candidate struct {
 	sim      float64
 	simKnown bool
 	sketched bool // sim estimated from the anchor's sketch
+	// kept is the share of the anchored lines that the diff of their file
+	// keeps in this symbol (known with history, for the same or the
+	// renamed file).
+	kept      float64
+	keptKnown bool
+	test      bool   // in test code, the anchor not
+	related   bool   // in a super or subtype of the anchor's type
+	claimedBy string // another vanished symbol this one matches better
+	// rivalScore is how like this one another vanished symbol of the
+	// files involved is, at best (-1: not looked at).
+	rivalScore float64
 }
+
+// origin is what relocation knows of the anchored symbol as it was.
+type origin struct {
+	a           Anchor
+	name, outer string // its own name and the outer part of its qualified name
+	// With history: its file in Base, the symbol there and its tokens.
+	file *File
+	sym  analyzer.Symbol
+	toks []string
+	// Without: the anchor's sketch, when it has one.
+	want *sketch
+	test bool // in test code
+	// renamedTo is where its file was renamed to ("" if it was not).
+	renamedTo string
+	// named counts the symbols of the source with its name (0: not
+	// counted): a name only one symbol has says more than a common one.
+	named int
+}
+
+func (o origin) known() bool { return o.toks != nil }
 
 // maxSketchScan bounds how many symbols from the rest of the source are
 // compared with an anchor's sketch when relocating it.
 const maxSketchScan = 20000
 
+// origin reads what relocation knows of a's symbol: its old text from
+// Base when the baseline is found there, else its sketch.
+func (v *Verifier) origin(ctx context.Context, a Anchor) origin {
+	o := origin{a: a, name: lastName(a.FQName()), outer: outerName(a.FQName()), test: isTestPath(a.Path()), renamedTo: v.renamedTo(ctx, a.Path())}
+	if s, bf, ok := v.baseSymbol(ctx, a); ok {
+		o.file, o.sym = bf, s
+		o.toks = v.symbolTokens(bf, s)
+		return o
+	}
+	if sk, ok := parseSketch(a.Sketch); ok {
+		o.want = &sk
+	}
+	return o
+}
+
+// originOf is the origin of a symbol of Base file bf that vanished.
+func (v *Verifier) originOf(ctx context.Context, bf *File, s analyzer.Symbol) origin {
+	_, fq, _ := cutFQ(s.FQName)
+	a := symbolAnchor(bf, s, false)
+	return origin{a: a, name: s.Name, outer: outerName(fq), file: bf, sym: s, toks: v.symbolTokens(bf, s), test: isTestPath(s.Path),
+		renamedTo: v.renamedTo(ctx, s.Path)}
+}
+
 // relocateSymbol looks for a symbol anchor whose symbol is no longer in
 // its file (f is nil when the file is gone): same name elsewhere (moved),
 // same or similar body under another name (renamed), both, or in a
-// renamed file.
+// renamed file. inPlace, when not nil, is a symbol of a's name in its
+// file that kept the name but not the code: it is no candidate.
 func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Result, run *runInfo) {
-	fq := a.FQName()
-	name, outer := lastName(fq), outerName(fq)
-	baseToks, baseOK := v.baseSymbolTokens(ctx, a)
-	renamedTo := v.files.Renamed(a.Path())
-	// Without the old body, the baseline's sketch stands in for it.
-	var want *sketch
-	if !baseOK {
-		if sk, ok := parseSketch(a.Sketch); ok {
-			want = &sk
+	o := v.origin(ctx, a)
+	cands := v.candidates(ctx, o, f, nil, run)
+	v.decide(a, o, f, cands, r)
+}
+
+// renamedAway handles a symbol found under its name whose code is mostly
+// elsewhere now (with history only): when renames are chained in one
+// change (shutdown became preShutdown, dispose became shutdown), or a
+// method was renamed and a new one took its name, the name holds other
+// code and the anchored code went to another symbol. It replaces r and
+// returns true when that symbol is certain enough; the symbol under the
+// name stays the target otherwise. A name whose new code calls the other
+// symbol kept its role (a method extracted from it): it stays.
+func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analyzer.Symbol, r *Result, run *runInfo) bool {
+	if v.opts.Base == nil {
+		return false
+	}
+	o := v.origin(ctx, a)
+	if !o.known() {
+		return false
+	}
+	self, ok := v.score(ctx, o, f, sym, run)
+	here := 0.0
+	if ok {
+		here = self.likeness()
+	}
+	if here >= 0.9 || here >= 0.75 && !(self.keptKnown && self.kept < 0.5) {
+		return false
+	}
+	cands := v.candidates(ctx, o, f, &sym, run)
+	best, conf := v.confidence(a, o, cands)
+	if best < 0 || conf < v.opts.Threshold {
+		return false
+	}
+	// The anchored code must be nearly all there, and much more there
+	// than under the name; a name that keeps a good part of it and calls
+	// the other symbol had code extracted from it.
+	c := cands[best]
+	extracted := len(o.toks) >= 20 && here >= 0.4 && c.likeness() < 0.95 && slicesContains(v.symbolTokens(f, sym), c.sym.Name)
+	// The diff of the file keeps the old lines in the other symbol, not
+	// under the name: the name was given to new code.
+	diffSays := c.keptKnown && c.kept >= 0.5 && self.keptKnown && self.kept <= c.kept-0.2 && c.likeness() >= 0.9
+	if c.likeness() < 0.85 || c.likeness() < here+0.25 && !diffSays || extracted {
+		return false
+	}
+	moved := Result{Spec: r.Spec, Confidence: 1, From: r.From}
+	v.decide(a, o, f, cands, &moved)
+	if !moved.found {
+		return false
+	}
+	moved.Reason += fmt.Sprintf("; %s now holds other code (%.0f%% similar)", a.FQName()+a.Selector(), 100*here)
+	*r = moved
+	return true
+}
+
+// likeness is the evidence of a candidate's body: its similarity, raised
+// by the share of the old lines the diff of the file keeps in it (a
+// symbol moved within its file keeps none, which is no evidence against
+// it).
+func (c candidate) likeness() float64 {
+	if c.sameBody {
+		return 1
+	}
+	if c.keptKnown {
+		return min(1, c.sim+0.25*c.kept)
+	}
+	return c.sim
+}
+
+func slicesContains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
 		}
 	}
+	return false
+}
 
+// candidates gathers and scores the symbols a's symbol may have become.
+func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *analyzer.Symbol, run *runInfo) []candidate {
+	a := o.a
+	name := o.name
+	renamedTo := o.renamedTo
 	seen := map[string]bool{}
 	var cands []candidate
 	consider := func(s analyzer.Symbol) {
 		key := fmt.Sprintf("%s#%d", s.FQName, s.StartLine)
-		if seen[key] || s.FQName == a.Symbol && s.Path == a.Path() {
+		if seen[key] || s.FQName == a.Name() && s.Path == a.Path() && a.Selector() == "" && inPlace == nil {
 			return
 		}
 		seen[key] = true
-		if run.excluded(s.FQName) || !kindsCompatible(a.Kind, s.Kind) {
+		if !kindsCompatible(a.Kind, s.Kind) {
 			return
 		}
 		cf, err := v.files.File(ctx, s.Path)
@@ -62,13 +199,16 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 			return
 		}
 		fresh, ok := freshSymbol(cf, s)
-		if !ok {
+		if !ok || run.excluded(fresh.FQName+"#"+FormatRange(fresh.StartLine, fresh.EndLine)) {
 			return
 		}
-		if baseOK && v.existedInBase(ctx, fresh) && fresh.Path != renamedTo {
-			return // it was already there: not where a's symbol went
+		if inPlace != nil && fresh.Path == inPlace.Path && fresh.StartLine == inPlace.StartLine {
+			return
 		}
-		if c, ok := v.score(a, name, outer, cf, fresh, baseToks, baseOK, want, run); ok {
+		if o.known() && fresh.Path != renamedTo && v.stillItself(ctx, cf, fresh) {
+			return // it was already there, and still is: not where a's symbol went
+		}
+		if c, ok := v.score(ctx, o, cf, fresh, run); ok {
 			cands = append(cands, c)
 		}
 	}
@@ -86,14 +226,21 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 	// 2. the same name anywhere (moved)
 	if named, err := v.files.SymbolsNamed(ctx, name); err == nil {
 		for _, s := range named {
+			if s.Kind == a.Kind {
+				o.named++
+			}
+		}
+		for _, s := range named {
 			consider(s)
 		}
 	}
 	// 3. another name, same or similar body (renamed): the same file
-	// first, then the whole source
-	if f != nil {
-		for _, s := range f.Symbols {
-			consider(s)
+	// and the renamed one first, then the whole source
+	for _, ff := range []*File{f, v.fileOrNil(ctx, renamedTo)} {
+		if ff != nil {
+			for _, s := range ff.Symbols {
+				consider(s)
+			}
 		}
 	}
 	if !hasSameBody(cands) {
@@ -106,13 +253,13 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if s.Name == name || !kindsCompatible(a.Kind, s.Kind) || !sizeCompatible(lines, s.EndLine-s.StartLine+1, baseOK) {
+			if s.Name == name || !kindsCompatible(a.Kind, s.Kind) || !sizeCompatible(lines, s.EndLine-s.StartLine+1, o.known()) {
 				return nil
 			}
-			if lines > 0 && lines <= 2 && !baseOK && (want == nil || path.Dir(s.Path) != path.Dir(a.Path())) {
+			if lines > 0 && lines <= 2 && !o.known() && (o.want == nil || path.Dir(s.Path) != path.Dir(a.Path())) {
 				return nil // too small to recognise without history, but next door
 			}
-			if want != nil {
+			if o.want != nil {
 				if budget == 0 {
 					return errStopScan
 				}
@@ -122,13 +269,38 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 			return nil
 		})
 	}
-
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].score != cands[j].score {
 			return cands[i].score > cands[j].score
 		}
+		if cands[i].sameBody != cands[j].sameBody {
+			return cands[i].sameBody
+		}
+		if cands[i].sameName != cands[j].sameName {
+			return cands[i].sameName
+		}
 		return cands[i].sym.Path+cands[i].sym.FQName < cands[j].sym.Path+cands[j].sym.FQName
 	})
+	v.markClaims(ctx, o, cands)
+	return cands
+}
+
+func (v *Verifier) fileOrNil(ctx context.Context, p string) *File {
+	if p == "" {
+		return nil
+	}
+	f, err := v.files.File(ctx, p)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// decide turns scored candidates into the result: the best one followed
+// when it is certain enough, else candidates.
+func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Result) {
+	fq := a.FQName() + a.Selector()
+	renamedTo := o.renamedTo
 	gone := f == nil
 	if len(cands) == 0 {
 		if gone {
@@ -138,14 +310,13 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 		}
 		return
 	}
-	best := cands[0]
-	conf := confidence(cands)
-	if conf < v.opts.Threshold {
+	best, conf := v.confidence(a, o, cands)
+	if best < 0 || conf < v.opts.Threshold {
 		for i, c := range cands {
 			if i == 3 {
 				break
 			}
-			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
+			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
 		}
 		what := fmt.Sprintf("%s no longer exists in %s", fq, a.Path())
 		ch := ChangeDeleted
@@ -155,43 +326,136 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 		r.set(Invalid, ch, conf, fmt.Sprintf("%s; %d possible new location(s), none certain enough to follow (best %.2f)", what, len(cands), conf))
 		return
 	}
-	s := best.sym
-	r.foundSymbol(best.file, s)
-	ch, reason := v.relocationReason(a, best, renamedTo)
+	c := cands[best]
+	r.foundSymbol(c.file, c.sym, false)
+	r.related = c.related
+	ch, reason := v.relocationReason(a, c, renamedTo)
 	st := Valid
-	if !best.sameBody {
+	if !c.sameBody {
 		st = Drifted
 	}
 	r.set(st, ch, conf, reason)
 }
 
-// confidence is the best candidate's score lowered by its rivals: only
-// rivals of the same tier count (other same-body candidates when the best
-// has the same body, everything otherwise), the more the closer they are.
-func confidence(cands []candidate) float64 {
-	best := cands[0]
-	tier := func(c candidate) int {
-		switch {
-		case c.sameBody && c.sameName:
-			return 0
-		case c.sameBody:
-			return 1
-		}
-		return 2
+// closeGap is how far below the best a rival's score must be not to
+// count: rivals further behind are no reason to doubt.
+const closeGap = 0.2
+
+// confidence picks the candidate to follow (-1: none) and how sure that
+// is: its score lowered by the closest genuine rival. Rivals that other
+// vanished symbols claim, test code against a production anchor's
+// production candidate, and rivals without the same body when the best
+// has it do not count; between two copies of the code the file they are
+// in decides (git's rename pairing, then the closest path), else nobody
+// can tell.
+func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float64) {
+	if len(cands) == 0 {
+		return -1, 0
 	}
-	var rival *candidate
-	for i := 1; i < len(cands); i++ {
-		if tier(cands[i]) <= tier(best) || tier(best) == 2 {
-			rival = &cands[i]
+	best := -1
+	for i, c := range cands {
+		if c.claimedBy == "" {
+			best = i
 			break
 		}
 	}
-	conf := best.score
-	if rival != nil {
-		ratio := rival.score / best.score
-		conf = best.score * (1 - 0.5*math.Pow(ratio, 4))
+	if best < 0 {
+		return -1, round(cands[0].score / 2)
 	}
-	return round(conf)
+	// Copies of the code as good as the best: where they are decides, when
+	// one is clearly closer to the anchor's file than the others.
+	renamedTo := o.renamedTo
+	copiesAt := []int{best}
+	for i := best + 1; i < len(cands); i++ {
+		if c := cands[i]; c.claimedBy == "" && cands[best].score-c.score < 0.02 && copiesOf(cands[best], c) {
+			copiesAt = append(copiesAt, i)
+		}
+	}
+	placed := map[int]bool{}
+	if len(copiesAt) > 1 {
+		sort.SliceStable(copiesAt, func(x, y int) bool {
+			return placeScore(a, cands[copiesAt[x]], renamedTo) > placeScore(a, cands[copiesAt[y]], renamedTo)
+		})
+		if placeScore(a, cands[copiesAt[0]], renamedTo) <= placeScore(a, cands[copiesAt[1]], renamedTo) {
+			return best, round(cands[best].score / 2) // nobody can tell
+		}
+		best = copiesAt[0]
+		for _, i := range copiesAt[1:] {
+			placed[i] = true
+		}
+	}
+	b := cands[best]
+	conf := b.score
+	for i, c := range cands {
+		if i == best || c.claimedBy != "" || placed[i] {
+			continue
+		}
+		if b.sameBody && !c.sameBody || c.test && !b.test || b.related && !c.related {
+			continue
+		}
+		if b.sameName && !c.sameName && b.likeness() >= c.likeness()-0.02 {
+			continue // as like, and it kept the name
+		}
+		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {
+			continue // the diff of the file shows the code stayed in the best
+		}
+		gap := b.score - c.score
+		if gap >= closeGap {
+			break // sorted: the rest are further behind
+		}
+		conf = min(conf, b.score*(1-0.5*math.Pow(1-max(gap, 0)/closeGap, 2)))
+	}
+	if conf < v.opts.Threshold && v.soleMatch(a, o, cands, best, renamedTo) {
+		// Renamed and much edited, in its own file: the one symbol that
+		// appeared there like it, and the one that vanished like that
+		// symbol. A reviewer reads the change this way.
+		conf = max(conf, 0.81+0.19*(b.likeness()-0.6)/0.4)
+	}
+	return best, round(conf)
+}
+
+// soleMatch reports whether cands[best] and the anchored symbol are each
+// other's only match (with history): a renamed symbol like enough, with
+// no other candidate close and no other vanished symbol of the files
+// matching it; in another file than the anchor's (or its renamed
+// successor) a larger body, more alike, and a related name.
+func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, renamedTo string) bool {
+	b := cands[best]
+	if b.sameName || b.rivalScore < 0 || b.rivalScore >= 0.5 || b.likeness() < 0.6 {
+		return false
+	}
+	if b.sym.Path != a.Path() && b.sym.Path != renamedTo {
+		// Moved and renamed: more of the body, and a related name.
+		if b.likeness() < 0.65 || len(o.toks) < 40 || len(v.symbolTokens(b.file, b.sym)) < 40 || nameSimilarity(o.name, b.sym.Name) < 0.3 {
+			return false
+		}
+	}
+	for i, c := range cands {
+		if i != best && c.claimedBy == "" && c.score >= b.score-0.2 {
+			return false
+		}
+	}
+	return true
+}
+
+// copiesOf reports two candidates that are both the anchored code, or
+// both nearly so: only where they are can tell them apart.
+func copiesOf(b, c candidate) bool {
+	return b.sameName == c.sameName && (b.sameBody && c.sameBody || b.sim >= 0.95 && c.sim >= 0.95 && math.Abs(b.sim-c.sim) <= 0.01)
+}
+
+// placeScore rates where a copy of the anchored code is: in the anchor's
+// own file, or in a type its type extends or that extends it. Copies
+// elsewhere are as good as each other (a file copied to two places in
+// one change: nobody can tell which one the anchor should follow).
+func placeScore(a Anchor, c candidate, renamedTo string) int {
+	switch {
+	case c.sym.Path == a.Path():
+		return 2
+	case c.related:
+		return 1
+	}
+	return 0
 }
 
 func hasSameBody(cs []candidate) bool {
@@ -214,23 +478,31 @@ func syntaxNote(f *File) string {
 }
 
 func (v *Verifier) relocationReason(a Anchor, c candidate, renamedTo string) (Change, string) {
-	fq := a.FQName()
+	fq := a.FQName() + a.Selector()
 	s := c.sym
-	_, nfq, _ := cutFQ(s.FQName)
+	_, nfq, _ := cutFQ(specOf(c.file, s, false))
 	body := "body unchanged"
 	switch {
 	case c.header:
 		body = "same header and length, body changed"
 	case !c.sameBody && c.sketched:
 		body = fmt.Sprintf("body changed (about %.0f%% similar to the baseline's sketch)", 100*c.sim)
+	case !c.sameBody && c.simKnown && c.keptKnown && c.kept >= 0.5:
+		body = fmt.Sprintf("body changed (%.0f%% similar, %.0f%% of its lines kept there)", 100*c.sim, 100*c.kept)
 	case !c.sameBody && c.simKnown:
 		body = fmt.Sprintf("body changed (%.0f%% similar)", 100*c.sim)
 	case !c.sameBody:
 		body = "body changed"
 	}
+	if c.claimedBy != "" {
+		body += "; it matches " + c.claimedBy + " better"
+	}
 	samePath := s.Path == a.Path()
-	sameName := s.Name == lastName(fq)
+	sameName := s.Name == lastName(a.FQName())
 	switch {
+	case samePath && s.FQName == a.Name():
+		// The same overload, its parameters changed: no move at all.
+		return ChangeSignatureChanged, fmt.Sprintf("signature changed: now %s, %s", nfq, body)
 	case samePath && sameName:
 		return ChangeMoved, fmt.Sprintf("moved from %s to %s in %s, %s", fq, nfq, s.Path, body)
 	case samePath:
@@ -250,13 +522,17 @@ func (v *Verifier) candidateReason(a Anchor, c candidate, renamedTo string) stri
 	return reason
 }
 
-// score rates candidate s (in file cf) as the new place of a's symbol.
-func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symbol, baseToks []string, baseOK bool, want *sketch, run *runInfo) (candidate, bool) {
-	c := candidate{sym: s, file: cf}
+// score rates symbol s (in file cf) as the new place of o's symbol.
+func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Symbol, run *runInfo) (candidate, bool) {
+	a := o.a
+	name, outer := o.name, o.outer
+	c := candidate{sym: s, file: cf, test: isTestPath(s.Path) && !o.test, rivalScore: -1}
 	sameName := s.Name == name
 	c.sameName = sameName
 	sOuter := outerName(func() string { _, q, _ := cutFQ(s.FQName); return q }())
-	sameOuter := sOuter == outer
+	// The same enclosing type; for top-level symbols, the same file (or
+	// where it was renamed to): elsewhere a symbol of the same name moved.
+	sameOuter := sOuter == outer && (outer != "" || s.Path == a.Path() || s.Path == o.renamedTo)
 	toks := v.symbolTokens(cf, s)
 	// norm: the tokens in the baseline's format, the new names read as
 	// the old ones.
@@ -273,28 +549,47 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 			c.simKnown, c.sim = true, 0.99
 		}
 	}
-	if baseToks != nil && !c.simKnown {
+	if o.known() && !c.simKnown {
 		c.simKnown = true
-		c.sim = similarity(normalize(baseToks, name, outer), normalize(toks, s.Name, sOuter))
+		c.sim = similarity(normalize(o.toks, name, outer), normalize(toks, s.Name, sOuter))
 		if c.sameBody {
 			c.sim = 1
 		}
 	}
-	if want != nil && !c.simKnown && (c.sameBody || sketchable(a, s, len(toks))) {
+	if o.known() {
+		if k, ok := v.keptShare(ctx, o, cf, s); ok {
+			c.kept, c.keptKnown = k, true
+		}
+	}
+	if o.want != nil && !c.simKnown && (c.sameBody || sketchable(a, s, len(toks))) {
 		c.simKnown, c.sketched = true, true
 		c.sim = 1
 		if !c.sameBody {
-			c.sim = want.similarity(v.symbolSketch(cf, s, toks))
+			c.sim = o.want.similarity(v.symbolSketch(cf, s, toks))
 		}
 	}
+	like := c.likeness()
+	sameHeader := a.Sig != "" && (s.Sig == a.Sig || headerMatchesFrom(fm, norm, a.Sig, 3))
+	// The same parameters tell overloads apart; a class up or down the
+	// hierarchy is where methods are pulled up or pushed down to.
+	sameParams := o.file != nil && callableKind(s.Kind) && selectorOf(o.file, o.sym) == selectorOf(cf, s)
+	related := o.file != nil && sOuter != outer && v.relatedTypes(ctx, o, cf, s)
+	c.related = related
 	switch {
 	case c.sameBody:
 		c.score = 1
-		if !sameName && !baseOK {
+		if !sameName && o.known() && s.Path != a.Path() && s.Path != o.renamedTo {
+			// Identical tiny bodies elsewhere are common (getters, stubs),
+			// even with history.
+			if n := len(toks); n < 12 {
+				c.score = 0.5 + 0.5*float64(n)/12
+			}
+		}
+		if !sameName && !o.known() {
 			// Identical small bodies are common (getters, stubs): trust
 			// them less, and less still in another file.
 			small := 24
-			if s.Path == a.Path() || want != nil && path.Dir(s.Path) == path.Dir(a.Path()) {
+			if s.Path == a.Path() || o.want != nil && path.Dir(s.Path) == path.Dir(a.Path()) {
 				// The same file or, for anchors with a sketch, its
 				// directory: moves mostly stay in the package. (Anchors
 				// without one keep the stricter rule they were
@@ -305,23 +600,39 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 				c.score = 0.5 + 0.5*float64(n)/float64(small)
 			}
 		}
+	case sameName && sameOuter && c.simKnown:
+		c.score = 0.6 + 0.4*like
 	case sameName && sameOuter:
 		c.score = 0.85
-		if c.simKnown {
-			c.score = 0.6 + 0.4*c.sim
+	case sameName && c.simKnown && o.known():
+		// Moved (to another class, up or down the hierarchy), perhaps
+		// edited: the name says much, the header more.
+		c.score = 0.45 + 0.5*like
+		if sameHeader {
+			c.score += 0.05
 		}
+		if sameParams {
+			c.score += 0.03
+		}
+		if related {
+			c.score += 0.05
+		}
+		if o.named == 1 && s.Kind == a.Kind && distinctive(name) && like >= 0.3 {
+			// The only symbol of a telling name, of the same kind: moved
+			// and much edited, most likely.
+			c.score = max(c.score, 0.7+0.3*like)
+		}
+	case sameName && c.simKnown:
+		c.score = 0.4 + 0.5*c.sim
 	case sameName:
 		c.score = 0.6
-		if c.simKnown {
-			c.score = 0.4 + 0.5*c.sim
-		}
 	case !c.simKnown && s.Path == a.Path() && a.Sig != "" && headerMatches(fm, norm, a.Sig) && linesClose(a, s):
 		// No old body to compare with, but in the same file the same
 		// header (up to the name) and about the same length: renamed and
 		// edited, likely.
 		c.score = 0.82
 		c.header = true
-	case c.sketched && c.sim >= 0.6 && a.Sig != "" && linesClose(a, s) && nearby(a, s.Path, v.files.Renamed(a.Path())) && headerMatchesFrom(fm, norm, a.Sig, 3):
+	case c.sketched && c.sim >= 0.6 && a.Sig != "" && linesClose(a, s) && nearby(a, s.Path, o.renamedTo) && headerMatchesFrom(fm, norm, a.Sig, 3):
 		// The sketch of a short body is coarse, but with the same header
 		// (up to the name), about the same length and next door it is
 		// enough.
@@ -332,8 +643,13 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 		// Siblings look this much alike (startPos and endPos): without
 		// the same header, only a candidate.
 		c.score = min(sketchScore(c.sim), 0.75)
-	case c.simKnown && c.sim >= 0.7:
-		c.score = 0.95 * c.sim
+	case c.simKnown && like >= 0.6:
+		// Renamed: the body (and the diff) must speak; the same header
+		// and a related name help.
+		c.score = 0.95*like + 0.05*nameSimilarity(name, s.Name)
+		if sameHeader {
+			c.score += 0.03
+		}
 	default:
 		return c, false
 	}
@@ -343,7 +659,412 @@ func (v *Verifier) score(a Anchor, name, outer string, cf *File, s analyzer.Symb
 	if s.Path != a.Path() && !sameName {
 		c.score *= 0.98 // moved and renamed needs more evidence than either
 	}
+	if c.test {
+		c.score *= 0.9 // test code does not outbid production code
+	}
+	c.score = min(c.score, 1)
+	if !c.sameBody {
+		c.score = min(c.score, 0.99) // only the same body is certain
+	}
 	return c, true
+}
+
+// keptShare is the share of o's lines (those that say something) that the
+// diff of o's file against cf keeps inside s: how a reviewer sees a
+// symbol renamed in place or carried along with its renamed file. ok is
+// false when cf is neither o's file nor where it was renamed to.
+func (v *Verifier) keptShare(ctx context.Context, o origin, cf *File, s analyzer.Symbol) (float64, bool) {
+	if o.file == nil || (cf.Path != o.sym.Path && cf.Path != o.renamedTo) {
+		return 0, false
+	}
+	m, oldLines := v.alignment(o.file, cf)
+	total, kept := 0, 0
+	for i := o.sym.StartLine - 1; i < o.sym.EndLine && i < len(oldLines); i++ {
+		if !telling(oldLines[i]) {
+			continue
+		}
+		total++
+		if j := m[i] + 1; j >= s.StartLine && j <= s.EndLine {
+			kept++
+		}
+	}
+	if total == 0 {
+		return 0, false
+	}
+	return float64(kept) / float64(total), true
+}
+
+// alignment returns the line alignment of bf (Base) with cf, cached for
+// the run, and bf's lines.
+func (v *Verifier) alignment(bf, cf *File) ([]int, [][]byte) {
+	key := bf.Path + "\x00" + bf.Hash + "\x00" + cf.Path + "\x00" + cf.Hash
+	type aligned struct {
+		m     []int
+		lines [][]byte
+	}
+	if x, ok := v.aligned.Load(key); ok {
+		al := x.(aligned)
+		return al.m, al.lines
+	}
+	a, b := splitLines(bf.Src), splitLines(cf.Src)
+	al := aligned{alignLines(a, b), a}
+	v.aligned.Store(key, al)
+	return al.m, al.lines
+}
+
+// stillItself reports whether s (of cf) was already in Base under its
+// name (and selector) and is still that code: then it is no candidate. A
+// name that now holds quite other code (renames chained in one change:
+// shutdown became preShutdown, dispose became shutdown) is up for grabs.
+func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol) bool {
+	bs, bf, ok := v.inBase(ctx, cf, s)
+	if !ok {
+		return false
+	}
+	if bs.Hash == s.Hash || bs.Shape == s.Shape {
+		return true
+	}
+	_, fq, _ := cutFQ(s.FQName)
+	old := normalize(v.symbolTokens(bf, bs), s.Name, outerName(fq))
+	sim := similarity(old, normalize(v.symbolTokens(cf, s), s.Name, outerName(fq)))
+	if sim < 0.5 {
+		return false
+	}
+	// Its old code may have gone to a symbol new in its file, the name
+	// given to other code.
+	for _, x := range cf.Symbols {
+		if x.StartLine == s.StartLine || !kindsCompatible(bs.Kind, x.Kind) || len(sameNamed(bf, x.FQName)) > 0 {
+			continue
+		}
+		_, xfq, _ := cutFQ(x.FQName)
+		if xs := similarity(old, normalize(v.symbolTokens(cf, x), x.Name, outerName(xfq))); xs >= 0.9 && xs >= sim+0.25 {
+			return false
+		}
+	}
+	return true
+}
+
+// inBase returns the symbol of Base that s (of cf) was: the same name,
+// and the same selector when the name is shared.
+func (v *Verifier) inBase(ctx context.Context, cf *File, s analyzer.Symbol) (analyzer.Symbol, *File, bool) {
+	bf, err := v.opts.Base.File(ctx, s.Path)
+	if err != nil {
+		return analyzer.Symbol{}, nil, false
+	}
+	before := sameNamed(bf, s.FQName)
+	switch {
+	case len(before) == 0:
+		return analyzer.Symbol{}, nil, false
+	case len(before) == 1 && len(sameNamed(cf, s.FQName)) == 1:
+		return before[0], bf, true
+	}
+	sel := selectorOf(cf, s)
+	for _, x := range before {
+		if selectorOf(bf, x) == sel {
+			return x, bf, true
+		}
+	}
+	return analyzer.Symbol{}, nil, false
+}
+
+// vanished lists the symbols of Base file p that are gone from the
+// source: neither in p under their name (and selector) nor in the file p
+// was renamed to. Cached for the run.
+func (v *Verifier) vanished(ctx context.Context, p string) []analyzer.Symbol {
+	if x, ok := v.gone.Load(p); ok {
+		return x.([]analyzer.Symbol)
+	}
+	var out []analyzer.Symbol
+	if bf, err := v.opts.Base.File(ctx, p); err == nil {
+		now := map[string]bool{}
+		for _, q := range []string{p, v.renamedTo(ctx, p)} {
+			if cf := v.fileOrNil(ctx, q); cf != nil {
+				for _, s := range cf.Symbols {
+					now[s.FQName[len(cf.Path):]] = true
+					if len(sameNamed(cf, s.FQName)) > 1 {
+						now[s.FQName[len(cf.Path):]+selectorOf(cf, s)] = true
+					}
+				}
+			}
+		}
+		for _, s := range bf.Symbols {
+			local := s.FQName[len(bf.Path):]
+			if len(sameNamed(bf, s.FQName)) > 1 {
+				local += selectorOf(bf, s)
+			}
+			if !now[local] {
+				out = append(out, s)
+			}
+		}
+	}
+	v.gone.Store(p, out)
+	return out
+}
+
+// changedSym is a symbol of Base that vanished from the source, or that
+// is still there under its name with other code.
+type changedSym struct {
+	analyzer.Symbol
+	vanished bool
+}
+
+// vanishedOrChanged lists the symbols of Base file p that vanished (see
+// vanished) or whose code changed under their name: where code that
+// appeared may have come from.
+func (v *Verifier) vanishedOrChanged(ctx context.Context, p string) []changedSym {
+	var out []changedSym
+	for _, s := range v.vanished(ctx, p) {
+		out = append(out, changedSym{s, true})
+	}
+	bf, err1 := v.opts.Base.File(ctx, p)
+	cf, err2 := v.files.File(ctx, p)
+	if err1 != nil || err2 != nil || bf.Hash == cf.Hash {
+		return out
+	}
+	now := map[string]bool{}
+	for _, s := range cf.Symbols {
+		now[s.Hash] = true
+	}
+	gone := map[int]bool{}
+	for _, s := range out {
+		gone[s.StartLine] = true
+	}
+	for _, s := range bf.Symbols {
+		if !gone[s.StartLine] && !now[s.Hash] && callableKind(s.Kind) {
+			out = append(out, changedSym{s, false})
+		}
+	}
+	return out
+}
+
+// markClaims marks the candidates that another symbol which vanished in
+// the same change matches clearly better (with history only): they are
+// where that one went. A copy of o's symbol matches a candidate better
+// only when it is better placed (in the candidate's own type, its lines
+// kept there); copies pulled up into one parent claim nothing from each
+// other.
+func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) {
+	if !o.known() || v.opts.Base == nil {
+		return
+	}
+	// The candidates that could be followed or could be a close rival:
+	// the best one not claimed and those close behind it.
+	checked, top := 0, -1.0
+	for i := range cands {
+		c := &cands[i]
+		if top >= 0 && c.score < top-closeGap || checked == 16 {
+			break
+		}
+		if c.sameBody || c.score < 0.5 {
+			continue
+		}
+		checked++
+		c.rivalScore = 0
+		paths := []string{o.sym.Path}
+		if c.sym.Path != o.sym.Path {
+			paths = append(paths, c.sym.Path)
+		}
+		for _, p := range paths {
+			for _, d := range v.vanishedOrChanged(ctx, p) {
+				if d.Path == o.sym.Path && d.StartLine == o.sym.StartLine || !kindsCompatible(d.Kind, c.sym.Kind) {
+					continue
+				}
+				bf, err := v.opts.Base.File(ctx, d.Path)
+				if err != nil {
+					continue
+				}
+				dtoks := v.symbolTokens(bf, d.Symbol)
+				if n, m := len(dtoks), len(v.symbolTokens(c.file, c.sym)); n > 3*m || m > 3*n {
+					continue // too different in size to match it better
+				}
+				other := v.originOf(ctx, bf, d.Symbol)
+				oc, ok := v.score(ctx, other, c.file, c.sym, nil)
+				c.rivalScore = max(c.rivalScore, oc.likeness())
+				if !ok || oc.score <= c.score+0.02 || !d.vanished {
+					continue // a symbol still there (changed) claims nothing
+				}
+				_, dfq, _ := cutFQ(d.FQName)
+				c.claimedBy = dfq
+				break
+			}
+			if c.claimedBy != "" {
+				break
+			}
+		}
+		if c.claimedBy == "" && top < 0 {
+			top = c.score
+		}
+	}
+}
+
+// relatedTypes reports whether the type enclosing candidate s (of cf)
+// and the one enclosing o's symbol are super and subtype, as their
+// declarations say (extends, implements, Python's bases). In Java the
+// supertype's file must also be the one the name refers to: imported, or
+// in the same package.
+func (v *Verifier) relatedTypes(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
+	_, sfq, _ := cutFQ(s.FQName)
+	sOuter := outerName(sfq)
+	if sOuter == "" || o.outer == "" {
+		return false
+	}
+	if supertypes(cf, s.Path+"::"+sOuter)[lastName(o.outer)] && refersTo(cf, lastName(o.outer), o.file.Path) {
+		return true // pushed down
+	}
+	// Pulled up: the anchor's type extends the candidate's, as it was or
+	// as it is now (the parent may be new).
+	for _, f := range []*File{o.file, v.fileOrNil(ctx, o.file.Path)} {
+		if f != nil && supertypes(f, f.Path+"::"+o.outer)[lastName(sOuter)] && refersTo(f, lastName(sOuter), s.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// refersTo reports whether type name in file f can be the type declared
+// in file p: always, but in Java, where p must be in f's package or
+// imported by f (import a.b.Name; → a/b/Name.java).
+func refersTo(f *File, name, p string) bool {
+	if f.Lang != "java" {
+		return true
+	}
+	if path.Dir(p) == path.Dir(f.Path) {
+		return true
+	}
+	toks := analyzer.Tokens(f.Lang, f.Src)
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i] != "import" {
+			continue
+		}
+		var parts []string
+		j := i + 1
+		if toks[j] == "static" {
+			j++
+		}
+		for ; j < len(toks) && toks[j] != ";"; j++ {
+			if toks[j] != "." {
+				parts = append(parts, toks[j])
+			}
+		}
+		if len(parts) > 0 && parts[len(parts)-1] == name {
+			return strings.HasSuffix(strings.TrimSuffix(p, ".java"), strings.Join(parts, "/"))
+		}
+		i = j
+	}
+	return false
+}
+
+// supertypes reads the names a type declaration of f (full name fq)
+// extends or implements: the last segment of each, without type
+// arguments.
+func supertypes(f *File, fq string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range sameNamed(f, fq) {
+		toks := headerTokens(f, t)
+		at := -1
+		for i, x := range toks {
+			if x == t.Name && i > 0 && (toks[i-1] == "class" || toks[i-1] == "interface" || toks[i-1] == "enum" || toks[i-1] == "record") {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			continue
+		}
+		depth, listing := 0, f.Lang == "python"
+		for i := at + 1; i < len(toks); i++ {
+			x := toks[i]
+			switch {
+			case x == "{" || f.Lang == "python" && x == ":" && depth <= 1:
+				i = len(toks)
+			case x == "<" || x == "[" || f.Lang != "python" && x == "(":
+				depth++
+			case x == ">" || x == "]" || f.Lang != "python" && x == ")":
+				depth--
+			case x == "extends" || x == "implements" || x == "with":
+				listing = true
+			case x == "(" && f.Lang == "python":
+				depth++
+			case x == ")" && f.Lang == "python":
+				depth--
+			case listing && depth <= 1 && isIdent(x) && (i+1 >= len(toks) || toks[i+1] != "."):
+				out[x] = true
+			}
+		}
+	}
+	return out
+}
+
+// isTestPath reports a file of test code: under a test directory, or
+// named as tests are (FooTest.java, test_foo.py, foo_test.go, foo.spec.ts).
+func isTestPath(p string) bool {
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		switch strings.ToLower(seg) {
+		case "test", "tests", "testing", "__tests__", "spec", "testdata", "it", "androidtest", "testfixtures":
+			return true
+		}
+		if strings.HasPrefix(seg, "test-") || strings.HasSuffix(seg, "-test") || strings.HasSuffix(seg, "-tests") {
+			return true
+		}
+	}
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "Test") ||
+		strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "IT") || strings.HasSuffix(stem, ".test") ||
+		strings.HasSuffix(stem, ".spec") || strings.HasPrefix(stem, "Test") && len(stem) > 4 && stem[4] >= 'A' && stem[4] <= 'Z'
+}
+
+// distinctive reports a name that says what it is: several words, or a
+// long one (not get, run, Builder).
+func distinctive(name string) bool {
+	return len(words(name)) >= 2 && len(name) >= 8 || len(name) >= 12
+}
+
+// nameSimilarity compares two identifiers by their words (camelCase,
+// snake_case): twice the shared words over all.
+func nameSimilarity(a, b string) float64 {
+	wa, wb := words(a), words(b)
+	if len(wa)+len(wb) == 0 {
+		return 0
+	}
+	count := map[string]int{}
+	for _, w := range wa {
+		count[w]++
+	}
+	shared := 0
+	for _, w := range wb {
+		if count[w] > 0 {
+			count[w]--
+			shared++
+		}
+	}
+	return 2 * float64(shared) / float64(len(wa)+len(wb))
+}
+
+// words splits an identifier into lower-case words.
+func words(s string) []string {
+	var out []string
+	cur := []byte{}
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c == '$' || c == '-':
+			flush()
+		case c >= 'A' && c <= 'Z' && i > 0 && (s[i-1] >= 'a' && s[i-1] <= 'z' || i+1 < len(s) && s[i+1] >= 'a' && s[i+1] <= 'z'):
+			flush()
+			cur = append(cur, c)
+		default:
+			cur = append(cur, c)
+		}
+	}
+	flush()
+	return out
 }
 
 // nearby reports whether p is in the directory of a's file, or is where
@@ -383,6 +1104,9 @@ func (v *Verifier) symbolTokens(cf *File, s analyzer.Symbol) []string {
 		return t.([]string)
 	}
 	toks := analyzer.RangeTokens(cf.Lang, cf.Src, s.StartLine, s.EndLine)
+	if toks == nil {
+		toks = []string{}
+	}
 	v.tokens.Store(key, toks)
 	return toks
 }
@@ -471,6 +1195,24 @@ func (v *Verifier) baseSymbolTokens(ctx context.Context, a Anchor) ([]string, bo
 	return analyzer.RangeTokens(bf.Lang, bf.Src, s.StartLine, s.EndLine), true
 }
 
+// baseLinesFile returns a's file in Base when it holds a's baselined
+// lines where the anchor says: the old side of the diff to map them
+// through.
+func (v *Verifier) baseLinesFile(ctx context.Context, a Anchor) *File {
+	if v.opts.Base == nil || a.Hash == "" {
+		return nil
+	}
+	bf, err := v.opts.Base.File(ctx, a.Path())
+	if err != nil {
+		return nil
+	}
+	start, end, _ := a.Range()
+	if w := v.windows(bf); end > w.n() || w.hash(start, end) != a.Hash {
+		return nil
+	}
+	return bf
+}
+
 // baseText returns the baselined text of a lines anchor from Base.
 func (v *Verifier) baseText(ctx context.Context, a Anchor) []byte {
 	if v.opts.Base == nil || a.Hash == "" {
@@ -489,20 +1231,6 @@ func (v *Verifier) baseText(ctx context.Context, a Anchor) []byte {
 		return w.text(hits[0], hits[0]+end-start)
 	}
 	return nil
-}
-
-// existedInBase reports whether s was already in Base under its name.
-func (v *Verifier) existedInBase(ctx context.Context, s analyzer.Symbol) bool {
-	bf, err := v.opts.Base.File(ctx, s.Path)
-	if err != nil {
-		return false
-	}
-	for _, x := range bf.Symbols {
-		if x.FQName == s.FQName {
-			return true
-		}
-	}
-	return false
 }
 
 func outerName(fq string) string {

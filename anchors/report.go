@@ -160,9 +160,9 @@ func NextStep(r Result) string {
 	case r.Status == Invalid && strings.HasPrefix(r.Spec, "glob:"):
 		return fmt.Sprintf("change the pattern (lore anchor rm %s %d, then lore anchor add %s glob:PATTERN), or remove the learning if its files are gone (lore learn rm %s)", id, n, id, id)
 	case r.Status == Invalid && len(r.Candidates) > 0:
-		return fmt.Sprintf("if a candidate is the same code, re-anchor the learning there (lore anchor rm %s %d, then lore anchor add %s SPEC); if the code is gone, remove or rewrite the learning (lore learn rm %s)", id, n, id, id)
+		return fmt.Sprintf("if a candidate is the same code, re-anchor the learning there (lore anchor accept %s/%d --to 1 for the first, or --to SPEC); if the code is gone, remove or rewrite the learning (lore learn rm %s)", id, n, id)
 	case r.Status == Invalid:
-		return fmt.Sprintf("re-anchor the learning where the code went (lore anchor rm %s %d, then lore anchor add %s SPEC), or remove it if the code is gone (lore learn rm %s)", id, n, id, id)
+		return fmt.Sprintf("re-anchor the learning where the code went (lore anchor accept %s/%d --to SPEC), or remove it if the code is gone (lore learn rm %s)", id, n, id)
 	case r.Status == Drifted:
 		return fmt.Sprintf("re-read the learning against the code (lore learn show %s), edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n)
 	case r.Change == ChangeMoved || r.Change == ChangeRenamed || r.Change == ChangeMovedRenamed ||

@@ -1,6 +1,10 @@
 package anchors
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // Status is the verdict on one anchor.
 type Status string
@@ -70,6 +74,21 @@ type Location struct {
 	Lines     string `json:"lines"`
 }
 
+// LocationSpec is the anchor spec that names l: the symbol (with its
+// selector when its name is shared), else the lines, else the file.
+func LocationSpec(l Location) string {
+	switch {
+	case l.FQName != "" && l.LocalName != "":
+		return l.Path + "::" + l.LocalName
+	case l.FQName != "":
+		return l.FQName
+	case l.Lines != "":
+		s, e, _ := strings.Cut(l.Lines, "-")
+		return fmt.Sprintf("%s#L%s-L%s", l.Path, s, e)
+	}
+	return l.Path
+}
+
 // Candidate is a possible new location of an anchor whose relocation was
 // not certain enough to apply.
 type Candidate struct {
@@ -105,6 +124,9 @@ type Result struct {
 	current Anchor
 	file    *File
 	found   bool
+	// related says the target is in a super or subtype of the anchor's
+	// type (pulled up, pushed down).
+	related bool
 }
 
 // rebaselined is current with its sketch (symbols and lines).

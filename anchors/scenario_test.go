@@ -21,15 +21,20 @@ import (
 //
 //	-- anchors --        one spec per line; "!" prefix: Baseline must fail
 //	-- want --           per anchor: spec status change [to]  (staged index)
+//	-- want-nobase --    the same without history, when it differs (optional)
 //	-- want-worktree --  the same against the working tree (optional)
+//	-- options --        "no-renames": verify without git's rename map, as
+//	                     lore verify of the working tree does (optional)
 //	-- before/PATH --    the committed repository
 //	-- after/PATH --     the staged repository (files not listed are deleted)
 //	-- worktree/PATH --  working-tree files changed after staging (optional)
 //
 // Each scenario runs in a real git repository: before/ is committed and
 // baselined, after/ is staged (git rename detection gives the rename map),
-// then the anchors are verified against the git index (and the working
-// tree) twice: with HEAD as the Base source and without any history.
+// then the anchors are verified in one run against the git index (and the
+// working tree) twice: with HEAD as the Base source and without any
+// history. A target is written with its selector when its name is
+// shared (path::C::m(int)).
 func TestScenarios(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -50,7 +55,9 @@ func TestScenarios(t *testing.T) {
 type scenario struct {
 	anchors      []string
 	want         string
+	wantNoBase   string
 	wantWorktree string
+	noRenames    bool
 	before       map[string][]byte
 	after        map[string][]byte
 	worktree     map[string][]byte
@@ -74,6 +81,15 @@ func loadScenario(t *testing.T, path string) scenario {
 			sc.want = normWant(string(f.Data))
 		case f.Name == "want-worktree":
 			sc.wantWorktree = normWant(string(f.Data))
+		case f.Name == "want-nobase":
+			sc.wantNoBase = normWant(string(f.Data))
+		case f.Name == "options":
+			for _, o := range strings.Fields(string(f.Data)) {
+				if o != "no-renames" {
+					t.Fatalf("%s: unknown option %q", path, o)
+				}
+				sc.noRenames = true
+			}
 		case strings.HasPrefix(f.Name, "before/"):
 			sc.before[strings.TrimPrefix(f.Name, "before/")] = f.Data
 		case strings.HasPrefix(f.Name, "after/"):
@@ -184,6 +200,9 @@ func runScenario(t *testing.T, path string) {
 	writeFiles(t, dir, sc.after)
 	git(t, dir, "add", "-A")
 	renames := stageRenames(t, dir)
+	if sc.noRenames {
+		renames = nil
+	}
 	writeFiles(t, dir, sc.worktree)
 
 	staged, err := source.GitIndex(dir)
@@ -197,8 +216,12 @@ func runScenario(t *testing.T, path string) {
 			mode = "base"
 			base = before
 		}
+		want := sc.want
+		if !withBase && sc.wantNoBase != "" {
+			want = sc.wantNoBase
+		}
 		got := verifyAll(t, newSource(t, staged, renames), base, as, specs)
-		if d := diffLines(sc.want, got); d != "" {
+		if d := diffLines(want, got); d != "" {
 			t.Errorf("%s staged (%s) (-want +got):\n%s", filepath.Base(path), mode, d)
 		}
 		if sc.wantWorktree != "" {
@@ -227,8 +250,9 @@ func verifyAll(t *testing.T, files anchors.Files, base anchors.Files, as []ancho
 		t.Fatal(err)
 	}
 	var lines []string
-	for i, a := range as {
-		r := v.Verify(context.Background(), a)
+	rs := v.VerifyAll(context.Background(), as)
+	for i := range as {
+		r := rs[i]
 		l := fmt.Sprintf("%s %s %s", specs[i], r.Status, r.Change)
 		if r.To != nil && (r.Change != anchors.ChangeNone || r.Status != anchors.Valid) {
 			l += " " + locSpec(*r.To)
@@ -249,6 +273,8 @@ func verifyAll(t *testing.T, files anchors.Files, base anchors.Files, as []ancho
 
 func locSpec(l anchors.Location) string {
 	switch {
+	case l.FQName != "" && l.LocalName != "":
+		return l.Path + "::" + l.LocalName
 	case l.FQName != "":
 		return l.FQName
 	case l.Lines != "":

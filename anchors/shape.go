@@ -62,7 +62,8 @@ func (v *Verifier) fileShape(a Anchor, f *File) string {
 }
 
 // baseSymbol returns a's symbol as it was baselined, from Options.Base:
-// the symbol of a's name whose text has the baseline hash, and its file.
+// the symbol of a's name (any overload) whose text has the baseline hash
+// or shape, and its file.
 func (v *Verifier) baseSymbol(ctx context.Context, a Anchor) (analyzer.Symbol, *File, bool) {
 	if v.opts.Base == nil || a.Hash == "" {
 		return analyzer.Symbol{}, nil, false
@@ -71,8 +72,8 @@ func (v *Verifier) baseSymbol(ctx context.Context, a Anchor) (analyzer.Symbol, *
 	if err != nil {
 		return analyzer.Symbol{}, nil, false
 	}
-	for _, s := range bf.Symbols {
-		if s.FQName == a.Symbol && (s.Hash == a.Hash || s.Shape == a.Shape) {
+	for _, s := range sameNamed(bf, a.Name()) {
+		if s.Hash == a.Hash || s.Shape == a.Shape {
 			return s, bf, true
 		}
 	}

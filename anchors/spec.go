@@ -88,13 +88,58 @@ func (a Anchor) Path() string {
 }
 
 // FQName returns a symbol anchor's qualified name within its file
-// ("Outer::inner"), or "".
+// ("Outer::inner", without a selector), or "".
 func (a Anchor) FQName() string {
 	if a.Symbol == "" {
 		return ""
 	}
-	_, fq, _ := strings.Cut(a.Symbol, "::")
+	_, fq, _ := strings.Cut(a.Name(), "::")
 	return fq
+}
+
+// Name returns a symbol anchor's full name without its selector
+// ("path::Outer::inner"): the FQName of the symbol it names, shared by
+// all of its overloads. "" for other anchors.
+func (a Anchor) Name() string {
+	name, _ := splitSelector(a.Symbol)
+	return name
+}
+
+// Selector returns what tells a symbol anchor's symbol from others of its
+// name in its file: "(String,int)", "[setter]", or "" (see overload.go).
+func (a Anchor) Selector() string {
+	_, sel := splitSelector(a.Symbol)
+	return sel
+}
+
+// splitSelector splits "path::Outer::inner(T)" into its name and its
+// selector: a trailing "(…)" or "[…]" after a name in the last segment.
+func splitSelector(sym string) (string, string) {
+	n := len(sym)
+	if n == 0 || (sym[n-1] != ')' && sym[n-1] != ']') {
+		return sym, ""
+	}
+	open, closing := byte('('), sym[n-1]
+	if closing == ']' {
+		open = '['
+	}
+	depth := 0
+	for i := n - 1; i >= 0; i-- {
+		switch sym[i] {
+		case closing:
+			depth++
+		case open:
+			depth--
+			if depth == 0 {
+				seg := strings.LastIndex(sym[:i], "::")
+				if seg < 0 || i == seg+2 {
+					return sym, "" // no name before it: part of the name
+				}
+				return sym[:i], sym[i:]
+			}
+		}
+	}
+	return sym, ""
 }
 
 // Range returns the anchor's line range: the target of a lines anchor, the
@@ -152,10 +197,15 @@ func ParseSpec(spec string) (Anchor, error) {
 		if err := checkPath(p); err != nil {
 			return Anchor{}, fmt.Errorf("anchor %q: %w", spec, err)
 		}
+		name, sel := splitSelector(p + "::" + fq)
+		_, fq, _ = strings.Cut(name, "::")
 		if fq == "" || strings.HasPrefix(fq, "::") || strings.HasSuffix(fq, "::") {
 			return Anchor{}, fmt.Errorf("anchor %q: empty symbol name: write path::Name or path::Outer::inner", spec)
 		}
-		return Anchor{Symbol: p + "::" + fq}, nil
+		if strings.ContainsAny(fq, "()") || strings.HasPrefix(sel, "[") && strings.ContainsAny(sel[1:len(sel)-1], "()[]") {
+			return Anchor{}, fmt.Errorf("anchor %q: bad overload selector: write path::Outer::name(Type1,Type2) or path::Outer::name[kind]", spec)
+		}
+		return Anchor{Symbol: name + compactSelector(sel)}, nil
 	}
 	if p, r, ok := strings.Cut(spec, "#"); ok {
 		if err := checkPath(p); err != nil {
@@ -171,6 +221,30 @@ func ParseSpec(spec string) (Anchor, error) {
 		return Anchor{}, fmt.Errorf("anchor %q: %w", spec, err)
 	}
 	return Anchor{File: spec}, nil
+}
+
+// compactSelector removes the spaces of a selector but those between two
+// words ("(unsigned int, char *)" → "(unsigned int,char*)").
+func compactSelector(sel string) string {
+	if sel == "" {
+		return ""
+	}
+	var b strings.Builder
+	prevWord, space := false, false
+	for i := 0; i < len(sel); i++ {
+		c := sel[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			space = true
+			continue
+		}
+		word := isIdent(string(c))
+		if space && prevWord && word {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(c)
+		prevWord, space = word, false
+	}
+	return b.String()
 }
 
 func parseLineSpec(r string) (int, int, bool) {

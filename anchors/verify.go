@@ -49,6 +49,9 @@ type Verifier struct {
 	tokens   sync.Map // symbol → tokens, see symbolTokens
 	sketches sync.Map // symbol → sketch, see symbolSketch
 	streams  sync.Map // streamKey → *analyzer.Stream, see stream
+	aligned  sync.Map // Base file and file → line alignment, see alignment
+	gone     sync.Map // Base path → symbols gone from the source, see vanished
+	pairs    sync.Map // path → the path it was renamed to, see renamedTo
 }
 
 // errStopScan ends a walk over the source's symbols early.
@@ -145,7 +148,7 @@ func (v *Verifier) VerifyAll(ctx context.Context, as []Anchor) []Result {
 		}
 		for _, r := range out {
 			if r.found && r.To != nil && r.To.FQName != "" {
-				exclude[r.To.FQName] = true
+				exclude[locKey(r.To)] = true
 			}
 		}
 		redo := v.verifyEach(ctx, as, again, &runInfo{exclude: exclude, renames: renames})
@@ -217,7 +220,7 @@ func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 		if as[i].Type() != TypeSymbol || !r.found || r.To == nil || r.To.FQName == "" {
 			continue
 		}
-		key := r.To.FQName
+		key := locKey(r.To)
 		j, ok := owner[key]
 		if !ok {
 			owner[key] = i
@@ -225,6 +228,9 @@ func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 		}
 		if as[j].Symbol == as[i].Symbol {
 			continue // the same anchor in two learnings
+		}
+		if copies(as[i], as[j]) || r.related && out[j].related {
+			continue // pulled up from several types into one: both follow it
 		}
 		if relocated(r.Change) && relocated(out[j].Change) && r.Confidence == out[j].Confidence && r.Change == out[j].Change {
 			tied[key] = as[i].Symbol
@@ -259,6 +265,22 @@ func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 	}
 	sort.Ints(losers)
 	return losers, exclude
+}
+
+// copies reports whether two symbol anchors in different types were
+// baselined on the same code (up to their names): several copies may
+// become one symbol, as when a method is pulled up from subclasses into
+// their parent. (Two copies in one type becoming one is a tie.)
+func copies(a, b Anchor) bool {
+	if a.Path() == b.Path() && outerName(a.FQName()) == outerName(b.FQName()) {
+		return false
+	}
+	if a.Shape != "" && a.Shape == b.Shape {
+		return true
+	}
+	ska, ok1 := parseSketch(a.Sketch)
+	skb, ok2 := parseSketch(b.Sketch)
+	return ok1 && ok2 && ska.similarity(skb) >= 0.9
 }
 
 // verifyEach verifies as (only the indexes in only, when given) with
@@ -327,7 +349,7 @@ func (v *Verifier) verify(ctx context.Context, a Anchor, run *runInfo) Result {
 }
 
 func fromLocation(a Anchor) Location {
-	l := Location{Path: a.Path(), FQName: a.Symbol, LocalName: a.FQName()}
+	l := Location{Path: a.Path(), FQName: a.Name(), LocalName: a.FQName() + a.Selector()}
 	switch a.Type() {
 	case TypeSymbol:
 		l.Lines = a.Lines
@@ -341,10 +363,15 @@ func fromLocation(a Anchor) Location {
 	return l
 }
 
-func symLocation(s analyzer.Symbol) *Location {
-	_, fq, _ := cutFQ(s.FQName)
+// symLocation is where symbol s of f is; its local name carries its
+// selector when its name alone is ambiguous in f.
+func symLocation(f *File, s analyzer.Symbol) *Location {
+	_, fq, _ := cutFQ(specOf(f, s, false))
 	return &Location{Path: s.Path, FQName: s.FQName, LocalName: fq, Lines: FormatRange(s.StartLine, s.EndLine)}
 }
+
+// locKey identifies a symbol location (overloads share a name).
+func locKey(l *Location) string { return l.FQName + "#" + l.Lines }
 
 // cutFQ splits "path::Outer::inner" into path and "Outer::inner".
 func cutFQ(full string) (string, string, bool) {
@@ -372,8 +399,8 @@ func (r *Result) foundLines(f *File, s, e int) {
 
 // foundSymbol records symbol s of f as the anchor's target; the sketch of
 // the re-baselined anchor is computed from f when Fix or Accept asks.
-func (r *Result) foundSymbol(f *File, s analyzer.Symbol) {
-	r.foundAt(symLocation(s), symbolAnchor(s))
+func (r *Result) foundSymbol(f *File, s analyzer.Symbol, keep bool) {
+	r.foundAt(symLocation(f, s), symbolAnchor(f, s, keep))
 	r.file = f
 }
 
@@ -392,8 +419,11 @@ func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *r
 	}
 	if err == nil {
 		if sym, ok := v.pickSymbol(f, a); ok {
-			r.foundSymbol(f, sym)
+			r.foundSymbol(f, sym, a.Selector() != "")
 			v.compareSymbol(ctx, a, f, sym, r)
+			if r.Status == Drifted && v.renamedAway(ctx, a, f, sym, r, run) {
+				return
+			}
 			if r.Status == Drifted && run != nil && len(run.renames) > 0 {
 				toks := v.shapeTokens(a, f, sym)
 				if used := renamesUsed(toks, run.renames); len(used) > 0 && format(a).Shape(substitute(toks, run.renames)) == a.Shape {
@@ -417,15 +447,20 @@ func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *r
 	v.relocateSymbol(ctx, a, f, r, run)
 }
 
-// pickSymbol finds a's symbol in f: among symbols with a's FQName, the one
-// with the baseline hash, else the baseline shape, else the nearest to the
-// baseline lines.
+// pickSymbol finds a's symbol in f: among symbols with a's name (and
+// selector, when it has one), the one with the baseline hash, else the
+// baseline shape, else the nearest to the baseline lines.
 func (v *Verifier) pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
-	var found []analyzer.Symbol
-	for _, s := range f.Symbols {
-		if s.FQName == a.Symbol {
-			found = append(found, s)
+	found := sameNamed(f, a.Name())
+	if sel := a.Selector(); sel != "" && len(found) > 0 {
+		want := normSelector(sel, f.Lang)
+		var match []analyzer.Symbol
+		for _, s := range found {
+			if selectorOf(f, s) == want {
+				match = append(match, s)
+			}
 		}
+		found = match
 	}
 	if len(found) == 0 {
 		return analyzer.Symbol{}, false
@@ -514,7 +549,7 @@ func (v *Verifier) verifyLines(ctx context.Context, a Anchor, r *Result) {
 	}
 	// The file is gone, or the text left it: follow a rename.
 	var renamed *File
-	if p2 := v.files.Renamed(path); p2 != "" {
+	if p2 := v.renamedTo(ctx, path); p2 != "" {
 		if f2, err := v.files.File(ctx, p2); err == nil {
 			if v.findLines(ctx, a, f2, r, true) {
 				return
@@ -603,6 +638,16 @@ func (v *Verifier) lineCandidates(a Anchor, f *File, hits []int, n int, r *Resul
 func (v *Verifier) fuzzyLines(ctx context.Context, a Anchor, f *File, r *Result) {
 	start, end, _ := a.Range()
 	w := v.windows(f)
+	if bf := v.baseLinesFile(ctx, a); bf != nil {
+		// With history, the diff of the file says where the lines went.
+		if s, e, kept, ok := v.mapLines(bf, f, start, end); ok && kept >= 0.5 {
+			text := v.windows(bf).text(start, end)
+			sim := similarity(analyzer.Tokens(f.Lang, text), analyzer.Tokens(f.Lang, w.text(s, e)))
+			r.foundLines(f, s, e)
+			r.set(Drifted, ChangeBodyChanged, round(max(sim, kept)), fmt.Sprintf("text changed (%.0f%% similar); the diff maps L%d-L%d to L%d-L%d, %.0f%% of its lines kept", 100*sim, start, end, s, e, 100*kept))
+			return
+		}
+	}
 	if base := v.baseText(ctx, a); base != nil {
 		toks := analyzer.Tokens(f.Lang, base)
 		s, e, sim := w.mostSimilar(toks, end-start+1, start)
@@ -700,7 +745,7 @@ func (v *Verifier) verifyFile(ctx context.Context, a Anchor, r *Result) {
 	}
 	var f2 *File
 	how := "renamed"
-	if p2 := v.files.Renamed(path); p2 != "" {
+	if p2 := v.renamedTo(ctx, path); p2 != "" {
 		f2, _ = v.files.File(ctx, p2)
 	}
 	if f2 == nil && a.Hash != "" {

@@ -61,9 +61,10 @@ func newAcceptCmd(a *app) *cobra.Command {
 	var (
 		all     bool
 		changes []string
+		to      string
 	)
 	c := &cobra.Command{
-		Use:   "accept LEARNING[/N] | accept --all [--change KIND]... [LEARNING...]",
+		Use:   "accept LEARNING[/N] | accept LEARNING/N --to CANDIDATE | accept --all [--change KIND]... [LEARNING...]",
 		Short: "Re-baseline anchors after reviewing a drift",
 		Long: `accept records the current code as the anchor's new baseline and bumps the
 learning's updated time. Use it after reading the learning and the changed
@@ -75,11 +76,17 @@ unchanged is accepted.
 (a rename across the code base, a reformatting): every anchor that is not
 valid and unchanged, of the learnings given or of all of them, limited to
 the change kinds given with --change. Anchors whose code was not found are
-listed as skipped.`,
+listed as skipped.
+
+--to moves one anchor to a new target, keeping its position and so its
+history: the number of one of the candidates lore verify suggests (1 for
+the first), or any anchor spec.`,
 		Example: `  lore anchor accept k3v9/2
   lore anchor accept k3v9
   lore anchor accept --all --change renamed --change moved
-  lore anchor accept --all k3v9 p8d2`,
+  lore anchor accept --all k3v9 p8d2
+  lore anchor accept k3v9/1 --to 1
+  lore anchor accept k3v9/1 --to 'src/Cache.java::Cache::put(String,int)'`,
 		RunE: func(c *cobra.Command, args []string) error {
 			var opts lore.AcceptOptions
 			for _, ch := range changes {
@@ -89,6 +96,8 @@ listed as skipped.`,
 				opts.Changes = append(opts.Changes, anchors.Change(ch))
 			}
 			switch {
+			case to != "" && (all || len(changes) > 0):
+				return usageError(c, "--to moves one anchor: give LEARNING/N, without --all or --change")
 			case all:
 				opts.All, opts.Learnings = true, args
 			case len(changes) > 0:
@@ -104,6 +113,10 @@ listed as skipped.`,
 					}
 					opts.Learning, opts.Anchor = id, v
 				}
+				if to != "" && opts.Anchor == 0 {
+					return usageError(c, "--to moves one anchor: write LEARNING/N with N the 1-based anchor position")
+				}
+				opts.To = to
 			}
 			ws, err := a.workspace()
 			if err != nil {
@@ -126,6 +139,7 @@ listed as skipped.`,
 		},
 	}
 	c.Flags().BoolVar(&all, "all", false, "accept every anchor that is not valid and unchanged (of the learnings given, else of all)")
+	c.Flags().StringVar(&to, "to", "", "move the anchor to `CANDIDATE`: a candidate's number from lore verify, or a spec")
 	c.Flags().StringArrayVar(&changes, "change", nil, "with --all: only anchors with this change `KIND` (body-changed, renamed, moved, ...; repeatable)")
 	return c
 }

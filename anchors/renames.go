@@ -1,0 +1,174 @@
+package anchors
+
+import (
+	"bytes"
+	"context"
+	"path"
+	"sort"
+)
+
+// renamedTo returns where file p went: the rename the source knows (git's
+// rename detection), else, with history, the file added since Base whose
+// content is most like p's was, as git -M pairs them: at least half of
+// the lines in common, and clearly more than any other added file. ""
+// when p is still there or went nowhere certain. Cached for the run.
+func (v *Verifier) renamedTo(ctx context.Context, p string) string {
+	if q := v.files.Renamed(p); q != "" || v.opts.Base == nil || p == "" {
+		return q
+	}
+	if x, ok := v.pairs.Load(p); ok {
+		return x.(string)
+	}
+	q := v.pairRenamed(ctx, p)
+	v.pairs.Store(p, q)
+	return q
+}
+
+// minRenameSimilarity is the share of lines a file must keep to count as
+// renamed, as git's default (-M50%).
+const minRenameSimilarity = 0.5
+
+func (v *Verifier) pairRenamed(ctx context.Context, p string) string {
+	if _, err := v.files.File(ctx, p); err == nil {
+		return "" // still there
+	}
+	bf, err := v.opts.Base.File(ctx, p)
+	if err != nil || bf.Skipped == "binary" {
+		return ""
+	}
+	now, err := v.files.Paths(ctx)
+	if err != nil {
+		return ""
+	}
+	before, err := v.opts.Base.Paths(ctx)
+	if err != nil {
+		return ""
+	}
+	existed := make(map[string]bool, len(before))
+	for _, q := range before {
+		existed[q] = true
+	}
+	var added []string
+	for _, q := range now {
+		if !existed[q] {
+			added = append(added, q)
+		}
+	}
+	// The same base name first, then the same extension: the likely ones,
+	// when there are many. Others too, as git pairs a.js with a.ts.
+	likely := func(q string) int {
+		switch {
+		case path.Base(q) == path.Base(p):
+			return 0
+		case path.Ext(q) == path.Ext(p):
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(added, func(i, j int) bool { return likely(added[i]) < likely(added[j]) })
+	if len(added) > maxRenameScan {
+		added = added[:maxRenameScan]
+	}
+	old := lineCounts(bf.Src)
+	best, second, at := 0.0, 0.0, ""
+	for _, q := range added {
+		if ctx.Err() != nil {
+			return ""
+		}
+		f, err := v.files.File(ctx, q)
+		if err != nil || f.Skipped == "binary" {
+			continue
+		}
+		switch sim := commonLines(old, lineCounts(f.Src)); {
+		case sim > best:
+			best, second, at = sim, best, q
+		case sim > second:
+			second = sim
+		}
+	}
+	if best < minRenameSimilarity || best-second < 0.1 {
+		return ""
+	}
+	return at
+}
+
+// lineCounts counts the lines of src that say something, trimmed.
+func lineCounts(src []byte) map[string]int {
+	out := map[string]int{}
+	for _, l := range splitLines(src) {
+		if telling(l) {
+			out[string(bytes.TrimSpace(l))]++
+		}
+	}
+	return out
+}
+
+// commonLines is twice the lines two texts have in common over all their
+// lines (a multiset Dice coefficient).
+func commonLines(a, b map[string]int) float64 {
+	na, nb, common := 0, 0, 0
+	for l, n := range a {
+		na += n
+		common += min(n, b[l])
+	}
+	for _, n := range b {
+		nb += n
+	}
+	if na+nb == 0 {
+		return 0
+	}
+	return 2 * float64(common) / float64(na+nb)
+}
+
+// mapLines maps lines start..end of Base file bf to f through the diff of
+// the two: the stretch of f that keeps them. kept is the share of the
+// lines that say something that the diff keeps; ok is false when none
+// are.
+func (v *Verifier) mapLines(bf, f *File, start, end int) (s, e int, kept float64, ok bool) {
+	m, lines := v.alignment(bf, f)
+	total, n := 0, 0
+	s, e = -1, -1
+	for i := start - 1; i < end && i < len(lines); i++ {
+		if !telling(lines[i]) {
+			continue
+		}
+		total++
+		if j := m[i]; j >= 0 {
+			n++
+			if s < 0 || j+1 < s {
+				s = j + 1
+			}
+			if j+1 > e {
+				e = j + 1
+			}
+		}
+	}
+	if n == 0 || total == 0 {
+		return 0, 0, 0, false
+	}
+	// The range's own first and last lines, edited, still bound it: up to
+	// the lines the diff keeps next to them.
+	// At the top or the bottom of the file, the file's own edge.
+	width := end - start + 1
+	for i := start - 2; i >= start-1-width; i-- {
+		if i < 0 {
+			s = 1
+			break
+		}
+		if m[i] >= 0 {
+			s = min(s, m[i]+2)
+			break
+		}
+	}
+	for i := end; i <= end+width; i++ {
+		if i >= len(m) {
+			e = max(e, v.windows(f).n())
+			break
+		}
+		if m[i] >= 0 {
+			e = max(e, m[i])
+			break
+		}
+	}
+	return s, e, float64(n) / float64(total), true
+}

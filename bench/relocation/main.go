@@ -1,0 +1,321 @@
+// Command relocation replays RefactoringMiner's oracles of real
+// refactorings through lore's relocation: for every validated Rename,
+// Move, Move And Rename, Pull Up and Push Down of a method or a class, it
+// anchors the old symbol at the commit's parent, verifies the anchor at
+// the commit and checks that lore followed it to the symbol the oracle
+// names. Symbols the commit left alone are verified beside them: any
+// verdict but valid is a false alarm.
+//
+//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|all] [-projects a,b] [-v]
+//
+// -oracle is RefactoringMiner's src/test/resources/oracle (tse-dataset/,
+// python-dataset/, javascript-dataset/ and commits/, the snapshots of the
+// changed files). -clones holds clones (bare or not) named like the
+// repositories (commons-io, dit, Chart.js); a commit whose repository has
+// no clone is read from its snapshot, which lacks the unchanged files and
+// so the rivals a real repository holds.
+//
+// The samples: relocation was developed on "dev" (ten projects of Liu et
+// al.'s TSE 2025 dataset); "report" is what it is measured on (the other
+// ten, the Python and the JavaScript datasets).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The projects of the TSE dataset relocation was developed on.
+var devProjects = []string{"elasticsearch", "flink", "hadoop", "intellij-community", "junit5", "lucene-solr",
+	"checkstyle", "hibernate-search", "commons-lang", "okhttp"}
+
+// published holds RefactoringMiner's own precision and recall per
+// dataset and type (documentation/accuracy.md, June and August 2026).
+var published = map[string]map[string][2]float64{
+	"tse": {
+		"Rename Method": {0.977, 0.984}, "Move Method": {0.996, 1}, "Move And Rename Method": {0.897, 1},
+		"Pull Up Method": {1, 1}, "Push Down Method": {1, 1}, "Rename Class": {1, 0.996},
+		"Move Class": {0.993, 0.993}, "Move And Rename Class": {1, 1},
+	},
+	"python": {
+		"Rename Method": {1, 0.993}, "Move Method": {1, 1}, "Move And Rename Method": {1, 1},
+		"Pull Up Method": {1, 1}, "Push Down Method": {1, 1}, "Rename Class": {1, 1},
+		"Move Class": {1, 1}, "Move And Rename Class": {1, 1},
+	},
+	"javascript": {
+		"Rename Method": {1, 1}, "Move Method": {1, 1}, "Move And Rename Method": {1, 1},
+		"Rename Class": {1, 1}, "Move Class": {1, 1}, "Move And Rename Class": {1, 1},
+	},
+}
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "relocation:", err)
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("relocation", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	oracle := fl.String("oracle", "", "RefactoringMiner's src/test/resources/oracle directory")
+	clones := fl.String("clones", "", "directory of clones named like the repositories")
+	snapshots := fl.String("snapshots", "", "the commit snapshots (default: ORACLE/commits)")
+	snapshotOnly := fl.Bool("snapshot-only", false, "read every commit from its snapshot, even with a clone")
+	sample := fl.String("sample", "all", "dev, report or all")
+	projects := fl.String("projects", "", "only these projects (comma-separated)")
+	modes := fl.String("modes", "base", "comma-separated: base (the parent as Base, git's renames), sketch (no Base), norenames (Base, no rename map)")
+	maxControls := fl.Int("controls", 20, "untouched symbols verified per commit")
+	verbose := fl.Bool("v", false, "list every instance not followed to its target")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *oracle == "" {
+		return fmt.Errorf("give -oracle DIR (RefactoringMiner's src/test/resources/oracle)")
+	}
+	if *snapshots == "" {
+		*snapshots = *oracle + "/commits"
+	}
+	commits, err := loadOracle(*oracle)
+	if err != nil {
+		return err
+	}
+	only := map[string]bool{}
+	for _, p := range strings.Split(*projects, ",") {
+		if p != "" {
+			only[p] = true
+		}
+	}
+	dev := map[string]bool{}
+	for _, p := range devProjects {
+		dev[p] = true
+	}
+	var chosen []*commit
+	for i := range commits {
+		c := &commits[i]
+		inDev := c.Dataset == "tse" && dev[c.Project]
+		switch {
+		case len(only) > 0 && !only[c.Project]:
+			continue
+		case *sample == "dev" && !inDev, *sample == "report" && inDev:
+			continue
+		}
+		if !hasRelocation(c) {
+			continue
+		}
+		chosen = append(chosen, c)
+	}
+	for _, name := range strings.Split(*modes, ",") {
+		m := mode{name: name}
+		switch name {
+		case "base":
+			m.base, m.renames = true, true
+		case "sketch":
+			m.renames = true
+		case "norenames":
+			m.base = true
+		default:
+			return fmt.Errorf("-modes: unknown mode %q", name)
+		}
+		start := time.Now()
+		var runs []*commitRun
+		for i, c := range chosen {
+			fmt.Fprintf(stderr, "\r[%s] %d/%d %s %s        ", name, i+1, len(chosen), c.Project, c.SHA[:10])
+			t, err := openTrees(ctx, c, *clones, *snapshots, *snapshotOnly)
+			if err != nil {
+				fmt.Fprintf(stderr, "\n%s %s: %v\n", c.Project, c.SHA[:10], err)
+				continue
+			}
+			r, err := replay(ctx, c, t, m, *maxControls)
+			if err != nil {
+				fmt.Fprintf(stderr, "\n%s %s: %v\n", c.Project, c.SHA[:10], err)
+				continue
+			}
+			runs = append(runs, r)
+		}
+		fmt.Fprintln(stderr)
+		report(stdout, name, *sample, runs, *verbose, time.Since(start))
+	}
+	return nil
+}
+
+func hasRelocation(c *commit) bool {
+	for _, r := range c.Refs {
+		if isRelocating(r.Type) && r.Valid {
+			return true
+		}
+	}
+	return false
+}
+
+type tally struct{ n, skipped, right, wrong, suggested, missed int }
+
+func (t *tally) add(o outcome) {
+	t.n++
+	switch o {
+	case skipped:
+		t.skipped++
+	case right:
+		t.right++
+	case wrong:
+		t.wrong++
+	case suggested:
+		t.suggested++
+	case missed:
+		t.missed++
+	}
+}
+
+func (t tally) precision() float64 {
+	if t.right+t.wrong == 0 {
+		return 1
+	}
+	return float64(t.right) / float64(t.right+t.wrong)
+}
+
+func (t tally) recall() float64 {
+	if d := t.n - t.skipped; d > 0 {
+		return float64(t.right) / float64(d)
+	}
+	return 1
+}
+
+func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose bool, took time.Duration) {
+	type key struct{ dataset, typ string }
+	tallies := map[key]*tally{}
+	totals := map[string]*tally{}
+	from := map[string]int{}
+	controls, alarms := 0, 0
+	probes, probeWrong := map[string]int{}, map[string]int{}
+	var lines []string
+	skips := map[string]int{}
+	for _, r := range runs {
+		from[r.from]++
+		controls += len(r.controls)
+		alarms += len(r.alarms)
+		for _, a := range r.alarms {
+			lines = append(lines, fmt.Sprintf("ALARM %s %s %s", r.commit.Project, r.commit.SHA[:10], a))
+		}
+		for _, in := range r.probes {
+			if in.anchor < 0 {
+				continue
+			}
+			probes[in.ref.Type]++
+			if in.outcome == wrong {
+				probeWrong[in.ref.Type]++
+				lines = append(lines, fmt.Sprintf("RELOCATED %s %s %s | %s | %s | %s", r.commit.Project, r.commit.SHA[:10], in.ref.Type, in.ref.Desc, in.spec, in.why))
+			}
+		}
+		for _, in := range r.instances {
+			if in.dup {
+				continue
+			}
+			k := key{r.commit.Dataset, in.ref.Type}
+			if tallies[k] == nil {
+				tallies[k] = &tally{}
+			}
+			if totals[k.dataset] == nil {
+				totals[k.dataset] = &tally{}
+			}
+			o := in.outcome
+			if in.anchor < 0 && o != missed {
+				o = skipped
+				skips[skipReason(in.why)]++
+			}
+			tallies[k].add(o)
+			totals[k.dataset].add(o)
+			if o != right && verbose {
+				lines = append(lines, fmt.Sprintf("%-9s %s %s %s | %s | %s → %s | %s", label(o), r.commit.Project, r.commit.SHA[:10],
+					in.ref.Type, in.ref.Desc, in.spec, in.after.FQName, in.why))
+			}
+		}
+	}
+	var keys []key
+	for k := range tallies {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].dataset != keys[j].dataset {
+			return keys[i].dataset > keys[j].dataset
+		}
+		return typeOrder(keys[i].typ) < typeOrder(keys[j].typ)
+	})
+	fmt.Fprintf(w, "\nmode %s, sample %s: %d commits (%d from clones, %d from snapshots), %s\n", modeName, sample, len(runs), from["clone"], from["snapshot"], took.Round(time.Second))
+	fmt.Fprintf(w, "%-11s %-23s %5s %5s %6s %6s %5s %5s %9s %7s | %s\n", "dataset", "type", "n", "skip", "right", "wrong", "sugg", "miss", "precision", "recall", "RefactoringMiner P / R")
+	last := ""
+	for _, k := range keys {
+		if last != "" && last != k.dataset {
+			row(w, last, "all", *totals[last], [2]float64{-1, -1})
+		}
+		last = k.dataset
+		rm, ok := published[k.dataset][k.typ]
+		if !ok {
+			rm = [2]float64{-1, -1}
+		}
+		row(w, k.dataset, k.typ, *tallies[k], rm)
+	}
+	if last != "" {
+		row(w, last, "all", *totals[last], [2]float64{-1, -1})
+	}
+	fmt.Fprintf(w, "untouched symbols verified: %d, false alarms: %d\n", controls, alarms)
+	fmt.Fprintf(w, "methods extracted from, relocated away: %d of %d; methods inlined, relocated: %d of %d\n",
+		probeWrong["Extract Method"], probes["Extract Method"], probeWrong["Inline Method"], probes["Inline Method"])
+	if len(skips) > 0 {
+		var ks []string
+		for k, n := range skips {
+			ks = append(ks, fmt.Sprintf("%s %d", k, n))
+		}
+		sort.Strings(ks)
+		fmt.Fprintf(w, "skipped (no lore symbol on one side): %s\n", strings.Join(ks, "; "))
+	}
+	sort.Strings(lines)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+func row(w io.Writer, dataset, typ string, t tally, rm [2]float64) {
+	pub := "-"
+	if rm[0] >= 0 {
+		pub = fmt.Sprintf("%.3f / %.3f", rm[0], rm[1])
+	}
+	fmt.Fprintf(w, "%-11s %-23s %5d %5d %6d %6d %5d %5d %9.3f %7.3f | %s\n", dataset, typ, t.n, t.skipped, t.right, t.wrong, t.suggested, t.missed, t.precision(), t.recall(), pub)
+}
+
+func typeOrder(t string) int {
+	for i, r := range relocating {
+		if r == t {
+			return i
+		}
+	}
+	return len(relocating)
+}
+
+func label(o outcome) string {
+	return [...]string{"SKIP", "RIGHT", "WRONG", "SUGGESTED", "MISSED"}[o]
+}
+
+// skipReason buckets why an instance has no lore symbol.
+func skipReason(why string) string {
+	switch {
+	case strings.Contains(why, "lore has no symbol"):
+		return "not a lore symbol"
+	case strings.Contains(why, "no file for the class"):
+		return "no file for the class"
+	case strings.Contains(why, "a whole module"):
+		return "a whole module"
+	case strings.Contains(why, "with these parameters"):
+		return "overload not identified"
+	case strings.Contains(why, "in 2 files"), strings.Contains(why, "files ("):
+		return "class in several files"
+	case strings.Contains(why, "not understood"):
+		return "description not understood"
+	}
+	return "other"
+}

@@ -1,0 +1,499 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/source"
+)
+
+// mode is how a commit is replayed.
+type mode struct {
+	name string
+	// base: verify with the parent commit as the Base source (a CI job,
+	// a pre-commit hook); without it only the anchors' sketches know the
+	// old code.
+	base bool
+	// renames: give the verifier git's rename detection (-M), as verify
+	// --staged and --changed-since do; without it the verifier is on its
+	// own (a plain verify of the working tree).
+	renames bool
+}
+
+// trees are the two sides of a commit.
+type trees struct {
+	parent, child fs.FS
+	renames       map[string]string // old path → new path (git -M)
+	changed       map[string]bool   // paths (old and new) the commit touched
+	from          string            // "clone" or "snapshot"
+}
+
+// outcome of one oracle instance.
+type outcome int
+
+const (
+	skipped   outcome = iota // no lore symbol for one side: not counted
+	right                    // followed to the oracle's target
+	wrong                    // followed somewhere else
+	suggested                // not followed, the target among the candidates
+	missed                   // not followed, not suggested
+)
+
+// instance is one oracle refactoring as replayed.
+type instance struct {
+	commit  *commit
+	ref     refactoring
+	before  target
+	after   target
+	spec    string
+	anchor  int  // index into the run's anchors; -1 when not anchored
+	dup     bool // counted with another instance of the same anchor
+	outcome outcome
+	why     string // for skipped, missed and wrong
+	result  anchors.Result
+}
+
+// control is a symbol the commit left alone: verifying it must say
+// valid and unchanged.
+type control struct {
+	spec   string
+	anchor int
+}
+
+type commitRun struct {
+	commit    *commit
+	from      string
+	instances []*instance
+	probes    []*instance // Extract and Inline Method: must not relocate
+	controls  []control
+	alarms    []string // controls not reported valid and unchanged
+	results   []anchors.Result
+}
+
+// openTrees reads the parent and the commit from a clone under clones
+// (named like the project) or, failing that, from the oracle's snapshot
+// of the changed files.
+func openTrees(ctx context.Context, c *commit, clones, snapshots string, snapshotOnly bool) (*trees, error) {
+	dir := filepath.Join(clones, c.Project)
+	if _, err := os.Stat(dir); err == nil && !snapshotOnly {
+		return cloneTrees(ctx, dir, c.SHA)
+	}
+	if snapshots != "" {
+		return snapshotTrees(ctx, snapshots, c)
+	}
+	return nil, fmt.Errorf("no clone %s and no snapshot", dir)
+}
+
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(ee.Stderr)))
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+func cloneTrees(ctx context.Context, dir, sha string) (*trees, error) {
+	out, err := git(ctx, dir, "rev-parse", sha+"^")
+	if err != nil {
+		return nil, err
+	}
+	parent := strings.TrimSpace(string(out))
+	repo, err := source.OpenRepo(dir)
+	if err != nil {
+		return nil, err
+	}
+	t := &trees{from: "clone"}
+	if t.parent, err = repo.Tree(parent); err != nil {
+		return nil, err
+	}
+	if t.child, err = repo.Tree(sha); err != nil {
+		return nil, err
+	}
+	out, err = git(ctx, dir, "diff", "--name-status", "-M", "-z", parent, sha)
+	if err != nil {
+		return nil, err
+	}
+	t.changed, t.renames = parseNameStatus(out)
+	return t, nil
+}
+
+// parseNameStatus reads git diff --name-status -z.
+func parseNameStatus(out []byte) (map[string]bool, map[string]string) {
+	changed, renames := map[string]bool{}, map[string]string{}
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i < len(f); i++ {
+		st := f[i]
+		if st == "" {
+			continue
+		}
+		if (st[0] == 'R' || st[0] == 'C') && i+2 < len(f) {
+			changed[f[i+1]], changed[f[i+2]] = true, true
+			if st[0] == 'R' {
+				renames[f[i+1]] = f[i+2]
+			}
+			i += 2
+			continue
+		}
+		if i+1 < len(f) {
+			changed[f[i+1]] = true
+			i++
+		}
+	}
+	return changed, renames
+}
+
+// snapshotTrees reads RefactoringMiner's snapshot of a commit: the changed
+// files before (under PROJECT-PARENT) and after (under PROJECT-SHA), and
+// lets git pair renamed files in a scratch repository.
+func snapshotTrees(ctx context.Context, dir string, c *commit) (*trees, error) {
+	b, err := os.ReadFile(filepath.Join(dir, c.Project+"-"+c.SHA+".json"))
+	if err != nil {
+		return nil, fmt.Errorf("no snapshot: %w", err)
+	}
+	var meta struct {
+		Parent string `json:"parentCommitId"`
+	}
+	if err := json.Unmarshal(b, &meta); err != nil {
+		return nil, err
+	}
+	t := &trees{from: "snapshot"}
+	pdir, cdir := filepath.Join(dir, c.Project+"-"+meta.Parent), filepath.Join(dir, c.Project+"-"+c.SHA)
+	t.parent, t.child = dirOrEmpty(pdir), dirOrEmpty(cdir)
+	scratch, err := os.MkdirTemp("", "relocation-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(scratch)
+	gitDir := "--git-dir=" + filepath.Join(scratch, ".git")
+	if _, err := git(ctx, scratch, "init", "-q"); err != nil {
+		return nil, err
+	}
+	for _, side := range []string{pdir, cdir} {
+		if _, err := git(ctx, scratch, "read-tree", "--empty"); err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(side); err == nil {
+			if _, err := git(ctx, side, gitDir, "--work-tree=.", "add", "-A", "."); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := git(ctx, scratch, "-c", "user.name=r", "-c", "user.email=r@example.com", "commit", "-q", "--allow-empty", "-m", side); err != nil {
+			return nil, err
+		}
+	}
+	out, err := git(ctx, scratch, "diff", "--name-status", "-M", "-z", "HEAD~1", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	t.changed, t.renames = parseNameStatus(out)
+	return t, nil
+}
+
+func dirOrEmpty(dir string) fs.FS {
+	if _, err := os.Stat(dir); err != nil {
+		return emptyFS{}
+	}
+	return os.DirFS(dir)
+}
+
+type emptyFS struct{}
+
+func (emptyFS) Open(name string) (fs.File, error) {
+	if name == "." {
+		return os.Open(os.DevNull) // not a directory: an empty listing
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+// replay verifies, at the commit, anchors baselined at its parent on the
+// old side of every relocating refactoring, and on symbols the commit
+// left alone.
+func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (*commitRun, error) {
+	parent, err := anchors.NewSource(t.parent, anchors.SourceOptions{MaxFileSize: -1})
+	if err != nil {
+		return nil, err
+	}
+	defer parent.Close()
+	var renames map[string]string
+	if m.renames {
+		renames = t.renames
+	}
+	child, err := anchors.NewSource(t.child, anchors.SourceOptions{MaxFileSize: -1, Renames: renames})
+	if err != nil {
+		return nil, err
+	}
+	defer child.Close()
+	oldPaths, err := parent.Paths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	newPaths, err := child.Paths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	run := &commitRun{commit: c, from: t.from}
+	var as []anchors.Anchor
+	specs := map[string]int{}
+	add := func(a anchors.Anchor) int {
+		if i, ok := specs[a.Spec()]; ok {
+			return i
+		}
+		specs[a.Spec()] = len(as)
+		as = append(as, a)
+		return len(as) - 1
+	}
+	inverse := map[string]string{}
+	for o, n := range t.renames {
+		inverse[n] = o
+	}
+	for _, r := range c.Refs {
+		probe := r.Type == "Extract Method" || r.Type == "Inline Method"
+		if !isRelocating(r.Type) && !probe || !r.Valid {
+			continue
+		}
+		in := &instance{commit: c, ref: r, anchor: -1}
+		if probe {
+			run.probes = append(run.probes, in)
+		} else {
+			run.instances = append(run.instances, in)
+		}
+		if r.Before.Class == "" {
+			in.why = "description not understood"
+			continue
+		}
+		var errB, errA error
+		in.before, errB = resolve(ctx, parent, oldPaths, c.Lang, r.Before, t.changed)
+		if r.Type == "Inline Method" {
+			in.after, errA = target{}, nil
+		} else {
+			in.after, errA = resolve(ctx, child, newPaths, c.Lang, r.After, t.changed)
+		}
+		// RefactoringMiner names a renamed method's class as it is after
+		// the commit; the file it was in may have been renamed too.
+		if errB != nil && errA == nil && r.Before.Method != "" {
+			old := in.after.Path
+			if p, ok := inverse[old]; ok {
+				old = p
+			}
+			if b, err := lookup(ctx, parent, old, outerSegments(in.after.FQName), r.Before); err == nil {
+				in.before, errB = b, nil
+			}
+		}
+		if errA != nil && errB == nil && r.After.Method != "" {
+			p := in.before.Path
+			if q, ok := t.renames[p]; ok {
+				p = q
+			}
+			if a, err := lookup(ctx, child, p, outerSegments(in.before.FQName), r.After); err == nil {
+				in.after, errA = a, nil
+			}
+		}
+		if errB != nil {
+			in.why = "before: " + errB.Error()
+			continue
+		}
+		if errA != nil {
+			in.why = "after: " + errA.Error()
+			continue
+		}
+		in.spec = in.before.FQName
+		if in.before.Overloaded {
+			in.spec += "(" + strings.Join(in.before.Params, ",") + ")"
+		}
+		a, err := anchors.ParseSpec(in.spec)
+		if err == nil {
+			a, err = anchors.Baseline(ctx, parent, a)
+		}
+		if err != nil {
+			in.outcome, in.why = missed, "cannot anchor: "+err.Error()
+			continue
+		}
+		in.anchor = add(a)
+	}
+	if len(as) == 0 {
+		return run, nil
+	}
+	for _, spec := range controls(ctx, parent, child, t, maxControls) {
+		if _, ok := specs[spec]; ok {
+			continue
+		}
+		a, err := anchors.ParseSpec(spec)
+		if err == nil {
+			a, err = anchors.Baseline(ctx, parent, a)
+		}
+		if err != nil {
+			continue
+		}
+		run.controls = append(run.controls, control{spec: spec, anchor: add(a)})
+	}
+	opts := anchors.Options{}
+	if m.base {
+		opts.Base = parent
+	}
+	v, err := anchors.NewVerifier(child, opts)
+	if err != nil {
+		return nil, err
+	}
+	run.results = v.VerifyAll(ctx, as)
+	for _, in := range run.instances {
+		if in.anchor < 0 {
+			continue
+		}
+		r := run.results[in.anchor]
+		in.result = r
+		in.outcome, in.why = score(r, in.after)
+	}
+	// One anchor, several targets (a method pushed down into several
+	// subclasses): the anchor can follow one of them; it counts once.
+	groups := map[int][]*instance{}
+	for _, in := range run.instances {
+		if in.anchor >= 0 {
+			groups[in.anchor] = append(groups[in.anchor], in)
+		}
+	}
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		best := g[0]
+		for _, in := range g[1:] {
+			if in.outcome == right || in.outcome == suggested && best.outcome != right {
+				best = in
+			}
+		}
+		for _, in := range g {
+			in.dup = in != best
+		}
+		if best.outcome == wrong {
+			for _, in := range g {
+				if in.result.To != nil && in.result.To.FQName == in.after.FQName {
+					best.outcome = right
+				}
+			}
+		}
+	}
+	for _, in := range run.probes {
+		if in.anchor < 0 {
+			continue
+		}
+		r := run.results[in.anchor]
+		in.result = r
+		relocated := r.To != nil && r.Status != anchors.Invalid && r.To.FQName != in.before.FQName
+		if in.ref.Type == "Extract Method" {
+			relocated = r.To == nil || r.To.FQName != in.after.FQName
+		}
+		if relocated {
+			in.outcome, in.why = wrong, fmt.Sprintf("%s %s → %v: %s", r.Status, r.Change, r.To, r.Reason)
+		} else {
+			in.outcome = right
+		}
+	}
+	for _, ctl := range run.controls {
+		r := run.results[ctl.anchor]
+		if r.Status != anchors.Valid || (r.Change != anchors.ChangeNone && r.Change != anchors.ChangeReformatted) {
+			run.alarms = append(run.alarms, fmt.Sprintf("%s: %s %s %s", ctl.spec, r.Status, r.Change, r.Reason))
+		}
+	}
+	return run, nil
+}
+
+// score compares a verification result with where the oracle says the
+// anchored code went.
+func score(r anchors.Result, want target) (outcome, string) {
+	hit := func(l anchors.Location) bool {
+		return l.FQName == want.FQName && (!want.Overloaded || l.Lines == want.lines())
+	}
+	if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch {
+		if hit(*r.To) {
+			return right, ""
+		}
+		return wrong, fmt.Sprintf("%s %s → %s (%.2f): %s", r.Status, r.Change, r.To.FQName, r.Confidence, r.Reason)
+	}
+	why := fmt.Sprintf("%s %s (%.2f): %s", r.Status, r.Change, r.Confidence, r.Reason)
+	for _, c := range r.Candidates {
+		why += fmt.Sprintf(" || %s %.2f %s", c.LocalName, c.Confidence, c.Reason)
+	}
+	for _, c := range r.Candidates {
+		if hit(c.Location) {
+			return suggested, why
+		}
+	}
+	return missed, why
+}
+
+// controls picks up to n symbols the commit did not touch: in the files
+// it changed (same path, same name, same text before and after), callable
+// or a type, with a name of their own in their file.
+func controls(ctx context.Context, parent, child *anchors.Source, t *trees, n int) []string {
+	var paths []string
+	for p := range t.changed {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var cands []string
+	for _, p := range paths {
+		bf, err1 := parent.File(ctx, p)
+		cf, err2 := child.File(ctx, p)
+		if err1 != nil || err2 != nil || bf.Lang == "" {
+			continue
+		}
+		count := map[string]int{}
+		for _, s := range bf.Symbols {
+			count[s.FQName]++
+		}
+		now := map[string]string{}
+		for _, s := range cf.Symbols {
+			if _, dup := now[s.FQName]; dup {
+				now[s.FQName] = "dup"
+				continue
+			}
+			now[s.FQName] = s.Hash
+		}
+		for _, s := range bf.Symbols {
+			if count[s.FQName] == 1 && now[s.FQName] == s.Hash && controllable(s.Kind) {
+				cands = append(cands, s.FQName)
+			}
+		}
+	}
+	if len(cands) <= n {
+		return cands
+	}
+	out := make([]string, 0, n)
+	step := float64(len(cands)) / float64(n)
+	for i := 0; i < n; i++ {
+		out = append(out, cands[int(float64(i)*step)])
+	}
+	return out
+}
+
+func controllable(kind string) bool {
+	switch kind {
+	case analyzer.KindFunction, analyzer.KindMethod, analyzer.KindConstructor, analyzer.KindClass, analyzer.KindInterface, analyzer.KindEnum:
+		return true
+	}
+	return false
+}
+
+// outerSegments returns the outer names of a symbol's full name
+// (path::A::B::m → [A B]).
+func outerSegments(full string) []string {
+	_, fq, _ := strings.Cut(full, "::")
+	segs := strings.Split(fq, "::")
+	return segs[:len(segs)-1]
+}

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/anchors"
+)
+
+// target is an oracle entity found among lore's symbols: the symbol's
+// full name (path::Outer::inner), its lines, and whether its name is
+// shared by other symbols of its file (an overload).
+type target struct {
+	Path, FQName string // FQName: path::Outer::inner
+	Kind         string
+	Start, End   int
+	Overloaded   bool
+	Params       []string // as the oracle would write them, for overloads
+}
+
+func (t target) lines() string { return anchors.FormatRange(t.Start, t.End) }
+
+var exts = map[string][]string{"java": {".java"}, "python": {".py"}, "javascript": {".js", ".mjs", ".cjs"}}
+
+// resolve finds e in files: the file whose path matches a prefix of the
+// class's qualified name, the class (or module level) in it, the method
+// with the same parameters. changed names the files the commit touched,
+// preferred when a name matches in several files. The error says why the
+// entity has no lore symbol.
+func resolve(ctx context.Context, files *anchors.Source, paths []string, lang string, e entity, changed map[string]bool) (target, error) {
+	segs := strings.Split(e.Class, ".")
+	var found []target
+	var why error
+	for k := len(segs); k >= 1; k-- {
+		for _, stem := range stems(segs[:k], lang) {
+			for _, p := range pathsEnding(paths, stem, exts[lang]) {
+				var fq []string
+				if lang == "java" {
+					fq = segs[k-1:]
+				} else {
+					fq = segs[k:]
+				}
+				if n := len(fq); n > 0 && fq[n-1] == "__module__" {
+					fq = fq[:n-1]
+				}
+				t, err := lookup(ctx, files, p, fq, e)
+				if err != nil {
+					why = err
+					continue
+				}
+				found = append(found, t)
+			}
+		}
+		if len(found) > 0 {
+			break
+		}
+	}
+	if len(found) > 1 {
+		var in []target
+		for _, t := range found {
+			if changed[t.Path] {
+				in = append(in, t)
+			}
+		}
+		if len(in) > 0 {
+			found = in
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1:
+		return target{}, fmt.Errorf("%s: in %d files (%s, %s, …)", e, len(found), found[0].Path, found[1].Path)
+	case why != nil:
+		return target{}, why
+	}
+	return target{}, fmt.Errorf("%s: no file for the class", e)
+}
+
+// stems are the file paths (without extension) that a class name's
+// leading segments may name: a/b/C for Java and Python, also a.b.c for
+// JavaScript projects that name files with dots (core.helpers.js).
+func stems(segs []string, lang string) []string {
+	out := []string{strings.Join(segs, "/")}
+	if lang == "javascript" && len(segs) > 1 {
+		for i := 1; i < len(segs); i++ {
+			out = append(out, strings.Join(segs[:i], "/")+"/"+strings.Join(segs[i:], "."))
+		}
+		out = append(out, strings.Join(segs, "."))
+	}
+	return out
+}
+
+// pathsEnding returns the paths that end with stem and one of exts,
+// compared without case when nothing matches with it (RefactoringMiner
+// sometimes spells a package in capitals).
+func pathsEnding(paths []string, stem string, exts []string) []string {
+	for _, fold := range []bool{false, true} {
+		var out []string
+		for _, ext := range exts {
+			want := stem + ext
+			for _, p := range paths {
+				q := p
+				if fold {
+					q, want = strings.ToLower(p), strings.ToLower(want)
+				}
+				if q == want || strings.HasSuffix(q, "/"+want) {
+					out = append(out, p)
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// lookup finds the class (outer names fq) or its method e.Method in
+// file p.
+func lookup(ctx context.Context, files *anchors.Source, p string, fq []string, e entity) (target, error) {
+	f, err := files.File(ctx, p)
+	if err != nil {
+		return target{}, err
+	}
+	name := strings.Join(fq, "::")
+	if e.Method != "" {
+		m := e.Method
+		if i := strings.LastIndex(m, "."); i >= 0 { // JavaScript: helpers.x
+			m = m[i+1:]
+		}
+		if name != "" {
+			name += "::"
+		}
+		name += m
+	}
+	if name == "" {
+		return target{}, fmt.Errorf("%s: a whole module", e)
+	}
+	full := p + "::" + name
+	var same []analyzer.Symbol
+	for _, s := range f.Symbols {
+		if s.FQName == full {
+			same = append(same, s)
+		}
+	}
+	if len(same) == 0 {
+		return target{}, fmt.Errorf("%s: lore has no symbol %s", e, full)
+	}
+	t := target{Path: p, FQName: full}
+	if len(same) == 1 {
+		s := same[0]
+		t.Kind, t.Start, t.End = s.Kind, s.StartLine, s.EndLine
+		return t, nil
+	}
+	// An overload: the one whose parameters are the oracle's.
+	var match []analyzer.Symbol
+	var params [][]string
+	for _, s := range same {
+		ps, ok := symbolParams(f, s, f.Lang)
+		if ok && sameParams(ps, e.Params, f.Lang) {
+			match = append(match, s)
+			params = append(params, ps)
+		}
+	}
+	if e.Method == "" || len(match) != 1 {
+		return target{}, fmt.Errorf("%s: %d symbols named %s, %d with these parameters", e, len(same), full, len(match))
+	}
+	s := match[0]
+	t.Kind, t.Start, t.End, t.Overloaded, t.Params = s.Kind, s.StartLine, s.EndLine, true, params[0]
+	return t, nil
+}
+
+func sameParams(got, want []string, lang string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+var reAnnotation = regexp.MustCompile(`@[\w.]+(\([^()]*\))?\s*`)
+
+// symbolParams reads the parameters of a callable symbol from its text,
+// independently of lore's own reading: Java types (erased), Python and
+// JavaScript names (Python without self and cls).
+func symbolParams(f *anchors.File, s analyzer.Symbol, lang string) ([]string, bool) {
+	text, ok := analyzer.Lines(f.Src, s.StartLine, s.EndLine)
+	if !ok {
+		return nil, false
+	}
+	src := stripComments(string(text), lang)
+	re := regexp.MustCompile(`(^|[^\w.@])` + regexp.QuoteMeta(s.Name) + `\s*(<[^()]*>\s*)?\(`)
+	loc := re.FindStringIndex(src)
+	if loc == nil {
+		return nil, false
+	}
+	open := loc[1] - 1
+	depth, end := 0, -1
+	for i := open; i < len(src) && end < 0; i++ {
+		switch src[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				end = i
+			}
+		}
+	}
+	if end < 0 {
+		return nil, false
+	}
+	var out []string
+	for _, p := range splitTop(src[open+1 : end]) {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		switch lang {
+		case "java":
+			p = strings.TrimSpace(reAnnotation.ReplaceAllString(p, ""))
+			p = strings.TrimSpace(strings.TrimPrefix(p, "final "))
+			// The name is the last word; array brackets after it belong to
+			// the type.
+			brackets := ""
+			for strings.HasSuffix(p, "[]") {
+				brackets += "[]"
+				p = strings.TrimSpace(strings.TrimSuffix(p, "[]"))
+			}
+			i := strings.LastIndexAny(p, " \t\n>")
+			if i < 0 {
+				return nil, false
+			}
+			out = append(out, javaErasure(p[:i+1])+brackets)
+		case "python":
+			name := strings.TrimSpace(strings.FieldsFunc(p, func(r rune) bool { return r == ':' || r == '=' })[0])
+			if len(out) == 0 && (name == "self" || name == "cls") {
+				out = []string{}
+				continue
+			}
+			out = append(out, strings.TrimLeft(name, "*"))
+		default:
+			name := strings.TrimSpace(strings.Split(p, "=")[0])
+			out = append(out, name)
+		}
+	}
+	return out, true
+}
+
+var (
+	reLineComment  = regexp.MustCompile(`//[^\n]*`)
+	reBlockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+	reHashComment  = regexp.MustCompile(`#[^\n]*`)
+)
+
+func stripComments(s, lang string) string {
+	if lang == "python" {
+		return reHashComment.ReplaceAllString(s, "")
+	}
+	return reLineComment.ReplaceAllString(reBlockComment.ReplaceAllString(s, ""), "")
+}
