@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
 	"net"
 	"net/http"
 	"strconv"
@@ -137,6 +139,8 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 //	GET  /context?target=T[&target=T2][&depth=N][&limit=K]
 //	GET  /learnings/{id}                        the learning with its feedback
 //	GET  /verify[?learning=ID...][&rev=REV][&staged=true][&changed_since=REV]
+//	POST /learnings/{id}/anchors/{n}/accept {"to": "..."}   accept a drift, or move
+//	     anchor n to a suggested candidate (its number) or a spec
 func NewHandler(opts Options) (http.Handler, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
@@ -148,9 +152,10 @@ func NewHandler(opts Options) (http.Handler, error) {
 	mux.HandleFunc("GET /context", a.context)
 	mux.HandleFunc("GET /learnings/{id}", a.learning)
 	mux.HandleFunc("GET /verify", a.verify)
+	mux.HandleFunc("POST /learnings/{id}/anchors/{n}/accept", a.accept)
 	for path, allow := range map[string]string{
 		"/graph/neighborhood/{node...}": "GET, HEAD", "/graph/neighbors": "POST", "/context": "GET, HEAD",
-		"/learnings/{id}": "GET, HEAD", "/verify": "GET, HEAD",
+		"/learnings/{id}": "GET, HEAD", "/verify": "GET, HEAD", "/learnings/{id}/anchors/{n}/accept": "POST",
 	} {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
@@ -334,6 +339,44 @@ func intParam(name, s string, check func(int) error) (int, error) {
 		return 0, fmt.Errorf("%s %q: not a number", name, s)
 	}
 	return n, check(n)
+}
+
+type acceptReq struct {
+	To string `json:"to"`
+}
+
+// accept is the one endpoint that writes: it takes JSON only, which a web
+// page of another origin cannot send to this loopback server without a
+// preflight the server never grants.
+func (a *api) accept(w http.ResponseWriter, r *http.Request) {
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, errors.New(`send Content-Type: application/json with {"to": "..."} (or {})`))
+		return
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 {
+		writeError(w, http.StatusBadRequest, fmt.Errorf("anchor %q: want its 1-based position in the learning", r.PathValue("n")))
+		return
+	}
+	var req acceptReq
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil && !errors.Is(err, io.EOF) {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body over %d bytes", mbe.Limit))
+			return
+		}
+		writeError(w, http.StatusBadRequest, fmt.Errorf(`body: want {"to": "candidate number or spec"} or {}: %v`, err))
+		return
+	}
+	var rep *lore.AcceptReport
+	err = a.do(r.Context(), func(ws *lore.Workspace) error {
+		var err error
+		rep, err = ws.Accept(r.Context(), lore.AcceptOptions{Learning: r.PathValue("id"), Anchor: n, To: req.To})
+		return err
+	})
+	reply(w, rep, err)
 }
 
 // reply writes v as JSON, or err with the status it calls for.

@@ -106,6 +106,9 @@ func do(t *testing.T, method, u, body string) response {
 		rd = strings.NewReader(body)
 	}
 	req, _ := http.NewRequest(method, u, rd)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, u, err)
@@ -162,6 +165,19 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/verify?changed_since=--help", "", 400, "not a revision"},
 		{"GET", "/verify?changed_since=--fork-point", "", 400, "not a revision"},
 		{"GET", "/verify?rev=--all", "", 400, "not a revision"},
+		// Accepting, the one write: a drift, or a move to a candidate or a
+		// spec (lore anchor accept --to); the anchor keeps its position.
+		{"POST", "/learnings/" + authID + "/anchors/1/accept", `{}`, 200, `"accepted"`},
+		{"POST", "/learnings/" + jwtID + "/anchors/1/accept", `{"to": "1"}`, 400, "no candidates"},
+		{"POST", "/learnings/" + jwtID + "/anchors/2/accept", `{"to": "src/jwt.ts"}`, 400, "anchor 2"},
+		{"POST", "/learnings/" + jwtID + "/anchors/0/accept", `{"to": "src/jwt.ts"}`, 400, "1-based"},
+		{"POST", "/learnings/" + jwtID + "/anchors/x/accept", `{"to": "src/jwt.ts"}`, 400, "1-based"},
+		{"POST", "/learnings/" + jwtID + "/anchors/1/accept", `{"to": "src/jwt.ts::nope"}`, 400, "nope"},
+		{"POST", "/learnings/" + jwtID + "/anchors/1/accept", `{"too": 1}`, 400, "body"},
+		{"POST", "/learnings/zzzzzzzz/anchors/1/accept", `{"to": "src/jwt.ts"}`, 404, "no learning"},
+		{"GET", "/learnings/" + jwtID + "/anchors/1/accept", "", 405, "use POST"},
+		{"POST", "/learnings/" + jwtID + "/anchors/1/accept", `{"to": "src/jwt.ts"}`, 200, `re-anchored at src/jwt.ts`},
+		{"GET", "/learnings/" + jwtID, "", 200, `"file": "src/jwt.ts"`},
 		{"GET", "/nope", "", 404, "no such endpoint"},
 	} {
 		u := base + tc.path
@@ -175,9 +191,18 @@ func TestEndpoints(t *testing.T) {
 			}
 		}
 	}
+	// A form post from a web page of another origin writes nothing.
+	resp, err := http.Post(base+"/learnings/"+jwtID+"/anchors/1/accept", "text/plain", strings.NewReader(`{"to": "src/auth.ts"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnsupportedMediaType {
+		t.Errorf("accept as text/plain: %d, want 415", resp.StatusCode)
+	}
 	// A chunked body over the limit is cut off too.
 	req, _ := http.NewRequest("POST", base+"/graph/neighbors", io.MultiReader(strings.NewReader(`{"ids": ["`), strings.NewReader(strings.Repeat("y", 4000)), strings.NewReader(`"]}`)))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
