@@ -414,6 +414,10 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 	return best, round(conf)
 }
 
+// minSoleTokens is the least tokens a body needs for being the only match
+// to say anything.
+const minSoleTokens = 20
+
 // soleMatch reports whether cands[best] and the anchored symbol are each
 // other's only match (with history): a renamed symbol like enough, with
 // no other candidate close and no other vanished symbol of the files
@@ -422,6 +426,12 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, renamedTo string) bool {
 	b := cands[best]
 	if b.sameName || b.rivalScore < 0 || b.rivalScore >= 0.5 || b.likeness() < 0.6 {
+		return false
+	}
+	if len(o.toks) < minSoleTokens {
+		// In a tiny body the syntax alone is most of the likeness:
+		// Check(token) { return token != "" } is no more Other() {
+		// return true } for being the only one.
 		return false
 	}
 	if b.sym.Path != a.Path() && b.sym.Path != renamedTo {
