@@ -414,9 +414,15 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 	return best, round(conf)
 }
 
-// minSoleTokens is the least tokens a body needs for being the only match
-// to say anything.
-const minSoleTokens = 20
+// tinyBody is the fewest tokens (header included) under which a symbol's
+// likeness to another is mostly syntax: func, braces, return.
+const tinyBody = 12
+
+// tinyPair reports whether o's symbol (when its old text is known) or a
+// candidate of tokens toks is tiny.
+func tinyPair(o origin, toks []string) bool {
+	return len(toks) < tinyBody || o.known() && len(o.toks) < tinyBody
+}
 
 // soleMatch reports whether cands[best] and the anchored symbol are each
 // other's only match (with history): a renamed symbol like enough, with
@@ -428,7 +434,7 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 	if b.sameName || b.rivalScore < 0 || b.rivalScore >= 0.5 || b.likeness() < 0.6 {
 		return false
 	}
-	if len(o.toks) < minSoleTokens {
+	if tinyPair(o, v.symbolTokens(b.file, b.sym)) {
 		// In a tiny body the syntax alone is most of the likeness:
 		// Check(token) { return token != "" } is no more Other() {
 		// return true } for being the only one.
@@ -653,9 +659,10 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Siblings look this much alike (startPos and endPos): without
 		// the same header, only a candidate.
 		c.score = min(sketchScore(c.sim), 0.75)
-	case c.simKnown && like >= 0.6:
+	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks)):
 		// Renamed: the body (and the diff) must speak; the same header
-		// and a related name help.
+		// and a related name help. A tiny body must be nearly the same:
+		// its syntax alone makes most of the likeness.
 		c.score = 0.95*like + 0.05*nameSimilarity(name, s.Name)
 		if sameHeader {
 			c.score += 0.03
