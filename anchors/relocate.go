@@ -1201,17 +1201,6 @@ func freshSymbol(cf *File, s analyzer.Symbol) (analyzer.Symbol, bool) {
 	return best, found
 }
 
-// baseSymbolTokens returns the tokens of a's symbol as baselined, from
-// the Base source; ok says the baseline was found there, which makes Base
-// a trustworthy picture of the code before the change.
-func (v *Verifier) baseSymbolTokens(ctx context.Context, a Anchor) ([]string, bool) {
-	s, bf, ok := v.baseSymbol(ctx, a)
-	if !ok {
-		return nil, false
-	}
-	return analyzer.RangeTokens(bf.Lang, bf.Src, s.StartLine, s.EndLine), true
-}
-
 // baseLinesFile returns a's file in Base when it holds a's baselined
 // lines where the anchor says: the old side of the diff to map them
 // through.
