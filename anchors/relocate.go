@@ -1201,15 +1201,25 @@ func freshSymbol(cf *File, s analyzer.Symbol) (analyzer.Symbol, bool) {
 	return best, found
 }
 
-// baseLinesFile returns a's file in Base when it holds a's baselined
-// lines where the anchor says: the old side of the diff to map them
-// through.
-func (v *Verifier) baseLinesFile(ctx context.Context, a Anchor) *File {
+// baseFile returns a's file in Base, when there is a Base and a baseline
+// to look for in it.
+func (v *Verifier) baseFile(ctx context.Context, a Anchor) *File {
 	if v.opts.Base == nil || a.Hash == "" {
 		return nil
 	}
 	bf, err := v.opts.Base.File(ctx, a.Path())
 	if err != nil {
+		return nil
+	}
+	return bf
+}
+
+// baseLinesFile returns a's file in Base when it holds a's baselined
+// lines where the anchor says: the old side of the diff to map them
+// through.
+func (v *Verifier) baseLinesFile(ctx context.Context, a Anchor) *File {
+	bf := v.baseFile(ctx, a)
+	if bf == nil {
 		return nil
 	}
 	start, end, _ := a.Range()
@@ -1221,11 +1231,8 @@ func (v *Verifier) baseLinesFile(ctx context.Context, a Anchor) *File {
 
 // baseText returns the baselined text of a lines anchor from Base.
 func (v *Verifier) baseText(ctx context.Context, a Anchor) []byte {
-	if v.opts.Base == nil || a.Hash == "" {
-		return nil
-	}
-	bf, err := v.opts.Base.File(ctx, a.Path())
-	if err != nil {
+	bf := v.baseFile(ctx, a)
+	if bf == nil {
 		return nil
 	}
 	start, end, _ := a.Range()

@@ -255,7 +255,7 @@ func verifyAll(t *testing.T, files anchors.Files, base anchors.Files, as []ancho
 		r := rs[i]
 		l := fmt.Sprintf("%s %s %s", specs[i], r.Status, r.Change)
 		if r.To != nil && (r.Change != anchors.ChangeNone || r.Status != anchors.Valid) {
-			l += " " + locSpec(*r.To)
+			l += " " + anchors.LocationSpec(*r.To)
 		}
 		lines = append(lines, l)
 		if testing.Verbose() {
@@ -269,19 +269,6 @@ func verifyAll(t *testing.T, files anchors.Files, base anchors.Files, as []ancho
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func locSpec(l anchors.Location) string {
-	switch {
-	case l.FQName != "" && l.LocalName != "":
-		return l.Path + "::" + l.LocalName
-	case l.FQName != "":
-		return l.FQName
-	case l.Lines != "":
-		s, e, _ := strings.Cut(l.Lines, "-")
-		return fmt.Sprintf("%s#L%s-L%s", l.Path, s, e)
-	}
-	return l.Path
 }
 
 func diffLines(want, got string) string {

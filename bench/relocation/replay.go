@@ -125,7 +125,7 @@ func cloneTrees(ctx context.Context, dir, sha string) (*trees, error) {
 	if t.child, err = repo.Tree(sha); err != nil {
 		return nil, err
 	}
-	out, err = git(ctx, dir, "diff", "--name-status", "-M", "-z", parent, sha)
+	out, err = git(ctx, dir, "diff", "--name-status", "-M", parent, sha)
 	if err != nil {
 		return nil, err
 	}
@@ -133,26 +133,18 @@ func cloneTrees(ctx context.Context, dir, sha string) (*trees, error) {
 	return t, nil
 }
 
-// parseNameStatus reads git diff --name-status -z.
+// parseNameStatus reads git diff --name-status (without -z: the
+// oracles' repositories have no paths git would quote): "M\tpath",
+// "R087\told\tnew".
 func parseNameStatus(out []byte) (map[string]bool, map[string]string) {
 	changed, renames := map[string]bool{}, map[string]string{}
-	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
-	for i := 0; i < len(f); i++ {
-		st := f[i]
-		if st == "" {
-			continue
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\t")
+		for _, p := range f[1:] {
+			changed[p] = true
 		}
-		if (st[0] == 'R' || st[0] == 'C') && i+2 < len(f) {
-			changed[f[i+1]], changed[f[i+2]] = true, true
-			if st[0] == 'R' {
-				renames[f[i+1]] = f[i+2]
-			}
-			i += 2
-			continue
-		}
-		if i+1 < len(f) {
-			changed[f[i+1]] = true
-			i++
+		if len(f) == 3 && strings.HasPrefix(f[0], "R") {
+			renames[f[1]] = f[2]
 		}
 	}
 	return changed, renames
@@ -197,7 +189,7 @@ func snapshotTrees(ctx context.Context, dir string, c *commit) (*trees, error) {
 			return nil, err
 		}
 	}
-	out, err := git(ctx, scratch, "diff", "--name-status", "-M", "-z", "HEAD~1", "HEAD")
+	out, err := git(ctx, scratch, "diff", "--name-status", "-M", "HEAD~1", "HEAD")
 	if err != nil {
 		return nil, err
 	}
