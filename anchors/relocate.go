@@ -405,6 +405,12 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		}
 		conf = min(conf, b.score*(1-0.5*math.Pow(1-max(gap, 0)/closeGap, 2)))
 	}
+	if !b.sameName && b.sym.Path != a.Path() && b.sym.Path != renamedTo && len(v.symbolTokens(b.file, b.sym)) < emptyBody {
+		// A declaration with next to no body under another name in
+		// another file (a trampoline, an empty function): countless look
+		// alike; a candidate at most, whatever else points there.
+		return best, round(min(conf, b.score/2))
+	}
 	if conf < v.opts.Threshold && v.soleMatch(a, o, cands, best, renamedTo) {
 		// Renamed and much edited, in its own file: the one symbol that
 		// appeared there like it, and the one that vanished like that
@@ -417,6 +423,10 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 // tinyBody is the fewest tokens (header included) under which a symbol's
 // likeness to another is mostly syntax: func, braces, return.
 const tinyBody = 12
+
+// emptyBody is the fewest tokens of a function with a body: fewer is a
+// bare declaration (func f(), an assembly trampoline).
+const emptyBody = 6
 
 // tinyPair reports whether o's symbol (when its old text is known) or a
 // candidate of tokens toks is tiny.
