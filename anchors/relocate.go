@@ -658,10 +658,11 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// edited, likely.
 		c.score = 0.82
 		c.header = true
-	case c.sketched && c.sim >= 0.6 && a.Sig != "" && linesClose(a, s) && nearby(a, s.Path, o.renamedTo) && headerMatchesFrom(fm, norm, a.Sig, 3):
+	case c.sketched && c.sim >= 0.6 && a.Sig != "" && linesClose(a, s) && spans(a, 5) && nearby(a, s.Path, o.renamedTo) && headerMatchesFrom(fm, norm, a.Sig, 3):
 		// The sketch of a short body is coarse, but with the same header
 		// (up to the name), about the same length and next door it is
-		// enough.
+		// enough — from five lines on: below, one-statement functions of
+		// one signature (return 7; val x = 1, return x) look alike.
 		c.score = max(sketchScore(c.sim), 0.84+0.3*(c.sim-0.6))
 	case c.sketched && c.sim >= 0.8:
 		c.score = sketchScore(c.sim)
@@ -1196,6 +1197,12 @@ func linesClose(a Anchor, s analyzer.Symbol) bool {
 	}
 	want, got := end-start+1, s.EndLine-s.StartLine+1
 	return want >= 3 && abs(got-want)*3 <= want
+}
+
+// spans reports whether a's baselined range has at least n lines.
+func spans(a Anchor, n int) bool {
+	start, end, ok := a.Range()
+	return ok && end-start+1 >= n
 }
 
 // freshSymbol finds s in cf as it is now: the symbol with the same

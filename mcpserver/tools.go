@@ -278,6 +278,7 @@ type acceptIn struct {
 	Learning  string   `json:"learning,omitempty" jsonschema:"learning id or unique prefix"`
 	Anchor    int      `json:"anchor,omitempty" jsonschema:"1-based anchor position (default: every anchor that is not valid and unchanged)"`
 	Candidate int      `json:"candidate,omitempty" jsonschema:"with anchor: move the anchor to this 1-based candidate location that lore_verify suggested"`
+	To        string   `json:"to,omitempty" jsonschema:"with anchor: move the anchor to this target, a spec such as path::Outer::inner (as lore anchor accept --to)"`
 	All       bool     `json:"all,omitempty" jsonschema:"accept in bulk, after reviewing a large mechanical change: every anchor not valid and unchanged of the learnings given (or of all)"`
 	Learnings []string `json:"learnings,omitempty" jsonschema:"with all: only these learnings"`
 }
@@ -286,7 +287,7 @@ func acceptTool(ctx context.Context, ws *lore.Workspace, in acceptIn) (*lore.Acc
 	if !in.All && in.Learning == "" {
 		return nil, "", errors.New("accept: give a learning (and an anchor), or all")
 	}
-	rep, err := ws.Accept(ctx, lore.AcceptOptions{Learning: in.Learning, Anchor: in.Anchor, Candidate: in.Candidate, All: in.All, Learnings: in.Learnings})
+	rep, err := ws.Accept(ctx, lore.AcceptOptions{Learning: in.Learning, Anchor: in.Anchor, Candidate: in.Candidate, To: in.To, All: in.All, Learnings: in.Learnings})
 	if err != nil {
 		return nil, "", err
 	}
