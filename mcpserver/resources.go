@@ -42,10 +42,11 @@ const maxListedResources = 1000
 func (h *handlers) listLearnings(ctx context.Context) (*mcp.ListResourcesResult, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	ws, err := h.workspace()
+	ws, release, err := h.workspace(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	ls, err := ws.ListSummaries(ctx, lore.ListOptions{})
 	if err != nil {
 		return nil, err
@@ -65,10 +66,11 @@ func (h *handlers) readLearning(ctx context.Context, req *mcp.ReadResourceReques
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	ws, err := h.workspace()
+	ws, release, err := h.workspace(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	l, err := ws.Get(ctx, id)
 	if errors.Is(err, lore.ErrNotFound) || (err == nil && l.ID != id) {
 		return nil, mcp.ResourceNotFoundError(uri) // no prefixes: a URI names one learning
@@ -145,10 +147,11 @@ func (h *handlers) reviewPrompt(ctx context.Context, req *mcp.GetPromptRequest) 
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	ws, err := h.workspace()
+	ws, release, err := h.workspace(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	rep, err := ws.Impact(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -178,10 +181,11 @@ func (h *handlers) beforeEditPrompt(ctx context.Context, req *mcp.GetPromptReque
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	ws, err := h.workspace()
+	ws, release, err := h.workspace(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	res, err := ws.Context(ctx, lore.ContextOptions{Targets: []string{target}})
 	if err != nil {
 		return nil, err

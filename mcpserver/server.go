@@ -25,6 +25,10 @@ type Options struct {
 	// Notify receives notices meant for a person (a learning file that
 	// does not parse, a stale analysis). Nil drops them.
 	Notify func(msg string)
+	// Do, when set, runs a call's work on a workspace it provides, such
+	// as a warm view that keeps the store open between calls (see
+	// internal/warm); nil opens the workspace afresh for each call.
+	Do func(ctx context.Context, fn func(*lore.Workspace) error) error
 }
 
 func (o *Options) validate() error {
@@ -97,8 +101,30 @@ type handlers struct {
 	mu sync.Mutex
 }
 
-// workspace opens the workspace for one call. It holds no store: every
-// lore call opens and closes it.
-func (h *handlers) workspace() (*lore.Workspace, error) {
-	return lore.Open(h.opts.Dir, lore.Options{LockTimeout: h.opts.LockTimeout, Notify: h.opts.Notify})
+// workspace gives one call its workspace and a release to call when the
+// call is done: Options.Do's (held until release), or one opened afresh.
+func (h *handlers) workspace(ctx context.Context) (*lore.Workspace, func(), error) {
+	if h.opts.Do == nil {
+		ws, err := lore.Open(h.opts.Dir, lore.Options{LockTimeout: h.opts.LockTimeout, Notify: h.opts.Notify})
+		return ws, func() {}, err
+	}
+	got := make(chan *lore.Workspace)
+	done := make(chan struct{})
+	ended := make(chan error, 1)
+	go func() {
+		ended <- h.opts.Do(ctx, func(ws *lore.Workspace) error {
+			got <- ws
+			<-done
+			return nil
+		})
+	}()
+	select {
+	case ws := <-got:
+		return ws, func() { close(done); <-ended }, nil
+	case err := <-ended:
+		if err == nil {
+			err = errors.New("mcp: the workspace view gave no workspace")
+		}
+		return nil, nil, err
+	}
 }

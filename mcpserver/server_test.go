@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,4 +68,64 @@ func TestConcurrentCalls(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestDo: with Options.Do every call runs on the workspace it gives (a
+// warm view's), and an error of Do is the call's.
+func TestDo(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := lore.Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc F() {}\n"), 0o644)
+	ws, err := lore.Open(dir, lore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	calls, fail := 0, false
+	do := func(ctx context.Context, fn func(*lore.Workspace) error) error {
+		mu.Lock()
+		calls++
+		f := fail
+		mu.Unlock()
+		if f {
+			return errors.New("view closed")
+		}
+		return fn(ws)
+	}
+	s, err := mcpserver.New(mcpserver.Options{Dir: dir, Do: do})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, c := range []mcp.CallToolParams{
+		{Name: "lore_learn", Arguments: map[string]any{"title": "F is pure", "anchors": []string{"a.go"}}},
+		{Name: "lore_context", Arguments: map[string]any{"targets": []string{"a.go"}}},
+	} {
+		if res, err := cs.CallTool(ctx, &c); err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", c.Name, err, res)
+		}
+	}
+	if calls != 2 {
+		t.Errorf("Do ran %d times for 2 calls", calls)
+	}
+	mu.Lock()
+	fail = true
+	mu.Unlock()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lore_context", Arguments: map[string]any{"targets": []string{"a.go"}}})
+	if err == nil && !res.IsError {
+		t.Errorf("a call whose Do failed succeeded: %+v", res)
+	}
 }

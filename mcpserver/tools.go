@@ -33,10 +33,11 @@ func add[In, Out any](s *mcp.Server, h *handlers, t *mcp.Tool, fn call[In, Out])
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		var zero Out
-		ws, err := h.workspace()
+		ws, release, err := h.workspace(ctx)
 		if err != nil {
 			return nil, zero, err
 		}
+		defer release()
 		out, text, err := fn(ctx, ws, in)
 		if err != nil {
 			return nil, zero, err
