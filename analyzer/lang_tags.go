@@ -579,6 +579,9 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 		}
 		masked = true
 	}
+	if maskCppBranches(src, buf) {
+		masked = true
+	}
 	for _, m := range cppMacroAfter.FindAllSubmatchIndex(src, -1) {
 		if src[m[1]-1] != '(' {
 			for x := m[2]; x < m[3]; x++ {
@@ -605,6 +608,108 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 		masked = true
 	}
 	return buf, masked
+}
+
+// maskCppBranches keeps one branch of a conditional whose first branch
+// leaves braces open (#if A / f() { / #else / g() { / #endif): the
+// branch a compiler reads with no macro defined (the #else branch, the
+// first of #ifndef X or #if !…; the first when no branch would be
+// read), writing blanks over the group's directive lines and its other
+// branches. The grammar reads each branch as a whole, and two branches
+// that each open a block leave it unclosed, so that the rest of the file
+// nests inside. A group whose branches balance is left as written.
+func maskCppBranches(src, buf []byte) bool {
+	type group struct {
+		start, other, els int // offsets of the #if line, the first #elif or #else, the #else
+		negated, first    bool
+		depth             int // braces the first branch leaves open
+	}
+	var open []*group
+	masked := false
+	for i := 0; i < len(src); {
+		e := lineEnd(src, i)
+		for e < len(src) && e > i && src[e-1] == '\\' {
+			e = lineEnd(src, e+1) // a directive continued on the next line
+		}
+		t := bytes.TrimLeft(src[i:e], " \t")
+		if len(t) == 0 || t[0] != '#' {
+			d := braceDepth(src[i:e])
+			for k := len(open) - 1; k >= 0 && open[k].first; k-- {
+				open[k].depth += d
+			}
+			i = e + 1
+			continue
+		}
+		word := bytes.TrimLeft(t[1:], " \t")
+		switch {
+		case bytes.HasPrefix(word, []byte("if")):
+			cond := bytes.TrimLeft(word[min(len(word), 2):], " \t")
+			negated := bytes.HasPrefix(word, []byte("ifndef")) || bytes.HasPrefix(cond, []byte("!"))
+			open = append(open, &group{start: i, first: true, negated: negated})
+		case bytes.HasPrefix(word, []byte("elif")), bytes.HasPrefix(word, []byte("else")):
+			if n := len(open); n > 0 {
+				g := open[n-1]
+				if g.first {
+					g.first, g.other = false, i
+				}
+				if bytes.HasPrefix(word, []byte("else")) {
+					g.els = i
+				}
+			}
+		case bytes.HasPrefix(word, []byte("endif")) && len(open) > 0:
+			g := open[len(open)-1]
+			open = open[:len(open)-1]
+			if g.other == 0 || g.depth == 0 {
+				break
+			}
+			if g.els > 0 && !g.negated {
+				blank(buf, g.start, lineEnd(src, g.els))
+				blank(buf, i, e)
+			} else {
+				blank(buf, g.start, lineEnd(src, g.start))
+				blank(buf, g.other, e)
+			}
+			masked = true
+		}
+		i = e + 1
+	}
+	return masked
+}
+
+// blank writes spaces over buf[a:b], keeping its newlines.
+func blank(buf []byte, a, b int) {
+	for x := a; x < b && x < len(buf); x++ {
+		if buf[x] != '\n' {
+			buf[x] = ' '
+		}
+	}
+}
+
+// braceDepth is the number of braces a line opens less those it closes,
+// outside string and character literals and line comments.
+func braceDepth(line []byte) int {
+	d := 0
+	var quote byte
+	for k := 0; k < len(line); k++ {
+		c := line[k]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				k++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '/' && k+1 < len(line) && line[k+1] == '/':
+			return d
+		case c == '{':
+			d++
+		case c == '}':
+			d--
+		}
+	}
+	return d
 }
 
 // maskCSharp reads C#'s conditional compilation as its compiler would
