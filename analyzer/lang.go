@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -74,6 +75,10 @@ type Language struct {
 	// wraps are the node types whose extent a declaration directly
 	// inside them takes (C++'s template_declaration).
 	wraps map[string]bool
+	// serial, when set, is held around every parse: the grammar's
+	// external scanner keeps its state in C globals (Lua's), which two
+	// parses at once corrupt.
+	serial *sync.Mutex
 
 	once    sync.Once
 	tsLang  *sitter.Language
@@ -83,6 +88,19 @@ type Language struct {
 	roles   []captureRole // a tags language's captures
 	qerr    error
 	version string
+}
+
+// luaScanner serializes the Lua grammar's parses: its scanner's state
+// is one per process, so the lock is too.
+var luaScanner sync.Mutex
+
+// parse parses text with tp, a parser set to l's grammar.
+func (l *Language) parse(ctx context.Context, tp *sitter.Parser, text []byte) (*sitter.Tree, error) {
+	if l.serial != nil {
+		l.serial.Lock()
+		defer l.serial.Unlock()
+	}
+	return tp.ParseCtx(ctx, nil, text)
 }
 
 // Version identifies what produced an index record for this language:
@@ -206,7 +224,7 @@ func NewTable() *Table {
 		{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.GetLanguage, tags: true,
 			imports: importsBash, resolve: resolveShell, mask: maskBash},
 		{Name: "lua", Extensions: []string{".lua"}, grammar: lua.GetLanguage, tags: true,
-			imports: importsLua, resolve: resolveLua, qualified: []string{".", ":"}},
+			imports: importsLua, resolve: resolveLua, qualified: []string{".", ":"}, serial: &luaScanner},
 	}
 	t := &Table{langs: langs, byExt: map[string]*Language{}}
 	for _, l := range langs {

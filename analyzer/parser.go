@@ -285,7 +285,7 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 			text = p.skel
 		}
 	}
-	tree, err := tp.ParseCtx(ctx, nil, text)
+	tree, err := l.parse(ctx, tp, text)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +293,7 @@ func (p *Parser) parseTS(ctx context.Context, l *Language, f *File, src []byte) 
 		// A syntax error: read it, and what survives around it, from
 		// the source itself.
 		tree.Close()
-		if tree, err = tp.ParseCtx(ctx, nil, src); err != nil {
+		if tree, err = l.parse(ctx, tp, src); err != nil {
 			return nil, err
 		}
 		text = src

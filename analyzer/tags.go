@@ -274,7 +274,7 @@ func (p *Parser) recoverTags(ctx context.Context, w *walker, l *Language, tp *si
 				StartByte: uint32(a), EndByte: uint32(b),
 				StartPoint: pointOf(src, w.lines, a), EndPoint: pointOf(src, w.lines, b),
 			}})
-			t, err := tp.ParseCtx(ctx, nil, src)
+			t, err := l.parse(ctx, tp, src)
 			if err != nil {
 				break
 			}
