@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -25,6 +26,8 @@ const (
 	DefaultMaxBodyBytes   = 64 << 10
 	DefaultRequestTimeout = 30 * time.Second
 	DefaultShutdownGrace  = 10 * time.Second
+	DefaultHeaderTimeout  = 5 * time.Second
+	DefaultMaxConns       = 64
 	// MaxBulkIDs bounds POST /graph/neighbors.
 	MaxBulkIDs = 1000
 )
@@ -46,13 +49,25 @@ type Options struct {
 	// ShutdownGrace is how long Serve lets running requests finish after
 	// its context ends (default DefaultShutdownGrace).
 	ShutdownGrace time.Duration
+	// Hosts are the names (without port) the API answers to in a request's
+	// Host header and a browser's Origin; others get 421 and 403, so that a
+	// web page cannot reach the API through DNS rebinding. Default:
+	// localhost, 127.0.0.1 and ::1; Serve adds the addresses of a
+	// non-loopback listener and the machine's host name. "*" accepts any.
+	Hosts []string
+	// HeaderTimeout bounds reading a request's headers (default
+	// DefaultHeaderTimeout): a client that sends them slowly is cut off.
+	HeaderTimeout time.Duration
+	// MaxConns bounds the connections served at a time (default
+	// DefaultMaxConns); more wait to be accepted.
+	MaxConns int
 }
 
 func (o *Options) validate() error {
 	if o.Dir == "" {
 		return errors.New("serve: no workspace directory given")
 	}
-	if o.MaxBodyBytes < 0 || o.RequestTimeout < 0 || o.ShutdownGrace < 0 || o.LockTimeout < 0 {
+	if o.MaxBodyBytes < 0 || o.RequestTimeout < 0 || o.ShutdownGrace < 0 || o.LockTimeout < 0 || o.HeaderTimeout < 0 || o.MaxConns < 0 {
 		return errors.New("serve: limits and timeouts must not be negative")
 	}
 	if o.MaxBodyBytes == 0 {
@@ -63,6 +78,15 @@ func (o *Options) validate() error {
 	}
 	if o.ShutdownGrace == 0 {
 		o.ShutdownGrace = DefaultShutdownGrace
+	}
+	if o.HeaderTimeout == 0 {
+		o.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if o.MaxConns == 0 {
+		o.MaxConns = DefaultMaxConns
+	}
+	if len(o.Hosts) == 0 {
+		o.Hosts = loopbackNames
 	}
 	return nil
 }
@@ -96,9 +120,38 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// ListenerNames are the names a server on ln answers to: the loopback
+// names, and for another address that address (every interface's for an
+// unspecified one) and the machine's name.
+func ListenerNames(ln net.Listener) []string {
+	names := append([]string(nil), loopbackNames...)
+	tcp, ok := ln.Addr().(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return names
+	}
+	if tcp.IP.IsUnspecified() {
+		if addrs, err := net.InterfaceAddrs(); err == nil {
+			for _, a := range addrs {
+				if n, ok := a.(*net.IPNet); ok {
+					names = append(names, n.IP.String())
+				}
+			}
+		}
+	} else {
+		names = append(names, tcp.IP.String())
+	}
+	if h, err := os.Hostname(); err == nil && h != "" {
+		names = append(names, h)
+	}
+	return names
+}
+
 // Serve answers requests on ln until ctx ends, then stops accepting, lets
 // running requests finish (up to Options.ShutdownGrace) and returns nil.
 func Serve(ctx context.Context, ln net.Listener, opts Options) error {
+	if len(opts.Hosts) == 0 {
+		opts.Hosts = ListenerNames(ln)
+	}
 	h, err := NewHandler(opts)
 	if err != nil {
 		ln.Close()
@@ -106,9 +159,10 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	}
 	o := opts
 	o.validate()
+	ln = limit(ln, o.MaxConns)
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 5 * time.Second,
+		ReadHeaderTimeout: o.HeaderTimeout,
 		ReadTimeout:       o.RequestTimeout,
 		WriteTimeout:      o.RequestTimeout + 5*time.Second,
 		IdleTimeout:       time.Minute,
@@ -165,7 +219,7 @@ func NewHandler(opts Options) (http.Handler, error) {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Errorf("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
-	return a.wrap(mux), nil
+	return guard(a.opts.Hosts, a.wrap(mux)), nil
 }
 
 type api struct {

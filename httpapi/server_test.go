@@ -69,13 +69,19 @@ func repo(t *testing.T) (dir, jwtID, authID string) {
 // serve runs the API on a real loopback listener until the test ends.
 func serve(t *testing.T, dir string) (base string, stop func() error) {
 	t.Helper()
+	return serveWith(t, httpapi.Options{Dir: dir, MaxBodyBytes: 1 << 10})
+}
+
+// serveWith is serve with options of the caller's.
+func serveWith(t *testing.T, opts httpapi.Options) (base string, stop func() error) {
+	t.Helper()
 	ln, err := httpapi.Listen("127.0.0.1:0", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- httpapi.Serve(ctx, ln, httpapi.Options{Dir: dir, MaxBodyBytes: 1 << 10}) }()
+	go func() { done <- httpapi.Serve(ctx, ln, opts) }()
 	var once sync.Once
 	var serr error
 	stop = func() error {
@@ -202,6 +208,7 @@ func TestEndpoints(t *testing.T) {
 	}
 	// A chunked body over the limit is cut off too.
 	req, _ := http.NewRequest("POST", base+"/graph/neighbors", io.MultiReader(strings.NewReader(`{"ids": ["`), strings.NewReader(strings.Repeat("y", 4000)), strings.NewReader(`"]}`)))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +13,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var (
 		addr        string
 		allowRemote bool
+		hosts       []string
 	)
 	c := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:7420] [--allow-remote]",
@@ -26,7 +28,11 @@ gracefully):
   GET  /verify                               as lore verify --format json
 
 It listens on loopback only unless --allow-remote is given: the API has no
-authentication. The store is opened per request only.`,
+authentication. It answers only requests addressed to its own names
+(localhost, 127.0.0.1, ::1; --host adds one) and refuses pages of other
+sites (their Origin, cross-site fetches, POST bodies other than JSON), so
+that a web page open in a browser cannot read the repository's learnings.
+The store is opened per request only.`,
 		Example: `  lore serve
   curl -s 'http://127.0.0.1:7420/context?target=src/auth.ts:42'`,
 		Args: cobra.NoArgs,
@@ -40,11 +46,21 @@ authentication. The store is opened per request only.`,
 			return httpapi.Serve(c.Context(), ln, httpapi.Options{
 				Dir:         a.dir,
 				LockTimeout: a.lockTimeout,
+				Hosts:       hostNames(hosts, ln),
 				Notify:      func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) },
 			})
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", httpapi.DefaultAddr, "listen on `HOST:PORT`")
+	c.Flags().StringArrayVar(&hosts, "host", nil, "also answer requests addressed to `NAME` (repeatable)")
 	c.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback address (no authentication!)")
 	return c
+}
+
+// hostNames are the names the server answers to: the listener's and extra.
+func hostNames(extra []string, ln net.Listener) []string {
+	if len(extra) == 0 {
+		return nil // the listener's: see httpapi.Options.Hosts
+	}
+	return append(httpapi.ListenerNames(ln), extra...)
 }
