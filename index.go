@@ -38,7 +38,9 @@ func (w *Workspace) Index(ctx context.Context, opts IndexOptions) (analyzer.Summ
 }
 
 func (w *Workspace) index(ctx context.Context, st *graph.Store, opts IndexOptions) (analyzer.Summary, error) {
-	return analyzer.Update(ctx, st, source.Dir(w.root), analyzer.Options{
+	// A holder learns of changes from here on (see Changed).
+	held := w.held != nil
+	sum, err := analyzer.Update(ctx, st, source.Dir(w.root), analyzer.Options{
 		Workers:     opts.Workers,
 		Ignore:      w.cfg.Ignore,
 		MaxFileSize: w.cfg.MaxFileSize,
@@ -46,6 +48,10 @@ func (w *Workspace) index(ctx context.Context, st *graph.Store, opts IndexOption
 		Progress:    opts.Progress,
 		Table:       w.table,
 	})
+	if err == nil && held {
+		w.treeIndexed = true
+	}
+	return sum, err
 }
 
 // Symbols calls fn for the symbols of the given paths (files or

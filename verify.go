@@ -45,6 +45,16 @@ type VerifyOptions struct {
 	// verification (the pre-commit hook) checks what the commit touches:
 	// anchors into staged files and every anchor of staged learnings.
 	Everything bool
+	// Overlay lays an editor's unsaved buffers (repository-relative slash
+	// paths to content) over the working tree. A verification with an
+	// overlay, even an empty one, records no status transitions: what is
+	// not saved is not history.
+	Overlay map[string][]byte
+	// Paths limits verification to the anchors into these files
+	// (repository-relative) and every anchor of the learnings whose files
+	// they are (.lore/learnings/ID.md), as a staged run is limited to what
+	// a commit touches.
+	Paths []string
 	// Threshold is the lowest confidence at which a relocation is applied;
 	// zero means config.yaml's value, else anchors.DefaultThreshold.
 	Threshold float64
@@ -115,6 +125,9 @@ func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyRepo
 	if err := checkRev("--changed-since", opts.ChangedSince); err != nil {
 		return nil, err
 	}
+	if (opts.Overlay != nil || len(opts.Paths) > 0) && (opts.Staged || opts.Rev != "" || opts.ChangedSince != "") {
+		return nil, errors.New("unsaved buffers and paths are verified against the working tree: not with --staged, --rev or --changed-since")
+	}
 	if opts.Threshold == 0 {
 		opts.Threshold = w.cfg.Verify.RelocationThreshold
 	}
@@ -131,6 +144,9 @@ func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyRepo
 	fromGit := make(chan gitRead, 1)
 	go func() {
 		src, err := verify.Read(ctx, w.root, verify.ReadOptions{Staged: opts.Staged, Rev: opts.Rev, ChangedSince: opts.ChangedSince, Everything: opts.Everything})
+		if err == nil {
+			err = w.narrow(src, opts)
+		}
 		fromGit <- gitRead{src, err}
 	}()
 	received := false
@@ -157,8 +173,10 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 	vopts := verify.Options{Root: w.root, Threshold: opts.Threshold, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize,
 		Sources: anchors.SourceOptions{Table: w.table}, Staged: opts.Staged, Compare: opts.ChangedSince != ""}
 	if src.Worktree {
-		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
-			return nil, err
+		if !w.indexFresh() {
+			if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
+				return nil, err
+			}
 		}
 		vopts.Index = st
 	}
@@ -177,8 +195,9 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 	rep.Summary = anchors.Summarize(rep.Results)
 	// Statuses describe the working tree: a verification of the index or
 	// of a commit says nothing about it, and an answer to "what holds here
-	// now?" must not take a staged run's findings for the tree's.
-	if src.Worktree {
+	// now?" must not take a staged run's findings for the tree's. Nor does
+	// a run over an editor's unsaved buffers (an overlay) describe it.
+	if src.Worktree && opts.Overlay == nil {
 		if err := verify.Record(st, src.Commit, run.Anchors); err != nil {
 			return nil, err
 		}
@@ -191,6 +210,25 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 		rep.Fixed, rep.Patch, rep.Notices = fx.Files, fx.Patch, fx.Notices
 	}
 	return rep, nil
+}
+
+// narrow lays opts.Overlay over the working tree and limits the source to
+// opts.Paths.
+func (w *Workspace) narrow(src *verify.Source, opts VerifyOptions) error {
+	if opts.Overlay != nil {
+		src.Files = source.Overlay(src.Files, opts.Overlay)
+	}
+	if len(opts.Paths) > 0 {
+		src.Changed = make(map[string]bool, len(opts.Paths))
+		for _, p := range opts.Paths {
+			rel, err := w.RelPath(p)
+			if err != nil {
+				return err
+			}
+			src.Changed[rel] = true
+		}
+	}
+	return nil
 }
 
 // selectLearnings resolves ids or prefixes; none means every learning.

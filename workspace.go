@@ -67,6 +67,19 @@ type Workspace struct {
 	// table is the language table of every index and source of the
 	// workspace: each language's queries compile once per process.
 	table *analyzer.Table
+	// held is the store kept open between operations (see Hold).
+	held *heldStore
+	// treeIndexed says that, as far as the holder's Changed calls tell,
+	// the code index is in step with the working tree; it outlives a
+	// release of the held store.
+	treeIndexed bool
+}
+
+// heldStore is a store kept open between operations, with what is known to
+// be in step with the files.
+type heldStore struct {
+	st     *graph.Store
+	synced bool // w.learnings is in step with the learning files
 }
 
 // Open finds the workspace containing dir by walking up to the nearest
@@ -215,7 +228,13 @@ func (w *Workspace) withWriter(ctx context.Context, fn func(*graph.Store) error)
 // fresh one if fn had not begun (else it fails: the next one rebuilds).
 func (w *Workspace) useStore(ctx context.Context, write bool, fn func(*graph.Store) error) error {
 	w.saved = ""
+	held := w.held != nil
 	ran, err := w.runStore(ctx, write, fn)
+	if held && !ran && err != nil && w.saved == "" && ctx.Err() == nil {
+		// The held store failed before fn ran (and was released): once
+		// more the ordinary way, which repairs what can be.
+		ran, err = w.runStore(ctx, write, fn)
+	}
 	if errors.Is(err, graph.ErrCorrupt) && w.saved == "" && ctx.Err() == nil {
 		// fn may not be run twice: after it started, the next command
 		// rebuilds.
@@ -242,6 +261,9 @@ func (w *Workspace) wrote(what string) { w.saved = what }
 // runStore opens the store, syncs it, runs fn and closes the store; ran
 // says whether fn ran.
 func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Store) error) (ran bool, err error) {
+	if w.held != nil {
+		return w.runHeld(ctx, fn)
+	}
 	if w.closing != nil {
 		<-w.closing
 		w.closing = nil
@@ -272,6 +294,89 @@ func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Sto
 	}
 	return ran, err
 }
+
+// Hold keeps the store open (read-only until an operation writes) between
+// the operations that follow, and the learnings of its last sync with it,
+// until Release: a long-lived server answers each request without opening
+// the store and syncing every learning file again. While the store is
+// held, no other process can write to it, so a server holds it only for a
+// burst of requests (see internal/warm); an operation that writes releases
+// it when it ends. The holder tells what changed on disk with Changed. A
+// Workspace is not safe for concurrent use, held or not.
+func (w *Workspace) Hold(ctx context.Context) error {
+	if w.held != nil {
+		return nil
+	}
+	if w.closing != nil {
+		<-w.closing
+		w.closing = nil
+	}
+	st, err := w.openStore(false)
+	if err != nil {
+		return err
+	}
+	w.held = &heldStore{st: st}
+	return nil
+}
+
+// Held reports whether the store is held (see Hold).
+func (w *Workspace) Held() bool { return w.held != nil }
+
+// Release closes a store kept open by Hold; operations open it again each.
+func (w *Workspace) Release() error {
+	h := w.held
+	if h == nil {
+		return nil
+	}
+	w.held = nil
+	if w.learnings != nil {
+		w.learnings.Close()
+	}
+	return h.st.Close()
+}
+
+// Changed tells a held store what changed on disk since: the learning
+// files (the next operation syncs them) or the working tree (the next
+// verification of the working tree brings the index up to date first).
+// Without a held store every operation checks both anyway.
+func (w *Workspace) Changed(learnings, tree bool) {
+	if h := w.held; h != nil && learnings {
+		h.synced = false
+	}
+	if tree {
+		w.treeIndexed = false
+	}
+}
+
+// runHeld is runStore on the held store: synced only when the learning
+// files changed, released after an operation that wrote or failed.
+func (w *Workspace) runHeld(ctx context.Context, fn func(*graph.Store) error) (ran bool, err error) {
+	h := w.held
+	if !h.synced {
+		if w.learnings != nil {
+			w.learnings.Close()
+		}
+		w.learnings = catalog.Open(w.root, h.st, func(msg string) { w.notify("%s", msg) })
+		if err := w.learnings.Sync(ctx); err != nil {
+			w.Release()
+			return false, err
+		}
+		h.synced = true
+	}
+	err = fn(h.st)
+	if err != nil || !h.st.ReadOnly() || w.saved != "" {
+		// A writer keeps every other process out: let go at once. A
+		// failure may have been the store's.
+		if cerr := w.Release(); err == nil {
+			err = cerr
+		}
+	}
+	return true, err
+}
+
+// indexFresh reports whether the index of a held store is known to be in
+// step with the working tree (see Changed).
+func (w *Workspace) indexFresh() bool { return w.held != nil && w.treeIndexed }
 
 // setAside moves a damaged store aside (see moveAside) so that the next
 // open rebuilds it; why is the damage found.

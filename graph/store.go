@@ -298,6 +298,7 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 	deadline := time.Now().Add(wait)
 	delay := 5 * time.Millisecond
 	repaired := false // empty log files of a crashed writer removed once
+	var unmark func() // removes this writer's waiting marker
 	for {
 		var db *badger.DB
 		var err error
@@ -340,6 +341,12 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 				}
 				return nil, false, fmt.Errorf("open store %s: %w", s.dir, damaged(err))
 			}
+		}
+		if !tryReadOnly && unmark == nil && !s.opts.InMemory {
+			// Tell a long-lived reader holding the database that a
+			// writer waits (see Waiting).
+			unmark = markWaiting(s.dir)
+			defer unmark()
 		}
 		remaining := time.Until(deadline)
 		if remaining <= 0 {

@@ -1,0 +1,268 @@
+package warm
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/anchors"
+)
+
+// repo builds a git repository with a lore workspace, an index and one
+// learning anchored to src/jwt.go::Verify.
+func repo(t *testing.T) (dir, id string) {
+	t.Helper()
+	dir = t.TempDir()
+	write(t, dir, "src/jwt.go", "package src\n\n// Verify checks a token.\nfunc Verify(token string) bool {\n\treturn len(token) > 0\n}\n")
+	write(t, dir, "src/auth.go", "package src\n\nfunc Login(token string) bool {\n\treturn Verify(token)\n}\n")
+	cmd := exec.Command("sh", "-c", "git init -q -b main && git add -A && git commit -qm initial")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.invalid",
+		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.invalid")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git: %v\n%s", err, out)
+	}
+	if _, err := lore.Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := lore.Open(dir, lore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ws.Add(context.Background(), lore.AddOptions{Title: "Verify rejects empty tokens", Anchors: []string{"src/jwt.go::Verify"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, l.ID
+}
+
+func write(t *testing.T, dir, name, text string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// changes collects what a view's OnChange reports.
+type changes struct {
+	mu  sync.Mutex
+	got []Change
+	c   chan struct{}
+}
+
+func newChanges() *changes { return &changes{c: make(chan struct{}, 100)} }
+
+func (c *changes) add(ch Change) {
+	c.mu.Lock()
+	c.got = append(c.got, ch)
+	c.mu.Unlock()
+	c.c <- struct{}{}
+}
+
+// wait waits until pred holds for one reported change.
+func (c *changes) wait(t *testing.T, what string, pred func(Change) bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		c.mu.Lock()
+		for _, ch := range c.got {
+			if pred(ch) {
+				c.mu.Unlock()
+				return
+			}
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.c:
+		case <-deadline:
+			t.Fatalf("no change reported: %s (got %+v)", what, c.got)
+		}
+	}
+}
+
+func open(t *testing.T, dir string, opts Options) (*View, *changes) {
+	t.Helper()
+	ch := newChanges()
+	opts.Dir = dir
+	opts.OnChange = ch.add
+	v, err := Open(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := v.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return v, ch
+}
+
+func count(t *testing.T, v *View) int {
+	t.Helper()
+	var n int
+	err := v.Do(context.Background(), func(ws *lore.Workspace) error {
+		ls, err := ws.ListSummaries(context.Background(), lore.ListOptions{})
+		n = len(ls)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func status(t *testing.T, v *View, overlay map[string][]byte) anchors.Status {
+	t.Helper()
+	var st anchors.Status
+	err := v.Do(context.Background(), func(ws *lore.Workspace) error {
+		rep, err := ws.Verify(context.Background(), lore.VerifyOptions{Paths: []string{"src/jwt.go"}, Overlay: overlay})
+		if err == nil {
+			st = anchors.Worst(rep.Results)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// The view follows learning files written by another process and source
+// files saved by an editor, and the writer beside it waits only a moment.
+func TestFollows(t *testing.T) {
+	for _, mode := range []string{"notify", "poll"} {
+		t.Run(mode, func(t *testing.T) {
+			dir, _ := repo(t)
+			v, ch := open(t, dir, Options{polling: mode == "poll", Poll: 100 * time.Millisecond})
+			if v.Following() != mode {
+				t.Fatalf("following by %s, want %s", v.Following(), mode)
+			}
+			if n := count(t, v); n != 1 {
+				t.Fatalf("%d learnings, want 1", n)
+			}
+			v.mu.Lock()
+			held := v.ws.Held()
+			v.mu.Unlock()
+			if !held {
+				t.Fatal("store not held after a call")
+			}
+			// Another process adds a learning while the view holds the store.
+			other, err := lore.Open(dir, lore.Options{LockTimeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			if _, err := other.Add(context.Background(), lore.AddOptions{Title: "Login calls Verify", Anchors: []string{"src/auth.go::Login"}}); err != nil {
+				t.Fatal(err)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("writer beside the view took %s", d)
+			}
+			ch.wait(t, "learnings", func(c Change) bool { return c.Learnings })
+			if n := count(t, v); n != 2 {
+				t.Errorf("%d learnings after another process added one, want 2", n)
+			}
+			// An unsaved edit drifts the anchor; the file on disk does not.
+			edited := []byte("package src\n\n// Verify checks a token.\nfunc Verify(token string) bool {\n\treturn len(token) > 1\n}\n")
+			if s := status(t, v, map[string][]byte{"src/jwt.go": edited}); s != anchors.Drifted {
+				t.Errorf("with the unsaved buffer: %s, want drifted", s)
+			}
+			if s := status(t, v, map[string][]byte{}); s != anchors.Valid {
+				t.Errorf("without it: %s, want valid", s)
+			}
+			// Saved: the view re-indexes and says so (notify), or the
+			// next verification does (poll).
+			write(t, dir, "src/jwt.go", string(edited))
+			if mode == "notify" {
+				ch.wait(t, "src/jwt.go", func(c Change) bool { return len(c.Paths) == 1 && c.Paths[0] == "src/jwt.go" })
+			} else {
+				time.Sleep(300 * time.Millisecond)
+			}
+			if s := status(t, v, map[string][]byte{}); s != anchors.Drifted {
+				t.Errorf("after the save: %s, want drifted", s)
+			}
+		})
+	}
+}
+
+// While calls come one after another, a writer beside the view gets the
+// store within a moment, and the calls go on.
+func TestWriterBesideBusyView(t *testing.T) {
+	dir, id := repo(t)
+	v, _ := open(t, dir, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	calls := 0
+	go func() {
+		defer wg.Done()
+		for ctx.Err() == nil {
+			err := v.Do(ctx, func(ws *lore.Workspace) error {
+				_, err := ws.Get(ctx, id)
+				return err
+			})
+			if err != nil && ctx.Err() == nil {
+				t.Error(err)
+				return
+			}
+			calls++
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	var worst time.Duration
+	for i := range 5 {
+		other, err := lore.Open(dir, lore.Options{LockTimeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := other.Add(context.Background(), lore.AddOptions{Title: "note " + strings.Repeat("x", i+1), Anchors: []string{"src/auth.go"}}); err != nil {
+			t.Fatal(err)
+		}
+		worst = max(worst, time.Since(start))
+	}
+	cancel()
+	wg.Wait()
+	t.Logf("%d calls; slowest writer beside them %s", calls, worst)
+	if worst > 2*time.Second {
+		t.Errorf("writer waited %s beside a busy view", worst)
+	}
+	if n := count(t, v); n != 6 {
+		t.Errorf("%d learnings, want 6", n)
+	}
+}
+
+// Bad options are refused; a closed view refuses calls.
+func TestOpenClose(t *testing.T) {
+	if _, err := Open(context.Background(), Options{}); err == nil {
+		t.Error("no Dir accepted")
+	}
+	if _, err := Open(context.Background(), Options{Dir: t.TempDir()}); err == nil {
+		t.Error("a directory without a workspace accepted")
+	}
+	dir, _ := repo(t)
+	v, err := Open(context.Background(), Options{Dir: dir, Poll: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count(t, v)
+	if err := v.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Do(context.Background(), func(*lore.Workspace) error { return nil }); err == nil {
+		t.Error("call after Close accepted")
+	}
+	// The store is free after Close.
+	ws, _ := lore.Open(dir, lore.Options{LockTimeout: -1})
+	if _, err := ws.Index(context.Background(), lore.IndexOptions{}); err != nil {
+		t.Errorf("store held after Close: %v", err)
+	}
+}
