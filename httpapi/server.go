@@ -61,6 +61,10 @@ type Options struct {
 	// MaxConns bounds the connections served at a time (default
 	// DefaultMaxConns); more wait to be accepted.
 	MaxConns int
+	// Do runs a request's calls on a workspace, such as a warm view's
+	// (internal/warm), one request at a time. Nil opens the workspace for
+	// each request.
+	Do func(ctx context.Context, fn func(*lore.Workspace) error) error
 }
 
 func (o *Options) validate() error {
@@ -243,8 +247,12 @@ func (a *api) wrap(next http.Handler) http.Handler {
 	})
 }
 
-// do runs fn with a freshly opened workspace, one request at a time.
+// do runs fn with Options.Do, else with a freshly opened workspace, one
+// request at a time.
 func (a *api) do(ctx context.Context, fn func(*lore.Workspace) error) error {
+	if a.opts.Do != nil {
+		return a.opts.Do(ctx, fn)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if err := ctx.Err(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lorehq/lore/httpapi"
+	"github.com/lorehq/lore/internal/warm"
 )
 
 func newServeCmd(a *app) *cobra.Command {
@@ -32,7 +33,8 @@ authentication. It answers only requests addressed to its own names
 (localhost, 127.0.0.1, ::1; --host adds one) and refuses pages of other
 sites (their Origin, cross-site fetches, POST bodies other than JSON), so
 that a web page open in a browser cannot read the repository's learnings.
-The store is opened per request only.`,
+It keeps the store open between requests and follows changed files, and
+lets go of the store whenever another lore command waits to write it.`,
 		Example: `  lore serve
   curl -s 'http://127.0.0.1:7420/context?target=src/auth.ts:42'`,
 		Args: cobra.NoArgs,
@@ -42,8 +44,16 @@ The store is opened per request only.`,
 			if err != nil {
 				return err
 			}
+			notify := func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) }
+			view, err := warm.Open(c.Context(), warm.Options{Dir: a.dir, LockTimeout: a.lockTimeout, Notify: notify})
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			defer view.Close()
 			fmt.Fprintf(a.stderr, "lore: serving on http://%s\n", ln.Addr())
 			return httpapi.Serve(c.Context(), ln, httpapi.Options{
+				Do:          view.Do,
 				Dir:         a.dir,
 				LockTimeout: a.lockTimeout,
 				Hosts:       hostNames(hosts, ln),
