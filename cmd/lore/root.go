@@ -223,6 +223,7 @@ answers "what do we know that matters for the file I am editing?".`,
 		newImpactCmd(a),
 		newFeedbackCmd(a),
 		newMCPCmd(a),
+		newLSPCmd(a),
 		newServeCmd(a),
 	)
 	return root
