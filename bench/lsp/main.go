@@ -1,0 +1,243 @@
+// Command lsp measures lore's long-lived servers on a large workspace:
+// LSP hover and diagnostics for an open file, HTTP /context, re-indexing
+// after a save, the wait of a writer beside the running server, and the
+// server's heap over many requests. Usage:
+//
+//	go run ./bench/lsp -repo WORKSPACE [-file PATH] [-n 1000]
+//
+// WORKSPACE is a repository with .lore (bench/verify/run.sh makes one: the
+// Go tree with 10,000 learnings). The files it edits are put back.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/httpapi"
+	"github.com/lorehq/lore/internal/warm"
+	"github.com/lorehq/lore/lspserver"
+)
+
+func main() {
+	repo := flag.String("repo", "", "workspace to measure")
+	file := flag.String("file", "", "file to open (default: the file with most anchors)")
+	n := flag.Int("n", 1000, "requests per measure")
+	flag.Parse()
+	if err := run(*repo, *file, *n); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/lsp:", err)
+		os.Exit(2)
+	}
+}
+
+func pct(ds []time.Duration) string {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	at := func(q float64) time.Duration { return ds[int(q*float64(len(ds)-1))] }
+	return fmt.Sprintf("p50 %.2f ms, p95 %.2f ms, max %.2f ms (n=%d)", ms(at(0.5)), ms(at(0.95)), ms(ds[len(ds)-1]), len(ds))
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func run(repo, file string, n int) error {
+	ctx := context.Background()
+	ws, err := lore.Open(repo, lore.Options{})
+	if err != nil {
+		return err
+	}
+	if file == "" {
+		ls, err := ws.List(ctx, lore.ListOptions{})
+		if err != nil {
+			return err
+		}
+		count := map[string]int{}
+		for _, l := range ls {
+			for _, a := range l.Anchors {
+				count[a.Path()]++
+			}
+		}
+		for p, c := range count {
+			if c > count[file] {
+				file = p
+			}
+		}
+		fmt.Printf("%d learnings; %s has %d anchors\n", len(ls), file, count[file])
+	}
+	root := ws.Root()
+	abs := filepath.Join(root, filepath.FromSlash(file))
+	orig, err := os.ReadFile(abs)
+	if err != nil {
+		return err
+	}
+	defer os.WriteFile(abs, orig, 0o644)
+
+	// The LSP server over a pipe.
+	a, b := net.Pipe()
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go lspserver.Run(sctx, a, a, lspserver.Options{Dir: root})
+	published := make(chan int, 1000)
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b))
+	conn.Go(sctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
+			var p protocol.PublishDiagnosticsParams
+			json.Unmarshal(req.Params(), &p)
+			published <- len(p.Diagnostics)
+		}
+		return reply(ctx, nil, nil)
+	})
+	start := time.Now()
+	var init protocol.InitializeResult
+	if _, err := conn.Call(ctx, protocol.MethodInitialize, &protocol.InitializeParams{RootURI: protocol.DocumentURI(uri.File(root))}, &init); err != nil {
+		return err
+	}
+	fmt.Printf("initialize (open the view, read every learning): %.0f ms\n", ms(time.Since(start)))
+	u := protocol.DocumentURI(uri.File(abs))
+	start = time.Now()
+	conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Text: string(orig)}})
+	<-published
+	fmt.Printf("first diagnostics after open: %.0f ms\n", ms(time.Since(start)))
+
+	lines := strings.Count(string(orig), "\n")
+	var hov, diag []time.Duration
+	for i := range n {
+		t := time.Now()
+		var h *protocol.Hover
+		conn.Call(ctx, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: uint32(i * 7 % max(lines, 1))}}}, &h)
+		hov = append(hov, time.Since(t))
+	}
+	fmt.Println("hover:", pct(hov))
+	for i := range n / 4 {
+		text := string(orig) + fmt.Sprintf("\n// edit %d\n", i)
+		t := time.Now()
+		conn.Notify(ctx, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: int32(i + 2)},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}}})
+		<-published
+		diag = append(diag, time.Since(t))
+	}
+	fmt.Println("diagnostics after a change (unsaved buffer):", pct(diag))
+
+	// Re-index after a save: the diagnostics the view's change report
+	// brings.
+	var reidx []time.Duration
+	for i := range 5 {
+		time.Sleep(200 * time.Millisecond)
+		for len(published) > 0 {
+			<-published
+		}
+		t := time.Now()
+		os.WriteFile(abs, append(append([]byte{}, orig...), fmt.Sprintf("\n// saved %d\n", i)...), 0o644)
+		<-published
+		reidx = append(reidx, time.Since(t))
+	}
+	os.WriteFile(abs, orig, 0o644)
+	fmt.Println("save to refreshed diagnostics (re-index, by notification):", pct(reidx))
+
+	// HTTP /context from a warm view.
+	view, err := warm.Open(ctx, warm.Options{Dir: root})
+	if err != nil {
+		return err
+	}
+	defer view.Close()
+	h, err := httpapi.NewHandler(httpapi.Options{Dir: root, Do: view.Do})
+	if err != nil {
+		return err
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var ctxd []time.Duration
+	var m0, m1 runtime.MemStats
+	for i := range n {
+		if i == 10 {
+			runtime.GC()
+			runtime.ReadMemStats(&m0)
+		}
+		t := time.Now()
+		resp, err := http.Get(srv.URL + "/context?target=" + file)
+		if err != nil {
+			return err
+		}
+		var v any
+		json.NewDecoder(resp.Body).Decode(&v)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			return fmt.Errorf("/context: %d", resp.StatusCode)
+		}
+		ctxd = append(ctxd, time.Since(t))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	fmt.Println("HTTP /context:", pct(ctxd))
+	fmt.Printf("heap in use after request 10 / after %d: %.1f MB / %.1f MB\n", n, float64(m0.HeapInuse)/1e6, float64(m1.HeapInuse)/1e6)
+
+	// A writer beside the busy servers.
+	busy, quit := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(busy)
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			resp, err := http.Get(srv.URL + "/context?target=" + file)
+			if err == nil {
+				resp.Body.Close()
+			}
+		}
+	}()
+	var waits []time.Duration
+	var added []string
+	for range 10 {
+		time.Sleep(100 * time.Millisecond)
+		w, err := lore.Open(root, lore.Options{})
+		if err != nil {
+			return err
+		}
+		t := time.Now()
+		l, err := w.Add(ctx, lore.AddOptions{Title: "bench note", Anchors: []string{file}})
+		if err != nil {
+			return err
+		}
+		waits = append(waits, time.Since(t))
+		added = append(added, l.ID)
+	}
+	close(quit)
+	<-busy
+	fmt.Println("lore learn add (in process) beside a busy server:", pct(waits))
+	// The same with no server holding the store, for comparison.
+	view.Close()
+	stop()
+	time.Sleep(100 * time.Millisecond)
+	var alone []time.Duration
+	for range 5 {
+		w, _ := lore.Open(root, lore.Options{})
+		t := time.Now()
+		l, err := w.Add(ctx, lore.AddOptions{Title: "bench note", Anchors: []string{file}})
+		if err != nil {
+			return err
+		}
+		alone = append(alone, time.Since(t))
+		added = append(added, l.ID)
+	}
+	fmt.Println("lore learn add with no server:", pct(alone))
+	w, _ := lore.Open(root, lore.Options{})
+	for _, id := range added {
+		w.Remove(ctx, id)
+	}
+	return nil
+}
