@@ -19,6 +19,9 @@ const (
 	// checkWaiting is how often a view holding the store looks for a
 	// waiting writer.
 	checkWaiting = 10 * time.Millisecond
+	// yieldBound bounds how long a call waits for a waiting writer to get
+	// the store.
+	yieldBound = 5 * time.Second
 )
 
 // Options configure Open.
@@ -129,7 +132,16 @@ func (v *View) Do(ctx context.Context, fn func(ws *lore.Workspace) error) error 
 		return err
 	}
 	if graph.Waiting(v.db) {
+		// Let the writer in first: calls that opened the store one
+		// after another would keep it from ever finding it free.
 		v.ws.Release()
+		for deadline := time.Now().Add(yieldBound); graph.Waiting(v.db) && time.Now().Before(deadline); {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
 	} else if !v.ws.Held() {
 		// Without the store held the call opens it itself, as a
 		// command does: a failure here is the call's to report.
