@@ -182,15 +182,13 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 	case f.Lang == "":
 		return f, nil
 	}
-	if idx := s.indexed(); idx != nil {
-		if info, ok := idx[path]; ok && info.Hash == f.Hash && info.Lang == f.Lang {
-			if syms, err := analyzer.Symbols(s.opts.Index, path); err == nil {
-				f.Symbols = syms
-				if info.Errors > 0 {
-					f.Errors, _ = analyzer.Diagnostics(s.opts.Index, path)
-				}
-				return f, nil
+	if info, ok := s.indexedFile(path); ok && info.Hash == f.Hash && info.Lang == f.Lang {
+		if syms, err := analyzer.Symbols(s.opts.Index, path); err == nil {
+			f.Symbols = syms
+			if info.Errors > 0 {
+				f.Errors, _ = analyzer.Diagnostics(s.opts.Index, path)
 			}
+			return f, nil
 		}
 	}
 	s.parseMu.Lock()
@@ -213,6 +211,25 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 	return f, nil
 }
 
+// indexedFile returns the index's record of one file: from the records
+// read for the repository-wide lookups when they were, else by itself (a
+// verification of a few files, as an editor's, reads a few records, not
+// the whole index's).
+func (s *Source) indexedFile(path string) (analyzer.IndexedFile, bool) {
+	if s.opts.Index == nil {
+		return analyzer.IndexedFile{}, false
+	}
+	s.mu.Lock()
+	idx := s.idx
+	s.mu.Unlock()
+	if idx != nil {
+		info, ok := idx[path]
+		return info, ok
+	}
+	info, err := analyzer.FileInfo(s.opts.Index, path)
+	return info, err == nil
+}
+
 // indexed returns the index's file records, read once; nil without an
 // index or when it cannot be read (then every file is parsed).
 func (s *Source) indexed() map[string]analyzer.IndexedFile {
@@ -226,7 +243,9 @@ func (s *Source) indexed() map[string]analyzer.IndexedFile {
 			return nil
 		})
 		if err == nil {
+			s.mu.Lock()
 			s.idx = m
+			s.mu.Unlock()
 		}
 	})
 	return s.idx

@@ -3,8 +3,9 @@
 // after a save, the wait of a writer beside the running server, and the
 // server's heap over many requests. Usage:
 //
-//	go run ./bench/lsp -repo WORKSPACE [-file PATH] [-n 1000]
+//	go run ./bench/lsp -repo WORKSPACE [-file PATH] [-n 1000] [-cpuprofile DIR]
 //
+// With -cpuprofile, each measure's CPU profile goes to DIR/NAME.pprof.
 // WORKSPACE is a repository with .lore (bench/verify/run.sh makes one: the
 // Go tree with 10,000 learnings). The files it edits are put back.
 package main
@@ -20,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -38,10 +40,37 @@ func main() {
 	repo := flag.String("repo", "", "workspace to measure")
 	file := flag.String("file", "", "file to open (default: the file with most anchors)")
 	n := flag.Int("n", 1000, "requests per measure")
+	flag.StringVar(&profileDir, "cpuprofile", "", "write each measure's CPU profile to this directory")
 	flag.Parse()
-	if err := run(*repo, *file, *n); err != nil {
+	err := run(*repo, *file, *n)
+	profile("")
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/lsp:", err)
 		os.Exit(2)
+	}
+}
+
+// profileDir is where measures' CPU profiles go ("" for none); profiling
+// is the current profile's file.
+var (
+	profileDir string
+	profiling  *os.File
+)
+
+// profile ends the current measure's CPU profile and starts one for the
+// measure named (none for "").
+func profile(name string) {
+	if profiling != nil {
+		pprof.StopCPUProfile()
+		profiling.Close()
+		profiling = nil
+	}
+	if profileDir == "" || name == "" {
+		return
+	}
+	f, err := os.Create(filepath.Join(profileDir, name+".pprof"))
+	if err == nil && pprof.StartCPUProfile(f) == nil {
+		profiling = f
 	}
 }
 
@@ -71,7 +100,7 @@ func run(repo, file string, n int) error {
 			}
 		}
 		for p, c := range count {
-			if c > count[file] {
+			if c > count[file] || (c == count[file] && p < file) {
 				file = p
 			}
 		}
@@ -112,6 +141,7 @@ func run(repo, file string, n int) error {
 	<-published
 	fmt.Printf("first diagnostics after open: %.0f ms\n", ms(time.Since(start)))
 
+	profile("hover")
 	lines := strings.Count(string(orig), "\n")
 	var hov, diag []time.Duration
 	for i := range n {
@@ -121,6 +151,7 @@ func run(repo, file string, n int) error {
 		hov = append(hov, time.Since(t))
 	}
 	fmt.Println("hover:", pct(hov))
+	profile("diagnostics")
 	for i := range n / 4 {
 		text := string(orig) + fmt.Sprintf("\n// edit %d\n", i)
 		t := time.Now()
@@ -133,6 +164,7 @@ func run(repo, file string, n int) error {
 
 	// Re-index after a save: the diagnostics the view's change report
 	// brings.
+	profile("save")
 	var reidx []time.Duration
 	for i := range 5 {
 		time.Sleep(200 * time.Millisecond)
@@ -159,6 +191,7 @@ func run(repo, file string, n int) error {
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
+	profile("context")
 	var ctxd []time.Duration
 	var m0, m1 runtime.MemStats
 	for i := range n {
@@ -200,6 +233,7 @@ func run(repo, file string, n int) error {
 			}
 		}
 	}()
+	profile("writer")
 	var waits []time.Duration
 	var added []string
 	for range 10 {
@@ -219,6 +253,7 @@ func run(repo, file string, n int) error {
 	close(quit)
 	<-busy
 	fmt.Println("lore learn add (in process) beside a busy server:", pct(waits))
+	profile("")
 	// The same with no server holding the store, for comparison.
 	view.Close()
 	stop()

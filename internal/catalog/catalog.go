@@ -31,6 +31,10 @@ type Learnings struct {
 	ids      []string // sorted
 	problems []error
 	broken   []string // names of the files that do not parse
+	// anchored holds, by the file they point into, the ids of the
+	// learnings with an anchor there (glob anchors under ""); made at the
+	// first need after each sync.
+	anchored map[string][]string
 }
 
 // Report says what a sync changed and what it could not read.
@@ -93,6 +97,27 @@ func (c *Learnings) AnyAnchor(id string, pred func(anchors.Anchor) bool) bool {
 		return !found
 	})
 	return found
+}
+
+// AnchoredIn returns, in id order, the learnings with an anchor into the
+// file at path (repository-relative, slash-separated); "" gives those with
+// a glob anchor. The first call after a sync looks at every learning's
+// anchors; later ones, as a long-lived server's, look up the answer.
+func (c *Learnings) AnchoredIn(path string) []string {
+	if c.anchored == nil {
+		m := map[string][]string{}
+		for _, id := range c.ids {
+			c.EachAnchor(id, func(a anchors.Anchor) bool {
+				p := a.Path()
+				if n := len(m[p]); n == 0 || m[p][n-1] != id {
+					m[p] = append(m[p], id)
+				}
+				return true
+			})
+		}
+		c.anchored = m
+	}
+	return c.anchored[path]
 }
 
 // Problems returns the malformed and conflicting learning files the last

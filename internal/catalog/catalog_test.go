@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/learnfile"
 )
@@ -295,4 +296,41 @@ func TestUnreadableRecordIsRebuiltFromTheFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// AnchoredIn answers by file, globs under "", and follows a sync.
+func TestAnchoredIn(t *testing.T) {
+	r := newRepo(t)
+	spec := func(s string) anchors.Anchor {
+		a, err := anchors.ParseSpec(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a := r.add(t, &learnfile.Learning{Title: "a", Anchors: []anchors.Anchor{spec("x.go::F"), spec("x.go#L1-L2"), spec("y.go")}})
+	b := r.add(t, &learnfile.Learning{Title: "b", Anchors: []anchors.Anchor{spec("glob:**/*.go"), spec("x.go::G")}})
+	r.op(t, true, func(c *Learnings, _ *graph.Store) {
+		for p, want := range map[string][]string{"x.go": {a.ID, b.ID}, "y.go": {a.ID}, "": {b.ID}, "z.go": nil} {
+			if got := c.AnchoredIn(p); !slices.Equal(got, want) {
+				t.Errorf("AnchoredIn(%q) = %v, want %v", p, got, want)
+			}
+		}
+	})
+	cc := r.add(t, &learnfile.Learning{Title: "c", Anchors: []anchors.Anchor{spec("z.go")}})
+	r.op(t, false, func(c *Learnings, _ *graph.Store) {
+		c.AnchoredIn("x.go") // made before the sync below
+		if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(a.Path))); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.AnchoredIn("x.go"); !slices.Equal(got, []string{b.ID}) {
+			t.Errorf("after a sync: AnchoredIn(x.go) = %v, want [%s]", got, b.ID)
+		}
+		if got := c.AnchoredIn("z.go"); !slices.Equal(got, []string{cc.ID}) {
+			t.Errorf("AnchoredIn(z.go) = %v, want [%s]", got, cc.ID)
+		}
+	})
 }

@@ -321,6 +321,7 @@ func storeSync(st *graph.Store, rep *Report, store, cur []namedRecord, fresh []*
 // one named after it wins, else the first; each clash is a problem.
 func (idx *Learnings) index(recs []namedRecord) {
 	idx.byID, idx.ids, idx.problems, idx.broken = make(map[string]*lazyLearning, len(recs)), make([]string, 0, len(recs)), nil, nil
+	idx.anchored = nil
 	var dups map[string][]string // id -> all its files, when more than one
 	for _, nr := range recs {
 		r := nr.rec

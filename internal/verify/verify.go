@@ -93,6 +93,9 @@ func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source,
 		return nil, err
 	}
 	run := &Run{Titles: map[string]string{}, root: opts.Root, src: vs}
+	if changed != nil {
+		ids = concerned(ls, ids, changed, renames)
+	}
 	var batch []anchors.Learning
 	var positions [][]int // per learning of batch: 1-based positions of its anchors
 	var paths []string    // per learning of batch: its file
@@ -290,6 +293,34 @@ func markPreexisting(ctx context.Context, vs *Source, base *anchors.Source, thre
 		}
 	}
 	return nil
+}
+
+// concerned narrows ids to the learnings a verification limited to the
+// changed files may concern: those anchored into a changed file or a
+// renamed one, those with a glob anchor, and those whose own file changed.
+func concerned(ls *catalog.Learnings, ids []string, changed map[string]bool, renames map[string]string) []string {
+	want := map[string]bool{}
+	add := func(p string) {
+		for _, id := range ls.AnchoredIn(p) {
+			want[id] = true
+		}
+	}
+	add("")
+	learningFiles := false
+	for p := range changed {
+		add(p)
+		learningFiles = learningFiles || isLearningPath(p)
+	}
+	for p := range renames {
+		add(p)
+	}
+	var out []string
+	for _, id := range ids {
+		if want[id] || (learningFiles && changed[ls.Path(id)]) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // touches reports whether an anchor's target is among the changed files.
