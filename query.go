@@ -340,7 +340,7 @@ func (w *Workspace) Context(ctx context.Context, opts ContextOptions) (*rank.Res
 			}
 		}
 		var err error
-		if res, err = rank.Context(ctx, st, w.view(st), targets, ro); err != nil {
+		if res, err = w.rank(ctx, st, targets, ro); err != nil {
 			return err
 		}
 		if err := w.recheck(ctx, st, res); err != nil {
@@ -354,6 +354,32 @@ func (w *Workspace) Context(ctx context.Context, opts ContextOptions) (*rank.Res
 	})
 	return res, err
 }
+
+// rank is rank.Context, its answers kept by a held store (see heldStore):
+// a long-lived server asked again about the same place only verifies the
+// answer again.
+func (w *Workspace) rank(ctx context.Context, st *graph.Store, targets []rank.Target, opts rank.Options) (*rank.Result, error) {
+	h := w.held
+	if h == nil || h.st != st || h.ranked == nil {
+		return rank.Context(ctx, st, w.view(st), targets, opts)
+	}
+	key := fmt.Sprintf("%d %d %#v", opts.Depth, opts.Limit, targets)
+	if res := h.ranked[key]; res != nil {
+		return res.Clone(), nil
+	}
+	res, err := rank.Context(ctx, st, w.view(st), targets, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(h.ranked) >= maxRanked {
+		clear(h.ranked)
+	}
+	h.ranked[key] = res.Clone()
+	return res, nil
+}
+
+// maxRanked bounds the context answers a held store keeps.
+const maxRanked = 64
 
 // recheck verifies the learnings of a context answer against the working
 // tree now, so that the answer gives where their code is and whether it
@@ -375,7 +401,7 @@ func (w *Workspace) recheck(ctx context.Context, st *graph.Store, res *rank.Resu
 		return fmt.Errorf("context: %w", err)
 	}
 	run, err := verify.Check(ctx, w.learnings, ids, src, verify.Options{Root: w.root, Threshold: w.cfg.Verify.RelocationThreshold,
-		Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize, Index: st})
+		Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize, Index: st, Sources: anchors.SourceOptions{Table: w.table, Parsed: w.parsed}})
 	if err != nil {
 		return fmt.Errorf("context: %w", err)
 	}
@@ -508,12 +534,40 @@ func (w *Workspace) BuildContext(ctx context.Context, out io.Writer, id string, 
 type view struct {
 	*catalog.Learnings
 	st *graph.Store
+	// kept are the statuses a held store keeps between operations; nil
+	// when the store is not held.
+	kept map[string]anchors.Status
 }
 
-func (w *Workspace) view(st *graph.Store) view { return view{w.learnings, st} }
+func (w *Workspace) view(st *graph.Store) view {
+	v := view{Learnings: w.learnings, st: st}
+	if h := w.held; h != nil && h.st == st {
+		v.kept = h.statuses
+	}
+	return v
+}
 
 func (v view) Statuses(ids []string) (map[string]anchors.Status, error) {
-	return verify.Statuses(v.st, v.Learnings, ids)
+	if v.kept == nil {
+		return verify.Statuses(v.st, v.Learnings, ids)
+	}
+	out := make(map[string]anchors.Status, len(ids))
+	var missing []string
+	for _, id := range ids {
+		if s, ok := v.kept[id]; ok {
+			out[id] = s
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	read, err := verify.Statuses(v.st, v.Learnings, missing)
+	if err != nil {
+		return nil, err
+	}
+	for id, s := range read {
+		out[id], v.kept[id] = s, s
+	}
+	return out, nil
 }
 
 // RelationsOptions filter Relations.

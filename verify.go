@@ -171,7 +171,7 @@ func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyRepo
 
 func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOptions, src *verify.Source) (*VerifyReport, error) {
 	vopts := verify.Options{Root: w.root, Threshold: opts.Threshold, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize,
-		Sources: anchors.SourceOptions{Table: w.table}, Staged: opts.Staged, Compare: opts.ChangedSince != ""}
+		Sources: anchors.SourceOptions{Table: w.table, Parsed: w.parsed}, Staged: opts.Staged, Compare: opts.ChangedSince != ""}
 	if src.Worktree {
 		if !w.indexFresh() {
 			if _, err := w.index(ctx, st, IndexOptions{}); err != nil {

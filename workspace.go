@@ -12,10 +12,12 @@ import (
 	"time"
 
 	"github.com/lorehq/lore/analyzer"
+	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/internal/catalog"
 	"github.com/lorehq/lore/internal/yamlerr"
 	"github.com/lorehq/lore/learnfile"
+	"github.com/lorehq/lore/rank"
 	"gopkg.in/yaml.v3"
 )
 
@@ -73,6 +75,9 @@ type Workspace struct {
 	// the code index is in step with the working tree; it outlives a
 	// release of the held store.
 	treeIndexed bool
+	// parsed keeps what parsing found for the verifications of a
+	// workspace that was ever held (a long-lived server's); nil otherwise.
+	parsed *anchors.Parsed
 }
 
 // heldStore is a store kept open between operations, with what is known to
@@ -80,6 +85,13 @@ type Workspace struct {
 type heldStore struct {
 	st     *graph.Store
 	synced bool // w.learnings is in step with the learning files
+	// statuses are the recorded statuses ranking asked for, by learning:
+	// they hold while the store is held read-only and the learnings do not
+	// change (a write releases the store, a sync starts them afresh).
+	statuses map[string]anchors.Status
+	// ranked are context answers as ranking left them, by question: the
+	// graph and the learnings they come from hold as long as statuses do.
+	ranked map[string]*rank.Result
 }
 
 // Open finds the workspace containing dir by walking up to the nearest
@@ -316,8 +328,15 @@ func (w *Workspace) Hold(ctx context.Context) error {
 		return err
 	}
 	w.held = &heldStore{st: st}
+	if w.parsed == nil {
+		w.parsed = anchors.NewParsed(maxParsed)
+	}
 	return nil
 }
+
+// maxParsed bounds the files whose parse a long-lived server keeps (see
+// Workspace.parsed): more than an editor has open.
+const maxParsed = 256
 
 // Held reports whether the store is held (see Hold).
 func (w *Workspace) Held() bool { return w.held != nil }
@@ -361,7 +380,7 @@ func (w *Workspace) runHeld(ctx context.Context, fn func(*graph.Store) error) (r
 			w.Release()
 			return false, err
 		}
-		h.synced = true
+		h.synced, h.statuses, h.ranked = true, map[string]anchors.Status{}, map[string]*rank.Result{}
 	}
 	err = fn(h.st)
 	if err != nil || !h.st.ReadOnly() || w.saved != "" {

@@ -71,6 +71,9 @@ type SourceOptions struct {
 	// MaxFileSize: larger files are hashed but not parsed. 0 means
 	// analyzer.DefaultMaxFileSize; negative means no limit.
 	MaxFileSize int64
+	// Parsed, when not nil, keeps what parsing found across Sources; a
+	// file's version found there is not parsed again.
+	Parsed *Parsed
 }
 
 // Source reads files from an fs.FS through an analyzer.Parser, optionally
@@ -191,6 +194,9 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 			return f, nil
 		}
 	}
+	if s.opts.Parsed != nil && s.opts.Parsed.get(f) {
+		return f, nil
+	}
 	s.parseMu.Lock()
 	pf, err := s.opts.Parser.ParseContext(ctx, path, src)
 	s.parseMu.Unlock()
@@ -208,6 +214,9 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 	}
 	f.Symbols = pf.Symbols
 	f.Errors = pf.Errors
+	if s.opts.Parsed != nil {
+		s.opts.Parsed.put(f)
+	}
 	return f, nil
 }
 

@@ -105,6 +105,9 @@ type View interface {
 	// EachAnchor calls fn with each anchor of a learning until fn returns
 	// false, without reading the rest of the learning.
 	EachAnchor(id string, fn func(anchors.Anchor) bool)
+	// AnchoredIn returns, sorted, the ids of the learnings with an anchor
+	// into the file at path; "" gives those with a glob anchor.
+	AnchoredIn(path string) []string
 	// Statuses returns the last recorded verification status of each
 	// learning ("" when it was never verified).
 	Statuses(ids []string) (map[string]anchors.Status, error)
@@ -185,19 +188,21 @@ func Context(ctx context.Context, st *graph.Store, v View, targets []Target, opt
 	if res.Targets == nil {
 		res.Targets = []Target{}
 	}
-	byPath := map[string][]anchorRef{}
-	var globs []anchorRef
-	ids := v.IDs()
-	for _, id := range ids {
-		v.EachAnchor(id, func(a anchors.Anchor) bool {
-			if a.Type() == anchors.TypeGlob {
-				globs = append(globs, anchorRef{id, a})
-			} else if p := a.Path(); p != "" {
-				byPath[p] = append(byPath[p], anchorRef{id, a})
-			}
-			return true
-		})
+	// refs are the anchors into a file, globs under "".
+	refs := func(file string) []anchorRef {
+		var out []anchorRef
+		for _, id := range v.AnchoredIn(file) {
+			v.EachAnchor(id, func(a anchors.Anchor) bool {
+				if (file == "") == (a.Type() == anchors.TypeGlob) && (file == "" || a.Path() == file) {
+					out = append(out, anchorRef{id, a})
+				}
+				return true
+			})
+		}
+		return out
 	}
+	globs := refs("")
+	ids := v.IDs()
 	has := func(id string) bool {
 		_, ok := slices.BinarySearch(ids, id)
 		return ok
@@ -256,7 +261,7 @@ func Context(ctx context.Context, st *graph.Store, v View, targets []Target, opt
 				continue
 			}
 			file := strings.TrimPrefix(r.node, "file:")
-			for _, c := range anchoredHere(file, byPath[file], globs, focus[file], r) {
+			for _, c := range anchoredHere(file, refs(file), globs, focus[file], r) {
 				if _, ok := done[c.node]; !ok {
 					heap.Push(h, c)
 				}
@@ -307,6 +312,22 @@ func Context(ctx context.Context, st *graph.Store, v View, targets []Target, opt
 		}
 	}
 	return res, nil
+}
+
+// Clone returns a copy of r that shares nothing Recheck changes.
+func (r *Result) Clone() *Result {
+	c := *r
+	c.Targets = slices.Clone(r.Targets)
+	c.Notes = slices.Clone(r.Notes)
+	clone := func(items []Item) []Item {
+		out := slices.Clone(items)
+		for i := range out {
+			out[i].Anchors = slices.Clone(out[i].Anchors)
+		}
+		return out
+	}
+	c.Learnings, c.Stale = clone(r.Learnings), clone(r.Stale)
+	return &c
 }
 
 // Recheck replaces the status and anchor locations of every learning of

@@ -118,7 +118,11 @@ func run(repo, file string, n int) error {
 	a, b := net.Pipe()
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	go lspserver.Run(sctx, a, a, lspserver.Options{Dir: root})
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		lspserver.Run(sctx, a, a, lspserver.Options{Dir: root})
+	}()
 	published := make(chan int, 1000)
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b))
 	conn.Go(sctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
@@ -178,6 +182,10 @@ func run(repo, file string, n int) error {
 	}
 	os.WriteFile(abs, orig, 0o644)
 	fmt.Println("save to refreshed diagnostics (re-index, by notification):", pct(reidx))
+
+	// The LSP server lets go of the store before the next measures.
+	stop()
+	<-served
 
 	// HTTP /context from a warm view.
 	view, err := warm.Open(ctx, warm.Options{Dir: root})
@@ -256,7 +264,6 @@ func run(repo, file string, n int) error {
 	profile("")
 	// The same with no server holding the store, for comparison.
 	view.Close()
-	stop()
 	time.Sleep(100 * time.Millisecond)
 	var alone []time.Duration
 	for range 5 {

@@ -81,7 +81,7 @@ func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source,
 	vopts := anchors.Options{Threshold: opts.Threshold}
 	var base *anchors.Source
 	if vs.Base != nil {
-		base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Sources.Table})
+		base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Sources.Table, Parsed: opts.Sources.Parsed})
 		if err != nil {
 			return nil, err
 		}

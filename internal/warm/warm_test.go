@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/rank"
 )
 
 // repo builds a git repository with a lore workspace, an index and one
@@ -264,5 +266,67 @@ func TestOpenClose(t *testing.T) {
 	ws, _ := lore.Open(dir, lore.Options{LockTimeout: -1})
 	if _, err := ws.Index(context.Background(), lore.IndexOptions{}); err != nil {
 		t.Errorf("store held after Close: %v", err)
+	}
+}
+
+// A warm view's context answers, asked again and again, follow the tree
+// (verified for each answer) and the learnings (ranked again after a
+// sync), and equal a command's.
+func TestContextStaysCurrent(t *testing.T) {
+	dir, id := repo(t)
+	v, ch := open(t, dir, Options{})
+	target := lore.ContextOptions{Targets: []string{"src/jwt.go"}}
+	ask := func() (res *rank.Result, statuses map[string]string) {
+		t.Helper()
+		err := v.Do(context.Background(), func(ws *lore.Workspace) error {
+			var err error
+			res, err = ws.Context(context.Background(), target)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		statuses = map[string]string{}
+		for _, it := range append(res.Learnings, res.Stale...) {
+			statuses[it.ID] = it.Status
+		}
+		return res, statuses
+	}
+	for range 3 {
+		if _, got := ask(); len(got) != 1 || got[id] != "valid" {
+			t.Fatalf("context of src/jwt.go: %v, want %s valid", got, id)
+		}
+	}
+	// Verify goes away: the next answer says so, though the store and
+	// the ranking were kept.
+	write(t, dir, "src/jwt.go", "package src\n")
+	if _, got := ask(); got[id] != "invalid" {
+		t.Errorf("after Verify was removed: %v, want %s invalid", got, id)
+	}
+	write(t, dir, "src/jwt.go", "package src\n\n// Verify checks a token.\nfunc Verify(token string) bool {\n\treturn len(token) > 0\n}\n")
+	// Another process adds a learning about the file.
+	other, err := lore.Open(dir, lore.Options{LockTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := other.Add(context.Background(), lore.AddOptions{Title: "tokens are opaque", Anchors: []string{"src/jwt.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch.wait(t, "learnings", func(c Change) bool { return c.Learnings })
+	warm, got := ask()
+	if len(got) != 2 || got[id] != "valid" || got[l.ID] != "valid" {
+		t.Errorf("after another process added %s: %v, want both valid", l.ID, got)
+	}
+	// A command's answer is the same.
+	if err := v.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cold, err := other.Context(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(warm, cold) {
+		t.Errorf("warm view's answer %+v\ncommand's %+v", warm, cold)
 	}
 }
