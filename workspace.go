@@ -312,8 +312,9 @@ func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Sto
 // until Release: a long-lived server answers each request without opening
 // the store and syncing every learning file again. While the store is
 // held, no other process can write to it, so a server holds it only for a
-// burst of requests (see internal/warm); an operation that writes releases
-// it when it ends. The holder tells what changed on disk with Changed. A
+// burst of requests (see internal/warm); an operation that writes goes
+// back to reading when it ends (graph.Store.Downgrade), or lets go when a
+// writer waits or it wrote learning files. The holder tells what changed on disk with Changed. A
 // Workspace is not safe for concurrent use, held or not.
 func (w *Workspace) Hold(ctx context.Context) error {
 	if w.held != nil {
@@ -383,12 +384,22 @@ func (w *Workspace) runHeld(ctx context.Context, fn func(*graph.Store) error) (r
 		h.synced, h.statuses, h.ranked = true, map[string]anchors.Status{}, map[string]*rank.Result{}
 	}
 	err = fn(h.st)
-	if err != nil || !h.st.ReadOnly() || w.saved != "" {
-		// A writer keeps every other process out: let go at once. A
-		// failure may have been the store's.
+	switch {
+	case err != nil || w.saved != "" || (!h.st.ReadOnly() && graph.Waiting(w.dbDir())):
+		// A failure may have been the store's; learning files written
+		// are synced by the next operation; a writer waits: let go.
 		if cerr := w.Release(); err == nil {
 			err = cerr
 		}
+	case !h.st.ReadOnly():
+		// A writer keeps every other process out: back to reading, with
+		// the learnings as they are, and nothing kept of what the store
+		// said before.
+		if derr := h.st.Downgrade(); derr != nil {
+			w.Release()
+			return true, nil // written: the next operation opens the store again
+		}
+		h.statuses, h.ranked = map[string]anchors.Status{}, map[string]*rank.Result{}
 	}
 	return true, err
 }

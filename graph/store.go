@@ -587,6 +587,49 @@ func (s *Store) writable() error {
 	return s.read(s.loadCounters)
 }
 
+// Downgrade closes a handle opened for writing, which flushes what was
+// written, and reopens the database read-only, so that other processes
+// may open it again while this Store goes on reading (a long-lived
+// holder's, see lore.Workspace.Hold). On a read-only store it does
+// nothing. Another process may write before the reopening: what this
+// Store's caller cached of the database it reads again. On failure the
+// Store is closed and only Close may be called.
+func (s *Store) Downgrade() error {
+	if s.readOnly.Load() || s.opts.InMemory {
+		return nil
+	}
+	s.upgrade.Lock()
+	defer s.upgrade.Unlock()
+	if s.db == nil {
+		return fmt.Errorf("store %s is closed", s.dir)
+	}
+	wait := s.opts.LockTimeout
+	if wait <= 0 {
+		wait = DefaultLockTimeout
+	}
+	deadline := time.Now().Add(wait)
+	for !s.exclusive.TryLock() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("store %s: cannot reopen read-only while a transaction is open", s.dir)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	defer s.exclusive.Unlock()
+	err := s.closeHandle(s.db, true)
+	s.db = nil
+	if err != nil {
+		return fmt.Errorf("store %s: reopen read-only: %w", s.dir, err)
+	}
+	db, readOnly, err := s.openDB(true, false)
+	if err != nil {
+		return err
+	}
+	s.db = db
+	s.readOnly.Store(readOnly)
+	s.names.clear()
+	return s.read(s.loadCounters)
+}
+
 func memTableSize(n int64) int64 {
 	if n <= 0 {
 		return 4 << 20

@@ -766,6 +766,58 @@ func TestReadOnlyUntilFirstWrite(t *testing.T) {
 	checkAdjacency(t, c)
 }
 
+// A Store downgraded after a write reads what it wrote, lets another
+// process open the database beside it, and writes again.
+func TestDowngrade(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	a, err := Open(dir, Options{Schema: 1, LockTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	mustUpsert(t, a, Edge{Type: Imports, From: "file:a.go", To: "file:b.go", Weight: 1})
+	if a.ReadOnly() {
+		t.Fatal("read-only after a write")
+	}
+	if err := a.Downgrade(); err != nil {
+		t.Fatal(err)
+	}
+	if !a.ReadOnly() {
+		t.Fatal("not read-only after Downgrade")
+	}
+	if _, err := a.Node("file:b.go"); err != nil {
+		t.Fatalf("own write after Downgrade: %v", err)
+	}
+	// Another process opens the database beside it at once.
+	b, err := Open(dir, Options{Schema: 1, LockTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("open beside a downgraded store: %v", err)
+	}
+	if _, err := b.Node("file:b.go"); err != nil {
+		t.Errorf("the other process does not see the write: %v", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mustUpsert(t, a, Edge{Type: Imports, From: "file:a.go", To: "file:c.go", Weight: 1})
+	if err := a.Downgrade(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Downgrade(); err != nil { // read-only: nothing to do
+		t.Fatal(err)
+	}
+	es, err := a.Edges("file:a.go", Out, Filter{})
+	if err != nil || len(es) != 2 {
+		t.Fatalf("out-edges of a: %v %v", es, err)
+	}
+	checkAdjacency(t, a)
+}
+
 // A write from inside a read transaction of a read-only Store cannot
 // reopen the database under it: it fails after the lock timeout.
 func TestWriteInsideReadOnlyView(t *testing.T) {

@@ -31,6 +31,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/httpapi"
 	"github.com/lorehq/lore/internal/warm"
 	"github.com/lorehq/lore/lspserver"
@@ -180,8 +181,15 @@ func run(repo, file string, n int) error {
 		<-published
 		reidx = append(reidx, time.Since(t))
 	}
-	os.WriteFile(abs, orig, 0o644)
 	fmt.Println("save to refreshed diagnostics (re-index, by notification):", pct(reidx))
+	// Put back, and wait for the server's index to follow: an index
+	// interrupted by the server's end would make the next one resolve
+	// every file.
+	os.WriteFile(abs, orig, 0o644)
+	select {
+	case <-published:
+	case <-time.After(10 * time.Second):
+	}
 
 	// The LSP server lets go of the store before the next measures.
 	stop()
@@ -225,7 +233,92 @@ func run(repo, file string, n int) error {
 	fmt.Println("HTTP /context:", pct(ctxd))
 	fmt.Printf("heap in use after request 10 / after %d: %.1f MB / %.1f MB\n", n, float64(m0.HeapInuse)/1e6, float64(m1.HeapInuse)/1e6)
 
-	// A writer beside the busy servers.
+	view.Close()
+	srv.Close()
+
+	// A writer beside a busy server, and alone, in alternate rounds.
+	profile("writer")
+	var beside, alone, extra []time.Duration
+	var added []string
+	defer func() {
+		w, err := lore.Open(root, lore.Options{})
+		if err != nil {
+			return
+		}
+		for _, id := range added {
+			w.Remove(ctx, id)
+		}
+	}()
+	add := func() (time.Duration, error) {
+		w, err := lore.Open(root, lore.Options{})
+		if err != nil {
+			return 0, err
+		}
+		t := time.Now()
+		l, err := w.Add(ctx, lore.AddOptions{Title: "bench note", Anchors: []string{file}})
+		if err != nil {
+			return 0, err
+		}
+		added = append(added, l.ID)
+		return time.Since(t), nil
+	}
+	// Opening the store for writing, which is where a writer waits.
+	db := filepath.Join(root, lore.Dir, "db")
+	openWriter := func() (time.Duration, error) {
+		t := time.Now()
+		st, err := graph.Open(db, graph.Options{ReadWrite: true})
+		if err != nil {
+			return 0, err
+		}
+		d := time.Since(t)
+		return d, st.Close()
+	}
+	var openBeside, openAlone, openExtra []time.Duration
+	for range 10 {
+		d, err := besideBusy(ctx, root, file, add)
+		if err != nil {
+			return err
+		}
+		o, err := besideBusy(ctx, root, file, openWriter)
+		if err != nil {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+		a, err := add()
+		if err != nil {
+			return err
+		}
+		oa, err := openWriter()
+		if err != nil {
+			return err
+		}
+		beside, alone, extra = append(beside, d), append(alone, a), append(extra, d-a)
+		openBeside, openAlone, openExtra = append(openBeside, o), append(openAlone, oa), append(openExtra, o-oa)
+	}
+	profile("")
+	fmt.Println("lore learn add (in process) beside a busy server:", pct(beside))
+	fmt.Println("lore learn add with no server:", pct(alone))
+	fmt.Println("  difference, per round:", pct(extra))
+	fmt.Println("store opened for writing beside a busy server:", pct(openBeside))
+	fmt.Println("store opened for writing with no server:", pct(openAlone))
+	fmt.Println("  difference, per round:", pct(openExtra))
+	return nil
+}
+
+// besideBusy opens a warm view with the HTTP handler on it, asks /context
+// in a loop, and runs add beside it.
+func besideBusy(ctx context.Context, root, file string, add func() (time.Duration, error)) (time.Duration, error) {
+	view, err := warm.Open(ctx, warm.Options{Dir: root})
+	if err != nil {
+		return 0, err
+	}
+	defer view.Close()
+	h, err := httpapi.NewHandler(httpapi.Options{Dir: root, Do: view.Do})
+	if err != nil {
+		return 0, err
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
 	busy, quit := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(busy)
@@ -241,45 +334,10 @@ func run(repo, file string, n int) error {
 			}
 		}
 	}()
-	profile("writer")
-	var waits []time.Duration
-	var added []string
-	for range 10 {
-		time.Sleep(100 * time.Millisecond)
-		w, err := lore.Open(root, lore.Options{})
-		if err != nil {
-			return err
-		}
-		t := time.Now()
-		l, err := w.Add(ctx, lore.AddOptions{Title: "bench note", Anchors: []string{file}})
-		if err != nil {
-			return err
-		}
-		waits = append(waits, time.Since(t))
-		added = append(added, l.ID)
-	}
-	close(quit)
-	<-busy
-	fmt.Println("lore learn add (in process) beside a busy server:", pct(waits))
-	profile("")
-	// The same with no server holding the store, for comparison.
-	view.Close()
-	time.Sleep(100 * time.Millisecond)
-	var alone []time.Duration
-	for range 5 {
-		w, _ := lore.Open(root, lore.Options{})
-		t := time.Now()
-		l, err := w.Add(ctx, lore.AddOptions{Title: "bench note", Anchors: []string{file}})
-		if err != nil {
-			return err
-		}
-		alone = append(alone, time.Since(t))
-		added = append(added, l.ID)
-	}
-	fmt.Println("lore learn add with no server:", pct(alone))
-	w, _ := lore.Open(root, lore.Options{})
-	for _, id := range added {
-		w.Remove(ctx, id)
-	}
-	return nil
+	defer func() {
+		close(quit)
+		<-busy
+	}()
+	time.Sleep(200 * time.Millisecond)
+	return add()
 }
