@@ -31,7 +31,6 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/lorehq/lore"
-	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/httpapi"
 	"github.com/lorehq/lore/internal/warm"
 	"github.com/lorehq/lore/lspserver"
@@ -262,24 +261,8 @@ func run(repo, file string, n int) error {
 		added = append(added, l.ID)
 		return time.Since(t), nil
 	}
-	// Opening the store for writing, which is where a writer waits.
-	db := filepath.Join(root, lore.Dir, "db")
-	openWriter := func() (time.Duration, error) {
-		t := time.Now()
-		st, err := graph.Open(db, graph.Options{ReadWrite: true})
-		if err != nil {
-			return 0, err
-		}
-		d := time.Since(t)
-		return d, st.Close()
-	}
-	var openBeside, openAlone, openExtra []time.Duration
 	for range 10 {
 		d, err := besideBusy(ctx, root, file, add)
-		if err != nil {
-			return err
-		}
-		o, err := besideBusy(ctx, root, file, openWriter)
 		if err != nil {
 			return err
 		}
@@ -288,20 +271,12 @@ func run(repo, file string, n int) error {
 		if err != nil {
 			return err
 		}
-		oa, err := openWriter()
-		if err != nil {
-			return err
-		}
 		beside, alone, extra = append(beside, d), append(alone, a), append(extra, d-a)
-		openBeside, openAlone, openExtra = append(openBeside, o), append(openAlone, oa), append(openExtra, o-oa)
 	}
 	profile("")
 	fmt.Println("lore learn add (in process) beside a busy server:", pct(beside))
 	fmt.Println("lore learn add with no server:", pct(alone))
 	fmt.Println("  difference, per round:", pct(extra))
-	fmt.Println("store opened for writing beside a busy server:", pct(openBeside))
-	fmt.Println("store opened for writing with no server:", pct(openAlone))
-	fmt.Println("  difference, per round:", pct(openExtra))
 	return nil
 }
 
