@@ -1,5 +1,7 @@
 package lspserver
 
+//lint:file-ignore SA1019 initialize reads rootUri and rootPath, deprecated, which older clients send alone
+
 import (
 	"context"
 	"encoding/json"
@@ -222,6 +224,8 @@ func (s *server) viewOf() *warm.View {
 // Options.Dir) and announces what the server does.
 func (s *server) initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	dir := s.opts.Dir
+	// Clients older than workspace folders (LSP 3.6) name the root only
+	// by rootUri or rootPath.
 	switch {
 	case len(p.WorkspaceFolders) > 0:
 		dir = uri.URI(p.WorkspaceFolders[0].URI).Filename()

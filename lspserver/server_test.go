@@ -162,6 +162,8 @@ func TestRequests(t *testing.T) {
 		t.Errorf("hover before initialize: %v", err)
 	}
 	var init protocol.InitializeResult
+	// The root by rootUri alone, as older clients name it.
+	//lint:ignore SA1019 the fallback for older clients is what is tested
 	if err := c.call(protocol.MethodInitialize, &protocol.InitializeParams{RootURI: protocol.DocumentURI(uri.File(dir))}, &init); err != nil {
 		t.Fatal(err)
 	}

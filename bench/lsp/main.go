@@ -135,7 +135,7 @@ func run(repo, file string, n int) error {
 	})
 	start := time.Now()
 	var init protocol.InitializeResult
-	if _, err := conn.Call(ctx, protocol.MethodInitialize, &protocol.InitializeParams{RootURI: protocol.DocumentURI(uri.File(root))}, &init); err != nil {
+	if _, err := conn.Call(ctx, protocol.MethodInitialize, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: filepath.Base(root)}}}, &init); err != nil {
 		return err
 	}
 	fmt.Printf("initialize (open the view, read every learning): %.0f ms\n", ms(time.Since(start)))
