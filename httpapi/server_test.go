@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,32 +15,17 @@ import (
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/cochange"
 	"github.com/lorehq/lore/httpapi"
+	"github.com/lorehq/lore/internal/testrepo"
 )
 
 // repo builds a git repository with a lore workspace: two files where
 // auth.ts imports jwt.ts, two learnings, the index and co-change analysis.
 func repo(t *testing.T) (dir, jwtID, authID string) {
 	t.Helper()
-	dir = t.TempDir()
-	files := map[string]string{
+	dir = testrepo.New(t, map[string]string{
 		"src/auth.ts": "import { verify } from './jwt';\n\nexport function login(token: string): boolean {\n  return verify(token);\n}\n",
 		"src/jwt.ts":  "export function verify(token: string): boolean {\n  return token.length > 0;\n}\n",
-	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(text), 0o644)
-	}
-	cmd := exec.Command("sh", "-c", "git init -q -b main && git add -A && git commit -qm initial")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.invalid",
-		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.invalid")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git: %v\n%s", err, out)
-	}
-	if _, err := lore.Init(dir); err != nil {
-		t.Fatal(err)
-	}
+	})
 	ws, err := lore.Open(dir, lore.Options{})
 	if err != nil {
 		t.Fatal(err)

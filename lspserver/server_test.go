@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/lorehq/lore"
+	"github.com/lorehq/lore/internal/testrepo"
 	"github.com/lorehq/lore/lspserver"
 )
 
@@ -27,19 +27,10 @@ const jwtGo = "package src\n\n// Verify checks a token.\nfunc Verify(token strin
 // src/auth.go::Login, which then goes (invalid).
 func repo(t *testing.T) (dir, jwtID, authID string) {
 	t.Helper()
-	dir = t.TempDir()
-	write(t, dir, "src/jwt.go", jwtGo)
-	write(t, dir, "src/auth.go", "package src\n\nfunc Login(token string) bool {\n\treturn Verify(token)\n}\n")
-	cmd := exec.Command("sh", "-c", "git init -q -b main && git add -A && git commit -qm initial")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.invalid",
-		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.invalid")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git: %v\n%s", err, out)
-	}
-	if _, err := lore.Init(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir = testrepo.New(t, map[string]string{
+		"src/jwt.go":  jwtGo,
+		"src/auth.go": "package src\n\nfunc Login(token string) bool {\n\treturn Verify(token)\n}\n",
+	})
 	ws, err := lore.Open(dir, lore.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -53,18 +44,9 @@ func repo(t *testing.T) (dir, jwtID, authID string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, dir, "src/jwt.go", strings.Replace(jwtGo, "> 0", "> 8", 1))
-	write(t, dir, "src/auth.go", "package src\n")
+	testrepo.Write(t, dir, "src/jwt.go", strings.Replace(jwtGo, "> 0", "> 8", 1))
+	testrepo.Write(t, dir, "src/auth.go", "package src\n")
 	return dir, l1.ID, l2.ID
-}
-
-func write(t *testing.T, dir, name, text string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // client is an LSP client over a pipe to a server running in process.

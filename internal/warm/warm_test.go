@@ -2,9 +2,6 @@ package warm
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -13,6 +10,7 @@ import (
 
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/internal/testrepo"
 	"github.com/lorehq/lore/rank"
 )
 
@@ -20,19 +18,10 @@ import (
 // learning anchored to src/jwt.go::Verify.
 func repo(t *testing.T) (dir, id string) {
 	t.Helper()
-	dir = t.TempDir()
-	write(t, dir, "src/jwt.go", "package src\n\n// Verify checks a token.\nfunc Verify(token string) bool {\n\treturn len(token) > 0\n}\n")
-	write(t, dir, "src/auth.go", "package src\n\nfunc Login(token string) bool {\n\treturn Verify(token)\n}\n")
-	cmd := exec.Command("sh", "-c", "git init -q -b main && git add -A && git commit -qm initial")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.invalid",
-		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.invalid")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git: %v\n%s", err, out)
-	}
-	if _, err := lore.Init(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir = testrepo.New(t, map[string]string{
+		"src/jwt.go":  "package src\n\n// Verify checks a token.\nfunc Verify(token string) bool {\n\treturn len(token) > 0\n}\n",
+		"src/auth.go": "package src\n\nfunc Login(token string) bool {\n\treturn Verify(token)\n}\n",
+	})
 	ws, err := lore.Open(dir, lore.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -42,15 +31,6 @@ func repo(t *testing.T) (dir, id string) {
 		t.Fatal(err)
 	}
 	return dir, l.ID
-}
-
-func write(t *testing.T, dir, name, text string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // changes collects what a view's OnChange reports.
@@ -182,7 +162,7 @@ func TestFollows(t *testing.T) {
 			}
 			// Saved: the view re-indexes and says so (notify), or the
 			// next verification does (poll).
-			write(t, dir, "src/jwt.go", string(edited))
+			testrepo.Write(t, dir, "src/jwt.go", string(edited))
 			if mode == "notify" {
 				ch.wait(t, "src/jwt.go", func(c Change) bool { return len(c.Paths) == 1 && c.Paths[0] == "src/jwt.go" })
 			} else {
@@ -299,11 +279,11 @@ func TestContextStaysCurrent(t *testing.T) {
 	}
 	// Verify goes away: the next answer says so, though the store and
 	// the ranking were kept.
-	write(t, dir, "src/jwt.go", "package src\n")
+	testrepo.Write(t, dir, "src/jwt.go", "package src\n")
 	if _, got := ask(); got[id] != "invalid" {
 		t.Errorf("after Verify was removed: %v, want %s invalid", got, id)
 	}
-	write(t, dir, "src/jwt.go", "package src\n\n// Verify checks a token.\nfunc Verify(token string) bool {\n\treturn len(token) > 0\n}\n")
+	testrepo.Write(t, dir, "src/jwt.go", "package src\n\n// Verify checks a token.\nfunc Verify(token string) bool {\n\treturn len(token) > 0\n}\n")
 	// Another process adds a learning about the file.
 	other, err := lore.Open(dir, lore.Options{LockTimeout: 5 * time.Second})
 	if err != nil {
