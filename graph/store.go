@@ -550,19 +550,9 @@ func (s *Store) writable() error {
 	if s.db == nil {
 		return fmt.Errorf("store %s is closed", s.dir)
 	}
-	// Wait for this Store's transactions on the read-only handle to end.
-	// A write from inside one of them would wait forever: give up after
-	// the lock timeout instead.
-	wait := s.opts.LockTimeout
-	if wait <= 0 {
-		wait = DefaultLockTimeout
-	}
-	deadline := time.Now().Add(wait)
-	for !s.exclusive.TryLock() {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("store %s: cannot reopen for writing while a read transaction is open", s.dir)
-		}
-		time.Sleep(time.Millisecond)
+	// A write from inside a read transaction would wait forever.
+	if err := s.lockHandle("cannot reopen for writing while a read transaction is open"); err != nil {
+		return err
 	}
 	defer s.exclusive.Unlock()
 	if err := s.roomToWrite(); err != nil {
@@ -603,16 +593,8 @@ func (s *Store) Downgrade() error {
 	if s.db == nil {
 		return fmt.Errorf("store %s is closed", s.dir)
 	}
-	wait := s.opts.LockTimeout
-	if wait <= 0 {
-		wait = DefaultLockTimeout
-	}
-	deadline := time.Now().Add(wait)
-	for !s.exclusive.TryLock() {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("store %s: cannot reopen read-only while a transaction is open", s.dir)
-		}
-		time.Sleep(time.Millisecond)
+	if err := s.lockHandle("cannot reopen read-only while a transaction is open"); err != nil {
+		return err
 	}
 	defer s.exclusive.Unlock()
 	err := s.closeHandle(s.db, true)
@@ -628,6 +610,24 @@ func (s *Store) Downgrade() error {
 	s.readOnly.Store(readOnly)
 	s.names.clear()
 	return s.read(s.loadCounters)
+}
+
+// lockHandle waits for this Store's transactions to end before its handle
+// is reopened, giving up after the lock timeout with why; the caller
+// unlocks s.exclusive.
+func (s *Store) lockHandle(why string) error {
+	wait := s.opts.LockTimeout
+	if wait <= 0 {
+		wait = DefaultLockTimeout
+	}
+	deadline := time.Now().Add(wait)
+	for !s.exclusive.TryLock() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("store %s: %s", s.dir, why)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
 }
 
 func memTableSize(n int64) int64 {
