@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"net"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lorehq/lore/internal/loopback"
+	"github.com/lorehq/lore/internal/warm"
 	"github.com/lorehq/lore/mcpserver"
 )
 
@@ -30,8 +32,9 @@ lore_build_context, lore_analyze_imports, lore_analyze_cochanges,
 lore_feedback. Resources: lore://learning/{id}, each learning with its
 anchors' status. Prompts: lore_review_change, lore_before_edit.
 
-The store is opened for each call only, so other lore commands run beside
-it. Configure an agent with the command "lore mcp" (and -C DIR when it
+It keeps the store open between calls and follows changed files, and lets
+go of the store whenever another lore command waits to write it, so other
+lore commands run beside it. Configure an agent with the command "lore mcp" (and -C DIR when it
 starts elsewhere).`,
 		Example: `  lore mcp
   claude mcp add lore -- lore -C /path/to/repo mcp
@@ -39,17 +42,30 @@ starts elsewhere).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			parkOnFatal(a.stderr)
+			notify := func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) }
+			var ln net.Listener
+			if addr != "" {
+				var err error
+				if ln, err = loopback.Listen("mcp", addr, allowRemote); err != nil {
+					return err
+				}
+			}
+			view, err := warm.Open(c.Context(), warm.Options{Dir: a.dir, LockTimeout: a.lockTimeout, Notify: notify})
+			if err != nil {
+				if ln != nil {
+					ln.Close()
+				}
+				return err
+			}
+			defer view.Close()
 			opts := mcpserver.Options{
 				Dir:         a.dir,
 				LockTimeout: a.lockTimeout,
-				Notify:      func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) },
+				Notify:      notify,
+				Do:          view.Do,
 			}
-			if addr == "" {
+			if ln == nil {
 				return mcpserver.Run(c.Context(), a.stdin, a.rawStdout, opts)
-			}
-			ln, err := loopback.Listen("mcp", addr, allowRemote)
-			if err != nil {
-				return err
 			}
 			fmt.Fprintf(a.stderr, "lore: MCP on http://%s/\n", ln.Addr())
 			return mcpserver.Serve(c.Context(), ln, mcpserver.HTTPOptions{Options: opts, AllowRemote: allowRemote})
