@@ -17,11 +17,17 @@ const waitMarkPrefix = "lore-waiting-"
 // waits to open the database for writing; done removes it. Best effort.
 func markWaiting(dir string) (done func()) {
 	p := filepath.Join(dir, fmt.Sprintf("%s%d", waitMarkPrefix, os.Getpid()))
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+	// The marker appears under its name already locked (made under
+	// another name, then renamed): Waiting must never find it unlocked
+	// and remove it as a dead process's, which would leave this writer
+	// unseen behind a busy server.
+	tmp := filepath.Join(dir, fmt.Sprintf("lore-wait-new-%d", os.Getpid()))
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return func() {}
 	}
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil || os.Rename(tmp, p) != nil {
+		os.Remove(tmp)
 		f.Close()
 		return func() {}
 	}

@@ -34,6 +34,8 @@ import (
 	"github.com/lorehq/lore/httpapi"
 	"github.com/lorehq/lore/internal/warm"
 	"github.com/lorehq/lore/lspserver"
+	"github.com/lorehq/lore/mcpserver"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
@@ -232,6 +234,12 @@ func run(repo, file string, n int) error {
 	fmt.Println("HTTP /context:", pct(ctxd))
 	fmt.Printf("heap in use after request 10 / after %d: %.1f MB / %.1f MB\n", n, float64(m0.HeapInuse)/1e6, float64(m1.HeapInuse)/1e6)
 
+	// MCP lore_context and lore_impact on the same warm view, through the
+	// official SDK's client over an in-memory transport.
+	if err := measureMCP(ctx, root, file, n, view.Do); err != nil {
+		return err
+	}
+
 	view.Close()
 	srv.Close()
 
@@ -315,4 +323,46 @@ func besideBusy(ctx context.Context, root, file string, add func() (time.Duratio
 	}()
 	time.Sleep(200 * time.Millisecond)
 	return add()
+}
+
+// measureMCP times MCP tool calls answered from a warm view.
+func measureMCP(ctx context.Context, root, file string, n int, do func(context.Context, func(*lore.Workspace) error) error) error {
+	s, err := mcpserver.New(mcpserver.Options{Dir: root, Do: do})
+	if err != nil {
+		return err
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		return err
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	for _, tool := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"lore_context", map[string]any{"targets": []string{file}}},
+		{"lore_impact", map[string]any{"targets": []string{file}}},
+	} {
+		profile("mcp-" + tool.name)
+		var ds []time.Duration
+		for range n {
+			t := time.Now()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool.name, Arguments: tool.args})
+			if err != nil {
+				return err
+			}
+			if res.IsError {
+				return fmt.Errorf("%s: %+v", tool.name, res.Content)
+			}
+			ds = append(ds, time.Since(t))
+		}
+		fmt.Printf("MCP %s: %s\n", tool.name, pct(ds))
+	}
+	return nil
 }
