@@ -32,22 +32,8 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc F() {}\n"), 0o644)
-	s, err := mcpserver.New(mcpserver.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, mcpserver.Options{Dir: dir})
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lore_learn", Arguments: map[string]any{"title": "F is pure", "anchors": []string{"a.go"}}})
 	if err != nil || res.IsError {
 		t.Fatalf("lore_learn: %v %+v", err, res)
@@ -94,22 +80,8 @@ func TestDo(t *testing.T) {
 		}
 		return fn(ws)
 	}
-	s, err := mcpserver.New(mcpserver.Options{Dir: dir, Do: do})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, mcpserver.Options{Dir: dir, Do: do})
 	for _, c := range []mcp.CallToolParams{
 		{Name: "lore_learn", Arguments: map[string]any{"title": "F is pure", "anchors": []string{"a.go"}}},
 		{Name: "lore_context", Arguments: map[string]any{"targets": []string{"a.go"}}},
@@ -128,4 +100,27 @@ func TestDo(t *testing.T) {
 	if err == nil && !res.IsError {
 		t.Errorf("a call whose Do failed succeeded: %+v", res)
 	}
+}
+
+// connect starts a server with opts and returns a client session to it
+// over an in-memory transport, both closed when the test ends.
+func connect(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
+	t.Helper()
+	s, err := mcpserver.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
