@@ -763,8 +763,12 @@ func (w *Workspace) Impact(ctx context.Context, opts ImpactOptions) (*ImpactRepo
 			rep.Notes = []string{"no change: nothing is affected"}
 			return nil
 		}
-		res, err := rank.Context(ctx, st, w.view(st), targets, ro)
+		res, err := w.rank(ctx, st, targets, ro)
 		if err != nil {
+			return err
+		}
+		// As a context answer: where the code is now, and whether it holds.
+		if err := w.recheck(ctx, st, res); err != nil {
 			return err
 		}
 		rep.Targets, rep.Learnings, rep.Stale, rep.Notes = res.Targets, res.Learnings, res.Stale, append(notes, res.Notes...)
