@@ -33,6 +33,9 @@ func TestPackageLayers(t *testing.T) {
 		"internal/agenthook": {".", "anchors"},
 		"mcpserver":          {".", "analyzer", "anchors", "graph", "cochange", "learnfile", "rank", "internal/loopback"},
 		"httpapi":            {".", "graph", "learnfile", "rank"},
+		"internal/warm":      {".", "graph"},
+		"internal/testrepo":  {"."},
+		"lspserver":          {".", "analyzer", "anchors", "internal/warm", "learnfile"},
 		".":                  {"analyzer", "anchors", "cochange", "graph", "learnfile", "rank", "source", "internal/catalog", "internal/verify", "internal/yamlerr"},
 	}
 	for dir, ok := range allowed {
