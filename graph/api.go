@@ -96,6 +96,16 @@ func (tx *Tx) Prune(typ string) (int, error) {
 	return w.prune(typ)
 }
 
+// PruneNodes is Prune for the nodes of ids only: each that exists and that
+// no edge points to is removed, with its out-edges.
+func (tx *Tx) PruneNodes(ids []string) (int, error) {
+	w, err := tx.writer()
+	if err != nil {
+		return 0, err
+	}
+	return w.pruneNodes(ids)
+}
+
 // SetOutEdges makes edges the complete set of from's out-edges of type typ
 // (for a symmetric type: of edges touching from). Edges may leave From and
 // Type empty. Edges that change are upserted, new ones created, missing

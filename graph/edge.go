@@ -442,6 +442,32 @@ func (w *writer) prune(typ string) (int, error) {
 	return len(orphans), nil
 }
 
+// pruneNodes removes each node of ids that exists and that no edge points
+// to, and returns how many it removed.
+func (w *writer) pruneNodes(ids []string) (int, error) {
+	n := 0
+	for _, id := range ids {
+		uid, err := w.lookup(id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		pointed, err := hasKeys(w.txn, putUID([]byte{prefixIn}, uid))
+		if err != nil {
+			return n, err
+		}
+		if !pointed {
+			if err := w.removeNode(id); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
 // hasKeys reports whether any key starts with prefix.
 func hasKeys(txn *badger.Txn, prefix []byte) (bool, error) {
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: false})

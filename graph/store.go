@@ -973,6 +973,17 @@ func (b *Batch) Prune(typ string) (int, error) {
 	return n, err
 }
 
+// PruneNodes is Tx.PruneNodes in the batch.
+func (b *Batch) PruneNodes(ids []string) (int, error) {
+	var n int
+	err := b.do(func(w *writer) error {
+		var err error
+		n, err = w.pruneNodes(ids)
+		return err
+	})
+	return n, err
+}
+
 // Batch is a bulk writer. See Store.Batch. Set, SetOwned and Delete may be
 // called from several goroutines at once; graph operations may not.
 type Batch struct {

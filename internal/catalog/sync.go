@@ -96,10 +96,22 @@ func (c *Learnings) syncListed(ctx context.Context, ls *listing) error {
 		reworded []*learnfile.Learning
 		unparsed []string // files that no longer parse: their terms go
 	)
+	// unanchored are the symbols the old versions of changed and removed
+	// learnings were anchored to: the nodes that may be left orphaned.
+	var unanchored []string
+	was := func(z *lazyLearning) {
+		z.eachAnchor(func(a anchors.Anchor) bool {
+			if a.Type() == anchors.TypeSymbol {
+				unanchored = append(unanchored, anchorNode(a))
+			}
+			return true
+		})
+	}
 	removed := func(r namedRecord) {
 		rep.Removed = append(rep.Removed, r.name)
 		if r.rec.Learning != nil {
 			gone = append(gone, r.rec.Learning.ID)
+			was(r.rec.Learning)
 		}
 	}
 	i := 0
@@ -164,8 +176,11 @@ func (c *Learnings) syncListed(ctx context.Context, ls *listing) error {
 		}
 		if had {
 			rep.Changed = append(rep.Changed, name)
-			if was := r.Learning; was != nil && (l == nil || was.ID != l.ID) {
-				gone = append(gone, was.ID)
+			if r.Learning != nil {
+				was(r.Learning)
+			}
+			if old := r.Learning; old != nil && (l == nil || old.ID != l.ID) {
+				gone = append(gone, old.ID)
 			}
 		} else {
 			rep.Added = append(rep.Added, name)
@@ -181,7 +196,7 @@ func (c *Learnings) syncListed(ctx context.Context, ls *listing) error {
 		if !writer {
 			return c.resyncAsWriter(ctx)
 		}
-		if err := storeSync(st, rep, store, cur, fresh, gone, unparsed); err != nil {
+		if err := storeSync(st, rep, store, cur, fresh, gone, unparsed, unanchored); err != nil {
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
@@ -218,7 +233,7 @@ func (c *Learnings) resyncAsWriter(ctx context.Context) error {
 // before them leaves records that the next sync finds stale and redoes.
 // A learning too big for one transaction (despite the limits of the
 // format) becomes a problem of its file in store and cur.
-func storeSync(st *graph.Store, rep *Report, store, cur []namedRecord, fresh []*learnfile.Learning, gone, unparsed []string) error {
+func storeSync(st *graph.Store, rep *Report, store, cur []namedRecord, fresh []*learnfile.Learning, gone, unparsed, unanchored []string) error {
 	live := map[string]bool{}
 	if len(gone) > 0 {
 		for _, r := range cur {
@@ -257,12 +272,10 @@ func storeSync(st *graph.Store, rep *Report, store, cur []namedRecord, fresh []*
 				return err
 			}
 		}
-		if len(gone)+len(fresh) > 0 {
-			// Symbols no learning is anchored to any more (moved, renamed,
-			// or their learnings removed) leave the graph.
-			if _, err := g.Prune(graph.TypeSymbol); err != nil {
-				return err
-			}
+		// Symbols no learning is anchored to any more (moved, renamed, or
+		// their learnings removed) leave the graph.
+		if _, err := g.PruneNodes(unanchored); err != nil {
+			return err
 		}
 		return nil
 	}
@@ -373,7 +386,7 @@ type graphWriter interface {
 	UpsertNode(n graph.Node) error
 	RemoveNode(id string) error
 	SetOutEdges(from string, typ graph.EdgeType, edges []graph.Edge) error
-	Prune(typ string) (int, error)
+	PruneNodes(ids []string) (int, error)
 }
 
 func learningNode(id string) string { return graph.NodeID(graph.TypeLearning, id) }
