@@ -32,7 +32,7 @@ func TestPackageLayers(t *testing.T) {
 		"internal/loopback":  nil,
 		"internal/agenthook": {".", "anchors"},
 		"mcpserver":          {".", "analyzer", "anchors", "graph", "cochange", "learnfile", "rank", "internal/loopback"},
-		"httpapi":            {".", "graph", "learnfile", "rank"},
+		"httpapi":            {".", "graph", "learnfile", "rank", "internal/loopback"},
 		"internal/warm":      {".", "graph"},
 		"internal/testrepo":  {"."},
 		"lspserver":          {".", "analyzer", "anchors", "internal/warm", "learnfile"},

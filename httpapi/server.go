@@ -9,13 +9,13 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/loopback"
 	"github.com/lorehq/lore/learnfile"
 	"github.com/lorehq/lore/rank"
 )
@@ -90,65 +90,25 @@ func (o *Options) validate() error {
 		o.MaxConns = DefaultMaxConns
 	}
 	if len(o.Hosts) == 0 {
-		o.Hosts = loopbackNames
+		o.Hosts = loopback.LoopbackNames()
 	}
 	return nil
 }
 
-// Listen opens a TCP listener on addr. Unless allowRemote, addr must be a
-// loopback address (127.0.0.1, ::1 or localhost): the API has no
-// authentication.
+// Listen opens a TCP listener on addr (default DefaultAddr). Unless
+// allowRemote, addr must be a loopback address (127.0.0.1, ::1 or
+// localhost): the API has no authentication.
 func Listen(addr string, allowRemote bool) (net.Listener, error) {
 	if addr == "" {
 		addr = DefaultAddr
 	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("serve: address %q: %v (write host:port, e.g. %s)", addr, err, DefaultAddr)
-	}
-	if !allowRemote && !isLoopback(host) {
-		return nil, fmt.Errorf("serve: %s is not a loopback address; the API has no authentication, so pass --allow-remote to listen there anyway", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
-	}
-	return ln, nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return loopback.Listen("serve", addr, allowRemote)
 }
 
 // ListenerNames are the names a server on ln answers to: the loopback
 // names, and for another address that address (every interface's for an
 // unspecified one) and the machine's name.
-func ListenerNames(ln net.Listener) []string {
-	names := append([]string(nil), loopbackNames...)
-	tcp, ok := ln.Addr().(*net.TCPAddr)
-	if !ok || tcp.IP.IsLoopback() {
-		return names
-	}
-	if tcp.IP.IsUnspecified() {
-		if addrs, err := net.InterfaceAddrs(); err == nil {
-			for _, a := range addrs {
-				if n, ok := a.(*net.IPNet); ok {
-					names = append(names, n.IP.String())
-				}
-			}
-		}
-	} else {
-		names = append(names, tcp.IP.String())
-	}
-	if h, err := os.Hostname(); err == nil && h != "" {
-		names = append(names, h)
-	}
-	return names
-}
+func ListenerNames(ln net.Listener) []string { return loopback.Names(ln) }
 
 // Serve answers requests on ln until ctx ends, then stops accepting, lets
 // running requests finish (up to Options.ShutdownGrace) and returns nil.

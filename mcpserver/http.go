@@ -15,17 +15,19 @@ import (
 // HTTPOptions configure MCP over HTTP.
 type HTTPOptions struct {
 	Options
-	// AllowRemote serves clients that are not on this machine: the Host
-	// header is not checked (an Origin header still must match it). There
-	// is no authentication.
-	AllowRemote bool
+	// Hosts are the names (without port) the server answers to in a
+	// request's Host header and a browser's Origin; others are refused (see
+	// loopback.Check). Default: localhost, 127.0.0.1 and ::1, and for Serve
+	// the names of its listener. "*" accepts any Host. There is no
+	// authentication.
+	Hosts []string
 }
 
 // Handler serves MCP over the streamable HTTP transport, stateless: every
 // POST is a whole exchange, with no session id and no initialize needed
 // (the 2026-07-28 specification; older clients that initialize get a
-// fresh session per request). Requests whose Host or Origin says they
-// come from a web page are refused (see loopback.Guard).
+// fresh session per request). Requests a web page could send through the
+// user's browser are refused (see loopback.Check).
 func Handler(opts HTTPOptions) (http.Handler, error) {
 	s, err := New(opts.Options)
 	if err != nil {
@@ -33,12 +35,19 @@ func Handler(opts HTTPOptions) (http.Handler, error) {
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, PropagateRequestCancellation: true})
-	return loopback.Guard(h, opts.AllowRemote), nil
+	hosts := opts.Hosts
+	if len(hosts) == 0 {
+		hosts = loopback.LoopbackNames()
+	}
+	return loopback.Guard(h, hosts), nil
 }
 
 // Serve answers MCP over HTTP on ln until ctx ends, then lets running
 // calls finish (a few seconds at most) and returns nil.
 func Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
+	if len(opts.Hosts) == 0 {
+		opts.Hosts = loopback.Names(ln)
+	}
 	h, err := Handler(opts)
 	if err != nil {
 		ln.Close()

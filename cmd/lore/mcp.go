@@ -14,6 +14,7 @@ import (
 func newMCPCmd(a *app) *cobra.Command {
 	var (
 		addr        string
+		hosts       []string
 		allowRemote bool
 	)
 	c := &cobra.Command{
@@ -22,8 +23,11 @@ func newMCPCmd(a *app) *cobra.Command {
 		Long: `mcp runs a Model Context Protocol server on stdin and stdout, or with --http
 on the streamable HTTP transport in stateless mode (each POST to / is a whole
 exchange: no session, no initialize needed). HTTP listens on loopback only
-unless --allow-remote is given, and refuses requests whose Host or Origin
-header says they come from a web page: there is no authentication.
+unless --allow-remote is given: there is no authentication. Like lore serve,
+it answers only requests addressed to its own names (localhost, 127.0.0.1,
+::1, a remote listener's address and the machine's name; --host adds one)
+and refuses what a web page could send through a browser (another site's
+Origin, cross-site fetches, POST bodies other than JSON).
 
 Tools: lore_context, lore_impact, lore_learn, lore_list, lore_show,
 lore_edit, lore_remove, lore_link, lore_unlink, lore_accept, lore_verify,
@@ -68,10 +72,11 @@ starts elsewhere).`,
 				return mcpserver.Run(c.Context(), a.stdin, a.rawStdout, opts)
 			}
 			fmt.Fprintf(a.stderr, "lore: MCP on http://%s/\n", ln.Addr())
-			return mcpserver.Serve(c.Context(), ln, mcpserver.HTTPOptions{Options: opts, AllowRemote: allowRemote})
+			return mcpserver.Serve(c.Context(), ln, mcpserver.HTTPOptions{Options: opts, Hosts: hostNames(hosts, ln)})
 		},
 	}
 	c.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `HOST:PORT` instead of stdio")
+	c.Flags().StringArrayVar(&hosts, "host", nil, "with --http, also answer requests addressed to `NAME` (repeatable)")
 	c.Flags().BoolVar(&allowRemote, "allow-remote", false, "with --http, allow a non-loopback address (no authentication!)")
 	return c
 }

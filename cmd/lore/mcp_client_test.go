@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,5 +128,44 @@ func TestOfficialMCPClient(t *testing.T) {
 			}
 		}()
 		node(t, []string{"LORE_REPO=" + dir}, "http", url)
+		refusesBrowsers(t, url)
 	})
+}
+
+// refusesBrowsers checks that the MCP endpoint at url refuses what a web
+// page could send through the user's browser, as lore serve does.
+func refusesBrowsers(t *testing.T, url string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, c := range []struct {
+		name   string
+		header map[string]string
+		host   string
+		status int
+	}{
+		{"rebinding", map[string]string{"Content-Type": "application/json"}, "evil.example", http.StatusMisdirectedRequest},
+		{"foreign origin", map[string]string{"Content-Type": "application/json", "Origin": "https://evil.example"}, "", http.StatusForbidden},
+		{"cross-site fetch", map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, "", http.StatusForbidden},
+		{"text body", map[string]string{"Content-Type": "text/plain"}, "", http.StatusUnsupportedMediaType},
+	} {
+		req, err := http.NewRequest("POST", url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range c.header {
+			req.Header.Set(k, v)
+		}
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if c.host != "" {
+			req.Host = c.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d", c.name, resp.StatusCode, c.status)
+		}
+	}
 }

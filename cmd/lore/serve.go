@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lorehq/lore/httpapi"
+	"github.com/lorehq/lore/internal/loopback"
 	"github.com/lorehq/lore/internal/warm"
 )
 
@@ -70,7 +71,7 @@ lets go of the store whenever another lore command waits to write it.`,
 // hostNames are the names the server answers to: the listener's and extra.
 func hostNames(extra []string, ln net.Listener) []string {
 	if len(extra) == 0 {
-		return nil // the listener's: see httpapi.Options.Hosts
+		return nil // the listener's: see loopback.Names
 	}
-	return append(httpapi.ListenerNames(ln), extra...)
+	return append(loopback.Names(ln), extra...)
 }
