@@ -160,21 +160,36 @@ func (r *Repo) ChangedLines(ctx context.Context, o DiffOptions) (map[string][]Hu
 	if err != nil {
 		return nil, err
 	}
+	return parseDiff(out), nil
+}
+
+// parseDiff reads the hunks of each file of a `git diff --unified=0`
+// output. ---/+++ lines are file names only in a file's header, between
+// its "diff --git" line and its first hunk: inside a hunk, a removed line
+// "-- x" (a Lua or SQL comment) reads "--- x".
+func parseDiff(out []byte) map[string][]Hunk {
 	files := map[string][]Hunk{}
-	cur := ""
+	cur, header := "", false
 	for _, line := range strings.Split(string(out), "\n") {
 		switch {
-		case strings.HasPrefix(line, "--- "):
+		case strings.HasPrefix(line, "diff --git "):
+			cur, header = "", true
+		case header && strings.HasPrefix(line, "--- "):
 			// Deleted unless a +++ line names a new side.
 			if cur = diffPath(line[4:], "a/"); cur != "" {
 				files[cur] = nil
 			}
-		case strings.HasPrefix(line, "+++ "):
-			if p := diffPath(line[4:], "b/"); p != "" {
-				cur = p // a renamed file's old path stays, as deleted
+		case header && strings.HasPrefix(line, "+++ "):
+			// A renamed file's old path stays, as deleted; a deleted
+			// file (+++ /dev/null) gets no hunks.
+			if cur = diffPath(line[4:], "b/"); cur != "" {
 				files[cur] = []Hunk{}
 			}
-		case strings.HasPrefix(line, "@@ ") && cur != "":
+		case strings.HasPrefix(line, "@@ "):
+			header = false
+			if cur == "" {
+				continue
+			}
 			// @@ -a[,b] +c[,d] @@
 			f := strings.Fields(line)
 			if len(f) < 3 || !strings.HasPrefix(f[2], "+") {
@@ -185,7 +200,7 @@ func (r *Repo) ChangedLines(ctx context.Context, o DiffOptions) (map[string][]Hu
 			files[cur] = append(files[cur], h)
 		}
 	}
-	return files, nil
+	return files
 }
 
 // hunkRange reads "c,d" or "c" of a hunk header.
