@@ -136,12 +136,14 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	// The anchored code must be nearly all there, and much more there
-	// than under the name; a name that keeps a good part of it and calls
-	// the other symbol had code extracted from it, unless that code is
-	// the anchored one unchanged (the name kept as a delegate). Its body
-	// decides that, not the share of lines the diff moved there.
+	// than under the name; a name that keeps a good part of it, or its
+	// signature, and calls the other symbol had code extracted from it,
+	// unless that code is the anchored one unchanged (the name kept as a
+	// delegate). Its body decides that, not the share of lines the diff
+	// moved there.
 	c := cands[best]
-	extracted := len(o.toks) >= 20 && here >= 0.4 && !c.sameBody && c.sim < 0.95 && slicesContains(v.symbolTokens(f, sym), c.sym.Name)
+	kept := here >= 0.4 || r.Change == ChangeBodyChanged
+	extracted := len(o.toks) >= 20 && kept && !c.sameBody && c.sim < 0.95 && slicesContains(v.symbolTokens(f, sym), c.sym.Name)
 	// The diff of the file keeps the old lines in the other symbol, not
 	// under the name: the name was given to new code.
 	diffSays := c.keptKnown && c.kept >= 0.5 && self.keptKnown && self.kept <= c.kept-0.2 && c.likeness() >= 0.9
