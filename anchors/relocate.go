@@ -501,10 +501,12 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 	if b.sameName || b.rivalScore < 0 || b.rivalScore >= 0.5 || b.likeness() < 0.6 {
 		return false
 	}
-	if tinyPair(o, v.symbolTokens(b.file, b.sym)) {
+	if tinyPair(o, v.symbolTokens(b.file, b.sym)) && !keepsName(o, b) {
 		// In a tiny body the syntax alone is most of the likeness:
 		// Check(token) { return token != "" } is no more Other() {
-		// return true } for being the only one.
+		// return true } for being the only one. A name that keeps the
+		// old one whole in its type says what the body cannot
+		// (getLoadingBinder became getLoadingBinderRef).
 		return false
 	}
 	if b.sym.Path != a.Path() && b.sym.Path != renamedTo {
@@ -729,10 +731,11 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Siblings look this much alike (startPos and endPos): without
 		// the same header, only a candidate.
 		c.score = min(sketchScore(c.sim), 0.75)
-	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks)):
+	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks) || keepsName(o, c)):
 		// Renamed: the body (and the diff) must speak; the same header
 		// and a related name help. A tiny body must be nearly the same:
-		// its syntax alone makes most of the likeness.
+		// its syntax alone makes most of the likeness, unless the new
+		// name keeps the old one in its type.
 		c.score = 0.95*like + 0.05*nameSimilarity(name, s.Name)
 		if sameHeader {
 			c.score += 0.03
