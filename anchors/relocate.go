@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -135,10 +136,14 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	// The anchored code must be nearly all there, and much more there
-	// than under the name; a name that keeps a good part of it and calls
-	// the other symbol had code extracted from it.
+	// than under the name; a name that keeps a good part of it, or its
+	// signature, and calls the other symbol had code extracted from it,
+	// unless that code is the anchored one unchanged (the name kept as a
+	// delegate). Its body decides that, not the share of lines the diff
+	// moved there.
 	c := cands[best]
-	extracted := len(o.toks) >= 20 && here >= 0.4 && c.likeness() < 0.95 && slicesContains(v.symbolTokens(f, sym), c.sym.Name)
+	kept := here >= 0.4 || r.Change == ChangeBodyChanged
+	extracted := len(o.toks) >= 20 && kept && !c.sameBody && c.sim < 0.95 && slicesContains(v.symbolTokens(f, sym), c.sym.Name)
 	// The diff of the file keeps the old lines in the other symbol, not
 	// under the name: the name was given to new code.
 	diffSays := c.keptKnown && c.kept >= 0.5 && self.keptKnown && self.kept <= c.kept-0.2 && c.likeness() >= 0.9
@@ -362,12 +367,13 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 	if best < 0 {
 		return -1, round(cands[0].score / 2)
 	}
+	best = nameKeeper(o, cands, best)
 	// Copies of the code as good as the best: where they are decides, when
 	// one is clearly closer to the anchor's file than the others.
 	renamedTo := o.renamedTo
 	copiesAt := []int{best}
-	for i := best + 1; i < len(cands); i++ {
-		if c := cands[i]; c.claimedBy == "" && cands[best].score-c.score < 0.02 && copiesOf(cands[best], c) {
+	for i := 0; i < len(cands); i++ {
+		if c := cands[i]; i != best && c.claimedBy == "" && cands[best].score-c.score < 0.02 && copiesOf(cands[best], c) && keepsName(o, c) == keepsName(o, cands[best]) {
 			copiesAt = append(copiesAt, i)
 		}
 	}
@@ -396,6 +402,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if b.sameName && !c.sameName && b.likeness() >= c.likeness()-0.02 {
 			continue // as like, and it kept the name
 		}
+		if keepsName(o, b) && !keepsName(o, c) && b.likeness() >= 0.85 && b.likeness() >= c.likeness()-0.05 {
+			continue // about as like, and it kept the old name whole
+		}
 		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {
 			continue // the diff of the file shows the code stayed in the best
 		}
@@ -418,6 +427,54 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		conf = max(conf, 0.81+0.19*(b.likeness()-0.6)/0.4)
 	}
 	return best, round(conf)
+}
+
+// nameKeeper returns the candidate to weigh first: cands[best], unless
+// it renamed the anchored symbol to a name without the old one while a
+// single other candidate about as like, in the same type, keeps the old
+// name whole (fooInLegacyMode for foo). A test split into a renamed one
+// and a near copy beside it reads this way to a reviewer: the one that
+// kept the name is the old test, the other is new.
+func nameKeeper(o origin, cands []candidate, best int) int {
+	b := cands[best]
+	if keepsName(o, b) {
+		return best
+	}
+	keeper := -1
+	for i, c := range cands {
+		if i == best || c.claimedBy != "" || !keepsName(o, c) || c.likeness() < 0.85 || c.score < b.score-0.05 {
+			continue
+		}
+		if keeper >= 0 {
+			return best // two keep it: the name cannot tell them apart
+		}
+		keeper = i
+	}
+	if keeper < 0 {
+		return best
+	}
+	return keeper
+}
+
+// keepsName reports a candidate renamed in the anchored symbol's own type
+// (and file, or the file it was renamed to) to a name that holds the old
+// one whole, words in order, and adds to it: runTests → runTestsInOrder,
+// parse → strictParse. The old name must say something (see distinctive).
+func keepsName(o origin, c candidate) bool {
+	if c.sameName || !distinctive(o.name) || c.sym.Path != o.a.Path() && c.sym.Path != o.renamedTo {
+		return false
+	}
+	_, fq, _ := cutFQ(c.sym.FQName)
+	if outerName(fq) != o.outer {
+		return false
+	}
+	old, now := words(o.name), words(c.sym.Name)
+	for i := 0; i+len(old) <= len(now) && len(now) > len(old); i++ {
+		if slices.Equal(now[i:i+len(old)], old) {
+			return true
+		}
+	}
+	return false
 }
 
 // tinyBody is the fewest tokens (header included) under which a symbol's
@@ -444,10 +501,12 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 	if b.sameName || b.rivalScore < 0 || b.rivalScore >= 0.5 || b.likeness() < 0.6 {
 		return false
 	}
-	if tinyPair(o, v.symbolTokens(b.file, b.sym)) {
+	if tinyPair(o, v.symbolTokens(b.file, b.sym)) && !keepsName(o, b) {
 		// In a tiny body the syntax alone is most of the likeness:
 		// Check(token) { return token != "" } is no more Other() {
-		// return true } for being the only one.
+		// return true } for being the only one. A name that keeps the
+		// old one whole in its type says what the body cannot
+		// (getLoadingBinder became getLoadingBinderRef).
 		return false
 	}
 	if b.sym.Path != a.Path() && b.sym.Path != renamedTo {
@@ -643,9 +702,11 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		if related {
 			c.score += 0.05
 		}
-		if o.named == 1 && s.Kind == a.Kind && distinctive(name) && like >= 0.3 {
-			// The only symbol of a telling name, of the same kind: moved
-			// and much edited, most likely.
+		if o.named == 1 && s.Kind == a.Kind && distinctive(name) && like >= 0.3 && !v.hadName(ctx, cf, s) {
+			// The only symbol of a telling name, of the same kind, new
+			// there: moved and much edited, most likely. (One that already
+			// had the name, as an abstract method its overrides were
+			// renamed away from, says so only by its body.)
 			c.score = max(c.score, 0.7+0.3*like)
 		}
 	case sameName && c.simKnown:
@@ -670,10 +731,11 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Siblings look this much alike (startPos and endPos): without
 		// the same header, only a candidate.
 		c.score = min(sketchScore(c.sim), 0.75)
-	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks)):
+	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks) || keepsName(o, c)):
 		// Renamed: the body (and the diff) must speak; the same header
 		// and a related name help. A tiny body must be nearly the same:
-		// its syntax alone makes most of the likeness.
+		// its syntax alone makes most of the likeness, unless the new
+		// name keeps the old one in its type.
 		c.score = 0.95*like + 0.05*nameSimilarity(name, s.Name)
 		if sameHeader {
 			c.score += 0.03
@@ -770,6 +832,13 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 		}
 	}
 	return true
+}
+
+// hadName reports whether s (of cf) was already in Base under its name
+// (and selector), whatever its code then.
+func (v *Verifier) hadName(ctx context.Context, cf *File, s analyzer.Symbol) bool {
+	_, _, ok := v.inBase(ctx, cf, s)
+	return ok
 }
 
 // inBase returns the symbol of Base that s (of cf) was: the same name,

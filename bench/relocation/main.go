@@ -6,7 +6,7 @@
 // names. Symbols the commit left alone are verified beside them: any
 // verdict but valid is a false alarm.
 //
-//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|all] [-projects a,b] [-v]
+//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|all] [-projects a,b] [-commits sha,...] [-v]
 //
 // -oracle is RefactoringMiner's src/test/resources/oracle (tse-dataset/,
 // python-dataset/, javascript-dataset/ and commits/, the snapshots of the
@@ -70,6 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	snapshotOnly := fl.Bool("snapshot-only", false, "read every commit from its snapshot, even with a clone")
 	sample := fl.String("sample", "all", "dev, report or all")
 	projects := fl.String("projects", "", "only these projects (comma-separated)")
+	shas := fl.String("commits", "", "only these commits (comma-separated SHA prefixes)")
 	modes := fl.String("modes", "base", "comma-separated: base (the parent as Base, git's renames), sketch (no Base), norenames (Base, no rename map)")
 	maxControls := fl.Int("controls", 20, "untouched symbols verified per commit")
 	verbose := fl.Bool("v", false, "list every instance not followed to its target")
@@ -92,6 +93,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			only[p] = true
 		}
 	}
+	var onlySHA []string
+	for _, p := range strings.Split(*shas, ",") {
+		if p != "" {
+			onlySHA = append(onlySHA, p)
+		}
+	}
 	dev := map[string]bool{}
 	for _, p := range devProjects {
 		dev[p] = true
@@ -101,7 +108,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		c := &commits[i]
 		inDev := c.Dataset == "tse" && dev[c.Project]
 		switch {
-		case len(only) > 0 && !only[c.Project]:
+		case len(only) > 0 && !only[c.Project], len(onlySHA) > 0 && !hasPrefix(c.SHA, onlySHA):
 			continue
 		case *sample == "dev" && !inDev, *sample == "report" && inDev:
 			continue
@@ -143,6 +150,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		report(stdout, name, *sample, runs, *verbose, time.Since(start))
 	}
 	return nil
+}
+
+func hasPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasRelocation(c *commit) bool {
