@@ -14,8 +14,9 @@ import (
 	"github.com/lorehq/lore/graph"
 )
 
-// indexDump is what an index says of imports: every import record with
-// its targets, and every IMPORTS edge.
+// indexDump is what an index says of imports, packages and names: every
+// import record with its targets, every IMPORTS and IN_PACKAGE edge and
+// package node, and the name index's pairs (its parts merged).
 func indexDump(t *testing.T, store *graph.Store) []string {
 	t.Helper()
 	var out []string
@@ -30,14 +31,32 @@ func indexDump(t *testing.T, store *graph.Store) []string {
 	if err := store.Export(context.Background(), &buf, graph.JSON); err != nil {
 		t.Fatal(err)
 	}
-	var g struct{ Edges []graph.Edge }
+	var g struct {
+		Nodes []graph.Node
+		Edges []graph.Edge
+	}
 	if err := json.Unmarshal(buf.Bytes(), &g); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range g.Edges {
-		if e.Type == graph.Imports {
-			out = append(out, "edge "+e.From+" -> "+e.To)
+		if e.Type == graph.Imports || e.Type == graph.InPackage {
+			out = append(out, "edge "+string(e.Type)+" "+e.From+" -> "+e.To)
 		}
+	}
+	for _, n := range g.Nodes {
+		if strings.HasPrefix(n.ID, graph.TypePackage+":") {
+			out = append(out, "node "+n.ID)
+		}
+	}
+	names := map[string]bool{}
+	err = store.View(func(tx *graph.Tx) error {
+		return tx.Scan(nsNames, "", func(_ string, v []byte) error { return mergePart(names, v) })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e := range names {
+		out = append(out, "name "+strings.Replace(e, "\x00", " ", 1))
 	}
 	sort.Strings(out)
 	return out

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -166,7 +167,12 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	// finds the mark knows the import records and edges of an interrupted
 	// run may disagree (they go through separate transactions), and
 	// resolves every parsed file instead of trusting its record.
-	err := store.Update(func(tx *graph.Tx) error { return tx.Set(nsState, "running", []byte{1}) })
+	err := store.Update(func(tx *graph.Tx) error {
+		if err := tx.Set(nsState, "running", []byte{1}); err != nil {
+			return err
+		}
+		return u.names.begin(tx)
+	})
 	if err != nil {
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
@@ -235,6 +241,7 @@ type indexRun struct {
 	names         *nameIndex
 	decls         *goDecls
 	metaWrites    []string // paths whose file record is written
+	joined        []string // files parsed that are new or changed language
 }
 
 func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
@@ -321,7 +328,7 @@ func (u *indexRun) sameState() (bool, error) {
 func (u *indexRun) reread() error {
 	u.recs, u.oldPaths, u.old, u.oldBin = nil, nil, nil, map[string][2]int64{}
 	u.lastRun, u.interrupted = 0, false
-	u.metas, u.seen, u.binNow, u.todo, u.removed = nil, nil, map[string]bool{}, nil, nil
+	u.metas, u.seen, u.binNow, u.todo, u.removed, u.joined = nil, nil, map[string]bool{}, nil, nil, nil
 	u.sum.Unchanged = 0
 	u.sum.Skipped = u.walkSkips
 	u.changedDirs, u.oldConfigs, u.setChanged, u.configChanged = map[string]bool{}, map[string]string{}, false, false
@@ -591,6 +598,9 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	}
 	u.metas[p] = &nm
 	u.metaWrites = append(u.metaWrites, p)
+	if !had || m.Lang != f.Lang {
+		u.joined = append(u.joined, p)
+	}
 	if f.Lang == "" {
 		if had && m.Lang != "" {
 			if err := b.Delete(nsSymbols, p); err != nil {
@@ -613,6 +623,11 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	}
 	if !keptNames {
 		u.names.learn(r.names)
+		if u.names.full() {
+			if err := u.names.flush(u.store, b); err != nil {
+				return err
+			}
+		}
 	}
 	u.parsedImports[p] = f.Imports
 	return nil
@@ -1051,11 +1066,17 @@ func equalStrings(a, b []string) bool {
 // index when needed.
 type goDecls struct {
 	files map[string][]string
-	pkgs  map[string]map[string][]int // see index
+	pkgs  map[string][]declRef // see index
+}
+
+// declRef is a package-level name and the index of a file declaring it.
+type declRef struct {
+	name string
+	file int
 }
 
 func newGoDecls() *goDecls {
-	return &goDecls{files: map[string][]string{}, pkgs: map[string]map[string][]int{}}
+	return &goDecls{files: map[string][]string{}, pkgs: map[string][]declRef{}}
 }
 
 func (d *goDecls) add(p string, names map[string]bool) { d.files[p] = sortedKeys(names) }
@@ -1078,14 +1099,15 @@ func (d *goDecls) users(store *graph.Store, parsed map[string][]Import, im Impor
 	}
 	var out []string
 	if im.pkgDir != "" { // the whole package: through its inverted index
-		byName := d.index(store, im.pkgDir, im.Targets)
+		refs := d.index(store, im.pkgDir, im.Targets)
 		var hit []bool
 		for _, n := range im.Names {
-			for _, i := range byName[n] {
+			i := sort.Search(len(refs), func(i int) bool { return refs[i].name >= n })
+			for ; i < len(refs) && refs[i].name == n; i++ {
 				if hit == nil {
 					hit = make([]bool, len(im.Targets))
 				}
-				hit[i] = true
+				hit[refs[i].file] = true
 			}
 		}
 		for i, ok := range hit {
@@ -1129,21 +1151,25 @@ func (d *goDecls) names(store *graph.Store, t string) []string {
 	return d.files[t]
 }
 
-// index maps each package-level name of the package in dir (whose files
-// are files) to the indexes in files of the files declaring it, built once
-// per package: every whole-package import of dir has the same files.
-func (d *goDecls) index(store *graph.Store, dir string, files []string) map[string][]int {
-	if byName, ok := d.pkgs[dir]; ok {
-		return byName
+// index lists the package-level names of the package in dir (whose files
+// are files), each with the index in files of a file declaring it, sorted
+// by name, built once per package: every whole-package import of dir has
+// the same files. A sorted list takes a fraction of a map's memory, which
+// every package imported would otherwise hold to the end of the run.
+func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRef {
+	if refs, ok := d.pkgs[dir]; ok {
+		return refs
 	}
-	byName := map[string][]int{}
-	d.pkgs[dir] = byName
+	var refs []declRef
 	for i, t := range files {
 		for _, n := range d.names(store, t) {
-			byName[n] = append(byName[n], i)
+			refs = append(refs, declRef{n, i})
 		}
 	}
-	return byName
+	slices.SortStableFunc(refs, func(a, b declRef) int { return strings.Compare(a.name, b.name) })
+	refs = slices.Clip(refs)
+	d.pkgs[dir] = refs
+	return refs
 }
 
 func sameSet(a, b map[string]bool) bool {
