@@ -237,7 +237,7 @@ type indexRun struct {
 	// one have their edges made again.
 	changedDirs   map[string]bool
 	oldConfigs    map[string]string // config file -> configKey, as last indexed
-	parsedImports map[string][]Import
+	parsedImports importsOf
 	names         *nameIndex
 	decls         *goDecls
 	metaWrites    []string // paths whose file record is written
@@ -247,7 +247,7 @@ type indexRun struct {
 func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
 	u := &indexRun{store: store, fsys: fsys, opts: opts, table: opts.Table, workers: opts.Workers,
 		max: opts.MaxFileSize, start: time.Now(), oldBin: map[string][2]int64{}, binNow: map[string]bool{},
-		parsedImports: map[string][]Import{}, decls: newGoDecls(), changedDirs: map[string]bool{}, oldConfigs: map[string]string{}}
+		parsedImports: importsOf{}, decls: newGoDecls(), changedDirs: map[string]bool{}, oldConfigs: map[string]string{}}
 	if u.table == nil {
 		u.table = NewTable()
 	}
@@ -629,7 +629,7 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 			}
 		}
 	}
-	u.parsedImports[p] = f.Imports
+	u.parsedImports[p] = encodeImports(f.Imports)
 	return nil
 }
 
@@ -819,7 +819,7 @@ func topLevelNames(syms []Symbol) map[string]bool {
 // keeps the record's targets and its edges: nothing they depend on
 // changed.
 func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs.FS, table *Table,
-	metas map[string]*fileMeta, paths []string, parsed map[string][]Import, decls *goDecls, all, cold, trust bool, sum *Summary) error {
+	metas map[string]*fileMeta, paths []string, parsed importsOf, decls *goDecls, all, cold, trust bool, sum *Summary) error {
 	if len(parsed) == 0 && !all {
 		return nil
 	}
@@ -876,7 +876,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 		return nil
 	}
-	mk := newEdgeMaker(store, metas, parsed, decls)
+	mk := newEdgeMaker(store, metas, decls)
 	edgesOf := mk.append
 	// write stores p's import record and, unless all (edges are then
 	// written together at the end) or kept, its edges.
@@ -897,7 +897,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 			return err
 		}
 		l := table.Lookup(metas[p].Lang)
-		if imps, ok := parsed[p]; ok {
+		if imps, ok := parsed.get(p); ok {
 			if trust && !all {
 				same, err := keepTargets(store, p, imps)
 				if err != nil {
@@ -1061,13 +1061,36 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
+// importsOf holds the imports of the files parsed in an update until they
+// are resolved: each file's as an import record (encodeImports), which
+// takes a fraction of the memory of the Imports it encodes.
+type importsOf map[string][]byte
+
+// get decodes p's imports; an undecodable record gives none.
+func (m importsOf) get(p string) ([]Import, bool) {
+	v, ok := m[p]
+	if !ok {
+		return nil, false
+	}
+	imps, err := decodeImports(p, v)
+	if err != nil {
+		return nil, true
+	}
+	return imps, true
+}
+
 // goDecls maps a Go file to the package-level names it declares (sorted),
 // for the files parsed in this update; other files are read from the
 // index when needed.
 type goDecls struct {
-	files map[string][]string
-	pkgs  map[string][]declRef // see index
+	files  map[string]string    // path -> sorted names joined by NUL (Go names hold none)
+	pkgs   map[string][]declRef // see index
+	cached int                  // references in pkgs
 }
+
+// declCacheRefs bounds the references goDecls.index keeps: past it, the
+// lists of the packages met so far are dropped and made again when needed.
+const declCacheRefs = 1 << 16
 
 // declRef is a package-level name and the index of a file declaring it.
 type declRef struct {
@@ -1076,10 +1099,12 @@ type declRef struct {
 }
 
 func newGoDecls() *goDecls {
-	return &goDecls{files: map[string][]string{}, pkgs: map[string][]declRef{}}
+	return &goDecls{files: map[string]string{}, pkgs: map[string][]declRef{}}
 }
 
-func (d *goDecls) add(p string, names map[string]bool) { d.files[p] = sortedKeys(names) }
+func (d *goDecls) add(p string, names map[string]bool) {
+	d.files[p] = strings.Join(sortedKeys(names), "\x00")
+}
 
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
@@ -1093,7 +1118,7 @@ func sortedKeys(m map[string]bool) []string {
 // users narrows a Go import's targets to the files that declare the names
 // the importing file uses; all targets when it uses none that are found
 // (blank and dot imports, names from other build configurations).
-func (d *goDecls) users(store *graph.Store, parsed map[string][]Import, im Import) []string {
+func (d *goDecls) users(store *graph.Store, im Import) []string {
 	if len(im.Names) == 0 || len(im.Targets) < 2 {
 		return im.Targets
 	}
@@ -1135,20 +1160,24 @@ func (d *goDecls) users(store *graph.Store, parsed map[string][]Import, im Impor
 // names returns the package-level names of Go file t, read from the
 // index when t was not parsed in this update.
 func (d *goDecls) names(store *graph.Store, t string) []string {
-	if names, ok := d.files[t]; ok {
-		return names
+	joined, ok := d.files[t]
+	if !ok {
+		// A record that cannot be read gives no names: users then keeps
+		// every file of the package as a target, as for a name not found.
+		var top map[string]bool
+		_ = store.View(func(tx *graph.Tx) error {
+			if v, err := tx.Get(nsSymbols, t); err == nil {
+				top, _ = decodeTopNames(v)
+			}
+			return nil
+		})
+		d.add(t, top)
+		joined = d.files[t]
 	}
-	// A record that cannot be read gives no names: users then keeps
-	// every file of the package as a target, as for a name not found.
-	var top map[string]bool
-	_ = store.View(func(tx *graph.Tx) error {
-		if v, err := tx.Get(nsSymbols, t); err == nil {
-			top, _ = decodeTopNames(v)
-		}
+	if joined == "" {
 		return nil
-	})
-	d.files[t] = sortedKeys(top)
-	return d.files[t]
+	}
+	return strings.Split(joined, "\x00")
 }
 
 // index lists the package-level names of the package in dir (whose files
@@ -1167,8 +1196,12 @@ func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRe
 		}
 	}
 	slices.SortStableFunc(refs, func(a, b declRef) int { return strings.Compare(a.name, b.name) })
-	refs = slices.Clip(refs)
+	if d.cached+len(refs) > declCacheRefs {
+		clear(d.pkgs)
+		d.cached = 0
+	}
 	d.pkgs[dir] = refs
+	d.cached += len(refs)
 	return refs
 }
 
@@ -1190,14 +1223,13 @@ func sameSet(a, b map[string]bool) bool {
 type edgeMaker struct {
 	store  *graph.Store
 	metas  map[string]*fileMeta
-	parsed map[string][]Import
 	decls  *goDecls
 	ids    map[string]string // path -> "file:"+path
 	seen   map[string]bool   // targets of the file at hand
 }
 
-func newEdgeMaker(store *graph.Store, metas map[string]*fileMeta, parsed map[string][]Import, decls *goDecls) *edgeMaker {
-	return &edgeMaker{store: store, metas: metas, parsed: parsed, decls: decls, ids: map[string]string{}, seen: map[string]bool{}}
+func newEdgeMaker(store *graph.Store, metas map[string]*fileMeta, decls *goDecls) *edgeMaker {
+	return &edgeMaker{store: store, metas: metas, decls: decls, ids: map[string]string{}, seen: map[string]bool{}}
 }
 
 func (m *edgeMaker) id(p string) string {
@@ -1220,7 +1252,7 @@ func (m *edgeMaker) append(edges []graph.Edge, p string, imps []Import) []graph.
 	for _, im := range imps {
 		targets := im.Targets
 		if m.metas[p].Lang == "go" {
-			targets = m.decls.users(m.store, m.parsed, im)
+			targets = m.decls.users(m.store, im)
 		}
 		for _, t := range targets {
 			if t != p && !m.seen[t] {
