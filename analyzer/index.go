@@ -1090,7 +1090,7 @@ type goDecls struct {
 
 // declCacheRefs bounds the references goDecls.index keeps: past it, the
 // lists of the packages met so far are dropped and made again when needed.
-const declCacheRefs = 1 << 16
+const declCacheRefs = 1 << 18
 
 // declRef is a package-level name and the index of a file declaring it.
 type declRef struct {
@@ -1195,7 +1195,7 @@ func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRe
 			refs = append(refs, declRef{n, i})
 		}
 	}
-	slices.SortStableFunc(refs, func(a, b declRef) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(refs, func(a, b declRef) int { return cmp.Or(strings.Compare(a.name, b.name), a.file-b.file) })
 	if d.cached+len(refs) > declCacheRefs {
 		clear(d.pkgs)
 		d.cached = 0
@@ -1221,11 +1221,11 @@ func sameSet(a, b map[string]bool) bool {
 // target file (for Go, the files of the package that declare names the
 // file uses), sharing one id string per file across the edges it makes.
 type edgeMaker struct {
-	store  *graph.Store
-	metas  map[string]*fileMeta
-	decls  *goDecls
-	ids    map[string]string // path -> "file:"+path
-	seen   map[string]bool   // targets of the file at hand
+	store *graph.Store
+	metas map[string]*fileMeta
+	decls *goDecls
+	ids   map[string]string // path -> "file:"+path
+	seen  map[string]bool   // targets of the file at hand
 }
 
 func newEdgeMaker(store *graph.Store, metas map[string]*fileMeta, decls *goDecls) *edgeMaker {
