@@ -22,27 +22,15 @@ func (u *indexRun) packages(ctx context.Context, b *graph.Batch) error {
 		return nil
 	}
 	if len(u.old) == 0 {
-		var edges []graph.Edge
-		for p, m := range u.metas {
-			if m.Lang == "go" {
-				edges = append(edges, packageEdge(p))
-			}
-		}
 		// A first index: nothing to replace, and a bulk load costs a
 		// fraction of an upsert per edge.
-		if err := u.store.Load(ctx, nil, edges); err != nil {
+		if err := u.store.Load(ctx, nil, u.packageEdges()); err != nil {
 			return fmt.Errorf("package edges: %w", err)
 		}
 		return nil
 	}
 	if u.interrupted || u.opts.Force {
-		var edges []graph.Edge
-		for p, m := range u.metas {
-			if m.Lang == "go" {
-				edges = append(edges, packageEdge(p))
-			}
-		}
-		if err := b.ReplaceEdges(ctx, graph.InPackage, edges); err != nil {
+		if err := b.ReplaceEdges(ctx, graph.InPackage, u.packageEdges()); err != nil {
 			return fmt.Errorf("package edges: %w", err)
 		}
 		if _, err := b.Prune(graph.TypePackage); err != nil {
@@ -52,11 +40,14 @@ func (u *indexRun) packages(ctx context.Context, b *graph.Batch) error {
 	}
 	var left []string // packages that lost a file
 	set := func(p string, wasGo bool) error {
-		var edges []graph.Edge
-		if m, ok := u.metas[p]; ok && m.Lang == "go" {
-			edges = append(edges, packageEdge(p))
-		} else if !wasGo {
+		m, ok := u.metas[p]
+		isGo := ok && m.Lang == "go"
+		if !isGo && !wasGo {
 			return nil
+		}
+		var edges []graph.Edge
+		if isGo {
+			edges = append(edges, packageEdge(p))
 		} else {
 			left = append(left, packageNode(p))
 		}
@@ -80,6 +71,17 @@ func (u *indexRun) packages(ctx context.Context, b *graph.Batch) error {
 		return fmt.Errorf("package edges: %w", err)
 	}
 	return nil
+}
+
+// packageEdges are the IN_PACKAGE edges of every Go file indexed.
+func (u *indexRun) packageEdges() []graph.Edge {
+	var edges []graph.Edge
+	for p, m := range u.metas {
+		if m.Lang == "go" {
+			edges = append(edges, packageEdge(p))
+		}
+	}
+	return edges
 }
 
 func packageEdge(p string) graph.Edge {
