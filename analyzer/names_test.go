@@ -314,3 +314,51 @@ func TestNameIndexParts(t *testing.T) {
 		checkNames(t, store, fmt.Sprintf("run %d", r), want())
 	}
 }
+
+// TestNameIndexColdAfterInterrupted: a first index cut short leaves the
+// parts it flushed; the first index that runs next starts the name index
+// afresh, so that no pair of the files as they were then stays.
+func TestNameIndexColdAfterInterrupted(t *testing.T) {
+	store := openStore(t)
+	learnAll := func(x *nameIndex, b *graph.Batch, files map[string][]string) error {
+		for p, names := range files {
+			var syms []Symbol
+			for _, n := range names {
+				syms = append(syms, Symbol{Name: n})
+			}
+			x.learn(fileNames(p, syms))
+			if x.full() {
+				if err := x.flush(store, b); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	cut := newNameIndex(true)
+	cut.flushAt = 2
+	if err := store.Update(cut.begin); err != nil {
+		t.Fatal(err)
+	}
+	// Flushed, never written to the end (no write): as a run killed midway.
+	err := store.Batch(func(b *graph.Batch) error {
+		return learnAll(cut, b, map[string][]string{"a.go": {"Old", "Gone"}, "b.go": {"Old"}, "c.go": {"Stale"}})
+	})
+	if err != nil || cut.flushes == 0 {
+		t.Fatalf("the interrupted run flushed %d times, %v", cut.flushes, err)
+	}
+	x := newNameIndex(true)
+	if err := store.Update(x.begin); err != nil {
+		t.Fatal(err)
+	}
+	err = store.Batch(func(b *graph.Batch) error {
+		if err := learnAll(x, b, map[string][]string{"a.go": {"New"}, "b.go": {"Old"}}); err != nil {
+			return err
+		}
+		return x.write(store, b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNames(t, store, "after", map[string]bool{"New\x00a.go": true, "Old\x00b.go": true})
+}
