@@ -138,3 +138,44 @@ func TestConfigKey(t *testing.T) {
 		t.Error("package.json: a change of content keeps the key")
 	}
 }
+
+// TestGoNamesWithoutTopRecords: a store written before Go files had a
+// record of their package-level names (nsTop) reads the names from the
+// files' symbols, and a re-index of it agrees with a first index.
+func TestGoNamesWithoutTopRecords(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":  "module x\n\ngo 1.22\n",
+		"a/a.go":  "package a\n\nfunc A() {}\n\nfunc B() {}\n",
+		"a/b.go":  "package a\n\nfunc C() {}\n",
+		"main.go": "package main\n\nimport \"x/a\"\n\nfunc main() { a.A(); a.C() }\n",
+		"t/t.go":  "package t\n\nimport \"x/a\"\n\nfunc T() { a.B() }\n",
+	})
+	store := openStore(t)
+	mustUpdate(t, store, dir, Options{})
+	var keys []string
+	err := store.View(func(tx *graph.Tx) error {
+		return tx.Keys(nsTop, "", func(k string) error { keys = append(keys, k); return nil })
+	})
+	if err != nil || len(keys) != 4 {
+		t.Fatalf("records of names: %q, %v; want one per Go file", keys, err)
+	}
+	err = store.Batch(func(b *graph.Batch) error {
+		for _, k := range keys {
+			if err := b.Delete(nsTop, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"a/d.go": "package a\n\nfunc D() {}\n"})
+	mustUpdate(t, store, dir, Options{})
+	cold := openStore(t)
+	mustUpdate(t, cold, dir, Options{})
+	if got, want := indexDump(t, store), indexDump(t, cold); !reflect.DeepEqual(got, want) {
+		t.Errorf("the updated index differs from a first index\n got: %q\nwant: %q", got, want)
+	}
+}

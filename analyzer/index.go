@@ -28,6 +28,7 @@ const (
 	nsState   = "axm" // "state" -> time of the last update; "running" while one writes
 	nsBinary  = "axb" // path -> size and time of a file skipped as binary
 	nsConfig  = "axc" // path of a go.mod, package.json… -> configKey of what resolution reads of it
+	nsTop     = "axt" // path of a Go file -> its package-level names (see goDecls)
 )
 
 // Options configure Update.
@@ -586,6 +587,9 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	}
 	if f.Lang == "go" {
 		u.decls.add(p, r.top)
+		if err := b.SetOwned(nsTop, p, u.decls.record(p)); err != nil {
+			return err
+		}
 		if had && !sameSet(oldTop, r.top) {
 			u.declChanged = true // importers' edges may point elsewhere now
 			u.changedDirs[path.Dir(p)] = true
@@ -607,6 +611,9 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 				return err
 			}
 			if err := b.Delete(nsImports, p); err != nil {
+				return err
+			}
+			if err := b.Delete(nsTop, p); err != nil {
 				return err
 			}
 		}
@@ -649,7 +656,7 @@ func (u *indexRun) drop(b *graph.Batch) error {
 				return err
 			}
 		}
-		for _, ns := range []string{nsSymbols, nsImports, nsMeta, nsConfig} {
+		for _, ns := range []string{nsSymbols, nsImports, nsMeta, nsConfig, nsTop} {
 			if err := b.Delete(ns, p); err != nil {
 				return err
 			}
@@ -1106,6 +1113,12 @@ func (d *goDecls) add(p string, names map[string]bool) {
 	d.files[p] = strings.Join(sortedKeys(names), "\x00")
 }
 
+// record is the stored record of p's names (nsTop): the format, then the
+// names as add joined them.
+func (d *goDecls) record(p string) []byte {
+	return append([]byte{recordFormat}, d.files[p]...)
+}
+
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -1164,14 +1177,22 @@ func (d *goDecls) names(store *graph.Store, t string) []string {
 	if !ok {
 		// A record that cannot be read gives no names: users then keeps
 		// every file of the package as a target, as for a name not found.
-		var top map[string]bool
+		// Read from the file's record of names, small and kept next to
+		// the keys, else (a store written before there were such records)
+		// from its symbols, which a first index sent to the value log:
+		// reading them spread a re-index's reads over all of it.
 		_ = store.View(func(tx *graph.Tx) error {
+			if v, err := tx.Get(nsTop, t); err == nil && len(v) > 0 && v[0] == recordFormat {
+				d.files[t] = string(v[1:])
+				return nil
+			}
+			var top map[string]bool
 			if v, err := tx.Get(nsSymbols, t); err == nil {
 				top, _ = decodeTopNames(v)
 			}
+			d.add(t, top)
 			return nil
 		})
-		d.add(t, top)
 		joined = d.files[t]
 	}
 	if joined == "" {
