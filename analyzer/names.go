@@ -20,12 +20,14 @@ import (
 //
 // A bucket is stored in one or more parts, read in key order and merged:
 // the base under the bucket's key, and later parts under the bucket's key,
-// a dot and a sequence number that grows from run to run (nameSeq). A
+// a dot and a sequence number that grows from run to run (nameSeqKey). A
 // first index writes its pairs as they come, a part per bucket whenever
-// nameFlushAt pairs are pending, so that it holds a bounded number; a
-// later run writes for each bucket it changes a part with the pairs added
-// and removed (a delta), so that its cost follows the change, and folds a
-// bucket's parts into one base once it has nameMaxParts of them.
+// nameFlushAt pairs are pending, so that it holds a bounded number (the
+// first index of a repository of more than a million names leaves more
+// than nameMaxParts parts); a later run writes for each bucket it changes
+// a part with the pairs added and removed (a delta), so that its cost
+// follows the change, and folds a bucket's parts into one base once it
+// would have nameMaxParts of them.
 const (
 	nameBuckets  = 4096
 	nameFlushAt  = 1 << 17
