@@ -13,12 +13,14 @@ func FuzzDecodeRecords(f *testing.F) {
 	f.Add([]byte{1, 2, 3})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Add(encodeSymbols(&File{Path: "f.go", Lang: "go", Symbols: recordSymbols("f.go")}, nil))
+	f.Add(encodeDelta([]nameEntry{{"Read", "a/b.go"}}, []nameEntry{{"Read", "a/c.go"}, {"ReadAll", "a/c.go"}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		decodeMeta("f.go", b)
 		decodeSymbols("f.go", b)
 		decodeTopNames(b)
 		decodeImports("f.go", b)
 		decodeNames(b)
+		decodePart(b)
 	})
 }
 

@@ -46,7 +46,7 @@ func configKey(p string, content []byte) string {
 // nothing may resolve now to a file just added, and only resolving tells);
 // only the affected files are held.
 func resolveChanged(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs.FS, table *Table,
-	metas map[string]*fileMeta, paths []string, parsed map[string][]Import, decls *goDecls, changed map[string]bool, sum *Summary) error {
+	metas map[string]*fileMeta, paths []string, parsed importsOf, decls *goDecls, changed map[string]bool, sum *Summary) error {
 	r := newResolver(fsys, paths)
 	reaches := func(im Import) bool {
 		if im.pkgDir != "" {
@@ -109,8 +109,9 @@ func resolveChanged(ctx context.Context, store *graph.Store, b *graph.Batch, fsy
 	if err != nil {
 		return fmt.Errorf("read imports: %w", err)
 	}
-	mk := newEdgeMaker(store, metas, parsed, decls)
-	for p, imps := range parsed {
+	mk := newEdgeMaker(store, metas, decls)
+	for p := range parsed {
+		imps, _ := parsed.get(p)
 		l := table.Lookup(metas[p].Lang)
 		for i := range imps {
 			r.resolve(l, &imps[i])

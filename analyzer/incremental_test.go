@@ -14,8 +14,9 @@ import (
 	"github.com/lorehq/lore/graph"
 )
 
-// indexDump is what an index says of imports: every import record with
-// its targets, and every IMPORTS edge.
+// indexDump is what an index says of imports, packages and names: every
+// import record with its targets, every IMPORTS and IN_PACKAGE edge and
+// package node, and the name index's pairs (its parts merged).
 func indexDump(t *testing.T, store *graph.Store) []string {
 	t.Helper()
 	var out []string
@@ -30,14 +31,32 @@ func indexDump(t *testing.T, store *graph.Store) []string {
 	if err := store.Export(context.Background(), &buf, graph.JSON); err != nil {
 		t.Fatal(err)
 	}
-	var g struct{ Edges []graph.Edge }
+	var g struct {
+		Nodes []graph.Node
+		Edges []graph.Edge
+	}
 	if err := json.Unmarshal(buf.Bytes(), &g); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range g.Edges {
-		if e.Type == graph.Imports {
-			out = append(out, "edge "+e.From+" -> "+e.To)
+		if e.Type == graph.Imports || e.Type == graph.InPackage {
+			out = append(out, "edge "+string(e.Type)+" "+e.From+" -> "+e.To)
 		}
+	}
+	for _, n := range g.Nodes {
+		if strings.HasPrefix(n.ID, graph.TypePackage+":") {
+			out = append(out, "node "+n.ID)
+		}
+	}
+	names := map[string]bool{}
+	err = store.View(func(tx *graph.Tx) error {
+		return tx.Scan(nsNames, "", func(_ string, v []byte) error { return mergePart(names, v) })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e := range names {
+		out = append(out, "name "+strings.Replace(e, "\x00", " ", 1))
 	}
 	sort.Strings(out)
 	return out
@@ -117,5 +136,46 @@ func TestConfigKey(t *testing.T) {
 	}
 	if configKey("package.json", []byte(`{"a":1}`)) == configKey("package.json", []byte(`{"a":2}`)) {
 		t.Error("package.json: a change of content keeps the key")
+	}
+}
+
+// TestGoNamesWithoutTopRecords: a store written before Go files had a
+// record of their package-level names (nsTop) reads the names from the
+// files' symbols, and a re-index of it agrees with a first index.
+func TestGoNamesWithoutTopRecords(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":  "module x\n\ngo 1.22\n",
+		"a/a.go":  "package a\n\nfunc A() {}\n\nfunc B() {}\n",
+		"a/b.go":  "package a\n\nfunc C() {}\n",
+		"main.go": "package main\n\nimport \"x/a\"\n\nfunc main() { a.A(); a.C() }\n",
+		"t/t.go":  "package t\n\nimport \"x/a\"\n\nfunc T() { a.B() }\n",
+	})
+	store := openStore(t)
+	mustUpdate(t, store, dir, Options{})
+	var keys []string
+	err := store.View(func(tx *graph.Tx) error {
+		return tx.Keys(nsTop, "", func(k string) error { keys = append(keys, k); return nil })
+	})
+	if err != nil || len(keys) != 4 {
+		t.Fatalf("records of names: %q, %v; want one per Go file", keys, err)
+	}
+	err = store.Batch(func(b *graph.Batch) error {
+		for _, k := range keys {
+			if err := b.Delete(nsTop, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"a/d.go": "package a\n\nfunc D() {}\n"})
+	mustUpdate(t, store, dir, Options{})
+	cold := openStore(t)
+	mustUpdate(t, cold, dir, Options{})
+	if got, want := indexDump(t, store), indexDump(t, cold); !reflect.DeepEqual(got, want) {
+		t.Errorf("the updated index differs from a first index\n got: %q\nwant: %q", got, want)
 	}
 }

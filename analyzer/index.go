@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +28,7 @@ const (
 	nsState   = "axm" // "state" -> time of the last update; "running" while one writes
 	nsBinary  = "axb" // path -> size and time of a file skipped as binary
 	nsConfig  = "axc" // path of a go.mod, package.json… -> configKey of what resolution reads of it
+	nsTop     = "axt" // path of a Go file -> its package-level names (see goDecls)
 )
 
 // Options configure Update.
@@ -166,7 +168,12 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	// finds the mark knows the import records and edges of an interrupted
 	// run may disagree (they go through separate transactions), and
 	// resolves every parsed file instead of trusting its record.
-	err := store.Update(func(tx *graph.Tx) error { return tx.Set(nsState, "running", []byte{1}) })
+	err := store.Update(func(tx *graph.Tx) error {
+		if err := tx.Set(nsState, "running", []byte{1}); err != nil {
+			return err
+		}
+		return u.names.begin(tx)
+	})
 	if err != nil {
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
@@ -231,16 +238,17 @@ type indexRun struct {
 	// one have their edges made again.
 	changedDirs   map[string]bool
 	oldConfigs    map[string]string // config file -> configKey, as last indexed
-	parsedImports map[string][]Import
+	parsedImports importsOf
 	names         *nameIndex
 	decls         *goDecls
 	metaWrites    []string // paths whose file record is written
+	joined        []string // files parsed that are new or changed language
 }
 
 func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
 	u := &indexRun{store: store, fsys: fsys, opts: opts, table: opts.Table, workers: opts.Workers,
 		max: opts.MaxFileSize, start: time.Now(), oldBin: map[string][2]int64{}, binNow: map[string]bool{},
-		parsedImports: map[string][]Import{}, decls: newGoDecls(), changedDirs: map[string]bool{}, oldConfigs: map[string]string{}}
+		parsedImports: importsOf{}, decls: newGoDecls(), changedDirs: map[string]bool{}, oldConfigs: map[string]string{}}
 	if u.table == nil {
 		u.table = NewTable()
 	}
@@ -321,7 +329,7 @@ func (u *indexRun) sameState() (bool, error) {
 func (u *indexRun) reread() error {
 	u.recs, u.oldPaths, u.old, u.oldBin = nil, nil, nil, map[string][2]int64{}
 	u.lastRun, u.interrupted = 0, false
-	u.metas, u.seen, u.binNow, u.todo, u.removed = nil, nil, map[string]bool{}, nil, nil
+	u.metas, u.seen, u.binNow, u.todo, u.removed, u.joined = nil, nil, map[string]bool{}, nil, nil, nil
 	u.sum.Unchanged = 0
 	u.sum.Skipped = u.walkSkips
 	u.changedDirs, u.oldConfigs, u.setChanged, u.configChanged = map[string]bool{}, map[string]string{}, false, false
@@ -579,6 +587,9 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	}
 	if f.Lang == "go" {
 		u.decls.add(p, r.top)
+		if err := b.SetOwned(nsTop, p, u.decls.record(p)); err != nil {
+			return err
+		}
 		if had && !sameSet(oldTop, r.top) {
 			u.declChanged = true // importers' edges may point elsewhere now
 			u.changedDirs[path.Dir(p)] = true
@@ -591,12 +602,18 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	}
 	u.metas[p] = &nm
 	u.metaWrites = append(u.metaWrites, p)
+	if !had || m.Lang != f.Lang {
+		u.joined = append(u.joined, p)
+	}
 	if f.Lang == "" {
 		if had && m.Lang != "" {
 			if err := b.Delete(nsSymbols, p); err != nil {
 				return err
 			}
 			if err := b.Delete(nsImports, p); err != nil {
+				return err
+			}
+			if err := b.Delete(nsTop, p); err != nil {
 				return err
 			}
 		}
@@ -613,8 +630,13 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	}
 	if !keptNames {
 		u.names.learn(r.names)
+		if u.names.full() {
+			if err := u.names.flush(u.store, b); err != nil {
+				return err
+			}
+		}
 	}
-	u.parsedImports[p] = f.Imports
+	u.parsedImports[p] = encodeImports(f.Imports)
 	return nil
 }
 
@@ -634,7 +656,7 @@ func (u *indexRun) drop(b *graph.Batch) error {
 				return err
 			}
 		}
-		for _, ns := range []string{nsSymbols, nsImports, nsMeta, nsConfig} {
+		for _, ns := range []string{nsSymbols, nsImports, nsMeta, nsConfig, nsTop} {
 			if err := b.Delete(ns, p); err != nil {
 				return err
 			}
@@ -804,7 +826,7 @@ func topLevelNames(syms []Symbol) map[string]bool {
 // keeps the record's targets and its edges: nothing they depend on
 // changed.
 func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs.FS, table *Table,
-	metas map[string]*fileMeta, paths []string, parsed map[string][]Import, decls *goDecls, all, cold, trust bool, sum *Summary) error {
+	metas map[string]*fileMeta, paths []string, parsed importsOf, decls *goDecls, all, cold, trust bool, sum *Summary) error {
 	if len(parsed) == 0 && !all {
 		return nil
 	}
@@ -861,7 +883,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 		return nil
 	}
-	mk := newEdgeMaker(store, metas, parsed, decls)
+	mk := newEdgeMaker(store, metas, decls)
 	edgesOf := mk.append
 	// write stores p's import record and, unless all (edges are then
 	// written together at the end) or kept, its edges.
@@ -882,7 +904,7 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 			return err
 		}
 		l := table.Lookup(metas[p].Lang)
-		if imps, ok := parsed[p]; ok {
+		if imps, ok := parsed.get(p); ok {
 			if trust && !all {
 				same, err := keepTargets(store, p, imps)
 				if err != nil {
@@ -1046,19 +1068,56 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
+// importsOf holds the imports of the files parsed in an update until they
+// are resolved: each file's as an import record (encodeImports), which
+// takes a fraction of the memory of the Imports it encodes.
+type importsOf map[string][]byte
+
+// get decodes p's imports; an undecodable record gives none.
+func (m importsOf) get(p string) ([]Import, bool) {
+	v, ok := m[p]
+	if !ok {
+		return nil, false
+	}
+	imps, err := decodeImports(p, v)
+	if err != nil {
+		return nil, true
+	}
+	return imps, true
+}
+
 // goDecls maps a Go file to the package-level names it declares (sorted),
 // for the files parsed in this update; other files are read from the
 // index when needed.
 type goDecls struct {
-	files map[string][]string
-	pkgs  map[string]map[string][]int // see index
+	files  map[string]string    // path -> sorted names joined by NUL (Go names hold none)
+	pkgs   map[string][]declRef // see index
+	cached int                  // references in pkgs
+}
+
+// declCacheRefs bounds the references goDecls.index keeps: past it, the
+// lists of the packages met so far are dropped and made again when needed.
+const declCacheRefs = 1 << 18
+
+// declRef is a package-level name and the index of a file declaring it.
+type declRef struct {
+	name string
+	file int
 }
 
 func newGoDecls() *goDecls {
-	return &goDecls{files: map[string][]string{}, pkgs: map[string]map[string][]int{}}
+	return &goDecls{files: map[string]string{}, pkgs: map[string][]declRef{}}
 }
 
-func (d *goDecls) add(p string, names map[string]bool) { d.files[p] = sortedKeys(names) }
+func (d *goDecls) add(p string, names map[string]bool) {
+	d.files[p] = strings.Join(sortedKeys(names), "\x00")
+}
+
+// record is the stored record of p's names (nsTop): the format, then the
+// names as add joined them.
+func (d *goDecls) record(p string) []byte {
+	return append([]byte{recordFormat}, d.files[p]...)
+}
 
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
@@ -1072,20 +1131,21 @@ func sortedKeys(m map[string]bool) []string {
 // users narrows a Go import's targets to the files that declare the names
 // the importing file uses; all targets when it uses none that are found
 // (blank and dot imports, names from other build configurations).
-func (d *goDecls) users(store *graph.Store, parsed map[string][]Import, im Import) []string {
+func (d *goDecls) users(store *graph.Store, im Import) []string {
 	if len(im.Names) == 0 || len(im.Targets) < 2 {
 		return im.Targets
 	}
 	var out []string
 	if im.pkgDir != "" { // the whole package: through its inverted index
-		byName := d.index(store, im.pkgDir, im.Targets)
+		refs := d.index(store, im.pkgDir, im.Targets)
 		var hit []bool
 		for _, n := range im.Names {
-			for _, i := range byName[n] {
+			i := sort.Search(len(refs), func(i int) bool { return refs[i].name >= n })
+			for ; i < len(refs) && refs[i].name == n; i++ {
 				if hit == nil {
 					hit = make([]bool, len(im.Targets))
 				}
-				hit[i] = true
+				hit[refs[i].file] = true
 			}
 		}
 		for i, ok := range hit {
@@ -1113,37 +1173,57 @@ func (d *goDecls) users(store *graph.Store, parsed map[string][]Import, im Impor
 // names returns the package-level names of Go file t, read from the
 // index when t was not parsed in this update.
 func (d *goDecls) names(store *graph.Store, t string) []string {
-	if names, ok := d.files[t]; ok {
-		return names
+	joined, ok := d.files[t]
+	if !ok {
+		// A record that cannot be read gives no names: users then keeps
+		// every file of the package as a target, as for a name not found.
+		// Read from the file's record of names, small and kept next to
+		// the keys, else (a store written before there were such records)
+		// from its symbols, which a first index sent to the value log:
+		// reading them spread a re-index's reads over all of it.
+		_ = store.View(func(tx *graph.Tx) error {
+			if v, err := tx.Get(nsTop, t); err == nil && len(v) > 0 && v[0] == recordFormat {
+				d.files[t] = string(v[1:])
+				return nil
+			}
+			var top map[string]bool
+			if v, err := tx.Get(nsSymbols, t); err == nil {
+				top, _ = decodeTopNames(v)
+			}
+			d.add(t, top)
+			return nil
+		})
+		joined = d.files[t]
 	}
-	// A record that cannot be read gives no names: users then keeps
-	// every file of the package as a target, as for a name not found.
-	var top map[string]bool
-	_ = store.View(func(tx *graph.Tx) error {
-		if v, err := tx.Get(nsSymbols, t); err == nil {
-			top, _ = decodeTopNames(v)
-		}
+	if joined == "" {
 		return nil
-	})
-	d.files[t] = sortedKeys(top)
-	return d.files[t]
+	}
+	return strings.Split(joined, "\x00")
 }
 
-// index maps each package-level name of the package in dir (whose files
-// are files) to the indexes in files of the files declaring it, built once
-// per package: every whole-package import of dir has the same files.
-func (d *goDecls) index(store *graph.Store, dir string, files []string) map[string][]int {
-	if byName, ok := d.pkgs[dir]; ok {
-		return byName
+// index lists the package-level names of the package in dir (whose files
+// are files), each with the index in files of a file declaring it, sorted
+// by name, built once per package: every whole-package import of dir has
+// the same files. A sorted list takes a fraction of a map's memory, which
+// every package imported would otherwise hold to the end of the run.
+func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRef {
+	if refs, ok := d.pkgs[dir]; ok {
+		return refs
 	}
-	byName := map[string][]int{}
-	d.pkgs[dir] = byName
+	var refs []declRef
 	for i, t := range files {
 		for _, n := range d.names(store, t) {
-			byName[n] = append(byName[n], i)
+			refs = append(refs, declRef{n, i})
 		}
 	}
-	return byName
+	slices.SortFunc(refs, func(a, b declRef) int { return cmp.Or(strings.Compare(a.name, b.name), a.file-b.file) })
+	if d.cached+len(refs) > declCacheRefs {
+		clear(d.pkgs)
+		d.cached = 0
+	}
+	d.pkgs[dir] = refs
+	d.cached += len(refs)
+	return refs
 }
 
 func sameSet(a, b map[string]bool) bool {
@@ -1162,16 +1242,15 @@ func sameSet(a, b map[string]bool) bool {
 // target file (for Go, the files of the package that declare names the
 // file uses), sharing one id string per file across the edges it makes.
 type edgeMaker struct {
-	store  *graph.Store
-	metas  map[string]*fileMeta
-	parsed map[string][]Import
-	decls  *goDecls
-	ids    map[string]string // path -> "file:"+path
-	seen   map[string]bool   // targets of the file at hand
+	store *graph.Store
+	metas map[string]*fileMeta
+	decls *goDecls
+	ids   map[string]string // path -> "file:"+path
+	seen  map[string]bool   // targets of the file at hand
 }
 
-func newEdgeMaker(store *graph.Store, metas map[string]*fileMeta, parsed map[string][]Import, decls *goDecls) *edgeMaker {
-	return &edgeMaker{store: store, metas: metas, parsed: parsed, decls: decls, ids: map[string]string{}, seen: map[string]bool{}}
+func newEdgeMaker(store *graph.Store, metas map[string]*fileMeta, decls *goDecls) *edgeMaker {
+	return &edgeMaker{store: store, metas: metas, decls: decls, ids: map[string]string{}, seen: map[string]bool{}}
 }
 
 func (m *edgeMaker) id(p string) string {
@@ -1194,7 +1273,7 @@ func (m *edgeMaker) append(edges []graph.Edge, p string, imps []Import) []graph.
 	for _, im := range imps {
 		targets := im.Targets
 		if m.metas[p].Lang == "go" {
-			targets = m.decls.users(m.store, m.parsed, im)
+			targets = m.decls.users(m.store, im)
 		}
 		for _, t := range targets {
 			if t != p && !m.seen[t] {

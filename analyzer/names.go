@@ -13,11 +13,30 @@ import (
 )
 
 // The name index maps a symbol name to the files that declare it, for
-// relocating moved symbols. It is kept in nameBuckets records (a hash of
-// the name picks the record), each a sorted list of (name, path) pairs:
-// a few thousand values instead of one key per name and file, which a
-// cold index of a large repository writes much faster.
-const nameBuckets = 4096
+// relocating moved symbols. It is kept in nameBuckets buckets (a hash of
+// the name picks the bucket), each a sorted list of (name, path) pairs: a
+// few thousand values instead of one key per name and file, which a cold
+// index of a large repository writes much faster.
+//
+// A bucket is stored in one or more parts, read in key order and merged:
+// the base under the bucket's key, and later parts under the bucket's key,
+// a dot and a sequence number that grows from run to run (nameSeqKey). A
+// first index writes its pairs as they come, a part per bucket whenever
+// nameFlushAt pairs are pending, so that it holds a bounded number (the
+// first index of a repository of more than a million names leaves more
+// than nameMaxParts parts); a later run writes for each bucket it changes
+// a part with the pairs added and removed (a delta), so that its cost
+// follows the change, and folds a bucket's parts into one base once it
+// would have nameMaxParts of them.
+const (
+	nameBuckets  = 4096
+	nameFlushAt  = 1 << 17
+	nameMaxParts = 8
+)
+
+// nameSeqKey is the key in nsState of the last sequence number a run took
+// for its parts.
+const nameSeqKey = "nameseq"
 
 // nameBucket is the record of name: FNV-1a of the name modulo
 // nameBuckets, as three hex digits.
@@ -32,15 +51,45 @@ func nameBucket(name string) string {
 	return string([]byte{digits[v>>8&15], digits[v>>4&15], digits[v&15]})
 }
 
-// nameIndex collects the changes of one update, applied by write.
+// partKey is the key of the n-th part a run with sequence number seq
+// writes for bucket.
+func partKey(bucket string, seq uint64, n int) string {
+	return fmt.Sprintf("%s.%012x%04x", bucket, seq, n)
+}
+
+// nameIndex collects the changes of one update to the name index.
 type nameIndex struct {
-	cold bool                       // nothing stored yet: no need to read buckets back
-	adds map[string][]nameEntry     // bucket -> names learnt in this update
-	dels map[string]map[string]bool // bucket -> "name\x00path"
+	cold    bool                       // nothing stored yet: no need to read buckets back
+	adds    map[string][]nameEntry     // bucket -> names learnt and not yet written
+	dels    map[string]map[string]bool // bucket -> "name\x00path"
+	pending int                        // pairs in adds
+	flushAt int                        // pairs pending at which a first index flushes
+	seq     uint64                     // this run's sequence number (see begin)
+	flushes int                        // parts written per bucket so far (cold)
 }
 
 func newNameIndex(cold bool) *nameIndex {
-	return &nameIndex{cold: cold, adds: map[string][]nameEntry{}, dels: map[string]map[string]bool{}}
+	return &nameIndex{cold: cold, adds: map[string][]nameEntry{}, dels: map[string]map[string]bool{}, flushAt: nameFlushAt}
+}
+
+// begin takes the run's sequence number for its parts, in the transaction
+// that marks the run as running: a run cut short leaves its number taken,
+// and the next takes another.
+func (x *nameIndex) begin(tx *graph.Tx) error {
+	v, err := tx.Get(nsState, nameSeqKey)
+	if err != nil && !errors.Is(err, graph.ErrNotFound) {
+		return err
+	}
+	d := dec{b: v}
+	x.seq = 1
+	if len(v) > 0 {
+		if x.seq = d.uint() + 1; d.err != nil {
+			x.seq = 1
+		}
+	}
+	e := enc{}
+	e.uint(x.seq)
+	return tx.Set(nsState, nameSeqKey, e.b)
 }
 
 // nameEntry is a learnt (name, path) pair; it shares the strings of the
@@ -72,6 +121,59 @@ func (x *nameIndex) learn(names []bucketed) {
 	for _, n := range names {
 		x.adds[n.bucket] = append(x.adds[n.bucket], n.e)
 	}
+	x.pending += len(names)
+}
+
+// full reports whether a first index holds enough pairs to flush.
+func (x *nameIndex) full() bool { return x.cold && x.pending >= x.flushAt }
+
+// flush writes the pairs learnt by a first index, a part per bucket, and
+// forgets them. The first flush writes the bases, after removing what an
+// interrupted first index may have left.
+func (x *nameIndex) flush(store *graph.Store, b *graph.Batch) error {
+	if x.flushes == 0 {
+		var stale []string
+		err := store.View(func(tx *graph.Tx) error {
+			return tx.Keys(nsNames, "", func(k string) error {
+				stale = append(stale, k)
+				return nil
+			})
+		})
+		if err != nil {
+			return fmt.Errorf("name index: %w", err)
+		}
+		for _, k := range stale {
+			if err := b.Delete(nsNames, k); err != nil {
+				return err
+			}
+		}
+	}
+	buckets := make([]string, 0, len(x.adds))
+	for k := range x.adds {
+		buckets = append(buckets, k)
+	}
+	sort.Strings(buckets) // keys in order: cheaper for Badger to take in
+	for _, k := range buckets {
+		entries := sortEntries(x.adds[k])
+		delete(x.adds, k)
+		key := k
+		if x.flushes > 0 {
+			key = partKey(k, x.seq, x.flushes)
+		}
+		if err := b.SetOwned(nsNames, key, encodeNames(entries)); err != nil {
+			return err
+		}
+	}
+	x.flushes++
+	x.pending = 0
+	return nil
+}
+
+func sortEntries(entries []nameEntry) []nameEntry {
+	slices.SortFunc(entries, func(a, b nameEntry) int {
+		return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.path, b.path))
+	})
+	return slices.Compact(entries)
 }
 
 // forget drops the stored names of p (before p is parsed again or
@@ -128,12 +230,18 @@ func sameNames(syms []Symbol, names []bucketed) bool {
 	return met == len(found)
 }
 
-// write stores every bucket that changed. Entries are sorted as
-// (name, path) pairs, which is the order of "name\x00path" strings since
-// names hold no NUL, and encoded without joining them: a cold index of a
-// large repository has hundreds of thousands. write consumes the names
-// learnt, freeing each bucket's as it goes: call it once.
+// write stores what is left to store: a first index's pairs not yet
+// flushed, or for each bucket that a later run changed a delta part of
+// the pairs it added and removed, or the bucket folded into one base when
+// it has nameMaxParts parts. Pairs both removed and added (a file parsed
+// again that declares a name it did) are left alone. Call it once.
 func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
+	if x.cold {
+		if len(x.adds) == 0 && x.flushes > 0 {
+			return nil
+		}
+		return x.flush(store, b)
+	}
 	touched := make([]string, 0, len(x.adds)+len(x.dels))
 	for k := range x.adds {
 		touched = append(touched, k)
@@ -143,46 +251,104 @@ func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 			touched = append(touched, k)
 		}
 	}
-	sort.Strings(touched) // keys in order: cheaper for Badger to take in
-	var kept []nameEntry
+	if len(touched) == 0 {
+		return nil
+	}
+	sort.Strings(touched)
+	parts := map[string]int{} // bucket -> parts stored
+	err := store.View(func(tx *graph.Tx) error {
+		return tx.Keys(nsNames, "", func(k string) error {
+			parts[k[:min(len(k), len("000"))]]++ // the bucket of a base or a part
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("name index: %w", err)
+	}
 	for _, k := range touched {
-		kept = kept[:0]
-		if !x.cold {
-			var stored []string
-			err := store.View(func(tx *graph.Tx) error {
-				v, err := tx.Get(nsNames, k)
-				if err != nil {
-					return err
-				}
-				stored, err = decodeNames(v)
-				return err
-			})
-			if err != nil && !errors.Is(err, graph.ErrNotFound) && !errors.Is(err, errCorrupt) {
-				return fmt.Errorf("name index: %w", err)
-			}
-			for _, s := range stored {
-				if x.dels[k][s] {
-					continue
-				}
-				name, p, _ := strings.Cut(s, "\x00")
-				kept = append(kept, nameEntry{name, p})
+		var adds, dels []nameEntry
+		for _, n := range x.adds[k] {
+			if !x.dels[k][n.name+"\x00"+n.path] {
+				adds = append(adds, n)
 			}
 		}
-		kept = append(kept, x.adds[k]...)
+		added := make(map[string]bool, len(x.adds[k]))
+		for _, n := range x.adds[k] {
+			added[n.name+"\x00"+n.path] = true
+		}
+		for s := range x.dels[k] {
+			if !added[s] {
+				name, p, _ := strings.Cut(s, "\x00")
+				dels = append(dels, nameEntry{name, p})
+			}
+		}
 		delete(x.adds, k)
-		slices.SortFunc(kept, func(a, b nameEntry) int {
-			return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.path, b.path))
-		})
-		kept = slices.Compact(kept)
-		if len(kept) == 0 {
-			if err := b.Delete(nsNames, k); err != nil {
+		if len(adds) == 0 && len(dels) == 0 {
+			continue
+		}
+		if parts[k]+1 < nameMaxParts {
+			if err := b.SetOwned(nsNames, partKey(k, x.seq, 0), encodeDelta(sortEntries(adds), sortEntries(dels))); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := b.SetOwned(nsNames, k, encodeNames(kept)); err != nil {
+		if err := fold(store, b, k, adds, dels); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// fold rewrites bucket k as one base: its stored parts merged, with adds
+// added and dels removed.
+func fold(store *graph.Store, b *graph.Batch, k string, adds, dels []nameEntry) error {
+	set := map[string]bool{}
+	var keys []string
+	err := store.View(func(tx *graph.Tx) error {
+		return tx.Scan(nsNames, k, func(key string, v []byte) error {
+			keys = append(keys, key)
+			return mergePart(set, v)
+		})
+	})
+	if err != nil && !errors.Is(err, errCorrupt) {
+		return fmt.Errorf("name index: %w", err)
+	}
+	for _, n := range adds {
+		set[n.name+"\x00"+n.path] = true
+	}
+	for _, n := range dels {
+		delete(set, n.name+"\x00"+n.path)
+	}
+	for _, key := range keys {
+		if key != k {
+			if err := b.Delete(nsNames, key); err != nil {
+				return err
+			}
+		}
+	}
+	if len(set) == 0 {
+		return b.Delete(nsNames, k)
+	}
+	entries := make([]nameEntry, 0, len(set))
+	for s := range set {
+		name, p, _ := strings.Cut(s, "\x00")
+		entries = append(entries, nameEntry{name, p})
+	}
+	return b.SetOwned(nsNames, k, encodeNames(sortEntries(entries)))
+}
+
+// mergePart applies one stored part of a bucket to set: its pairs added,
+// a delta's pairs removed.
+func mergePart(set map[string]bool, v []byte) error {
+	adds, dels, err := decodePart(v)
+	if err != nil {
+		return err
+	}
+	for _, s := range adds {
+		set[s] = true
+	}
+	for _, s := range dels {
+		delete(set, s)
 	}
 	return nil
 }
@@ -194,6 +360,42 @@ func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 // strings whole, which a store of the first format (recordFormat, every entry
 // whole) still holds until its buckets are written again.
 const namesFormat = 2
+
+// deltaFormat is the record format of a later part of a bucket (see
+// nameBuckets): the pairs added and the pairs removed, each a bucket record
+// of namesFormat, the first preceded by its length.
+const deltaFormat = 3
+
+func encodeDelta(adds, dels []nameEntry) []byte {
+	a := encodeNames(adds)
+	e := enc{b: make([]byte, 1, 1+binary.MaxVarintLen64+len(a))}
+	e.b[0] = deltaFormat
+	e.uint(uint64(len(a)))
+	e.b = append(e.b, a...)
+	e.b = append(e.b, encodeNames(dels)...)
+	return e.b
+}
+
+// decodePart returns the pairs a stored part of a bucket adds and removes
+// (only a delta removes any), as "name\x00path" strings.
+func decodePart(v []byte) (adds, dels []string, err error) {
+	if len(v) == 0 || v[0] != deltaFormat {
+		adds, err = decodeNames(v)
+		return adds, nil, err
+	}
+	d := dec{b: v[1:]}
+	n := d.uint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		return nil, nil, errCorrupt
+	}
+	if adds, err = decodeNames(d.b[:n]); err != nil {
+		return nil, nil, err
+	}
+	if dels, err = decodeNames(d.b[n:]); err != nil {
+		return nil, nil, err
+	}
+	return adds, dels, nil
+}
 
 // encodeNames returns the bucket record of entries, sorted and distinct,
 // in a slice of its own: the batch keeps it until it commits.
@@ -279,22 +481,30 @@ func decodeNames(v []byte) ([]string, error) {
 
 // pathsNamed returns the files that declare name, in path order.
 func pathsNamed(tx *graph.Tx, name string) ([]string, error) {
-	v, err := tx.Get(nsNames, nameBucket(name))
-	if errors.Is(err, graph.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	entries, err := decodeNames(v)
-	if err != nil {
-		return nil, err
-	}
 	prefix := name + "\x00"
-	i := sort.SearchStrings(entries, prefix)
-	var out []string
-	for ; i < len(entries) && strings.HasPrefix(entries[i], prefix); i++ {
-		out = append(out, entries[i][len(prefix):])
+	set := map[string]bool{}
+	err := tx.Scan(nsNames, nameBucket(name), func(_ string, v []byte) error {
+		adds, dels, err := decodePart(v)
+		if err != nil {
+			return err
+		}
+		for i := sort.SearchStrings(adds, prefix); i < len(adds) && strings.HasPrefix(adds[i], prefix); i++ {
+			set[adds[i][len(prefix):]] = true
+		}
+		for i := sort.SearchStrings(dels, prefix); i < len(dels) && strings.HasPrefix(dels[i], prefix); i++ {
+			set[dels[i][len(prefix):]] = false
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	var out []string
+	for p, ok := range set {
+		if ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
 	return out, nil
 }

@@ -98,31 +98,7 @@ func TestNameIndexWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	check := func(when string) {
-		t.Helper()
-		got := map[string]bool{}
-		err := store.View(func(tx *graph.Tx) error {
-			return tx.Scan(nsNames, "", func(k string, v []byte) error {
-				entries, err := decodeNames(v)
-				if !slices.IsSorted(entries) || len(slices.Compact(slices.Clone(entries))) != len(entries) {
-					t.Errorf("%s: bucket %s not sorted and distinct: %q", when, k, entries)
-				}
-				for _, e := range entries {
-					if name, _, _ := strings.Cut(e, "\x00"); nameBucket(name) != k {
-						t.Errorf("%s: %q in bucket %s", when, e, k)
-					}
-					got[e] = true
-				}
-				return err
-			})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !maps.Equal(got, want) {
-			t.Errorf("%s: %d entries stored, want %d", when, len(got), len(want))
-		}
-	}
+	check := func(when string) { t.Helper(); checkNames(t, store, when, want) }
 	write(x)
 	check("cold")
 
@@ -179,4 +155,210 @@ func TestDecodeNamesFormats(t *testing.T) {
 			t.Errorf("decodeNames(%v) accepted a corrupt record", bad)
 		}
 	}
+}
+
+// checkNames compares the stored name index with want ("name\x00path"
+// pairs): every part sorted and distinct, in its bucket, at most
+// nameMaxParts parts a bucket, the merged parts equal to want, and
+// pathsNamed of each name equal to want's paths of it.
+func checkNames(t *testing.T, store *graph.Store, when string, want map[string]bool) {
+	t.Helper()
+	got := map[string]bool{}
+	parts := map[string]int{}
+	err := store.View(func(tx *graph.Tx) error {
+		return tx.Scan(nsNames, "", func(k string, v []byte) error {
+			adds, dels, err := decodePart(v)
+			if err != nil {
+				return fmt.Errorf("part %s: %w", k, err)
+			}
+			parts[k[:3]]++
+			for _, entries := range [][]string{adds, dels} {
+				if !slices.IsSorted(entries) || len(slices.Compact(slices.Clone(entries))) != len(entries) {
+					t.Errorf("%s: part %s not sorted and distinct: %q", when, k, entries)
+				}
+				for _, e := range entries {
+					if name, _, _ := strings.Cut(e, "\x00"); nameBucket(name) != k[:3] {
+						t.Errorf("%s: %q in part %s", when, e, k)
+					}
+				}
+			}
+			return mergePart(got, v)
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, n := range parts {
+		if n > nameMaxParts {
+			t.Errorf("%s: bucket %s has %d parts, at most %d wanted", when, k, n, nameMaxParts)
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("%s: %d entries stored, want %d", when, len(got), len(want))
+	}
+	byName := map[string][]string{}
+	for e := range want {
+		name, p, _ := strings.Cut(e, "\x00")
+		byName[name] = append(byName[name], p)
+	}
+	for name, paths := range byName {
+		slices.Sort(paths)
+		var found []string
+		err := store.View(func(tx *graph.Tx) error {
+			var err error
+			found, err = pathsNamed(tx, name)
+			return err
+		})
+		if err != nil || !slices.Equal(found, paths) {
+			t.Errorf("%s: pathsNamed(%q) = %q, %v; want %q", when, name, found, err, paths)
+		}
+	}
+}
+
+// TestNameIndexParts follows the name index through a first index that
+// flushes its pairs in several parts and runs that each rewrite some
+// files: their deltas pile up, and a bucket folds into one base before it
+// has more than nameMaxParts parts. After each run the index equals the
+// pairs of the files as they are.
+func TestNameIndexParts(t *testing.T) {
+	store := openStore(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	files := map[string][]Symbol{}
+	namesOf := func() []Symbol {
+		var syms []Symbol
+		for range rng.IntN(40) {
+			syms = append(syms, Symbol{Name: fmt.Sprintf("n%d", rng.IntN(60))})
+		}
+		return syms
+	}
+	want := func() map[string]bool {
+		out := map[string]bool{}
+		for p, syms := range files {
+			for _, s := range syms {
+				out[s.Name+"\x00"+p] = true
+			}
+		}
+		return out
+	}
+	run := func(x *nameIndex, fn func(b *graph.Batch) error) {
+		t.Helper()
+		if err := store.Update(x.begin); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Batch(func(b *graph.Batch) error {
+			if err := fn(b); err != nil {
+				return err
+			}
+			return x.write(store, b)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := newNameIndex(true)
+	x.flushAt = 500
+	run(x, func(b *graph.Batch) error {
+		for i := range 200 {
+			p := fmt.Sprintf("d%d/f%03d.go", i%7, i)
+			files[p] = namesOf()
+			if err := b.Set(nsSymbols, p, encodeSymbols(&File{Path: p, Lang: "go", Symbols: files[p]}, nil)); err != nil {
+				return err
+			}
+			x.learn(fileNames(p, files[p]))
+			if x.full() {
+				if err := x.flush(store, b); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if x.flushes < 5 {
+		t.Fatalf("the first index flushed %d times, want several", x.flushes)
+	}
+	checkNames(t, store, "cold", want())
+	for r := range 3 * nameMaxParts {
+		// The symbol records are written before the run that reads them
+		// (forget reads the stored record, as Update's record does).
+		changed := map[string][]Symbol{}
+		for range 1 + rng.IntN(20) {
+			p := fmt.Sprintf("d%d/f%03d.go", rng.IntN(7), rng.IntN(230))
+			changed[p] = namesOf()
+		}
+		x := newNameIndex(false)
+		run(x, func(b *graph.Batch) error {
+			for p, syms := range changed {
+				if _, ok := files[p]; ok {
+					keep := fileNames(p, syms)
+					if _, kept, err := x.forget(store, p, keep); err != nil {
+						return err
+					} else if kept {
+						continue
+					}
+				}
+				x.learn(fileNames(p, syms))
+			}
+			return nil
+		})
+		err := store.Batch(func(b *graph.Batch) error {
+			for p, syms := range changed {
+				files[p] = syms
+				if err := b.Set(nsSymbols, p, encodeSymbols(&File{Path: p, Lang: "go", Symbols: syms}, nil)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkNames(t, store, fmt.Sprintf("run %d", r), want())
+	}
+}
+
+// TestNameIndexColdAfterInterrupted: a first index cut short leaves the
+// parts it flushed; the first index that runs next starts the name index
+// afresh, so that no pair of the files as they were then stays.
+func TestNameIndexColdAfterInterrupted(t *testing.T) {
+	store := openStore(t)
+	learnAll := func(x *nameIndex, b *graph.Batch, files map[string][]string) error {
+		for p, names := range files {
+			var syms []Symbol
+			for _, n := range names {
+				syms = append(syms, Symbol{Name: n})
+			}
+			x.learn(fileNames(p, syms))
+			if x.full() {
+				if err := x.flush(store, b); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	cut := newNameIndex(true)
+	cut.flushAt = 2
+	if err := store.Update(cut.begin); err != nil {
+		t.Fatal(err)
+	}
+	// Flushed, never written to the end (no write): as a run killed midway.
+	err := store.Batch(func(b *graph.Batch) error {
+		return learnAll(cut, b, map[string][]string{"a.go": {"Old", "Gone"}, "b.go": {"Old"}, "c.go": {"Stale"}})
+	})
+	if err != nil || cut.flushes == 0 {
+		t.Fatalf("the interrupted run flushed %d times, %v", cut.flushes, err)
+	}
+	x := newNameIndex(true)
+	if err := store.Update(x.begin); err != nil {
+		t.Fatal(err)
+	}
+	err = store.Batch(func(b *graph.Batch) error {
+		if err := learnAll(x, b, map[string][]string{"a.go": {"New"}, "b.go": {"Old"}}); err != nil {
+			return err
+		}
+		return x.write(store, b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNames(t, store, "after", map[string]bool{"New\x00a.go": true, "Old\x00b.go": true})
 }

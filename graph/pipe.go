@@ -27,6 +27,7 @@ type pipe struct {
 
 	mu   sync.Mutex
 	txn  *badger.Txn
+	held int  // bytes of keys and values in txn
 	done bool // flushed or cancelled
 
 	pending sync.WaitGroup // commits whose callback has not run
@@ -40,18 +41,26 @@ func newPipe(db *badger.DB, room func() error) *pipe {
 	return &pipe{db: db, room: room, txn: db.NewTransaction(true)}
 }
 
+// pipeTxnBytes bounds the keys and values one transaction of a pipe holds.
+// Badger bounds a transaction by its estimate of the memtable space it
+// takes, in which a value bound for the value log counts as a pointer: a
+// transaction of large values (symbol records, name buckets) would
+// otherwise hold thousands of them, tens of megabytes, until it commits.
+// At most three transactions are alive at once (see rotate).
+const pipeTxnBytes = 1 << 20
+
 // Set stores val under key. The pipe keeps both slices until their
 // transaction is applied: the caller must not modify them.
 func (p *pipe) Set(key, val []byte) error {
-	return p.write(func(txn *badger.Txn) error { return txn.Set(key, val) })
+	return p.write(len(key)+len(val), func(txn *badger.Txn) error { return txn.Set(key, val) })
 }
 
 // Delete removes key.
 func (p *pipe) Delete(key []byte) error {
-	return p.write(func(txn *badger.Txn) error { return txn.Delete(key) })
+	return p.write(len(key), func(txn *badger.Txn) error { return txn.Delete(key) })
 }
 
-func (p *pipe) write(op func(*badger.Txn) error) error {
+func (p *pipe) write(size int, op func(*badger.Txn) error) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -60,19 +69,34 @@ func (p *pipe) write(op func(*badger.Txn) error) error {
 	if err := p.failed(); err != nil {
 		return err
 	}
-	err := op(p.txn)
-	if !errors.Is(err, badger.ErrTxnTooBig) {
-		return err
+	if p.held+size > pipeTxnBytes && p.held > 0 {
+		if err := p.next(); err != nil {
+			return err
+		}
 	}
+	err := op(p.txn)
+	if errors.Is(err, badger.ErrTxnTooBig) {
+		if err := p.next(); err != nil {
+			return err
+		}
+		if err = op(p.txn); err != nil { // too big for an empty transaction
+			return fmt.Errorf("%w: %w", ErrTooBig, err)
+		}
+	}
+	if err == nil {
+		p.held += size
+	}
+	return err
+}
+
+// next checks for room on the disk, then rotates.
+func (p *pipe) next() error {
 	if p.room != nil {
 		if err := p.room(); err != nil {
 			return err
 		}
 	}
 	p.rotate()
-	if err := op(p.txn); err != nil { // too big for an empty transaction
-		return fmt.Errorf("%w: %w", ErrTooBig, err)
-	}
 	return nil
 }
 
@@ -91,7 +115,7 @@ func (p *pipe) rotate() {
 		}
 		p.pending.Done()
 	})
-	p.txn = next
+	p.txn, p.held = next, 0
 }
 
 func (p *pipe) failed() error {

@@ -112,6 +112,15 @@ const metaSchema = "schema"
 // ledger of BENCHMARKS.md.
 const compactL0At = 8
 
+// baseTableSize is the size of the tables Badger's compactions write. Each
+// table costs a CLI process an open (mmap, index, biggest key) and a close
+// (msync, munmap), which larger tables make fewer of; but a compaction
+// builds several tables at once, each in a buffer of twice the table's
+// size, which is most of the memory of a large index's compactions. A
+// store of a repository of ten thousand files has as many tables either
+// way: most are level 0's, one per memtable flushed. See BENCHMARKS.md.
+const baseTableSize = 2 << 20
+
 // Values larger than the value threshold go to Badger's value log,
 // written once; smaller ones go to the write-ahead log and, when the
 // memtable is flushed, to a table: written twice, but collected by
@@ -229,15 +238,17 @@ func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
 		WithCompression(options.None).
 		WithBlockCacheSize(0).
 		WithValueLogFileSize(s.valueLogFileSize()).
-		// Every table costs each CLI process an open (mmap, index,
-		// biggest key) and a close (msync, munmap): tables larger than
-		// Badger's default make fewer of them.
-		WithBaseTableSize(8 << 20).
+		WithBaseTableSize(baseTableSize).
 		WithValueThreshold(s.valueThreshold()).
 		WithNumCompactors(2).
 		WithCompactL0OnClose(compactOnClose).
 		WithMetricsEnabled(false).
 		WithDetectConflicts(true)
+	// Tables of every level one size: with Badger's default, each level
+	// below the base has tables twice as large as the one above, and a
+	// compaction's builders (up to eight and more at once, each allocating
+	// twice its table's size up front) grew with the store.
+	bo.TableSizeMultiplier = 1
 	if s.opts.InMemory {
 		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
 	}

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 
@@ -30,7 +31,12 @@ func main() {
 	memtable := flag.Int64("memtable", 0, "Badger memtable bytes (0: graph's default)")
 	memprof := flag.String("memprofile", "", "write an allocation profile at the end")
 	heapprof := flag.String("heapprofile", "", "write a heap profile when the last file is parsed")
+	heappeak := flag.String("heappeak", "", "write a heap profile whenever the live heap (as of the last collection) is the largest yet")
 	flag.Parse()
+	if *heappeak != "" {
+		stop := watchPeak(*heappeak)
+		defer stop()
+	}
 	if *memprof != "" {
 		defer func() {
 			if err := writeProfile(*memprof, "allocs"); err != nil {
@@ -92,4 +98,34 @@ func writeProfile(path, name string) error {
 		return err
 	}
 	return cmp.Or(pprof.Lookup(name).WriteTo(f, 0), f.Close())
+}
+
+// watchPeak samples the live heap every few milliseconds and writes a heap
+// profile to path each time it is larger than before; stop ends the
+// sampling and reports the peak on stderr.
+func watchPeak(path string) (stop func()) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	go func() {
+		defer close(stopped)
+		peak := uint64(0)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprintf(os.Stderr, "peak live heap %.1f MB\n", float64(peak)/(1<<20))
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak {
+				peak = v
+				if err := writeProfile(path, "heap"); err != nil {
+					fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
 }
