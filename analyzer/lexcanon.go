@@ -19,6 +19,7 @@ type ctok struct {
 	pos, start, end int32
 	kind            ckind
 	lang            langCode // the number and string rules of kind
+	tag             uint8    // Go: what the token is (see goTag); 0 in other languages
 }
 
 // ckind says how a token's source bytes are spelt in the canonical stream.
@@ -146,6 +147,13 @@ func appendStream(buf, src []byte, toks []ctok) []byte {
 // value is ready; a nil *scratch allocates anew.
 type scratch struct {
 	match []int
+	// Go's passes (canonGo).
+	drop  []bool     // tokens a pass leaves out
+	stack []int      // open brackets
+	alt   []ctok     // the stream a pass that inserts tokens writes to
+	ins   []goInsert // tokens a pass inserts
+	elems [][2]int   // the elements of a bracket group
+	names []int      // named results
 }
 
 // brackets is matchBrackets into the scratch's buffer: valid until the

@@ -1,83 +1,293 @@
 package analyzer
 
+import "sort"
+
 // canonGo builds Go's canonical stream from its lexer tokens (goLexer:
 // comments and semicolons already gone). See docs/fingerprints.md.
+//
+// Each token is classified once, as it is read (goTagOf): the passes
+// below compare that byte instead of the token's source, and share one
+// bracket matching until a pass moves tokens.
 func canonGo(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
+	if sc == nil {
+		sc = &scratch{}
+	}
 	toks := out
+	var prev uint8 // the previous token's tag
 	for k, s := range spans {
 		if k > 0 {
-			toks = goSeparators(src, spans[k-1], s, toks)
+			toks = goSeparators(src, spans[k-1], s, prev, toks)
 		}
 		t := ctok{pos: int32(s.start), start: int32(s.start), end: int32(s.end), lang: langGo}
 		if c := src[s.start]; isDigit(c) || (c == '.' && s.end-s.start > 1) {
 			t.kind = cNumber
+		} else {
+			t.tag = goTagOf(src[s.start:s.end])
+		}
+		prev = t.tag // a number's 0 still ends a statement: it starts with a digit or '.'
+		switch t.tag {
+		case ')', '}':
+			// A separator never begins a statement: "{ a() }" is
+			// "{\n\ta()\n}".
+			if n := len(toks); n > 0 && toks[n-1].kind == cSemi {
+				toks = toks[:n-1]
+			}
+			fallthrough
+		case ']':
+			// A trailing comma: "f(a, b,)" is "f(a, b)".
+			if n := len(toks); n > 0 && toks[n-1].tag == ',' {
+				toks = toks[:n-1]
+			}
 		}
 		toks = append(toks, t)
 	}
-	toks = dropSemisBeforeClosers(src, toks)
-	toks = dropTrailingCommas(sc, src, toks, nil)
-	toks = goUngroupSingleSpecs(sc, src, toks)
-	toks = goShortVarDecls(src, toks)
-	toks = goExpandParams(sc, src, toks)
-	toks = goNamedReturns(sc, src, toks)
-	toks = goNameParens(src, toks)
-	return goSortImports(sc, src, toks)
+	m := goMatch(sc, toks)
+	var changed bool
+	toks, changed = goUngroupShortVars(sc, toks, m)
+	if changed {
+		m = goMatch(sc, toks)
+	}
+	if toks, changed = goExpandParams(sc, toks, m); changed {
+		m = goMatch(sc, toks)
+	}
+	if toks, changed = goNamedReturns(sc, toks, m); changed {
+		m = goMatch(sc, toks)
+	}
+	if toks, changed = goNameParens(sc, src, toks); changed {
+		m = goMatch(sc, toks)
+	}
+	return goSortImports(src, toks, m)
+}
+
+// Go token tags (ctok.tag): a one-byte operator or bracket is tagged
+// with its byte; names, keywords and the operators the passes read are
+// tagged with these, all below the first printable byte. Numbers,
+// strings and separators are 0.
+const (
+	gName uint8 = 1 + iota // an identifier that is not a keyword
+	gBreak
+	gCase
+	gChan
+	gConst
+	gContinue
+	gDefault
+	gDefer
+	gElse
+	gFallthrough
+	gFor
+	gFunc
+	gGo
+	gGoto
+	gIf
+	gImport
+	gInterface
+	gMap
+	gPackage
+	gRange
+	gReturn
+	gSelect
+	gStruct
+	gSwitch
+	gType
+	gVar
+	gArrow // <-
+	gInc   // ++
+	gDec   // --
+)
+
+// goTagOf returns the tag of the token t (see the g constants).
+func goTagOf(t []byte) uint8 {
+	c := t[0]
+	if goIdentStart(c) || c >= 0x80 {
+		if k := goKeywordTag(t); k != 0 {
+			return k
+		}
+		return gName
+	}
+	if len(t) == 1 {
+		if isDigit(c) {
+			return 0
+		}
+		return c
+	}
+	if len(t) == 2 {
+		switch string(t) {
+		case "<-":
+			return gArrow
+		case "++":
+			return gInc
+		case "--":
+			return gDec
+		}
+	}
+	return 0
+}
+
+// goKeywordTag returns the tag of the keyword t, or 0 when t is not one.
+func goKeywordTag(t []byte) uint8 {
+	switch len(t) {
+	case 2:
+		switch string(t) {
+		case "go":
+			return gGo
+		case "if":
+			return gIf
+		}
+	case 3:
+		switch string(t) {
+		case "for":
+			return gFor
+		case "map":
+			return gMap
+		case "var":
+			return gVar
+		}
+	case 4:
+		switch string(t) {
+		case "case":
+			return gCase
+		case "chan":
+			return gChan
+		case "else":
+			return gElse
+		case "func":
+			return gFunc
+		case "goto":
+			return gGoto
+		case "type":
+			return gType
+		}
+	case 5:
+		switch string(t) {
+		case "break":
+			return gBreak
+		case "const":
+			return gConst
+		case "defer":
+			return gDefer
+		case "range":
+			return gRange
+		}
+	case 6:
+		switch string(t) {
+		case "import":
+			return gImport
+		case "return":
+			return gReturn
+		case "select":
+			return gSelect
+		case "struct":
+			return gStruct
+		case "switch":
+			return gSwitch
+		}
+	case 7:
+		switch string(t) {
+		case "default":
+			return gDefault
+		case "package":
+			return gPackage
+		}
+	case 8:
+		if string(t) == "continue" {
+			return gContinue
+		}
+	case 9:
+		if string(t) == "interface" {
+			return gInterface
+		}
+	case 11:
+		if string(t) == "fallthrough" {
+			return gFallthrough
+		}
+	}
+	return 0
+}
+
+// goMatch is matchBrackets by tags, into the scratch's buffer.
+func goMatch(sc *scratch, toks []ctok) []int {
+	match, stack := sc.match[:0], sc.stack[:0]
+	for i, t := range toks {
+		match = append(match, -1)
+		switch c := t.tag; c {
+		case '(', '[', '{':
+			stack = append(stack, i)
+		case ')', ']', '}':
+			if n := len(stack); n > 0 && toks[stack[n-1]].tag == opener(c) {
+				match[stack[n-1]] = i
+				match[i] = stack[n-1]
+				stack = stack[:n-1]
+			}
+		}
+	}
+	sc.match, sc.stack = match, stack
+	return match
+}
+
+// dropFor returns the scratch's drop marks for n tokens, all false.
+func (sc *scratch) dropFor(n int) []bool {
+	if cap(sc.drop) < n {
+		sc.drop = make([]bool, n)
+	}
+	sc.drop = sc.drop[:n]
+	clear(sc.drop)
+	return sc.drop
 }
 
 // goNameParens writes "(T)(x)" as "T(x)" (gofumpt does): parentheses
 // around one name, or a qualified one, that is then called or converted
 // to group nothing. "(*T)(x)" and "v.(T)(x)" keep theirs.
-func goNameParens(src []byte, toks []ctok) []ctok {
+func goNameParens(sc *scratch, src []byte, toks []ctok) ([]ctok, bool) {
 	var drop []bool
 	for i := 0; i+3 < len(toks); i++ {
-		if !isByte(src, toks[i], '(') || (i > 0 && (goOperandEnd(src, toks[i-1]) || isByte(src, toks[i-1], '.'))) {
+		if toks[i].tag != '(' || (i > 0 && (goOperandEnd(src, toks[i-1]) || toks[i-1].tag == '.')) {
 			continue
 		}
 		k := i + 1
-		if !goName(src, toks[k]) {
+		if toks[k].tag != gName {
 			continue
 		}
-		if k+2 < len(toks) && isByte(src, toks[k+1], '.') && goName(src, toks[k+2]) {
+		if k+2 < len(toks) && toks[k+1].tag == '.' && toks[k+2].tag == gName {
 			k += 2
 		}
-		if !isByte(src, toks[k+1], ')') || k+2 >= len(toks) || !isByte(src, toks[k+2], '(') {
+		if toks[k+1].tag != ')' || k+2 >= len(toks) || toks[k+2].tag != '(' {
 			continue
 		}
 		if drop == nil {
-			drop = make([]bool, len(toks))
+			drop = sc.dropFor(len(toks))
 		}
 		drop[i], drop[k+1] = true, true
 	}
-	return compact(toks, drop)
+	return compact(toks, drop), drop != nil
 }
 
 // goOperandEnd reports a token that ends an operand, after which "(" calls.
 func goOperandEnd(src []byte, t ctok) bool {
-	return t.kind == cNumber || goName(src, t) || (t.kind == cVerbatim && (src[t.start] == '"' || src[t.start] == '`' ||
-		src[t.start] == '\'' || isCloser(src, t)))
+	switch t.tag {
+	case gName, ')', ']', '}':
+		return true
+	}
+	return t.kind == cNumber || (t.kind == cVerbatim && (src[t.start] == '"' || src[t.start] == '`' || src[t.start] == '\''))
 }
 
 // goSortImports sorts the specs of each import declaration group: their
 // order means nothing (since Go 1.21 packages are initialised in the
-// order of their paths), and gofmt and gofumpt regroup and sort them.
-func goSortImports(sc *scratch, src []byte, toks []ctok) []ctok {
-	var m []int
+// order of their paths), and gofmt and gofumpt regroup and sort them. m
+// matches toks' brackets.
+func goSortImports(src []byte, toks []ctok, m []int) []ctok {
 	for i := 0; i+1 < len(toks); i++ {
-		if !is(src, toks[i], "import") || !isByte(src, toks[i+1], '(') {
+		if toks[i].tag != gImport || toks[i+1].tag != '(' {
 			continue
-		}
-		if m == nil {
-			m = sc.brackets(src, toks)
 		}
 		sortStatements(src, toks, i+2, m[i+1], m, func(t ctok) bool { return t.kind == cSemi })
 	}
 	return toks
 }
 
-// goSeparators appends the statement separators between tokens a and b:
-// each semicolon written there, or else the one Go inserts at a line
-// break after a token that can end a statement.
-func goSeparators(src []byte, a, b span, toks []ctok) []ctok {
+// goSeparators appends the statement separators between tokens a and b,
+// a tagged prev: each semicolon written there, or else the one Go
+// inserts at a line break after a token that can end a statement.
+func goSeparators(src []byte, a, b span, prev uint8, toks []ctok) []ctok {
 	semis, newline := 0, false
 	for i := a.end; i < b.start; i++ {
 		switch src[i] {
@@ -99,7 +309,7 @@ func goSeparators(src []byte, a, b span, toks []ctok) []ctok {
 			}
 		}
 	}
-	if semis == 0 && newline && goEndsStatement(src[a.start:a.end]) {
+	if semis == 0 && newline && goEndsStatement(prev, src[a.start]) {
 		semis = 1
 	}
 	for ; semis > 0; semis-- {
@@ -108,53 +318,32 @@ func goSeparators(src []byte, a, b span, toks []ctok) []ctok {
 	return toks
 }
 
-// goEndsStatement reports a token after which a line break ends the
-// statement (the Go spec's semicolon rule).
-func goEndsStatement(t []byte) bool {
-	switch string(t) {
-	case "break", "continue", "fallthrough", "return", "++", "--", ")", "]", "}":
+// goEndsStatement reports a token, tagged tag and beginning with byte c,
+// after which a line break ends the statement (the Go spec's semicolon
+// rule).
+func goEndsStatement(tag, c byte) bool {
+	switch tag {
+	case gName, gBreak, gContinue, gFallthrough, gReturn, gInc, gDec, ')', ']', '}':
 		return true
 	}
-	c := t[0]
-	return goIdentStart(c) && !goKeyword(string(t)) || isDigit(c) || c == '.' || c == '"' || c == '\'' || c == '`' || c >= 0x80
+	return isDigit(c) || c == '.' || c == '"' || c == '\'' || c == '`'
 }
 
-func goKeyword(s string) bool {
-	switch s {
-	case "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func",
-		"go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct",
-		"switch", "type", "var":
-		return true
-	}
-	return false
-}
-
-// dropSemisBeforeClosers removes separators before ) and }: "{ a() }" is
-// "{\n\ta()\n}", and a separator never begins a statement.
-func dropSemisBeforeClosers(src []byte, toks []ctok) []ctok {
+// goUngroupShortVars writes "var ( x = 1 )" as "var x = 1" (gofumpt
+// ungroups a declaration group of one: the same declaration), and then
+// "var x = y" as "x := y" (gofumpt's rewrite in function bodies; at the
+// top level ":=" cannot be written, so nothing else reads the same). m
+// matches toks' brackets; changed says whether tokens moved.
+func goUngroupShortVars(sc *scratch, toks []ctok, m []int) (out []ctok, changed bool) {
 	var drop []bool
 	for i := 0; i+1 < len(toks); i++ {
-		if toks[i].kind == cSemi && (isByte(src, toks[i+1], ')') || isByte(src, toks[i+1], '}')) {
-			if drop == nil {
-				drop = make([]bool, len(toks))
-			}
-			drop[i] = true
-		}
-	}
-	return compact(toks, drop)
-}
-
-// goUngroupSingleSpecs writes "var ( x = 1 )" as "var x = 1" (gofumpt
-// ungroups a declaration group of one): the same declaration.
-func goUngroupSingleSpecs(sc *scratch, src []byte, toks []ctok) []ctok {
-	var drop []bool
-	var m []int
-	for i := 0; i+1 < len(toks); i++ {
-		if !(is(src, toks[i], "var") || is(src, toks[i], "const") || is(src, toks[i], "type") || is(src, toks[i], "import")) || !isByte(src, toks[i+1], '(') {
+		switch toks[i].tag {
+		case gVar, gConst, gType, gImport:
+		default:
 			continue
 		}
-		if m == nil {
-			m = sc.brackets(src, toks)
+		if toks[i+1].tag != '(' {
+			continue
 		}
 		c := m[i+1]
 		if c < 0 || c == i+2 {
@@ -173,128 +362,150 @@ func goUngroupSingleSpecs(sc *scratch, src []byte, toks []ctok) []ctok {
 		}
 		if single {
 			if drop == nil {
-				drop = make([]bool, len(toks))
+				drop = sc.dropFor(len(toks))
 			}
 			drop[i+1], drop[c] = true, true
 		}
 	}
-	return compact(toks, drop)
-}
-
-// goShortVarDecls writes "var x = y" as "x := y" (gofumpt's rewrite in
-// function bodies; at the top level ":=" cannot be written, so nothing
-// else reads the same).
-func goShortVarDecls(src []byte, toks []ctok) []ctok {
-	var drop []bool
+	toks = compact(toks, drop)
+	changed = drop != nil
+	drop = nil
 	for i := 0; i+2 < len(toks); i++ {
-		if !is(src, toks[i], "var") || (i > 0 && toks[i-1].kind != cSemi && !isByte(src, toks[i-1], '{')) {
+		if toks[i].tag != gVar || (i > 0 && toks[i-1].kind != cSemi && toks[i-1].tag != '{') {
 			continue
 		}
 		k := i + 1
-		for k+1 < len(toks) && goName(src, toks[k]) && isByte(src, toks[k+1], ',') {
+		for k+1 < len(toks) && toks[k].tag == gName && toks[k+1].tag == ',' {
 			k += 2
 		}
-		if !goName(src, toks[k]) || k+1 >= len(toks) || !isByte(src, toks[k+1], '=') {
+		if toks[k].tag != gName || k+1 >= len(toks) || toks[k+1].tag != '=' {
 			continue
 		}
 		if drop == nil {
-			drop = make([]bool, len(toks))
+			drop = sc.dropFor(len(toks))
 		}
 		drop[i] = true
-		toks[k+1].kind = cDefine
+		toks[k+1].kind, toks[k+1].tag = cDefine, 0
 	}
-	return compact(toks, drop)
+	return compact(toks, drop), changed || drop != nil
 }
 
-func goName(src []byte, t ctok) bool {
-	return t.kind == cVerbatim && (goIdentStart(src[t.start]) || src[t.start] >= 0x80) && !goKeyword(text(src, t))
+// goInsert is a run of tokens a pass copies in after token at:
+// toks[from:to], or the named results names[from:to] (goNamedReturns).
+type goInsert struct{ at, from, to int }
+
+// goInsertAll returns toks with each of ins (in any order; a later one
+// for the same token replaces an earlier) copied in, written to the
+// scratch's other stream, whose buffer toks then takes over. Each copy
+// takes the position of the end of the token it follows.
+func goInsertAll(sc *scratch, toks []ctok, ins []goInsert, names []int) []ctok {
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].at < ins[j].at })
+	out := sc.alt[:0]
+	next := 0
+	for i, t := range toks {
+		out = append(out, t)
+		for next < len(ins) && ins[next].at < i {
+			next++
+		}
+		if next == len(ins) || ins[next].at != i {
+			continue
+		}
+		for next+1 < len(ins) && ins[next+1].at == i {
+			next++
+		}
+		r := ins[next]
+		if names == nil {
+			for _, c := range toks[r.from:r.to] {
+				c.pos = t.end
+				out = append(out, c)
+			}
+			continue
+		}
+		for _, k := range names[r.from:r.to] {
+			c := toks[k]
+			c.pos = t.end
+			out = append(out, c)
+		}
+	}
+	sc.alt = toks[:0]
+	return out
 }
 
 // goExpandParams gives every name of a parameter list its own type:
 // "(a, b int)" is "(a int, b int)" (gofumpt -extra groups them). A
 // bracket group reads as a parameter list when each element is a name
 // or a name followed by a type, one at least and the last with a type:
-// in an expression two operands never stand side by side.
-func goExpandParams(sc *scratch, src []byte, toks []ctok) []ctok {
-	var m []int
-	var insert map[int][2]int // bare name → the type's token range
+// in an expression two operands never stand side by side. m matches
+// toks' brackets.
+func goExpandParams(sc *scratch, toks []ctok, m []int) ([]ctok, bool) {
+	ins := sc.ins[:0]
 	for i := range toks {
-		if !isByte(src, toks[i], '(') && !isByte(src, toks[i], '[') {
+		if toks[i].tag != '(' && toks[i].tag != '[' {
 			continue
-		}
-		if m == nil {
-			m = sc.brackets(src, toks)
 		}
 		c := m[i]
 		if c < 0 || c == i+1 {
 			continue
 		}
-		type elem struct{ from, to int } // tokens [from, to)
-		var elems []elem
+		// The elements, tokens [from, to): each a name, or a name and a
+		// type; the first that is neither rules the group out.
+		elems := sc.elems[:0]
+		named, ok := 0, true
 		from := i + 1
 		for k := i + 1; k <= c; k++ {
+			if k == from && toks[k].tag != gName {
+				ok = false
+				break
+			}
 			if j := m[k]; j > k {
 				k = j
 				continue
 			}
-			if k == c || isByte(src, toks[k], ',') {
-				elems = append(elems, elem{from, k})
+			if k == c || toks[k].tag == ',' {
+				if k-from >= 2 {
+					if !goTypeStart(toks, from+1, k, m) {
+						ok = false
+						break
+					}
+					named++
+				}
+				elems = append(elems, [2]int{from, k})
 				from = k + 1
 			}
 		}
-		named, ok := 0, true
-		for _, e := range elems {
-			switch {
-			case e.to-e.from == 1 && goName(src, toks[e.from]):
-			case e.to-e.from >= 2 && goName(src, toks[e.from]) && goTypeStart(src, toks, e.from+1, e.to, m):
-				named++
-			default:
-				ok = false
-			}
+		sc.elems = elems
+		if !ok {
+			continue
 		}
 		last := elems[len(elems)-1]
-		if !ok || named == 0 || named == len(elems) || last.to-last.from < 2 {
+		if named == 0 || named == len(elems) || last[1]-last[0] < 2 {
 			continue
 		}
 		for k, e := range elems {
-			if e.to-e.from != 1 {
+			if e[1]-e[0] != 1 {
 				continue
 			}
 			for _, n := range elems[k+1:] {
-				if n.to-n.from > 1 {
-					if insert == nil {
-						insert = map[int][2]int{}
-					}
-					insert[e.from] = [2]int{n.from + 1, n.to}
+				if n[1]-n[0] > 1 {
+					ins = append(ins, goInsert{at: e[0], from: n[0] + 1, to: n[1]})
 					break
 				}
 			}
 		}
 	}
-	if insert == nil {
-		return toks
+	sc.ins = ins
+	if len(ins) == 0 {
+		return toks, false
 	}
-	out := make([]ctok, 0, len(toks)+4*len(insert))
-	for i, t := range toks {
-		out = append(out, t)
-		if r, ok := insert[i]; ok {
-			for _, ty := range toks[r[0]:r[1]] {
-				ty.pos = t.end
-				out = append(out, ty)
-			}
-		}
-	}
-	return out
+	return goInsertAll(sc, toks, ins, nil), true
 }
 
 // goTypeStart reports whether toks[k:end] reads as a type after a name.
-func goTypeStart(src []byte, toks []ctok, k, end int, m []int) bool {
-	t := toks[k]
-	switch {
-	case goName(src, t), is(src, t, "func"), is(src, t, "map"), is(src, t, "chan"), is(src, t, "struct"),
-		is(src, t, "interface"), is(src, t, "..."), is(src, t, "<-"), isByte(src, t, '*'):
+func goTypeStart(toks []ctok, k, end int, m []int) bool {
+	switch toks[k].tag {
+	case gName, gFunc, gMap, gChan, gStruct, gInterface, gArrow, '*':
 		return true
-	case isByte(src, t, '['):
+	case '[':
 		// "a []int" or "a [4]int", not the instance "G[T]" of an unnamed
 		// parameter.
 		return m[k] > k && m[k] < end-1
@@ -304,108 +515,100 @@ func goTypeStart(src []byte, toks []ctok, k, end int, m []int) bool {
 
 // goNamedReturns writes a bare "return" in a function with named results
 // as "return" and those names, as gofumpt -extra does: the same values
-// are returned (a name shadowed at the return would not compile).
-func goNamedReturns(sc *scratch, src []byte, toks []ctok) []ctok {
-	var m []int
-	var insert map[int][]int // bare return → tokens to copy after it
+// are returned (a name shadowed at the return would not compile). m
+// matches toks' brackets.
+func goNamedReturns(sc *scratch, toks []ctok, m []int) ([]ctok, bool) {
+	ins, names := sc.ins[:0], sc.names[:0]
 	for i := range toks {
-		if !is(src, toks[i], "func") {
+		if toks[i].tag != gFunc {
 			continue
 		}
-		if m == nil {
-			m = sc.brackets(src, toks)
-		}
-		results, body := goSignature(src, toks, i, m)
+		results, body := goSignature(toks, i, m)
 		if results < 0 || body < 0 || m[body] < 0 {
 			continue
 		}
 		// The names: the first token of each element of the results.
-		var names []int
+		first := len(names)
 		for k, from := results+1, results+1; k <= m[results]; k++ {
 			if j := m[k]; j > k {
 				k = j
 				continue
 			}
-			if k == m[results] || isByte(src, toks[k], ',') {
-				if k-from < 2 || !goName(src, toks[from]) {
-					names = nil
+			if k == m[results] || toks[k].tag == ',' {
+				if k-from < 2 || toks[from].tag != gName {
+					names = names[:first]
 					break
 				}
-				if len(names) > 0 {
+				if len(names) > first {
 					names = append(names, from-1) // the comma before it
 				}
 				names = append(names, from)
 				from = k + 1
 			}
 		}
-		if len(names) == 0 {
+		if len(names) == first {
 			continue
 		}
 		for k := body + 1; k < m[body]; k++ {
 			switch {
-			case is(src, toks[k], "func"): // a function literal has its own results
-				if _, b := goSignature(src, toks, k, m); b > k && m[b] > b {
+			case toks[k].tag == gFunc: // a function literal has its own results
+				if _, b := goSignature(toks, k, m); b > k && m[b] > b {
 					k = m[b]
 				}
-			case is(src, toks[k], "return") && k+1 < len(toks) && (toks[k+1].kind == cSemi || isByte(src, toks[k+1], '}')):
-				if insert == nil {
-					insert = map[int][]int{}
-				}
-				insert[k] = names
+			case toks[k].tag == gReturn && k+1 < len(toks) && (toks[k+1].kind == cSemi || toks[k+1].tag == '}'):
+				ins = append(ins, goInsert{at: k, from: first, to: len(names)})
 			}
 		}
 	}
-	if insert == nil {
-		return toks
+	sc.ins, sc.names = ins, names
+	if len(ins) == 0 {
+		return toks, false
 	}
-	out := make([]ctok, 0, len(toks)+4*len(insert))
-	for i, t := range toks {
-		out = append(out, t)
-		for _, k := range insert[i] {
-			c := toks[k]
-			c.pos = t.end
-			out = append(out, c)
-		}
-	}
-	return out
+	return goInsertAll(sc, toks, ins, names), true
 }
 
 // goSignature reads the function whose "func" is toks[i]: the index of
 // its results' "(" (-1 when they are not in parentheses) and of its
 // body's "{" (-1 for a function type).
-func goSignature(src []byte, toks []ctok, i int, m []int) (results, body int) {
+func goSignature(toks []ctok, i int, m []int) (results, body int) {
 	k := i + 1
-	if k < len(toks) && isByte(src, toks[k], '(') && m[k] > k && m[k]+2 < len(toks) && goName(src, toks[m[k]+1]) {
+	if k < len(toks) && toks[k].tag == '(' && m[k] > k && m[k]+2 < len(toks) && toks[m[k]+1].tag == gName {
 		k = m[k] + 1 // a method's receiver
 	}
-	if k < len(toks) && goName(src, toks[k]) {
+	if k < len(toks) && toks[k].tag == gName {
 		k++
 	}
-	if k < len(toks) && isByte(src, toks[k], '[') && m[k] > k {
+	if k < len(toks) && toks[k].tag == '[' && m[k] > k {
 		k = m[k] + 1
 	}
-	if k >= len(toks) || !isByte(src, toks[k], '(') || m[k] < 0 {
+	if k >= len(toks) || toks[k].tag != '(' || m[k] < 0 {
 		return -1, -1
 	}
 	k = m[k] + 1
 	results = -1
-	if k < len(toks) && isByte(src, toks[k], '(') && m[k] > k {
+	if k < len(toks) && toks[k].tag == '(' && m[k] > k {
 		results = k
 		k = m[k] + 1
 	}
 	for ; k < len(toks); k++ {
 		t := toks[k]
-		switch {
-		case isByte(src, t, '{'):
-			if k > 0 && (is(src, toks[k-1], "struct") || is(src, toks[k-1], "interface")) && m[k] > k {
+		switch t.tag {
+		case '{':
+			if k > 0 && (toks[k-1].tag == gStruct || toks[k-1].tag == gInterface) && m[k] > k {
 				k = m[k]
 				continue
 			}
 			return results, k
-		case (isByte(src, t, '(') || isByte(src, t, '[')) && m[k] > k:
-			k = m[k]
-		case t.kind == cSemi, isByte(src, t, ','), isCloser(src, t), isByte(src, t, '='):
+		case '(', '[':
+			if m[k] > k {
+				k = m[k]
+			}
+		case ',', ')', ']', '}', '=':
 			return results, -1
+		default:
+			if t.kind == cSemi {
+				return results, -1
+			}
 		}
 	}
 	return results, -1
