@@ -401,12 +401,14 @@ func lineStarts(src []byte) []int { return appendLineStarts(nil, src) }
 // appendLineStarts is lineStarts into buf.
 func appendLineStarts(buf []int, src []byte) []int {
 	ls := append(buf[:0], 0)
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, i+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return ls
 		}
+		i += j + 1
+		ls = append(ls, i)
 	}
-	return ls
 }
 
 // lineAt returns the 1-based line of offset o, given the line starts ls.
@@ -453,19 +455,17 @@ type digests struct {
 // fingerprint is one SHA-256 over one buffer instead of a write per line
 // or token.
 func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, buf []byte, raw []digests) []byte {
+	h := sha256.New() // a header's state, summed, goes on to the body
 	for i := range syms {
 		s := &syms[i]
 		a, b, ok := lineSpan(src, ls, s.StartLine, s.EndLine)
 		if !ok {
 			continue
 		}
-		buf = appendNormalized(buf[:0], src[a:b])
-		if raw != nil {
-			raw[i].ok = true
-			raw[i].hash = sha256.Sum256(buf)
-		} else {
-			s.Hash = digestString(buf)
-		}
+		d := digests{ok: true}
+		var text []byte
+		text, buf = normalize(buf, src[a:b])
+		d.hash = sha256.Sum256(text)
 		lo, hi := canonRange(ct, a, b)
 		sigEnd := -1
 		if header[i] >= 0 && header[i] < b {
@@ -478,28 +478,49 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 			if k == sigEnd {
 				sigLen = len(buf)
 			}
-			buf = appendCanon(buf, src, ct[k])
+			if t := ct[k]; t.kind == cVerbatim {
+				buf = append(buf, src[t.start:t.end]...)
+			} else {
+				buf = appendCanon(buf, src, t)
+			}
 			buf = append(buf, 0)
 		}
 		if sigEnd == hi {
 			sigLen = len(buf)
 		}
-		if raw != nil {
-			raw[i].shape = sha256.Sum256(buf)
-			raw[i].sig = raw[i].shape
-			if sigEnd >= 0 {
-				raw[i].sig = sha256.Sum256(buf[:sigLen])
-			}
-			continue
-		}
-		s.Shape = digestAs(shapePrefix, buf)
 		if sigEnd < 0 {
-			s.Sig = s.Shape
+			d.shape = sha256.Sum256(buf)
+			d.sig = d.shape
+		} else {
+			h.Reset()
+			h.Write(buf[:sigLen])
+			h.Sum(d.sig[:0])
+			h.Write(buf[sigLen:])
+			h.Sum(d.shape[:0])
+		}
+		if raw != nil {
+			raw[i] = d
 			continue
 		}
-		s.Sig = digestAs(shapePrefix, buf[:sigLen])
+		s.Hash = sumAs(hashPrefix, &d.hash)
+		s.Shape = sumAs(shapePrefix, &d.shape)
+		s.Sig = s.Shape
+		if sigEnd >= 0 {
+			s.Sig = sumAs(shapePrefix, &d.sig)
+		}
 	}
 	return buf
+}
+
+// normalize returns text as writeNormalized hashes it: text itself, cut
+// before a final line break, when no line of it ends in a blank, else a
+// copy in buf (returned for reuse).
+func normalize(buf, text []byte) (norm, scratch []byte) {
+	if n, ok := normalized(text); ok {
+		return text[:n], buf
+	}
+	buf = appendNormalized(buf[:0], text)
+	return buf, buf
 }
 
 // appendNormalized appends text as writeNormalized hashes it.
@@ -510,20 +531,52 @@ func appendNormalized(buf, text []byte) []byte {
 			text = text[:n-1]
 		}
 	}
-	for {
-		i := bytes.IndexByte(text, '\n')
-		line := text
-		if i >= 0 {
-			line = text[:i]
+	// Lines that end in no blank are copied in runs, line breaks and all.
+	copied := 0 // text[:copied] is in buf
+	for i := 0; ; {
+		j := bytes.IndexByte(text[i:], '\n')
+		end := len(text)
+		if j >= 0 {
+			end = i + j
 		}
-		buf = append(buf, bytes.TrimRight(line, " \t\r")...)
-		if i < 0 {
-			return buf
+		if t := end; t > i && trailingBlank(text[t-1]) {
+			for t > i && trailingBlank(text[t-1]) {
+				t--
+			}
+			buf = append(buf, text[copied:t]...)
+			copied = end
 		}
-		buf = append(buf, '\n')
-		text = text[i+1:]
+		if j < 0 {
+			return append(buf, text[copied:]...)
+		}
+		i = end + 1
 	}
 }
+
+// normalized reports whether text[:n] is text as writeNormalized hashes
+// it: no line of it ends in a blank (or a carriage return).
+func normalized(text []byte) (n int, ok bool) {
+	n = len(text)
+	if n > 0 && text[n-1] == '\n' {
+		n--
+	}
+	if n > 0 && trailingBlank(text[n-1]) {
+		return 0, false
+	}
+	for i := 0; ; {
+		j := bytes.IndexByte(text[i:n], '\n')
+		if j < 0 {
+			return n, true
+		}
+		if j > 0 && trailingBlank(text[i+j-1]) {
+			return 0, false
+		}
+		i += j + 1
+	}
+}
+
+// trailingBlank is a byte a line's end loses in normalized text.
+func trailingBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 
 // digestString is "sha256:<hex>" of b, with one allocation.
 func digestString(b []byte) string { return digestAs(hashPrefix, b) }
@@ -531,6 +584,11 @@ func digestString(b []byte) string { return digestAs(hashPrefix, b) }
 // digestAs is prefix + the hex SHA-256 of b, with one allocation.
 func digestAs(prefix string, b []byte) string {
 	sum := sha256.Sum256(b)
+	return sumAs(prefix, &sum)
+}
+
+// sumAs is prefix + the hex of sum, with one allocation.
+func sumAs(prefix string, sum *[sha256.Size]byte) string {
 	var out [len(hashPrefix) + 2*sha256.Size]byte
 	n := copy(out[:], prefix)
 	hex.Encode(out[n:], sum[:])

@@ -24,6 +24,19 @@ func FuzzDecodeRecords(f *testing.F) {
 	})
 }
 
+// The parser normalizes a file's text for its hash its own way (without
+// a copy where it can): the hash must be HashText's.
+func FuzzNormalize(f *testing.F) {
+	f.Add([]byte("a \r\nb\t\n"))
+	f.Add([]byte("a\nb"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		norm, _ := normalize(nil, b)
+		if got, want := digestString(norm), HashText(b); got != want {
+			t.Errorf("normalize(%q) = %q: %s, HashText %s", b, norm, got, want)
+		}
+	})
+}
+
 // Parsing arbitrary text in every language yields findings, never a panic,
 // and symbols whose lines lie inside the file.
 func FuzzParse(f *testing.F) {

@@ -312,7 +312,9 @@ func goUsedNames(src []byte, toks []span, local map[string]int, imps []Import) {
 		if used[i] == nil {
 			used[i] = map[string]bool{}
 		}
-		used[i][string(sel)] = true
+		if !used[i][string(sel)] { // looked up without a copy; stored with one
+			used[i][string(sel)] = true
+		}
 	}
 	for i, u := range used {
 		for n := range u {
