@@ -15,9 +15,6 @@ import (
 // but in JavaScript, where both are the same Number. A literal these rules
 // do not read is kept as written, in lower case.
 func appendNumber(buf, lit []byte, lang langCode) []byte {
-	if plainDecimal(lit) {
-		return append(buf, lit...) // its value as written, in every language
-	}
 	var b [64]byte
 	s := b[:0]
 	for _, c := range lit {
@@ -107,21 +104,6 @@ func appendNumber(buf, lit []byte, lang langCode) []byte {
 		fracDigits = digits[intEnd+1 : frac]
 	}
 	return appendDecimal(buf, digits[:intEnd], fracDigits, exp, lang, suffix)
-}
-
-// plainDecimal reports a literal of decimal digits only, without a
-// leading zero (but "0" itself): the commonest number, which reads as
-// its value already.
-func plainDecimal(lit []byte) bool {
-	if len(lit) == 0 || (lit[0] == '0' && len(lit) > 1) {
-		return false
-	}
-	for _, c := range lit {
-		if !isDigit(c) {
-			return false
-		}
-	}
-	return true
 }
 
 // leadingZeroOctal reports whether an integer written with a leading zero
