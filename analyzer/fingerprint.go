@@ -478,16 +478,12 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 			if k == sigEnd {
 				sigLen = len(buf)
 			}
-			switch t := ct[k]; t.kind { // the commonest kinds without a call
-			case cVerbatim:
+			if t := ct[k]; t.kind == cVerbatim {
 				buf = append(buf, src[t.start:t.end]...)
-				buf = append(buf, 0)
-			case cSemi:
-				buf = append(buf, ';', 0)
-			default:
+			} else {
 				buf = appendCanon(buf, src, t)
-				buf = append(buf, 0)
 			}
+			buf = append(buf, 0)
 		}
 		if sigEnd == hi {
 			sigLen = len(buf)
