@@ -463,9 +463,8 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 			continue
 		}
 		d := digests{ok: true}
-		var text []byte
-		text, buf = normalize(buf, src[a:b])
-		d.hash = sha256.Sum256(text)
+		buf = appendNormalized(buf[:0], src[a:b])
+		d.hash = sha256.Sum256(buf)
 		lo, hi := canonRange(ct, a, b)
 		sigEnd := -1
 		if header[i] >= 0 && header[i] < b {
@@ -478,11 +477,7 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 			if k == sigEnd {
 				sigLen = len(buf)
 			}
-			if t := ct[k]; t.kind == cVerbatim {
-				buf = append(buf, src[t.start:t.end]...)
-			} else {
-				buf = appendCanon(buf, src, t)
-			}
+			buf = appendCanon(buf, src, ct[k])
 			buf = append(buf, 0)
 		}
 		if sigEnd == hi {
@@ -512,17 +507,6 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 	return buf
 }
 
-// normalize returns text as writeNormalized hashes it: text itself, cut
-// before a final line break, when no line of it ends in a blank, else a
-// copy in buf (returned for reuse).
-func normalize(buf, text []byte) (norm, scratch []byte) {
-	if n, ok := normalized(text); ok {
-		return text[:n], buf
-	}
-	buf = appendNormalized(buf[:0], text)
-	return buf, buf
-}
-
 // appendNormalized appends text as writeNormalized hashes it.
 func appendNormalized(buf, text []byte) []byte {
 	if n := len(text); n > 0 && text[n-1] == '\n' {
@@ -531,52 +515,20 @@ func appendNormalized(buf, text []byte) []byte {
 			text = text[:n-1]
 		}
 	}
-	// Lines that end in no blank are copied in runs, line breaks and all.
-	copied := 0 // text[:copied] is in buf
-	for i := 0; ; {
-		j := bytes.IndexByte(text[i:], '\n')
-		end := len(text)
-		if j >= 0 {
-			end = i + j
+	for {
+		i := bytes.IndexByte(text, '\n')
+		line := text
+		if i >= 0 {
+			line = text[:i]
 		}
-		if t := end; t > i && trailingBlank(text[t-1]) {
-			for t > i && trailingBlank(text[t-1]) {
-				t--
-			}
-			buf = append(buf, text[copied:t]...)
-			copied = end
+		buf = append(buf, bytes.TrimRight(line, " \t\r")...)
+		if i < 0 {
+			return buf
 		}
-		if j < 0 {
-			return append(buf, text[copied:]...)
-		}
-		i = end + 1
+		buf = append(buf, '\n')
+		text = text[i+1:]
 	}
 }
-
-// normalized reports whether text[:n] is text as writeNormalized hashes
-// it: no line of it ends in a blank (or a carriage return).
-func normalized(text []byte) (n int, ok bool) {
-	n = len(text)
-	if n > 0 && text[n-1] == '\n' {
-		n--
-	}
-	if n > 0 && trailingBlank(text[n-1]) {
-		return 0, false
-	}
-	for i := 0; ; {
-		j := bytes.IndexByte(text[i:n], '\n')
-		if j < 0 {
-			return n, true
-		}
-		if j > 0 && trailingBlank(text[i+j-1]) {
-			return 0, false
-		}
-		i += j + 1
-	}
-}
-
-// trailingBlank is a byte a line's end loses in normalized text.
-func trailingBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 
 // digestString is "sha256:<hex>" of b, with one allocation.
 func digestString(b []byte) string { return digestAs(hashPrefix, b) }

@@ -312,9 +312,7 @@ func goUsedNames(src []byte, toks []span, local map[string]int, imps []Import) {
 		if used[i] == nil {
 			used[i] = map[string]bool{}
 		}
-		if !used[i][string(sel)] { // looked up without a copy; stored with one
-			used[i][string(sel)] = true
-		}
+		used[i][string(sel)] = true
 	}
 	for i, u := range used {
 		for n := range u {

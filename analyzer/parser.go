@@ -148,9 +148,8 @@ func (p *Parser) read(fsys fs.FS, e Entry) ([]byte, error) {
 
 // hashText is HashText through the parser's scratch buffer.
 func (p *Parser) hashText(src []byte) string {
-	var text []byte
-	text, p.buf = normalize(p.buf, src)
-	h := digestString(text)
+	p.buf = appendNormalized(p.buf[:0], src)
+	h := digestString(p.buf)
 	if cap(p.buf) > 1<<22 {
 		p.buf = nil
 	}
