@@ -5,23 +5,18 @@ import "sort"
 // canonGo builds Go's canonical stream from its lexer tokens (goLexer:
 // comments and semicolons already gone). See docs/fingerprints.md.
 //
-// Each token is classified once, as it is read (goTagOf), and the
-// rewrites that need only what precedes a token are made as it is
-// appended (goStream.push), brackets matched on the way; the passes
-// below compare tags instead of re-reading source, and share that
-// matching until a pass moves tokens.
+// Each token is classified once, as it is read (goTagOf): the passes
+// below compare that byte instead of the token's source, and share one
+// bracket matching until a pass moves tokens.
 func canonGo(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	if sc == nil {
 		sc = &scratch{}
 	}
-	st := goStream{toks: out, match: sc.match[:0], open: sc.stack[:0]}
+	toks := out
 	var prev uint8 // the previous token's tag
 	for k, s := range spans {
 		if k > 0 {
-			st.toks = goSeparators(src, spans[k-1], s, prev, st.toks)
-			for len(st.match) < len(st.toks) {
-				st.match = append(st.match, -1)
-			}
+			toks = goSeparators(src, spans[k-1], s, prev, toks)
 		}
 		t := ctok{pos: int32(s.start), start: int32(s.start), end: int32(s.end), lang: langGo}
 		if c := src[s.start]; isDigit(c) || (c == '.' && s.end-s.start > 1) {
@@ -30,11 +25,28 @@ func canonGo(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 			t.tag = goTagOf(src[s.start:s.end])
 		}
 		prev = t.tag // a number's 0 still ends a statement: it starts with a digit or '.'
-		st.push(t)
+		switch t.tag {
+		case ')', '}':
+			// A separator never begins a statement: "{ a() }" is
+			// "{\n\ta()\n}".
+			if n := len(toks); n > 0 && toks[n-1].kind == cSemi {
+				toks = toks[:n-1]
+			}
+			fallthrough
+		case ']':
+			// A trailing comma: "f(a, b,)" is "f(a, b)".
+			if n := len(toks); n > 0 && toks[n-1].tag == ',' {
+				toks = toks[:n-1]
+			}
+		}
+		toks = append(toks, t)
 	}
-	toks, m := st.toks, st.match
-	sc.match, sc.stack = st.match, st.open
+	m := goMatch(sc, toks)
 	var changed bool
+	toks, changed = goUngroupShortVars(sc, toks, m)
+	if changed {
+		m = goMatch(sc, toks)
+	}
 	if toks, changed = goExpandParams(sc, toks, m); changed {
 		m = goMatch(sc, toks)
 	}
@@ -45,145 +57,6 @@ func canonGo(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 		m = goMatch(sc, toks)
 	}
 	return goSortImports(src, toks, m)
-}
-
-// goStream is Go's canonical stream while it is read: its tokens, the
-// partner of each bracket among them (-1: none yet, or none) and the
-// brackets still open.
-type goStream struct {
-	toks  []ctok
-	match []int
-	open  []int
-	// floor is where the last ungrouped declaration group ended: the
-	// tokens before it were not next to what follows, a ")" stood
-	// between, so no separator or comma before it goes.
-	floor int
-}
-
-// push appends t, making the rewrites that what precedes it decides:
-//   - a separator before ")" or "}" goes: it never begins a statement
-//     ("{ a() }" is "{\n\ta()\n}");
-//   - a trailing comma goes: "f(a, b,)" is "f(a, b)";
-//   - a declaration group of one spec is ungrouped when it closes:
-//     "var ( x = 1 )" is "var x = 1" (gofumpt ungroups it);
-//   - "var x = y" is "x := y" (gofumpt's rewrite in function bodies; at
-//     the top level ":=" cannot be written, so nothing else reads the
-//     same), once its "=" is read, or its group ungrouped.
-func (st *goStream) push(t ctok) {
-	switch t.tag {
-	case ')', '}':
-		if n := len(st.toks); n > st.floor && st.toks[n-1].kind == cSemi {
-			st.toks, st.match = st.toks[:n-1], st.match[:n-1]
-		}
-		fallthrough
-	case ']':
-		if n := len(st.toks); n > st.floor && st.toks[n-1].tag == ',' {
-			st.toks, st.match = st.toks[:n-1], st.match[:n-1]
-		}
-	}
-	switch c := t.tag; c {
-	case '(', '[', '{':
-		st.open = append(st.open, len(st.toks))
-	case ')', ']', '}':
-		n := len(st.open)
-		if n == 0 || st.toks[st.open[n-1]].tag != opener(c) {
-			break // unmatched
-		}
-		o := st.open[n-1]
-		st.open = st.open[:n-1]
-		if c == ')' && st.ungroup(o) {
-			return
-		}
-		st.match[o] = len(st.toks)
-		st.toks, st.match = append(st.toks, t), append(st.match, o)
-		return
-	case '=':
-		st.toks, st.match = append(st.toks, t), append(st.match, -1)
-		e := len(st.toks) - 1
-		j := e - 1
-		if j < 0 || st.toks[j].tag != gName {
-			return
-		}
-		for j >= 2 && st.toks[j-1].tag == ',' && st.toks[j-2].tag == gName {
-			j -= 2
-		}
-		if j >= 1 {
-			st.shortVar(j - 1)
-		}
-		return
-	}
-	st.toks, st.match = append(st.toks, t), append(st.match, -1)
-}
-
-// ungroup removes the parentheses of the declaration group opened at o,
-// whose ")" comes next, when they hold one spec: tokens, none a
-// separator outside brackets. It reports whether it did.
-func (st *goStream) ungroup(o int) bool {
-	toks := st.toks
-	if o == 0 || o == len(toks)-1 {
-		return false
-	}
-	switch toks[o-1].tag {
-	case gVar, gConst, gType, gImport:
-	default:
-		return false
-	}
-	for k := o + 1; k < len(toks); k++ {
-		if j := st.match[k]; j > k {
-			k = j
-			continue
-		}
-		if toks[k].kind == cSemi {
-			return false
-		}
-	}
-	st.remove(o)
-	// A "var x = y" inside: its "=" was read while the "(" stood
-	// between. One whose "=" is still to come is seen when it is.
-	if toks[o-1].tag == gVar {
-		k := o
-		for k+1 < len(st.toks) && st.toks[k].tag == gName && st.toks[k+1].tag == ',' {
-			k += 2
-		}
-		if k+1 < len(st.toks) && st.toks[k].tag == gName && st.toks[k+1].tag == '=' {
-			st.shortVar(o - 1)
-		}
-	}
-	st.floor = len(st.toks)
-	return true
-}
-
-// shortVar writes the declaration "var x = y" whose names follow toks[v]
-// and end at an "=" as "x := y", when toks[v] is "var" that begins a
-// statement.
-func (st *goStream) shortVar(v int) {
-	toks := st.toks
-	if toks[v].tag != gVar || (v > 0 && toks[v-1].kind != cSemi && toks[v-1].tag != '{') {
-		return
-	}
-	k := v + 1
-	for toks[k].tag != '=' {
-		k++
-	}
-	toks[k].kind, toks[k].tag = cDefine, 0
-	st.remove(v)
-}
-
-// remove takes out toks[at], which no open bracket follows.
-func (st *goStream) remove(at int) {
-	toks, match := st.toks, st.match
-	for k := at + 1; k < len(toks); k++ {
-		toks[k-1] = toks[k]
-		m := match[k]
-		if m > at {
-			m--
-		}
-		match[k-1] = m
-	}
-	st.toks, st.match = toks[:len(toks)-1], match[:len(match)-1]
-	if at < st.floor {
-		st.floor--
-	}
 }
 
 // Go token tags (ctok.tag): a one-byte operator or bracket is tagged
@@ -454,6 +327,67 @@ func goEndsStatement(tag, c byte) bool {
 		return true
 	}
 	return isDigit(c) || c == '.' || c == '"' || c == '\'' || c == '`'
+}
+
+// goUngroupShortVars writes "var ( x = 1 )" as "var x = 1" (gofumpt
+// ungroups a declaration group of one: the same declaration), and then
+// "var x = y" as "x := y" (gofumpt's rewrite in function bodies; at the
+// top level ":=" cannot be written, so nothing else reads the same). m
+// matches toks' brackets; changed says whether tokens moved.
+func goUngroupShortVars(sc *scratch, toks []ctok, m []int) (out []ctok, changed bool) {
+	var drop []bool
+	for i := 0; i+1 < len(toks); i++ {
+		switch toks[i].tag {
+		case gVar, gConst, gType, gImport:
+		default:
+			continue
+		}
+		if toks[i+1].tag != '(' {
+			continue
+		}
+		c := m[i+1]
+		if c < 0 || c == i+2 {
+			continue
+		}
+		single := true
+		for k := i + 2; k < c; k++ {
+			if j := m[k]; j > k {
+				k = j
+				continue
+			}
+			if toks[k].kind == cSemi {
+				single = false
+				break
+			}
+		}
+		if single {
+			if drop == nil {
+				drop = sc.dropFor(len(toks))
+			}
+			drop[i+1], drop[c] = true, true
+		}
+	}
+	toks = compact(toks, drop)
+	changed = drop != nil
+	drop = nil
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].tag != gVar || (i > 0 && toks[i-1].kind != cSemi && toks[i-1].tag != '{') {
+			continue
+		}
+		k := i + 1
+		for k+1 < len(toks) && toks[k].tag == gName && toks[k+1].tag == ',' {
+			k += 2
+		}
+		if toks[k].tag != gName || k+1 >= len(toks) || toks[k+1].tag != '=' {
+			continue
+		}
+		if drop == nil {
+			drop = sc.dropFor(len(toks))
+		}
+		drop[i] = true
+		toks[k+1].kind, toks[k+1].tag = cDefine, 0
+	}
+	return compact(toks, drop), changed || drop != nil
 }
 
 // goInsert is a run of tokens a pass copies in after token at:
