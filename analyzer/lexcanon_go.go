@@ -501,6 +501,9 @@ func goExpandParams(sc *scratch, toks []ctok, m []int) ([]ctok, bool) {
 }
 
 // goTypeStart reports whether toks[k:end] reads as a type after a name.
+// "..." is not among the starts: canonGo reads it as a number (a '.'
+// and more), untagged, so a variadic list keeps its grouping; reading
+// it as a type would change the shapes stored (a format change).
 func goTypeStart(toks []ctok, k, end int, m []int) bool {
 	switch toks[k].tag {
 	case gName, gFunc, gMap, gChan, gStruct, gInterface, gArrow, '*':
