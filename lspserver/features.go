@@ -26,7 +26,7 @@ import (
 func (s *server) publish(ctx context.Context, p string) {
 	overlay := s.overlay()
 	var rs []anchors.Result
-	err := s.viewOf().Do(ctx, func(ws *lore.Workspace) error {
+	err := s.do(ctx, func(ws *lore.Workspace) error {
 		rep, err := ws.Verify(ctx, lore.VerifyOptions{Paths: []string{p}, Overlay: overlay})
 		if err == nil {
 			rs = rep.Results
@@ -456,7 +456,7 @@ func (s *server) execute(ctx context.Context, p *protocol.ExecuteCommandParams) 
 	var res any
 	var msg string
 	wrote := true
-	err := s.viewOf().Do(ctx, func(ws *lore.Workspace) error {
+	err := s.do(ctx, func(ws *lore.Workspace) error {
 		switch p.Command {
 		case CommandAccept:
 			rep, err := ws.Accept(ctx, lore.AcceptOptions{Learning: str(0), Anchor: num(1)})

@@ -220,6 +220,16 @@ func (s *server) viewOf() *warm.View {
 	return s.view
 }
 
+// do runs fn on the view's workspace; once the server has closed its
+// view (shutdown, while a change is still being published), it says so.
+func (s *server) do(ctx context.Context, fn func(*lore.Workspace) error) error {
+	v := s.viewOf()
+	if v == nil {
+		return errors.New("the server is shutting down")
+	}
+	return v.Do(ctx, fn)
+}
+
 // initialize opens the warm view on the editor's root folder (else
 // Options.Dir) and announces what the server does.
 func (s *server) initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
@@ -271,7 +281,7 @@ func (s *server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 // reload reads every learning into refs.
 func (s *server) reload(ctx context.Context) error {
 	var ls []*learnfile.Learning
-	err := s.viewOf().Do(ctx, func(ws *lore.Workspace) error {
+	err := s.do(ctx, func(ws *lore.Workspace) error {
 		var err error
 		ls, err = ws.List(ctx, lore.ListOptions{})
 		return err
