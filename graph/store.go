@@ -154,7 +154,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		s.dirInfo = fi
 		if name := diedOpening(dir); name != "" {
-			return nil, fmt.Errorf("open store %s: %w: a process died while opening it (%s left behind)", dir, ErrCorrupt, name)
+			return nil, fmt.Errorf("open store %s: %w: a process died while opening or loading it (%s left behind)", dir, ErrCorrupt, name)
 		}
 	}
 	db, ro, err := s.openDB(!opts.ReadWrite, false)
@@ -238,6 +238,14 @@ func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
 		WithCompactL0OnClose(compactOnClose).
 		WithMetricsEnabled(false).
 		WithDetectConflicts(true)
+	if s.created {
+		// The writer that creates a database fills it in bulk, through
+		// Badger's stream writer (see Load), which builds each table in
+		// memory whole, sized for the last level: by default the base
+		// size times 2 for every level above it. Tables of the base size
+		// keep that memory bounded.
+		bo.TableSizeMultiplier = 1
+	}
 	if s.opts.InMemory {
 		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")
 	}

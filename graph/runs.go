@@ -1,0 +1,397 @@
+package graph
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"container/heap"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// loadRunBytes bounds the memory of one run of a load's edge keys: two
+// are held at most, one filling while the other is sorted and spilled.
+const loadRunBytes = 32 << 20
+
+// runFilePattern names the temporary files of spilled runs.
+const runFilePattern = "lore-run-*"
+
+// runKey is an adjacency key of a load in a fixed size, for sorting: its
+// parts, and where the edge's relation and record are in the run's arena.
+type runKey struct {
+	a, b  uint64
+	off   uint32 // in the arena; increasing with the order of the input
+	code  byte
+	flags byte // keyIn, keyMirror, keyRel
+}
+
+const runKeySize = 24
+
+const (
+	keyIn     = 1 << iota // under prefixIn, else prefixOut
+	keyMirror             // the mirror entry of a symmetric edge
+	keyRel                // the edge has a relation
+)
+
+// run holds keys and the edges they belong to: in the arena, each edge's
+// relation and record, each preceded by its length.
+type run struct {
+	keys  []runKey
+	arena []byte
+}
+
+func (r *run) size() int { return len(r.keys)*runKeySize + len(r.arena) }
+
+func (r *run) reset() { r.keys, r.arena = r.keys[:0], r.arena[:0] }
+
+// rel and rec return the relation and the record at off.
+func (r *run) rel(off uint32) []byte {
+	n, m := binary.Uvarint(r.arena[off:])
+	return r.arena[int(off)+m : int(off)+m+int(n)]
+}
+
+func (r *run) rec(off uint32) []byte {
+	n, m := binary.Uvarint(r.arena[off:])
+	off += uint32(m) + uint32(n)
+	n, m = binary.Uvarint(r.arena[off:])
+	return r.arena[int(off)+m : int(off)+m+int(n)]
+}
+
+// compareKeys orders keys as their bytes order (prefixOut before
+// prefixIn; uids are written in an order-preserving code), leaving ties
+// to the input's order.
+func (r *run) compareKeys(x, y runKey) int {
+	if c := cmp.Compare(x.flags&keyIn, y.flags&keyIn); c != 0 {
+		return c
+	}
+	if x.a != y.a {
+		return cmp.Compare(x.a, y.a)
+	}
+	if x.code != y.code {
+		return cmp.Compare(x.code, y.code)
+	}
+	if x.b != y.b {
+		return cmp.Compare(x.b, y.b)
+	}
+	if (x.flags|y.flags)&keyRel != 0 {
+		return bytes.Compare(r.rel(x.off), r.rel(y.off))
+	}
+	return 0
+}
+
+func (r *run) sort() {
+	slices.SortFunc(r.keys, func(x, y runKey) int {
+		if c := r.compareKeys(x, y); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.off, y.off)
+	})
+}
+
+// each calls fn with each key of a sorted run and its value, in order; of
+// equal keys only the last given. k and v are valid during the call.
+func (r *run) each(fn func(k, v []byte) error) error {
+	c := &cursor{mem: r}
+	for {
+		if err := c.next(); err != nil || !c.ok {
+			return err
+		}
+		if err := fn(c.k, c.v); err != nil {
+			return err
+		}
+	}
+}
+
+// runs sorts a load's edge keys in runs of bounded size: a full run is
+// sorted and spilled to a temporary file by a goroutine of its own while
+// the next one fills; the last stays in memory. merge then reads them all
+// in order.
+type runs struct {
+	dir   string // for the temporary files; "" for the system's
+	limit int
+	cur   *run
+	free  chan *run  // a run to fill next
+	full  chan *run  // runs to sort and spill
+	done  chan error // the spiller's end
+	files []*os.File // spilled runs, in order
+	left  []string   // names of files not yet removed
+	err   error      // the spiller's failure, once seen
+}
+
+func newRuns(dir string, limit int) *runs {
+	rs := &runs{dir: dir, limit: limit, cur: &run{}, free: make(chan *run, 1), full: make(chan *run), done: make(chan error, 1)}
+	rs.free <- &run{}
+	go rs.spiller()
+	return rs
+}
+
+// add adds the keys of an edge between the nodes of uids f and t.
+func (rs *runs) add(f, t uint64, code byte, symmetric bool, rel string, rec []byte) error {
+	r := rs.cur
+	off := uint32(len(r.arena))
+	r.arena = binary.AppendUvarint(r.arena, uint64(len(rel)))
+	r.arena = append(r.arena, rel...)
+	r.arena = binary.AppendUvarint(r.arena, uint64(len(rec)))
+	r.arena = append(r.arena, rec...)
+	var flags byte
+	if rel != "" {
+		flags = keyRel
+	}
+	r.keys = append(r.keys, runKey{f, t, off, code, flags}, runKey{t, f, off, code, flags | keyIn})
+	if symmetric {
+		r.keys = append(r.keys, runKey{t, f, off, code, flags | keyMirror}, runKey{f, t, off, code, flags | keyIn | keyMirror})
+	}
+	if r.size() < rs.limit {
+		return nil
+	}
+	// Hand the full run over and go on with the other.
+	select {
+	case rs.full <- r:
+	case err := <-rs.done:
+		rs.err = err
+		return err
+	}
+	rs.cur = <-rs.free
+	return nil
+}
+
+// spiller sorts and spills the runs it is handed until full is closed.
+func (rs *runs) spiller() {
+	var err error
+	for r := range rs.full {
+		if err == nil {
+			err = rs.spill(r)
+		}
+		r.reset()
+		rs.free <- r
+	}
+	rs.done <- err
+}
+
+func (rs *runs) spill(r *run) error {
+	r.sort()
+	f, err := os.CreateTemp(rs.dir, runFilePattern)
+	if err != nil {
+		return fmt.Errorf("spill sorted edges: %w", err)
+	}
+	// Removed while open where the system allows it (it keeps the data
+	// until the file is closed, or the process ends however it ends);
+	// elsewhere when the load ends.
+	if os.Remove(f.Name()) != nil {
+		rs.left = append(rs.left, f.Name())
+	}
+	rs.files = append(rs.files, f)
+	w := bufio.NewWriterSize(f, 1<<20)
+	var head []byte
+	err = r.each(func(k, v []byte) error {
+		head = binary.AppendUvarint(head[:0], uint64(len(k)))
+		head = binary.AppendUvarint(head, uint64(len(v)))
+		w.Write(head)
+		w.Write(k)
+		_, err := w.Write(v)
+		return err
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return fmt.Errorf("spill sorted edges: %w", err)
+	}
+	return nil
+}
+
+// finish waits for the spilled runs and sorts the last one.
+func (rs *runs) finish() error {
+	close(rs.full)
+	err := <-rs.done
+	rs.done = nil
+	if err != nil {
+		return err
+	}
+	if rs.err != nil {
+		return rs.err
+	}
+	// The other run's memory is not needed any more.
+	<-rs.free
+	rs.cur.sort()
+	return nil
+}
+
+// close removes the temporary files and stops the spiller if finish was
+// not called.
+func (rs *runs) close() {
+	if rs.done != nil {
+		close(rs.full)
+		<-rs.done
+	}
+	for _, f := range rs.files {
+		f.Close()
+	}
+	for _, name := range rs.left {
+		os.Remove(name)
+	}
+	rs.files, rs.left, rs.cur = nil, nil, nil
+}
+
+// removeRunFiles removes the temporary files that a process which ended
+// before it could left in dir: where the system does not let a file be
+// removed while open (see spill). The caller holds the store for writing,
+// so no other process is loading into it.
+func removeRunFiles(dir string) {
+	names, _ := filepath.Glob(filepath.Join(dir, runFilePattern))
+	for _, n := range names {
+		os.Remove(n)
+	}
+}
+
+// merge calls fn with every key of the runs and its value in ascending
+// order; of equal keys only the one given last. k and v are valid during
+// the call.
+func (rs *runs) merge(fn func(k, v []byte) error) error {
+	if len(rs.files) == 0 {
+		return rs.cur.each(fn)
+	}
+	var h cursors
+	for i, f := range rs.files {
+		h = append(h, &cursor{file: bufio.NewReaderSize(f, 256<<10), order: i})
+	}
+	h = append(h, &cursor{mem: rs.cur, order: len(rs.files)})
+	live := h[:0]
+	for _, c := range h {
+		if err := c.next(); err != nil {
+			return err
+		}
+		if c.ok {
+			live = append(live, c)
+		}
+	}
+	h = live
+	heap.Init(&h)
+	var last []byte
+	first := true
+	for len(h) > 0 {
+		c := h[0]
+		// The latest run comes first among equal keys: the others'
+		// are older duplicates.
+		if first || !bytes.Equal(c.k, last) {
+			if err := fn(c.k, c.v); err != nil {
+				return err
+			}
+			last = append(last[:0], c.k...)
+			first = false
+		}
+		if err := c.next(); err != nil {
+			return err
+		}
+		if c.ok {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+	}
+	return nil
+}
+
+// cursors is a heap of runs being merged, by their current key and then
+// latest run first.
+type cursors []*cursor
+
+func (h cursors) Len() int { return len(h) }
+func (h cursors) Less(i, j int) bool {
+	if c := bytes.Compare(h[i].k, h[j].k); c != 0 {
+		return c < 0
+	}
+	return h[i].order > h[j].order
+}
+func (h cursors) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *cursors) Push(x any)   { *h = append(*h, x.(*cursor)) }
+func (h *cursors) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// cursor reads the keys of a sorted run in order, with their values: of a
+// run in memory, or of one spilled to a file.
+type cursor struct {
+	mem   *run
+	i     int
+	file  *bufio.Reader
+	order int // the run's place in the input
+	buf   []byte
+	adj   [9]byte
+	k, v  []byte
+	ok    bool // k and v hold a key and its value
+}
+
+func (c *cursor) next() error {
+	if c.file != nil {
+		return c.nextInFile()
+	}
+	r := c.mem
+	for ; c.i+1 < len(r.keys) && r.compareKeys(r.keys[c.i], r.keys[c.i+1]) == 0; c.i++ {
+		// a later duplicate wins
+	}
+	if c.i >= len(r.keys) {
+		c.ok = false
+		return nil
+	}
+	x := r.keys[c.i]
+	c.i++
+	k := c.buf[:0]
+	if x.flags&keyIn != 0 {
+		k = append(k, prefixIn)
+	} else {
+		k = append(k, prefixOut)
+	}
+	k = putUID(k, x.a)
+	k = append(k, x.code)
+	k = putUID(k, x.b)
+	if x.flags&keyRel != 0 {
+		k = append(k, r.rel(x.off)...)
+	}
+	c.buf = k
+	rec := r.rec(x.off)
+	if x.flags&(keyIn|keyMirror) == 0 {
+		c.v = rec
+	} else {
+		// An adjacency value: the record's flags and weight.
+		copy(c.adj[:], rec)
+		c.adj[0] &^= flagFull
+		if x.flags&keyMirror != 0 {
+			c.adj[0] |= flagMirror
+		}
+		c.v = c.adj[:]
+	}
+	c.k, c.ok = k, true
+	return nil
+}
+
+func (c *cursor) nextInFile() error {
+	kn, err := binary.ReadUvarint(c.file)
+	if err == io.EOF {
+		c.ok = false
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read sorted edges: %w", err)
+	}
+	vn, err := binary.ReadUvarint(c.file)
+	if err != nil {
+		return fmt.Errorf("read sorted edges: %w", err)
+	}
+	c.buf = slices.Grow(c.buf[:0], int(kn+vn))[:kn+vn]
+	if _, err := io.ReadFull(c.file, c.buf); err != nil {
+		return fmt.Errorf("read sorted edges: %w", err)
+	}
+	c.k, c.v, c.ok = c.buf[:kn], c.buf[kn:], true
+	return nil
+}
