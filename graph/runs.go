@@ -3,7 +3,6 @@ package graph
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"container/heap"
 	"encoding/binary"
 	"fmt"
@@ -14,82 +13,128 @@ import (
 )
 
 // loadRunBytes bounds the memory of one run of a load's edge keys: two
-// are held at most, one filling while the other is sorted and spilled.
-const loadRunBytes = 32 << 20
+// are held at most, one filling while the other is sorted and spilled,
+// and the sort needs room for the keys of one more.
+const loadRunBytes = 24 << 20
 
 // runFilePattern names the temporary files of spilled runs.
 const runFilePattern = "lore-run-*"
 
-// runKey is an adjacency key of a load in a fixed size, for sorting: its
-// parts, and where the edge's relation and record are in the run's arena.
+// runKey is an adjacency key of a load in a fixed size, for sorting: hi
+// and lo order as the key's bytes do (the prefix, then the uids, written
+// in an order-preserving code, and the type between them), and off is
+// where the edge's relation and record are in the run's arena.
 type runKey struct {
-	a, b  uint64
-	off   uint32 // in the arena; increasing with the order of the input
-	code  byte
-	flags byte // keyIn, keyMirror, keyRel
+	hi    uint64 // keyIn bit, then the first uid
+	lo    uint64 // type code in the top byte, then the second uid
+	off   uint32 // increasing with the order of the input
+	flags byte   // keyMirror, keyRel
 }
 
-const runKeySize = 24
+const (
+	runKeySize = 24
+	hiIn       = 1 << 63
+	loUID      = 1<<56 - 1
+	maxLoadUID = loUID // a larger uid does not fit a runKey
+)
 
 const (
-	keyIn     = 1 << iota // under prefixIn, else prefixOut
-	keyMirror             // the mirror entry of a symmetric edge
+	keyMirror = 1 << iota // the mirror entry of a symmetric edge
 	keyRel                // the edge has a relation
 )
 
-// run holds keys and the edges they belong to: in the arena, each edge's
-// relation and record, each preceded by its length.
+// run holds keys and the edges they belong to: in the arena, the length
+// of each edge's relation and of its record (4 bytes each), then both.
 type run struct {
 	keys  []runKey
 	arena []byte
 }
 
-func (r *run) size() int { return len(r.keys)*runKeySize + len(r.arena) }
-
 func (r *run) reset() { r.keys, r.arena = r.keys[:0], r.arena[:0] }
 
 // rel and rec return the relation and the record at off.
 func (r *run) rel(off uint32) []byte {
-	n, m := binary.Uvarint(r.arena[off:])
-	return r.arena[int(off)+m : int(off)+m+int(n)]
+	n := binary.LittleEndian.Uint32(r.arena[off:])
+	return r.arena[off+8 : off+8+n]
 }
 
 func (r *run) rec(off uint32) []byte {
-	n, m := binary.Uvarint(r.arena[off:])
-	off += uint32(m) + uint32(n)
-	n, m = binary.Uvarint(r.arena[off:])
-	return r.arena[int(off)+m : int(off)+m+int(n)]
+	n := binary.LittleEndian.Uint32(r.arena[off:])
+	m := binary.LittleEndian.Uint32(r.arena[off+4:])
+	return r.arena[off+8+n : off+8+n+m]
 }
 
-// compareKeys orders keys as their bytes order (prefixOut before
-// prefixIn; uids are written in an order-preserving code), leaving ties
-// to the input's order.
-func (r *run) compareKeys(x, y runKey) int {
-	if c := cmp.Compare(x.flags&keyIn, y.flags&keyIn); c != 0 {
-		return c
+// sameKey reports whether two keys are the same key.
+func (r *run) sameKey(x, y runKey) bool {
+	if x.hi != y.hi || x.lo != y.lo {
+		return false
 	}
-	if x.a != y.a {
-		return cmp.Compare(x.a, y.a)
-	}
-	if x.code != y.code {
-		return cmp.Compare(x.code, y.code)
-	}
-	if x.b != y.b {
-		return cmp.Compare(x.b, y.b)
-	}
-	if (x.flags|y.flags)&keyRel != 0 {
-		return bytes.Compare(r.rel(x.off), r.rel(y.off))
-	}
-	return 0
+	return (x.flags|y.flags)&keyRel == 0 || bytes.Equal(r.rel(x.off), r.rel(y.off))
 }
 
-func (r *run) sort() {
-	slices.SortFunc(r.keys, func(x, y runKey) int {
-		if c := r.compareKeys(x, y); c != 0 {
-			return c
+// sort orders the keys as their bytes, and equal keys as the input (tmp
+// is scratch space for as many keys). It returns the scratch space left.
+func (r *run) sort(tmp []runKey) []runKey {
+	tmp = slices.Grow(tmp[:0], len(r.keys))[:len(r.keys)]
+	sorted, spare := radixSort(r.keys, tmp)
+	r.keys = sorted
+	// Keys that differ only in their relation: by relation, a stable
+	// sort keeping the input's order among equal ones.
+	for i := 0; i < len(r.keys); {
+		j := i + 1
+		for j < len(r.keys) && r.keys[j].hi == r.keys[i].hi && r.keys[j].lo == r.keys[i].lo {
+			j++
 		}
-		return cmp.Compare(x.off, y.off)
-	})
+		if j-i > 1 {
+			group := r.keys[i:j]
+			if slices.ContainsFunc(group, func(k runKey) bool { return k.flags&keyRel != 0 }) {
+				slices.SortStableFunc(group, func(x, y runKey) int { return bytes.Compare(r.rel(x.off), r.rel(y.off)) })
+			}
+		}
+		i = j
+	}
+	return spare
+}
+
+// radixSort sorts keys by hi and lo, stable, a byte at a time from the
+// least significant, skipping the bytes that all keys share. It returns
+// the sorted keys and the other slice, both of keys' length.
+func radixSort(keys, tmp []runKey) (sorted, spare []runKey) {
+	var counts [16][256]int
+	for _, k := range keys {
+		for d := range 8 {
+			counts[d][byte(k.lo>>(8*d))]++
+			counts[8+d][byte(k.hi>>(8*d))]++
+		}
+	}
+	src, dst := keys, tmp
+	for d := range 16 {
+		c := &counts[d]
+		if slices.Contains(c[:], len(keys)) {
+			continue // one value of this byte for every key
+		}
+		pos := 0
+		for i, n := range c {
+			c[i] = pos
+			pos += n
+		}
+		shift := uint(8 * (d % 8))
+		if d < 8 {
+			for _, k := range src {
+				b := byte(k.lo >> shift)
+				dst[c[b]] = k
+				c[b]++
+			}
+		} else {
+			for _, k := range src {
+				b := byte(k.hi >> shift)
+				dst[c[b]] = k
+				c[b]++
+			}
+		}
+		src, dst = dst, src
+	}
+	return src, dst
 }
 
 // each calls fn with each key of a sorted run and its value, in order; of
@@ -117,6 +162,7 @@ type runs struct {
 	free  chan *run  // a run to fill next
 	full  chan *run  // runs to sort and spill
 	done  chan error // the spiller's end
+	tmp   []runKey   // scratch space of the sort
 	files []*os.File // spilled runs, in order
 	left  []string   // names of files not yet removed
 	err   error      // the spiller's failure, once seen
@@ -131,32 +177,62 @@ func newRuns(dir string, limit int) *runs {
 
 // add adds the keys of an edge between the nodes of uids f and t.
 func (rs *runs) add(f, t uint64, code byte, symmetric bool, rel string, rec []byte) error {
+	if f > maxLoadUID || t > maxLoadUID {
+		return fmt.Errorf("node uid %d: too large to load in bulk", max(f, t))
+	}
+	need := 8 + len(rel) + len(rec)
+	if !rs.room(4, need) {
+		// Hand the full run over and go on with the other.
+		select {
+		case rs.full <- rs.cur:
+		case err := <-rs.done:
+			rs.done = nil
+			rs.err = err
+			return err
+		}
+		rs.cur = <-rs.free
+	}
 	r := rs.cur
 	off := uint32(len(r.arena))
-	r.arena = binary.AppendUvarint(r.arena, uint64(len(rel)))
+	r.arena = binary.LittleEndian.AppendUint32(r.arena, uint32(len(rel)))
+	r.arena = binary.LittleEndian.AppendUint32(r.arena, uint32(len(rec)))
 	r.arena = append(r.arena, rel...)
-	r.arena = binary.AppendUvarint(r.arena, uint64(len(rec)))
 	r.arena = append(r.arena, rec...)
 	var flags byte
 	if rel != "" {
 		flags = keyRel
 	}
-	r.keys = append(r.keys, runKey{f, t, off, code, flags}, runKey{t, f, off, code, flags | keyIn})
+	c := uint64(code) << 56
+	r.keys = append(r.keys, runKey{f, c | t, off, flags}, runKey{hiIn | t, c | f, off, flags})
 	if symmetric {
-		r.keys = append(r.keys, runKey{t, f, off, code, flags | keyMirror}, runKey{f, t, off, code, flags | keyIn | keyMirror})
+		r.keys = append(r.keys, runKey{t, c | f, off, flags | keyMirror}, runKey{hiIn | f, c | t, off, flags | keyMirror})
 	}
-	if r.size() < rs.limit {
-		return nil
-	}
-	// Hand the full run over and go on with the other.
-	select {
-	case rs.full <- r:
-	case err := <-rs.done:
-		rs.err = err
-		return err
-	}
-	rs.cur = <-rs.free
 	return nil
+}
+
+// room reports whether the current run takes keys more keys and need
+// more bytes of its arena, growing it up to its share of the limit: three
+// quarters for keys, the rest for the arena. An empty run always does.
+func (rs *runs) room(keys, need int) bool {
+	r := rs.cur
+	if len(r.keys) == 0 {
+		return true
+	}
+	keyCap := rs.limit * 3 / 4 / runKeySize
+	if len(r.keys)+keys > cap(r.keys) {
+		if cap(r.keys) >= keyCap {
+			return false
+		}
+		r.keys = slices.Grow(r.keys, min(max(2*cap(r.keys), 1024), keyCap)-len(r.keys))
+	}
+	arenaCap := rs.limit / 4
+	if len(r.arena)+need > cap(r.arena) {
+		if cap(r.arena) >= arenaCap {
+			return false
+		}
+		r.arena = slices.Grow(r.arena, max(min(max(2*cap(r.arena), 4096), arenaCap)-len(r.arena), need))
+	}
+	return true
 }
 
 // spiller sorts and spills the runs it is handed until full is closed.
@@ -173,7 +249,7 @@ func (rs *runs) spiller() {
 }
 
 func (rs *runs) spill(r *run) error {
-	r.sort()
+	rs.tmp = r.sort(rs.tmp)
 	f, err := os.CreateTemp(rs.dir, runFilePattern)
 	if err != nil {
 		return fmt.Errorf("spill sorted edges: %w", err)
@@ -220,7 +296,8 @@ func (rs *runs) finish() error {
 	}
 	// The other run's memory is not needed any more.
 	<-rs.free
-	rs.cur.sort()
+	rs.tmp = rs.cur.sort(rs.tmp)
+	rs.tmp = nil
 	return nil
 }
 
@@ -337,7 +414,7 @@ func (c *cursor) next() error {
 		return c.nextInFile()
 	}
 	r := c.mem
-	for ; c.i+1 < len(r.keys) && r.compareKeys(r.keys[c.i], r.keys[c.i+1]) == 0; c.i++ {
+	for ; c.i+1 < len(r.keys) && r.sameKey(r.keys[c.i], r.keys[c.i+1]); c.i++ {
 		// a later duplicate wins
 	}
 	if c.i >= len(r.keys) {
@@ -347,20 +424,20 @@ func (c *cursor) next() error {
 	x := r.keys[c.i]
 	c.i++
 	k := c.buf[:0]
-	if x.flags&keyIn != 0 {
+	if x.hi&hiIn != 0 {
 		k = append(k, prefixIn)
 	} else {
 		k = append(k, prefixOut)
 	}
-	k = putUID(k, x.a)
-	k = append(k, x.code)
-	k = putUID(k, x.b)
+	k = putUID(k, x.hi&^hiIn)
+	k = append(k, byte(x.lo>>56))
+	k = putUID(k, x.lo&loUID)
 	if x.flags&keyRel != 0 {
 		k = append(k, r.rel(x.off)...)
 	}
 	c.buf = k
 	rec := r.rec(x.off)
-	if x.flags&(keyIn|keyMirror) == 0 {
+	if x.hi&hiIn == 0 && x.flags&keyMirror == 0 {
 		c.v = rec
 	} else {
 		// An adjacency value: the record's flags and weight.
