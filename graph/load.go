@@ -90,7 +90,11 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 		tmp = s.dir
 		removeRunFiles(tmp)
 	}
-	l.runs = newRuns(tmp, loadRunBytes)
+	limit := loadRunBytes
+	if s.runBytes > 0 {
+		limit = s.runBytes
+	}
+	l.runs = newRuns(tmp, limit)
 	defer l.runs.close()
 	if err := read(l.node, l.edge); err != nil {
 		return err
@@ -121,6 +125,9 @@ func (l *loader) stream(meta [][2][]byte) error {
 	unmark := markLoading(s.dir)
 	sw, err := newStreamLoad(s.db)
 	if err == nil {
+		if s.loading != nil {
+			s.loading()
+		}
 		err = l.write(sw, meta)
 		if err == nil {
 			err = sw.flush()

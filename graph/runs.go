@@ -250,15 +250,12 @@ func (rs *runs) spiller() {
 
 func (rs *runs) spill(r *run) error {
 	rs.tmp = r.sort(rs.tmp)
-	f, err := os.CreateTemp(rs.dir, runFilePattern)
+	f, name, err := createRunFile(rs.dir)
 	if err != nil {
 		return fmt.Errorf("spill sorted edges: %w", err)
 	}
-	// Removed while open where the system allows it (it keeps the data
-	// until the file is closed, or the process ends however it ends);
-	// elsewhere when the load ends.
-	if os.Remove(f.Name()) != nil {
-		rs.left = append(rs.left, f.Name())
+	if name != "" {
+		rs.left = append(rs.left, name)
 	}
 	rs.files = append(rs.files, f)
 	w := bufio.NewWriterSize(f, 1<<20)
@@ -317,9 +314,26 @@ func (rs *runs) close() {
 	rs.files, rs.left, rs.cur = nil, nil, nil
 }
 
+// createNamedRunFile creates a temporary file for a spilled run in dir
+// and removes it at once where the system lets a file be removed while
+// open (it keeps the data until the file is closed, or the process ends
+// however it ends). Elsewhere it returns the name, for the load to remove
+// when it ends.
+func createNamedRunFile(dir string) (*os.File, string, error) {
+	f, err := os.CreateTemp(dir, runFilePattern)
+	if err != nil {
+		return nil, "", err
+	}
+	if os.Remove(f.Name()) != nil {
+		return f, f.Name(), nil
+	}
+	return f, "", nil
+}
+
 // removeRunFiles removes the temporary files that a process which ended
 // before it could left in dir: where the system does not let a file be
-// removed while open (see spill). The caller holds the store for writing,
+// removed while open, or one killed between making and removing it (see
+// createNamedRunFile). The caller holds the store for writing,
 // so no other process is loading into it.
 func removeRunFiles(dir string) {
 	names, _ := filepath.Glob(filepath.Join(dir, runFilePattern))

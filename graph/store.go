@@ -84,6 +84,11 @@ type Store struct {
 	// streamMin is the smallest Load into an empty store that uses the
 	// stream writer (tests lower it).
 	streamMin int
+	// runBytes bounds a run of a load's sorted keys (see runs), 0 for
+	// loadRunBytes; loading, when set, runs once a stream load has begun
+	// to replace the tables. Tests set them.
+	runBytes int
+	loading  func()
 	// created is set when Open created the database: its first writer
 	// fills it in bulk (see valueThreshold).
 	created bool
