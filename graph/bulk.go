@@ -229,15 +229,24 @@ func (b *batchLoad) flush() error { return b.wb.Flush() }
 func (b *batchLoad) cancel()      { b.wb.Cancel() }
 
 // streamLoad writes sorted keys through Badger's StreamWriter, which
-// replaces the whole (empty) database with them.
+// replaces the whole (empty) database with them. The keys are gathered in
+// buffers that a goroutine of its own hands to the stream writer, so that
+// decoding them there overlaps with making the next ones.
 type streamLoad struct {
-	sw   *badger.StreamWriter
-	buf  *z.Buffer
-	kv   pb.KV
-	done bool
+	sw     *badger.StreamWriter
+	buf    *z.Buffer
+	kv     pb.KV
+	free   chan *z.Buffer // buffers to fill
+	filled chan *z.Buffer // buffers to write; closed by the last
+	result chan error     // the writer's first error, once filled is closed
+	closed bool
+	done   bool
 }
 
-const streamChunk = 1 << 20
+const (
+	streamChunk   = 1 << 20
+	streamBuffers = 3
+)
 
 func newStreamLoad(db *badger.DB) (*streamLoad, error) {
 	sw := db.NewStreamWriter()
@@ -245,29 +254,51 @@ func newStreamLoad(db *badger.DB) (*streamLoad, error) {
 		sw.Cancel()
 		return nil, err
 	}
-	return &streamLoad{sw: sw, buf: z.NewBuffer(streamChunk+(1<<20), "graph.Load")}, nil
+	l := &streamLoad{sw: sw, free: make(chan *z.Buffer, streamBuffers), filled: make(chan *z.Buffer, streamBuffers), result: make(chan error, 1)}
+	for range streamBuffers {
+		l.free <- z.NewBuffer(streamChunk+(1<<20), "graph.Load")
+	}
+	l.buf = <-l.free
+	go func() {
+		var err error
+		for b := range l.filled {
+			if err == nil {
+				err = sw.Write(b)
+			}
+			b.Reset()
+			l.free <- b
+		}
+		l.result <- err
+	}()
+	return l, nil
 }
 
 func (l *streamLoad) put(k, v []byte) error {
 	l.kv.Key, l.kv.Value, l.kv.Version = k, v, 1
 	badger.KVToBuffer(&l.kv, l.buf)
 	if l.buf.LenNoPadding() >= streamChunk {
-		return l.write()
+		l.filled <- l.buf
+		l.buf = <-l.free
 	}
 	return nil
 }
 
-func (l *streamLoad) write() error {
-	if l.buf.LenNoPadding() == 0 {
+// wait hands over the last buffer and returns the writer's result.
+func (l *streamLoad) wait() error {
+	if l.closed {
 		return nil
 	}
-	err := l.sw.Write(l.buf)
-	l.buf.Reset()
-	return err
+	l.closed = true
+	if l.buf.LenNoPadding() > 0 {
+		l.filled <- l.buf
+		l.buf = <-l.free
+	}
+	close(l.filled)
+	return <-l.result
 }
 
 func (l *streamLoad) flush() error {
-	if err := l.write(); err != nil {
+	if err := l.wait(); err != nil {
 		return err
 	}
 	l.done = true
@@ -275,8 +306,12 @@ func (l *streamLoad) flush() error {
 }
 
 func (l *streamLoad) cancel() {
+	l.wait()
 	if !l.done {
 		l.sw.Cancel()
 	}
-	l.buf.Release()
+	l.free <- l.buf
+	for range streamBuffers {
+		(<-l.free).Release()
+	}
 }

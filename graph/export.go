@@ -422,8 +422,11 @@ func scanJSON(r io.Reader, node func(Node) error, edge func(Edge, int64) error) 
 		case "edges":
 			return st.elements(func(b []byte) error {
 				var j jsonEdge
-				if err := segjson.Unmarshal(b, &j); err != nil {
-					return err
+				if !quickEdge(b, &j) {
+					j = jsonEdge{}
+					if err := segjson.Unmarshal(b, &j); err != nil {
+						return err
+					}
 				}
 				e, err := j.edge(edges)
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // jsonStream reads the top level of lore's graph JSON — an object whose
@@ -256,4 +257,158 @@ func (s *jsonStream) skip() error {
 	}
 	_, err = s.value(c)
 	return err
+}
+
+// quickEdge decodes an edge of the shape an export or a generator writes
+// — an object of plain ASCII strings type, from, to and relation and a
+// number weight, in any order — without the general decoder; ok is false
+// for anything else (escapes, other members, other spellings, nulls,
+// white space inside), which the general decoder then reads. Both read
+// what they both accept alike.
+func quickEdge(b []byte, j *jsonEdge) (ok bool) {
+	i := 0
+	ws := func() {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+			i++
+		}
+	}
+	// str reads a string of printable ASCII without escapes.
+	str := func() ([]byte, bool) {
+		if i >= len(b) || b[i] != '"' {
+			return nil, false
+		}
+		i++
+		start := i
+		for i < len(b) && b[i] != '"' {
+			if c := b[i]; c < 0x20 || c >= 0x7f || c == '\\' {
+				return nil, false
+			}
+			i++
+		}
+		if i >= len(b) {
+			return nil, false
+		}
+		i++
+		return b[start : i-1], true
+	}
+	ws()
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i++
+	ws()
+	if i < len(b) && b[i] == '}' {
+		i++
+		ws()
+		return i == len(b)
+	}
+	for {
+		ws()
+		key, ok := str()
+		if !ok {
+			return false
+		}
+		ws()
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i++
+		ws()
+		switch string(key) {
+		case "type", "from", "to", "relation":
+			v, ok := str()
+			if !ok {
+				return false
+			}
+			switch string(key) {
+			case "type":
+				j.Type = knownEdgeType(v)
+				if j.Type == "" {
+					return false // the general decoder says what is wrong
+				}
+			case "from":
+				j.From = string(v)
+			case "to":
+				j.To = string(v)
+			case "relation":
+				j.Relation = string(v)
+			}
+		case "weight":
+			start := i
+			for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.' || b[i] == '-' || b[i] == '+' || b[i] == 'e' || b[i] == 'E') {
+				i++
+			}
+			w, ok := jsonNumber(b[start:i])
+			if !ok {
+				return false
+			}
+			j.Weight = &w
+		default:
+			return false
+		}
+		ws()
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i++
+		case '}':
+			i++
+			ws()
+			return i == len(b)
+		default:
+			return false
+		}
+	}
+}
+
+// knownEdgeType is the edge type spelled b, "" when none is.
+func knownEdgeType(b []byte) EdgeType {
+	for _, t := range EdgeTypes() {
+		if string(t) == string(b) {
+			return t
+		}
+	}
+	return ""
+}
+
+// jsonNumber parses a number as JSON spells it: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(b []byte) (float64, bool) {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	lead := i
+	if n := digits(); n == 0 || n > 1 && b[lead] == '0' {
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return 0, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return 0, false
+		}
+	}
+	if i != len(b) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	return f, err == nil
 }
