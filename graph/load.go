@@ -3,7 +3,6 @@ package graph
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -124,13 +123,17 @@ func (l *loader) stream(meta [][2][]byte) error {
 	s := l.s
 	unmark := markLoading(s.dir)
 	sw, err := newStreamLoad(s.db)
-	if err == nil {
+	if err != nil {
+		err = fmt.Errorf("load: %w", err)
+	} else {
 		if s.loading != nil {
 			s.loading()
 		}
 		err = l.write(sw, meta)
 		if err == nil {
-			err = sw.flush()
+			if err = sw.flush(); err != nil {
+				err = fmt.Errorf("load: %w", err)
+			}
 		}
 		sw.cancel()
 	}
@@ -139,13 +142,10 @@ func (l *loader) stream(meta [][2][]byte) error {
 		// the marker stays for the next Open to report.
 		if rerr := restore(s.db, meta); rerr != nil {
 			unmark(false)
-			return fmt.Errorf("load: %w (and the store could not be emptied again: %v)", err, rerr)
+			return fmt.Errorf("%w (and the store could not be emptied again: %v)", err, rerr)
 		}
 	}
 	unmark(true)
-	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("load: %w", err)
-	}
 	return err
 }
 
