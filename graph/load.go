@@ -95,7 +95,7 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 	}
 	l.runs = newRuns(tmp, limit)
 	defer l.runs.close()
-	if err := l.gather(read); err != nil {
+	if err := read(l.node, l.edge); err != nil {
 		return err
 	}
 	if err := l.runs.finish(); err != nil {
@@ -162,78 +162,6 @@ func restore(db *badger.DB, meta [][2][]byte) error {
 		}
 		return nil
 	})
-}
-
-// gatherBatch is how many nodes and edges read hands over at a time.
-const gatherBatch = 512
-
-// item is a node or an edge that read gave.
-type item struct {
-	node *Node
-	edge Edge
-}
-
-// gather runs read in a goroutine of its own, which hands what it reads
-// over in batches, so that decoding the input overlaps with sorting it
-// into runs. The first error of either ends both.
-func (l *loader) gather(read func(node func(Node) error, edge func(Edge) error) error) error {
-	full := make(chan []item, 2)
-	free := make(chan []item, 3)
-	for range cap(free) {
-		free <- make([]item, 0, gatherBatch)
-	}
-	stop := make(chan struct{}) // closed when the loader fails
-	var failed error            // the loader's error, set before stop closes
-	result := make(chan error, 1)
-	go func() {
-		batch := <-free
-		hand := func() error {
-			select {
-			case full <- batch:
-			case <-stop:
-				return failed
-			}
-			batch = <-free
-			return nil
-		}
-		add := func(it item) error {
-			batch = append(batch, it)
-			if len(batch) == cap(batch) {
-				return hand()
-			}
-			return nil
-		}
-		err := read(func(n Node) error { return add(item{node: &n}) }, func(e Edge) error { return add(item{edge: e}) })
-		if err == nil && len(batch) > 0 {
-			err = hand()
-		}
-		close(full)
-		result <- err
-	}()
-	for batch := range full {
-		if failed == nil {
-			for _, it := range batch {
-				var err error
-				if it.node != nil {
-					err = l.node(*it.node)
-				} else {
-					err = l.edge(it.edge)
-				}
-				if err != nil {
-					failed = err
-					close(stop)
-					break
-				}
-			}
-		}
-		clear(batch)
-		free <- batch[:0]
-	}
-	err := <-result
-	if failed != nil {
-		return failed
-	}
-	return err
 }
 
 // intern returns the uid of id, adding it to the load's nodes; set gives
