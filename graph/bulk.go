@@ -148,21 +148,28 @@ func (s *Store) Load(ctx context.Context, nodes []Node, edges []Edge) error {
 	if err := s.roomToWrite(); err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
-	return s.guard(func() error {
-		return s.load(ctx, len(edges) >= s.streamMin, func(node func(Node) error, edge func(Edge) error) error {
-			for _, n := range nodes {
-				if err := node(n); err != nil {
-					return err
-				}
+	return s.guard(func() error { return s.load(ctx, len(edges) >= s.streamMin, reading(nodes, edges, -1, nil)) })
+}
+
+// reading is a read function of LoadFrom that gives nodes, then edges;
+// before it gives the edge at index at, it calls hold.
+func reading(nodes []Node, edges []Edge, at int, hold func()) func(node func(Node) error, edge func(Edge) error) error {
+	return func(node func(Node) error, edge func(Edge) error) error {
+		for _, n := range nodes {
+			if err := node(n); err != nil {
+				return err
 			}
-			for _, e := range edges {
-				if err := edge(e); err != nil {
-					return err
-				}
+		}
+		for i, e := range edges {
+			if i == at {
+				hold()
 			}
-			return nil
-		})
-	})
+			if err := edge(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // streamable reports whether the store holds nothing but meta keys, which

@@ -92,28 +92,15 @@ func TestLoadInRuns(t *testing.T) {
 			} else {
 				s.streamMin = 1 << 30
 			}
-			spilled := false
-			err = s.LoadFrom(ctx, func(node func(Node) error, edge func(Edge) error) error {
-				for _, n := range nodes {
-					if err := node(n); err != nil {
-						return err
-					}
-				}
-				for i, e := range edges {
-					if err := edge(e); err != nil {
-						return err
-					}
-					if i == len(edges)/2 {
-						// Spilled files are removed while open.
-						spilled = len(leftovers(t, dir)) == 0
-					}
-				}
-				return nil
-			})
+			hidden := false
+			err = s.LoadFrom(ctx, reading(nodes, edges, len(edges)/2, func() {
+				// Spilled runs are removed while open.
+				hidden = len(leftovers(t, dir)) == 0
+			}))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !spilled {
+			if !hidden {
 				t.Fatal("spilled runs visible in the store's directory")
 			}
 			if got := exportString(t, s); got != want {
@@ -166,18 +153,9 @@ func TestLoadFailureWritesNothing(t *testing.T) {
 				s.loading = cancel
 			}
 			err = s.LoadFrom(ctx, func(node func(Node) error, edge func(Edge) error) error {
-				for _, n := range nodes {
-					if err := node(n); err != nil {
-						return err
-					}
-				}
-				for _, e := range edges {
-					if err := edge(e); err != nil {
-						return err
-					}
-				}
-				if stage == "streaming" {
-					return nil
+				err := reading(nodes, edges, -1, nil)(node, edge)
+				if err != nil || stage == "streaming" {
+					return err
 				}
 				return bad
 			})
@@ -216,22 +194,11 @@ func loadChild(s *Store, stage string) int {
 	if stage == "streaming" {
 		s.loading = hold
 	}
-	err := s.LoadFrom(context.Background(), func(node func(Node) error, edge func(Edge) error) error {
-		for _, n := range nodes {
-			if err := node(n); err != nil {
-				return err
-			}
-		}
-		for i, e := range edges {
-			if i == len(edges)/2 && stage == "reading" {
-				hold()
-			}
-			if err := edge(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	at := -1
+	if stage == "reading" {
+		at = len(edges) / 2
+	}
+	err := s.LoadFrom(context.Background(), reading(nodes, edges, at, hold))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 5
