@@ -405,8 +405,11 @@ func scanJSON(r io.Reader, node func(Node) error, edge func(Edge, int64) error) 
 		case "nodes":
 			return st.elements(func(b []byte) error {
 				var n jsonNode
-				if err := segjson.Unmarshal(b, &n); err != nil {
-					return err
+				if !quickNode(b, &n) {
+					n = jsonNode{}
+					if err := segjson.Unmarshal(b, &n); err != nil {
+						return err
+					}
 				}
 				t, err := NodeType(n.ID)
 				if err != nil {

@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"context"
+	"maps"
 	"testing"
 
 	segjson "github.com/segmentio/encoding/json"
@@ -65,6 +66,26 @@ func FuzzQuickEdge(f *testing.F) {
 		if quick.Type != general.Type || quick.From != general.From || quick.To != general.To || quick.Relation != general.Relation ||
 			(quick.Weight == nil) != (general.Weight == nil) || quick.Weight != nil && *quick.Weight != *general.Weight {
 			t.Fatalf("%q: quickEdge read %+v, the decoder %+v", b, quick, general)
+		}
+	})
+}
+
+// quickNode reads what it accepts as the general decoder does.
+func FuzzQuickNode(f *testing.F) {
+	f.Add([]byte(`{"id":"file:a.go","attrs":{"lang":"go"}}`))
+	f.Add([]byte(` {"attrs" : {}, "id":"x" , "attrs":{"a":"b","a":"c"}} `))
+	f.Add([]byte(`{"id":"a\"b","attrs":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var quick jsonNode
+		if !quickNode(b, &quick) {
+			return
+		}
+		var general jsonNode
+		if err := segjson.Unmarshal(b, &general); err != nil {
+			t.Fatalf("%q: quickNode accepted what the decoder refuses: %v", b, err)
+		}
+		if quick.ID != general.ID || !maps.Equal(quick.Attrs, general.Attrs) || (quick.Attrs == nil) != (general.Attrs == nil) {
+			t.Fatalf("%q: quickNode read %+v, the decoder %+v", b, quick, general)
 		}
 	})
 }

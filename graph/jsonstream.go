@@ -259,73 +259,100 @@ func (s *jsonStream) skip() error {
 	return err
 }
 
-// quickEdge decodes an edge of the shape an export or a generator writes
-// — an object of plain ASCII strings type, from, to and relation and a
-// number weight, in any order — without the general decoder; ok is false
-// for anything else (escapes, other members, other spellings, nulls,
-// white space inside), which the general decoder then reads. Both read
-// what they both accept alike.
-func quickEdge(b []byte, j *jsonEdge) (ok bool) {
-	i := 0
-	ws := func() {
-		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-			i++
-		}
+// quick reads one JSON object of a common shape without the general
+// decoder (see quickEdge, quickNode): plain ASCII strings without escapes,
+// numbers as JSON spells them. Its methods report false for anything
+// else, which the general decoder then reads.
+type quick struct {
+	b []byte
+	i int
+}
+
+func (q *quick) ws() {
+	for q.i < len(q.b) && (q.b[q.i] == ' ' || q.b[q.i] == '\t' || q.b[q.i] == '\n' || q.b[q.i] == '\r') {
+		q.i++
 	}
-	// str reads a string of printable ASCII without escapes.
-	str := func() ([]byte, bool) {
-		if i >= len(b) || b[i] != '"' {
+}
+
+// is skips white space and c, reporting whether c was there.
+func (q *quick) is(c byte) bool {
+	q.ws()
+	if q.i < len(q.b) && q.b[q.i] == c {
+		q.i++
+		return true
+	}
+	return false
+}
+
+// str reads a string of printable ASCII without escapes.
+func (q *quick) str() ([]byte, bool) {
+	if !q.is('"') {
+		return nil, false
+	}
+	start := q.i
+	for q.i < len(q.b) && q.b[q.i] != '"' {
+		if c := q.b[q.i]; c < 0x20 || c >= 0x7f || c == '\\' {
 			return nil, false
 		}
-		i++
-		start := i
-		for i < len(b) && b[i] != '"' {
-			if c := b[i]; c < 0x20 || c >= 0x7f || c == '\\' {
-				return nil, false
-			}
-			i++
-		}
-		if i >= len(b) {
-			return nil, false
-		}
-		i++
-		return b[start : i-1], true
+		q.i++
 	}
-	ws()
-	if i >= len(b) || b[i] != '{' {
+	if q.i >= len(q.b) {
+		return nil, false
+	}
+	q.i++
+	return q.b[start : q.i-1], true
+}
+
+// object reads an object's members, calling member with each key; member
+// reads the value and reports whether it could.
+func (q *quick) object(member func(key []byte) bool) bool {
+	if !q.is('{') {
 		return false
 	}
-	i++
-	ws()
-	if i < len(b) && b[i] == '}' {
-		i++
-		ws()
-		return i == len(b)
+	if q.is('}') {
+		return true
 	}
 	for {
-		ws()
-		key, ok := str()
-		if !ok {
+		key, ok := q.str()
+		if !ok || !q.is(':') {
 			return false
 		}
-		ws()
-		if i >= len(b) || b[i] != ':' {
+		q.ws()
+		if !member(key) {
 			return false
 		}
-		i++
-		ws()
+		if q.is('}') {
+			return true
+		}
+		if !q.is(',') {
+			return false
+		}
+	}
+}
+
+// end reports whether only white space is left.
+func (q *quick) end() bool {
+	q.ws()
+	return q.i == len(q.b)
+}
+
+// quickEdge decodes an edge of the shape an export or a generator writes
+// — an object of strings type, from, to and relation and a number weight,
+// in any order — as the general decoder does; ok is false for anything
+// else (see quick).
+func quickEdge(b []byte, j *jsonEdge) (ok bool) {
+	q := &quick{b: b}
+	return q.object(func(key []byte) bool {
 		switch string(key) {
 		case "type", "from", "to", "relation":
-			v, ok := str()
+			v, ok := q.str()
 			if !ok {
 				return false
 			}
 			switch string(key) {
 			case "type":
 				j.Type = knownEdgeType(v)
-				if j.Type == "" {
-					return false // the general decoder says what is wrong
-				}
+				return j.Type != "" // else the general decoder says what is wrong
 			case "from":
 				j.From = string(v)
 			case "to":
@@ -333,34 +360,52 @@ func quickEdge(b []byte, j *jsonEdge) (ok bool) {
 			case "relation":
 				j.Relation = string(v)
 			}
+			return true
 		case "weight":
-			start := i
-			for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.' || b[i] == '-' || b[i] == '+' || b[i] == 'e' || b[i] == 'E') {
-				i++
+			start := q.i
+			for q.i < len(b) && (b[q.i] >= '0' && b[q.i] <= '9' || b[q.i] == '.' || b[q.i] == '-' || b[q.i] == '+' || b[q.i] == 'e' || b[q.i] == 'E') {
+				q.i++
 			}
-			w, ok := jsonNumber(b[start:i])
-			if !ok {
+			w, ok := jsonNumber(b[start:q.i])
+			if ok {
+				j.Weight = &w
+			}
+			return ok
+		}
+		return false
+	}) && q.end()
+}
+
+// quickNode decodes a node of the shape an export writes — an object of a
+// string id and attrs, an object of strings — as the general decoder does;
+// ok is false for anything else (see quick).
+func quickNode(b []byte, n *jsonNode) (ok bool) {
+	q := &quick{b: b}
+	return q.object(func(key []byte) bool {
+		switch string(key) {
+		case "id":
+			v, ok := q.str()
+			n.ID = string(v)
+			return ok
+		case "attrs":
+			// The general decoder merges repeated attrs objects: only
+			// one is read here.
+			if n.Attrs != nil {
 				return false
 			}
-			j.Weight = &w
-		default:
-			return false
+			attrs := jsonAttrs{}
+			ok := q.object(func(k []byte) bool {
+				v, ok := q.str()
+				attrs[string(k)] = string(v)
+				return ok
+			})
+			if len(attrs) > 0 {
+				n.Attrs = attrs
+			}
+			return ok
 		}
-		ws()
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i++
-		case '}':
-			i++
-			ws()
-			return i == len(b)
-		default:
-			return false
-		}
-	}
+		return false
+	}) && q.end()
 }
 
 // knownEdgeType is the edge type spelled b, "" when none is.
