@@ -165,7 +165,6 @@ type runs struct {
 	tmp   []runKey   // scratch space of the sort
 	files []*os.File // spilled runs, in order
 	left  []string   // names of files not yet removed
-	err   error      // the spiller's failure, once seen
 }
 
 func newRuns(dir string, limit int) *runs {
@@ -182,14 +181,9 @@ func (rs *runs) add(f, t uint64, code byte, symmetric bool, rel string, rec []by
 	}
 	need := 8 + len(rel) + len(rec)
 	if !rs.room(4, need) {
-		// Hand the full run over and go on with the other.
-		select {
-		case rs.full <- rs.cur:
-		case err := <-rs.done:
-			rs.done = nil
-			rs.err = err
-			return err
-		}
+		// Hand the full run over and go on with the other. The
+		// spiller's failure is seen by finish.
+		rs.full <- rs.cur
 		rs.cur = <-rs.free
 	}
 	r := rs.cur
@@ -210,9 +204,9 @@ func (rs *runs) add(f, t uint64, code byte, symmetric bool, rel string, rec []by
 	return nil
 }
 
-// room reports whether the current run takes keys more keys and need
-// more bytes of its arena, growing it up to its share of the limit: three
-// quarters for keys, the rest for the arena. An empty run always does.
+// room reports whether the current run has room for keys more keys and
+// need more bytes of arena, growing it up to its share of the limit: three
+// quarters for keys, the rest for the arena. An empty run always has.
 func (rs *runs) room(keys, need int) bool {
 	r := rs.cur
 	if len(r.keys) == 0 {
@@ -235,7 +229,8 @@ func (rs *runs) room(keys, need int) bool {
 	return true
 }
 
-// spiller sorts and spills the runs it is handed until full is closed.
+// spiller sorts and spills the runs it is handed until full is closed;
+// after a failure it only hands them back.
 func (rs *runs) spiller() {
 	var err error
 	for r := range rs.full {
@@ -287,9 +282,6 @@ func (rs *runs) finish() error {
 	rs.done = nil
 	if err != nil {
 		return err
-	}
-	if rs.err != nil {
-		return rs.err
 	}
 	// The other run's memory is not needed any more.
 	<-rs.free
