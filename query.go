@@ -269,36 +269,36 @@ func repoNameOfURL(url string) string {
 }
 
 // ImportGraph adds nodes and edges from graph JSON (an export of another
-// store, feedback from elsewhere). What the learning files author is not
-// imported, since no file would back it: learning nodes and their anchors,
-// links and provenance (ANCHORED_TO, LINKS_TO, DERIVED_FROM edges) come
-// from the files; a notice counts what was left out.
+// store, feedback from elsewhere), read one at a time (see
+// graph.Store.LoadFrom): nothing is written when the input does not read.
+// What the learning files author is not imported, since no file would
+// back it: learning nodes and their anchors, links and provenance
+// (ANCHORED_TO, LINKS_TO, DERIVED_FROM edges) come from the files; a
+// notice counts what was left out.
 func (w *Workspace) ImportGraph(ctx context.Context, in io.Reader) error {
-	sub, err := graph.ReadJSON(in)
-	if err != nil {
-		return err
-	}
-	nodes, edges := sub.Nodes[:0], sub.Edges[:0]
 	skipped := 0
-	for _, n := range sub.Nodes {
-		if t, _ := graph.NodeType(n.ID); t == graph.TypeLearning {
-			skipped++
-			continue
-		}
-		nodes = append(nodes, n)
-	}
-	for _, e := range sub.Edges {
-		switch e.Type {
-		case graph.AnchoredTo, graph.LinksTo, graph.DerivedFrom:
-			skipped++
-			continue
-		}
-		edges = append(edges, e)
-	}
-	if skipped > 0 {
+	err := w.withWriter(ctx, func(st *graph.Store) error {
+		return st.LoadFrom(ctx, func(node func(graph.Node) error, edge func(graph.Edge) error) error {
+			return graph.ScanJSON(in, func(n graph.Node) error {
+				if n.Type == graph.TypeLearning {
+					skipped++
+					return nil
+				}
+				return node(n)
+			}, func(e graph.Edge) error {
+				switch e.Type {
+				case graph.AnchoredTo, graph.LinksTo, graph.DerivedFrom:
+					skipped++
+					return nil
+				}
+				return edge(e)
+			})
+		})
+	})
+	if err == nil && skipped > 0 {
 		w.notify("left out %d learning nodes and ANCHORED_TO, LINKS_TO and DERIVED_FROM edges: the learning files author them (lore learn add, lore anchor add, lore relate)", skipped)
 	}
-	return w.withWriter(ctx, func(st *graph.Store) error { return st.Load(ctx, nodes, edges) })
+	return err
 }
 
 // ContextOptions configure Context.

@@ -1,12 +1,10 @@
 package graph
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/pb"
@@ -125,12 +123,14 @@ func replaceEdges(ctx context.Context, snap *badger.Txn, typ EdgeType, edges []E
 // mentions included); zero times become now, zero version and mentions
 // become 1; of duplicates in edges the last wins. Nodes are created or have
 // their attributes replaced. Keys are written in sorted order, which keeps
-// Badger's memtables and tables cheap to build. Load is not atomic: after
-// a failure, run it again.
+// Badger's memtables and tables cheap to build. Nothing is written unless
+// every node and edge is valid. Into a store that holds a graph, Load is
+// not atomic: after a failure, run it again.
 //
 // A load of 50,000 edges or more into a store that holds nothing but its
 // schema (a rebuild), while no transaction of this Store is open, goes
-// through Badger's stream writer, which builds the tables directly.
+// through Badger's stream writer, which builds the tables directly; it is
+// atomic (see LoadFrom).
 func (s *Store) Load(ctx context.Context, nodes []Node, edges []Edge) error {
 	for _, n := range nodes {
 		if _, err := NodeType(n.ID); err != nil {
@@ -148,223 +148,28 @@ func (s *Store) Load(ctx context.Context, nodes []Node, edges []Edge) error {
 	if err := s.roomToWrite(); err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
-	return s.guard(func() error { return s.load(ctx, nodes, edges) })
+	return s.guard(func() error { return s.load(ctx, len(edges) >= s.streamMin, reading(nodes, edges, -1, nil)) })
 }
 
-// load is Load on a writable store.
-func (s *Store) load(ctx context.Context, nodes []Node, edges []Edge) error {
-	// An empty store (as after a rebuild) is filled by Badger's stream
-	// writer, which builds the tables directly; otherwise by a write batch.
-	var stream bool
-	var meta [][2][]byte
-	if len(edges) >= s.streamMin && s.exclusive.TryLock() {
-		var err error
-		stream, meta, err = s.streamable()
-		if err != nil || !stream {
-			s.exclusive.Unlock()
-		} else {
-			defer s.exclusive.Unlock()
-		}
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-	}
-	if !stream {
-		s.exclusive.RLock()
-		defer s.exclusive.RUnlock()
-	}
-	var snap *badger.Txn
-	if !stream {
-		snap = s.db.NewTransaction(false)
-		defer snap.Discard()
-	}
-
-	// Intern every id: existing ones keep their uid.
-	type newNode struct {
-		id    string
-		uid   uint64
-		attrs map[string]string
-		write bool
-	}
-	uids := make(map[string]int, len(nodes)+len(edges)/4) // id → index in all
-	var all []newNode
-	intern := func(id string, attrs map[string]string, set bool) (uint64, error) {
-		if i, ok := uids[id]; ok {
-			if set {
-				all[i].attrs, all[i].write = attrs, true
-			}
-			return all[i].uid, nil
-		}
-		var u uint64
-		err := ErrNotFound
-		if !stream {
-			u, err = lookupUID(snap, id)
-		}
-		fresh := false
-		switch {
-		case err == nil:
-		case err == ErrNotFound:
-			u, fresh = s.nextUID.Add(1), true
-		default:
-			return 0, err
-		}
-		uids[id] = len(all)
-		all = append(all, newNode{id: id, uid: u, attrs: attrs, write: set || fresh})
-		if fresh {
-			all[len(all)-1].uid = u
-		}
-		return u, nil
-	}
-	for i, n := range nodes {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
+// reading is a read function of LoadFrom that gives nodes, then edges;
+// before it gives the edge at index at, it calls hold.
+func reading(nodes []Node, edges []Edge, at int, hold func()) func(node func(Node) error, edge func(Edge) error) error {
+	return func(node func(Node) error, edge func(Edge) error) error {
+		for _, n := range nodes {
+			if err := node(n); err != nil {
 				return err
 			}
 		}
-		if _, err := intern(n.ID, n.Attrs, true); err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-	}
-	type entry struct {
-		a, b  uint64
-		rel   string
-		code  byte
-		flags byte // flagMirror for a mirror entry
-		edge  int32
-	}
-	outs := make([]entry, 0, len(edges))
-	ins := make([]entry, 0, len(edges))
-	for i, e := range edges {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
+		for i, e := range edges {
+			if i == at {
+				hold()
+			}
+			if err := edge(e); err != nil {
 				return err
 			}
 		}
-		k := e.Key().canonical()
-		f, err := intern(k.From, nil, false)
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-		t, err := intern(k.To, nil, false)
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-		c := k.Type.code()
-		outs = append(outs, entry{f, t, k.Relation, c, 0, int32(i)})
-		ins = append(ins, entry{t, f, k.Relation, c, 0, int32(i)})
-		if k.Type.Symmetric() {
-			outs = append(outs, entry{t, f, k.Relation, c, flagMirror, int32(i)})
-			ins = append(ins, entry{f, t, k.Relation, c, flagMirror, int32(i)})
-		}
+		return nil
 	}
-	byKey := func(x, y entry) int {
-		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.code, y.code), cmp.Compare(x.b, y.b), strings.Compare(x.rel, y.rel))
-	}
-
-	var w bulkWriter
-	if stream {
-		sw, err := newStreamLoad(s.db)
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-		w = sw
-	} else {
-		w = newBatchLoad(s.db, s.roomToWrite)
-	}
-	defer w.cancel()
-	put := w.put
-	slices.SortFunc(all, func(x, y newNode) int { return strings.Compare(x.id, y.id) })
-	for _, n := range all {
-		if n.write {
-			if err := put(idKey(n.id), putUID(nil, n.uid)); err != nil {
-				return fmt.Errorf("load: %w", err)
-			}
-		}
-	}
-	if stream { // the stream starts from nothing: keep the meta keys
-		for _, kv := range meta {
-			if err := put(kv[0], kv[1]); err != nil {
-				return fmt.Errorf("load: %w", err)
-			}
-		}
-	}
-	slices.SortFunc(all, func(x, y newNode) int { return cmp.Compare(x.uid, y.uid) })
-	for _, n := range all {
-		if n.write {
-			if err := put(nodeKey(n.uid), encodeNode(n.id, n.attrs)); err != nil {
-				return fmt.Errorf("load: %w", err)
-			}
-		}
-	}
-	now := nanos(timeNow())
-	var key []byte
-	// Sort the in-edges on another core while the out-edges are sorted
-	// and written.
-	sortEntries := func(es []entry) {
-		slices.SortFunc(es, func(x, y entry) int { return cmp.Or(byKey(x, y), cmp.Compare(x.edge, y.edge)) })
-	}
-	insSorted := make(chan struct{})
-	go func() {
-		defer close(insSorted)
-		sortEntries(ins)
-	}()
-	defer func() { <-insSorted }()
-	sortEntries(outs)
-	for _, side := range []struct {
-		prefix byte
-		es     []entry
-	}{{prefixOut, outs}, {prefixIn, ins}} {
-		if side.prefix == prefixIn {
-			<-insSorted
-		}
-		for i, x := range side.es {
-			if i+1 < len(side.es) && byKey(x, side.es[i+1]) == 0 {
-				continue // a later duplicate wins
-			}
-			if i%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			e := edges[x.edge]
-			key = key[:0]
-			key = append(key, side.prefix)
-			key = putUID(key, x.a)
-			key = append(key, x.code)
-			key = putUID(key, x.b)
-			key = append(key, x.rel...)
-			inv := byte(0)
-			if e.InvalidatedAt != nil {
-				inv = flagInvalid
-			}
-			var val []byte
-			if side.prefix == prefixOut && x.flags&flagMirror == 0 {
-				md, err := encodeMetadata(e.Metadata)
-				if err != nil {
-					return err
-				}
-				r := recordOf(e, md)
-				if r.created == 0 {
-					r.created = now
-				}
-				if r.updated == 0 {
-					r.updated = r.created
-				}
-				r.version = max(r.version, 1)
-				r.mentions = max(r.mentions, 1)
-				val = r.encode()
-			} else {
-				val = adjValue(inv|x.flags, e.Weight)
-			}
-			if err := put(key, val); err != nil {
-				return fmt.Errorf("load: %w", err)
-			}
-		}
-	}
-	if err := w.flush(); err != nil {
-		return fmt.Errorf("load: %w", err)
-	}
-	return nil
 }
 
 // streamable reports whether the store holds nothing but meta keys, which
@@ -431,15 +236,24 @@ func (b *batchLoad) flush() error { return b.wb.Flush() }
 func (b *batchLoad) cancel()      { b.wb.Cancel() }
 
 // streamLoad writes sorted keys through Badger's StreamWriter, which
-// replaces the whole (empty) database with them.
+// replaces the whole (empty) database with them. The keys are gathered in
+// buffers that a goroutine of its own hands to the stream writer, so that
+// decoding them there overlaps with making the next ones.
 type streamLoad struct {
-	sw   *badger.StreamWriter
-	buf  *z.Buffer
-	kv   pb.KV
-	done bool
+	sw     *badger.StreamWriter
+	buf    *z.Buffer
+	kv     pb.KV
+	free   chan *z.Buffer // buffers to fill
+	filled chan *z.Buffer // buffers to write; closed by the last
+	result chan error     // the writer's first error, once filled is closed
+	closed bool
+	done   bool
 }
 
-const streamChunk = 16 << 20
+const (
+	streamChunk   = 1 << 20
+	streamBuffers = 3
+)
 
 func newStreamLoad(db *badger.DB) (*streamLoad, error) {
 	sw := db.NewStreamWriter()
@@ -447,29 +261,51 @@ func newStreamLoad(db *badger.DB) (*streamLoad, error) {
 		sw.Cancel()
 		return nil, err
 	}
-	return &streamLoad{sw: sw, buf: z.NewBuffer(streamChunk+(1<<20), "graph.Load")}, nil
+	l := &streamLoad{sw: sw, free: make(chan *z.Buffer, streamBuffers), filled: make(chan *z.Buffer, streamBuffers), result: make(chan error, 1)}
+	for range streamBuffers {
+		l.free <- z.NewBuffer(streamChunk+(1<<20), "graph.Load")
+	}
+	l.buf = <-l.free
+	go func() {
+		var err error
+		for b := range l.filled {
+			if err == nil {
+				err = sw.Write(b)
+			}
+			b.Reset()
+			l.free <- b
+		}
+		l.result <- err
+	}()
+	return l, nil
 }
 
 func (l *streamLoad) put(k, v []byte) error {
 	l.kv.Key, l.kv.Value, l.kv.Version = k, v, 1
 	badger.KVToBuffer(&l.kv, l.buf)
 	if l.buf.LenNoPadding() >= streamChunk {
-		return l.write()
+		l.filled <- l.buf
+		l.buf = <-l.free
 	}
 	return nil
 }
 
-func (l *streamLoad) write() error {
-	if l.buf.LenNoPadding() == 0 {
+// wait hands over the last buffer and returns the writer's result.
+func (l *streamLoad) wait() error {
+	if l.closed {
 		return nil
 	}
-	err := l.sw.Write(l.buf)
-	l.buf.Reset()
-	return err
+	l.closed = true
+	if l.buf.LenNoPadding() > 0 {
+		l.filled <- l.buf
+		l.buf = <-l.free
+	}
+	close(l.filled)
+	return <-l.result
 }
 
 func (l *streamLoad) flush() error {
-	if err := l.write(); err != nil {
+	if err := l.wait(); err != nil {
 		return err
 	}
 	l.done = true
@@ -477,8 +313,12 @@ func (l *streamLoad) flush() error {
 }
 
 func (l *streamLoad) cancel() {
+	l.wait()
 	if !l.done {
 		l.sw.Cancel()
 	}
-	l.buf.Release()
+	l.free <- l.buf
+	for range streamBuffers {
+		(<-l.free).Release()
+	}
 }

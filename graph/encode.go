@@ -171,9 +171,13 @@ type edgeRecord struct {
 }
 
 func (r *edgeRecord) encode() []byte {
-	v := make([]byte, 9, 9+40+len(r.reason)+len(r.metadata))
-	v[0] = r.flags | flagFull
-	binary.LittleEndian.PutUint64(v[1:], math.Float64bits(r.weight))
+	return r.appendTo(make([]byte, 0, 9+40+len(r.reason)+len(r.metadata)))
+}
+
+// appendTo appends the encoded record to v.
+func (r *edgeRecord) appendTo(v []byte) []byte {
+	v = append(v, r.flags|flagFull)
+	v = binary.LittleEndian.AppendUint64(v, math.Float64bits(r.weight))
 	v = binary.AppendVarint(v, r.created)
 	v = binary.AppendVarint(v, r.updated-r.created)
 	v = binary.AppendUvarint(v, r.version)

@@ -348,11 +348,8 @@ type jsonEdge struct {
 }
 
 // ReadJSON reads lore's graph JSON and checks every node and edge against
-// the rules. On edges only type, from and to are required; weight defaults
-// to 1. It reads the input one node or edge at a time (segmentio's decoder
-// for each, a third of encoding/json's CPU), so that memory holds the
-// graph decoded once, not also its text; ids repeated across edges share
-// one string.
+// the rules (see ScanJSON). Memory holds the graph decoded once, not also
+// its text; ids repeated across edges share one string.
 func ReadJSON(r io.Reader) (*Subgraph, error) {
 	g := &Subgraph{}
 	ids := map[string]string{}
@@ -363,54 +360,98 @@ func ReadJSON(r io.Reader) (*Subgraph, error) {
 		ids[s] = s
 		return s
 	}
-	st := newJSONStream(r)
 	size := inputSize(r)
 	var first int64 // offset of the first edge
+	err := scanJSON(r, func(n Node) error {
+		n.ID = intern(n.ID)
+		g.Nodes = append(g.Nodes, n)
+		return nil
+	}, func(e Edge, off int64) error {
+		e.From, e.To = intern(e.From), intern(e.To)
+		// Sized once from the input's size and the first edges'
+		// length, instead of grown a dozen times.
+		switch n := len(g.Edges); {
+		case n == 0:
+			first = off
+		case n == 1024 && size > 0 && off > first:
+			g.Edges = slices.Grow(g.Edges, int((size-first)*1024/(off-first))*11/10)
+		}
+		g.Edges = append(g.Edges, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// ScanJSON reads lore's graph JSON and calls node and edge with each node
+// and edge in the order of the input, checked against the rules. On edges
+// only type, from and to are required; weight defaults to 1. It reads the
+// input one node or edge at a time (segmentio's decoder for each, a third
+// of encoding/json's CPU), so that memory never holds more than one. An
+// error of node or edge ends the scan and is returned as it is.
+func ScanJSON(r io.Reader, node func(Node) error, edge func(Edge) error) error {
+	return scanJSON(r, node, func(e Edge, _ int64) error { return edge(e) })
+}
+
+// scanJSON is ScanJSON, giving edge the offset in the input after it.
+func scanJSON(r io.Reader, node func(Node) error, edge func(Edge, int64) error) error {
+	st := newJSONStream(r)
+	nodes, edges := 0, 0
+	var failed error // an error of node or edge
 	err := st.members(func(key string) error {
 		switch key {
 		case "nodes":
 			return st.elements(func(b []byte) error {
 				var n jsonNode
-				if err := segjson.Unmarshal(b, &n); err != nil {
-					return err
+				if !quickNode(b, &n) {
+					n = jsonNode{}
+					if err := segjson.Unmarshal(b, &n); err != nil {
+						return err
+					}
 				}
-				i := len(g.Nodes)
 				t, err := NodeType(n.ID)
 				if err != nil {
-					return fmt.Errorf("node %d: %w", i, err)
+					return fmt.Errorf("node %d: %w", nodes, err)
 				}
-				g.Nodes = append(g.Nodes, Node{ID: intern(n.ID), Type: t, Attrs: n.Attrs})
+				nodes++
+				if err := node(Node{ID: n.ID, Type: t, Attrs: n.Attrs}); err != nil {
+					failed = err
+					return err
+				}
 				return nil
 			})
 		case "edges":
 			return st.elements(func(b []byte) error {
 				var j jsonEdge
-				if err := segjson.Unmarshal(b, &j); err != nil {
-					return err
+				if !quickEdge(b, &j) {
+					j = jsonEdge{}
+					if err := segjson.Unmarshal(b, &j); err != nil {
+						return err
+					}
 				}
-				e, err := j.edge(len(g.Edges))
+				e, err := j.edge(edges)
 				if err != nil {
 					return err
 				}
-				e.From, e.To = intern(e.From), intern(e.To)
-				// Sized once from the input's size and the first
-				// edges' length, instead of grown a dozen times.
-				switch n := len(g.Edges); {
-				case n == 0:
-					first = st.off
-				case n == 1024 && size > 0 && st.off > first:
-					g.Edges = slices.Grow(g.Edges, int((size-first)*1024/(st.off-first))*11/10)
+				edges++
+				if err := edge(e, st.off); err != nil {
+					failed = err
+					return err
 				}
-				g.Edges = append(g.Edges, e)
 				return nil
 			})
 		}
 		return st.skip()
 	})
-	if err != nil {
-		return nil, fmt.Errorf("read graph JSON: %w", err)
+	if err != nil && err == failed {
+		return err
 	}
-	return g, nil
+	if err != nil {
+		return fmt.Errorf("read graph JSON: %w", err)
+	}
+	return nil
 }
 
 // inputSize is the size of r when it knows it (a file, a reader of
@@ -460,14 +501,13 @@ func (j *jsonEdge) edge(i int) (Edge, error) {
 	return e, nil
 }
 
-// Import reads lore's graph JSON from r and loads it (see Load): nodes and
-// edges are added, an edge that exists is overwritten.
+// Import reads lore's graph JSON from r and loads it (see LoadFrom): nodes
+// and edges are added, an edge that exists is overwritten. Nothing is
+// written when the input does not read or breaks a rule.
 func (s *Store) Import(ctx context.Context, r io.Reader) error {
-	g, err := ReadJSON(r)
-	if err != nil {
-		return err
-	}
-	return s.Load(ctx, g.Nodes, g.Edges)
+	return s.LoadFrom(ctx, func(node func(Node) error, edge func(Edge) error) error {
+		return ScanJSON(r, node, edge)
+	})
 }
 
 // colours returns the fill and border colours of a node type, shared by

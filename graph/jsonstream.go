@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // jsonStream reads the top level of lore's graph JSON — an object whose
@@ -256,4 +257,203 @@ func (s *jsonStream) skip() error {
 	}
 	_, err = s.value(c)
 	return err
+}
+
+// quick reads one JSON object of a common shape without the general
+// decoder (see quickEdge, quickNode): plain ASCII strings without escapes,
+// numbers as JSON spells them. Its methods report false for anything
+// else, which the general decoder then reads.
+type quick struct {
+	b []byte
+	i int
+}
+
+func (q *quick) ws() {
+	for q.i < len(q.b) && (q.b[q.i] == ' ' || q.b[q.i] == '\t' || q.b[q.i] == '\n' || q.b[q.i] == '\r') {
+		q.i++
+	}
+}
+
+// is skips white space and c, reporting whether c was there.
+func (q *quick) is(c byte) bool {
+	q.ws()
+	if q.i < len(q.b) && q.b[q.i] == c {
+		q.i++
+		return true
+	}
+	return false
+}
+
+// str reads a string of printable ASCII without escapes.
+func (q *quick) str() ([]byte, bool) {
+	if !q.is('"') {
+		return nil, false
+	}
+	start := q.i
+	for q.i < len(q.b) && q.b[q.i] != '"' {
+		if c := q.b[q.i]; c < 0x20 || c >= 0x7f || c == '\\' {
+			return nil, false
+		}
+		q.i++
+	}
+	if q.i >= len(q.b) {
+		return nil, false
+	}
+	q.i++
+	return q.b[start : q.i-1], true
+}
+
+// object reads an object's members, calling member with each key; member
+// reads the value and reports whether it could.
+func (q *quick) object(member func(key []byte) bool) bool {
+	if !q.is('{') {
+		return false
+	}
+	if q.is('}') {
+		return true
+	}
+	for {
+		key, ok := q.str()
+		if !ok || !q.is(':') {
+			return false
+		}
+		q.ws()
+		if !member(key) {
+			return false
+		}
+		if q.is('}') {
+			return true
+		}
+		if !q.is(',') {
+			return false
+		}
+	}
+}
+
+// end reports whether only white space is left.
+func (q *quick) end() bool {
+	q.ws()
+	return q.i == len(q.b)
+}
+
+// quickEdge decodes an edge of the shape an export or a generator writes
+// — an object of strings type, from, to and relation and a number weight,
+// in any order — as the general decoder does; ok is false for anything
+// else (see quick).
+func quickEdge(b []byte, j *jsonEdge) (ok bool) {
+	q := &quick{b: b}
+	return q.object(func(key []byte) bool {
+		switch string(key) {
+		case "type", "from", "to", "relation":
+			v, ok := q.str()
+			if !ok {
+				return false
+			}
+			switch string(key) {
+			case "type":
+				j.Type = knownEdgeType(v)
+				return j.Type != "" // else the general decoder says what is wrong
+			case "from":
+				j.From = string(v)
+			case "to":
+				j.To = string(v)
+			case "relation":
+				j.Relation = string(v)
+			}
+			return true
+		case "weight":
+			start := q.i
+			for q.i < len(b) && (b[q.i] >= '0' && b[q.i] <= '9' || b[q.i] == '.' || b[q.i] == '-' || b[q.i] == '+' || b[q.i] == 'e' || b[q.i] == 'E') {
+				q.i++
+			}
+			w, ok := jsonNumber(b[start:q.i])
+			if ok {
+				j.Weight = &w
+			}
+			return ok
+		}
+		return false
+	}) && q.end()
+}
+
+// quickNode decodes a node of the shape an export writes — an object of a
+// string id and attrs, an object of strings — as the general decoder does;
+// ok is false for anything else (see quick).
+func quickNode(b []byte, n *jsonNode) (ok bool) {
+	q := &quick{b: b}
+	return q.object(func(key []byte) bool {
+		switch string(key) {
+		case "id":
+			v, ok := q.str()
+			n.ID = string(v)
+			return ok
+		case "attrs":
+			// The general decoder merges repeated attrs objects: only
+			// one is read here.
+			if n.Attrs != nil {
+				return false
+			}
+			attrs := jsonAttrs{}
+			ok := q.object(func(k []byte) bool {
+				v, ok := q.str()
+				attrs[string(k)] = string(v)
+				return ok
+			})
+			if len(attrs) > 0 {
+				n.Attrs = attrs
+			}
+			return ok
+		}
+		return false
+	}) && q.end()
+}
+
+// knownEdgeType is the edge type spelled b, "" when none is.
+func knownEdgeType(b []byte) EdgeType {
+	for _, t := range EdgeTypes() {
+		if string(t) == string(b) {
+			return t
+		}
+	}
+	return ""
+}
+
+// jsonNumber parses a number as JSON spells it: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(b []byte) (float64, bool) {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	lead := i
+	if n := digits(); n == 0 || n > 1 && b[lead] == '0' {
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return 0, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return 0, false
+		}
+	}
+	if i != len(b) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	return f, err == nil
 }

@@ -10,10 +10,11 @@ import (
 	"syscall"
 )
 
-// openMarkPrefix names the marker files of markOpening, markingPrefix
-// those being made.
+// openMarkPrefix names the marker files of markOpening, loadMarkPrefix
+// those of markLoading, markingPrefix those being made.
 const (
 	openMarkPrefix = "lore-opening-"
+	loadMarkPrefix = "lore-loading-"
 	markingPrefix  = "lore-marking-"
 )
 
@@ -24,32 +25,45 @@ const (
 // marker then stays behind, unlocked, for diedOpening to find. Best
 // effort: when the marker cannot be made, nothing is marked.
 func markOpening(dir string) (done func()) {
-	p := filepath.Join(dir, fmt.Sprintf("%s%d", openMarkPrefix, os.Getpid()))
+	end := mark(dir, openMarkPrefix)
+	return func() { end(true) }
+}
+
+// markLoading leaves a marker in dir as markOpening does, for the time a
+// load replaces the database's tables (see Store.LoadFrom): a process that
+// ends meanwhile leaves it for diedOpening to find. done(true) removes
+// it; done(false) leaves it, as a crash would, for a store left damaged.
+func markLoading(dir string) (done func(removed bool)) { return mark(dir, loadMarkPrefix) }
+
+// mark leaves a marker named prefix and the process id in dir, locked.
+func mark(dir, prefix string) (done func(remove bool)) {
+	p := filepath.Join(dir, fmt.Sprintf("%s%d", prefix, os.Getpid()))
 	// Locked under another name first, so that no marker is ever seen
 	// unlocked while its process runs.
 	tmp := filepath.Join(dir, fmt.Sprintf("%s%d", markingPrefix, os.Getpid()))
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return func() {}
+		return func(bool) {}
 	}
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil || os.Rename(tmp, p) != nil {
 		f.Close()
 		os.Remove(tmp)
-		return func() {}
+		return func(bool) {}
 	}
-	return func() {
+	return func(remove bool) {
 		// Removed before it is unlocked: see diedOpening. Where it
 		// cannot be removed (the directory became read-only meanwhile),
 		// it is marked as left behind by a process that did not crash.
-		if os.Remove(p) != nil {
-			f.WriteString("opened\n")
+		if remove && os.Remove(p) != nil {
+			f.WriteString("done\n")
 		}
 		f.Close()
 	}
 }
 
-// diedOpening returns the name of a marker of markOpening whose process
-// ended while opening the database, "" when there is none. A process
+// diedOpening returns the name of a marker of markOpening or markLoading
+// whose process ended while opening the database or loading into it, ""
+// when there is none. A process
 // killed in that moment leaves one too, and is taken for a crash: the
 // store is then rebuilt without need, which costs time, not data.
 func diedOpening(dir string) string {
@@ -58,7 +72,7 @@ func diedOpening(dir string) string {
 		return ""
 	}
 	for _, e := range entries {
-		marker := strings.HasPrefix(e.Name(), openMarkPrefix)
+		marker := strings.HasPrefix(e.Name(), openMarkPrefix) || strings.HasPrefix(e.Name(), loadMarkPrefix)
 		if !marker && !strings.HasPrefix(e.Name(), markingPrefix) {
 			continue
 		}

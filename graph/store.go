@@ -84,6 +84,11 @@ type Store struct {
 	// streamMin is the smallest Load into an empty store that uses the
 	// stream writer (tests lower it).
 	streamMin int
+	// runBytes bounds a run of a load's sorted keys (see runs), 0 for
+	// loadRunBytes; loading, when set, runs once a stream load has begun
+	// to replace the tables. Tests set them.
+	runBytes int
+	loading  func()
 	// created is set when Open created the database: its first writer
 	// fills it in bulk (see valueThreshold).
 	created bool
@@ -163,7 +168,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		s.dirInfo = fi
 		if name := diedOpening(dir); name != "" {
-			return nil, fmt.Errorf("open store %s: %w: a process died while opening it (%s left behind)", dir, ErrCorrupt, name)
+			return nil, fmt.Errorf("open store %s: %w: a process died while opening or loading it (%s left behind)", dir, ErrCorrupt, name)
 		}
 	}
 	db, ro, err := s.openDB(!opts.ReadWrite, false)
@@ -245,9 +250,11 @@ func (s *Store) badgerOptions(compactOnClose bool) badger.Options {
 		WithMetricsEnabled(false).
 		WithDetectConflicts(true)
 	// Tables of every level one size: with Badger's default, each level
-	// below the base has tables twice as large as the one above, and a
-	// compaction's builders (up to eight and more at once, each allocating
-	// twice its table's size up front) grew with the store.
+	// below the base has tables twice as large as the one above, and both
+	// a compaction's builders (up to eight and more at once, each
+	// allocating twice its table's size up front) and the stream writer
+	// of a bulk load (see Load: it builds each table whole, sized for the
+	// last level) grew with the store.
 	bo.TableSizeMultiplier = 1
 	if s.opts.InMemory {
 		bo = bo.WithInMemory(true).WithDir("").WithValueDir("")

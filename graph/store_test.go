@@ -25,6 +25,7 @@ import (
 //	fill DIR      create DIR, commit 200 values of 4 KiB, print "filled"
 //	              and wait to be killed before Badger closes
 //	read DIR      open DIR, read every edge and KV pair, print "read"
+//	load DIR STAGE  open DIR and load in bulk, stopping at STAGE (loadChild)
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("LORE_GRAPH_CHILD"); spec != "" {
 		os.Exit(child(strings.Fields(spec)))
@@ -46,6 +47,8 @@ func child(args []string) int {
 		if err := s.Close(); err != nil {
 			return 4
 		}
+	case "load":
+		return loadChild(s, args[2])
 	case "read":
 		if err := readStore(s); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -1,0 +1,291 @@
+package graph
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// LoadFrom is Load for input too large to hold at once, such as an
+// import: read gives it nodes and edges one at a time, in any order,
+// through node and edge (which refuse what Load refuses). Nodes are held
+// in memory; edges become keys sorted in bounded runs, each spilled to a
+// temporary file in the store's directory once full (see runs), and merged
+// when read has returned. Nothing is written before then: an error of read
+// is returned as it is and leaves the store as it was.
+//
+// A load into a store that holds nothing but its schema goes through
+// Badger's stream writer (see Load) and is atomic: an error or a cancelled
+// ctx leaves the store empty again, and a process killed meanwhile leaves
+// a marker that makes the next Open report ErrCorrupt, so that the caller
+// rebuilds the store. Into a store that holds a graph, a load is not
+// atomic: after a failure, run it again.
+func (s *Store) LoadFrom(ctx context.Context, read func(node func(Node) error, edge func(Edge) error) error) error {
+	if err := s.writable(); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	if err := s.roomToWrite(); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	return s.guard(func() error { return s.load(ctx, true, read) })
+}
+
+// loadNode is a node of a load: one named by its nodes, or an end of one
+// of its edges.
+type loadNode struct {
+	id    string
+	uid   uint64
+	attrs map[string]string
+	write bool // a node to store: given, or new
+}
+
+// loader gathers a load: its nodes in memory, its edges in runs.
+type loader struct {
+	s     *Store
+	ctx   context.Context
+	snap  *badger.Txn // for the uids of stored nodes; nil when the store is empty
+	nodes []loadNode
+	index map[string]int // id → index in nodes
+	runs  *runs
+	edges int
+	now   int64
+	rec   []byte // scratch for an edge's record
+}
+
+// load gathers what read gives and writes it. maybeLarge says that the
+// load may be large enough for the stream writer (see defaultStreamMin):
+// it then tries to hold the store exclusively from the start.
+func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(Node) error, edge func(Edge) error) error) error {
+	// An empty store is filled by Badger's stream writer, which builds the
+	// tables directly and needs the store to itself; otherwise a write
+	// batch adds to what is stored.
+	var empty bool
+	var meta [][2][]byte
+	if maybeLarge && s.exclusive.TryLock() {
+		var err error
+		empty, meta, err = s.streamable()
+		if err != nil || !empty {
+			s.exclusive.Unlock()
+		} else {
+			defer s.exclusive.Unlock()
+		}
+		if err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+	}
+	l := &loader{s: s, ctx: ctx, index: map[string]int{}, now: nanos(timeNow())}
+	if !empty {
+		s.exclusive.RLock()
+		defer s.exclusive.RUnlock()
+		l.snap = s.db.NewTransaction(false)
+		defer l.snap.Discard()
+	}
+	tmp := ""
+	if !s.opts.InMemory {
+		tmp = s.dir
+		removeRunFiles(tmp)
+	}
+	limit := loadRunBytes
+	if s.runBytes > 0 {
+		limit = s.runBytes
+	}
+	l.runs = newRuns(tmp, limit)
+	defer l.runs.close()
+	if err := read(l.node, l.edge); err != nil {
+		return err
+	}
+	if err := l.runs.finish(); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	if empty && l.edges >= s.streamMin && !s.opts.InMemory {
+		return l.stream(meta)
+	}
+	w := newBatchLoad(s.db, s.roomToWrite)
+	defer w.cancel()
+	if err := l.write(w, nil); err != nil {
+		return err
+	}
+	if err := w.flush(); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	return nil
+}
+
+// stream writes the load through Badger's stream writer, which replaces
+// the whole (empty) store: meta are the keys it held. While it writes, a
+// marker in the store's directory says so (see markLoading); a failure
+// empties the store again.
+func (l *loader) stream(meta [][2][]byte) error {
+	s := l.s
+	unmark := markLoading(s.dir)
+	sw, err := newStreamLoad(s.db)
+	if err != nil {
+		err = fmt.Errorf("load: %w", err)
+	} else {
+		if s.loading != nil {
+			s.loading()
+		}
+		err = l.write(sw, meta)
+		if err == nil {
+			if err = sw.flush(); err != nil {
+				err = fmt.Errorf("load: %w", err)
+			}
+		}
+		sw.cancel()
+	}
+	if err != nil {
+		// Put the store back as it was, empty; should that fail too,
+		// the marker stays for the next Open to report.
+		if rerr := restore(s.db, meta); rerr != nil {
+			unmark(false)
+			return fmt.Errorf("%w (and the store could not be emptied again: %v)", err, rerr)
+		}
+	}
+	unmark(true)
+	return err
+}
+
+// restore empties db and writes meta back into it.
+func restore(db *badger.DB, meta [][2][]byte) error {
+	if err := db.DropAll(); err != nil {
+		return err
+	}
+	return db.Update(func(txn *badger.Txn) error {
+		for _, kv := range meta {
+			if err := txn.Set(kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// intern returns the uid of id, adding it to the load's nodes; set gives
+// the node attrs.
+func (l *loader) intern(id string, attrs map[string]string, set bool) (uint64, error) {
+	if i, ok := l.index[id]; ok {
+		if set {
+			l.nodes[i].attrs, l.nodes[i].write = attrs, true
+		}
+		return l.nodes[i].uid, nil
+	}
+	var u uint64
+	err := ErrNotFound
+	if l.snap != nil {
+		u, err = lookupUID(l.snap, id)
+	}
+	fresh := false
+	switch {
+	case err == nil:
+	case err == ErrNotFound:
+		u, fresh = l.s.nextUID.Add(1), true
+	default:
+		return 0, err
+	}
+	// The id may be part of a larger buffer of the caller's, which a
+	// copy does not keep alive.
+	id = strings.Clone(id)
+	l.index[id] = len(l.nodes)
+	l.nodes = append(l.nodes, loadNode{id: id, uid: u, attrs: attrs, write: set || fresh})
+	return u, nil
+}
+
+func (l *loader) node(n Node) error {
+	if len(l.nodes)%4096 == 0 {
+		if err := l.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if _, err := NodeType(n.ID); err != nil {
+		return err
+	}
+	if _, err := l.intern(n.ID, n.Attrs, true); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	return nil
+}
+
+func (l *loader) edge(e Edge) error {
+	if l.edges%4096 == 0 {
+		if err := l.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if err := e.Valid(); err != nil {
+		return err
+	}
+	k := e.Key().canonical()
+	f, err := l.intern(k.From, nil, false)
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	t, err := l.intern(k.To, nil, false)
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	md, err := encodeMetadata(e.Metadata)
+	if err != nil {
+		return err
+	}
+	r := recordOf(e, md)
+	if r.created == 0 {
+		r.created = l.now
+	}
+	if r.updated == 0 {
+		r.updated = r.created
+	}
+	r.version = max(r.version, 1)
+	r.mentions = max(r.mentions, 1)
+	l.rec = r.appendTo(l.rec[:0])
+	l.edges++
+	if err := l.runs.add(f, t, k.Type.code(), k.Type.Symmetric(), k.Relation, l.rec); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	return nil
+}
+
+// write puts the load's keys, in ascending order: the ids of the nodes to
+// store, meta (for the stream writer, which starts from nothing), the
+// nodes, then the edges.
+func (l *loader) write(w bulkWriter, meta [][2][]byte) error {
+	var write []loadNode
+	for _, n := range l.nodes {
+		if n.write {
+			write = append(write, n)
+		}
+	}
+	l.nodes, l.index = nil, nil
+	slices.SortFunc(write, func(x, y loadNode) int { return strings.Compare(x.id, y.id) })
+	for _, n := range write {
+		if err := w.put(idKey(n.id), putUID(nil, n.uid)); err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+	}
+	for _, kv := range meta {
+		if err := w.put(kv[0], kv[1]); err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+	}
+	slices.SortFunc(write, func(x, y loadNode) int { return cmp.Compare(x.uid, y.uid) })
+	for _, n := range write {
+		if err := w.put(nodeKey(n.uid), encodeNode(n.id, n.attrs)); err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+	}
+	i := 0
+	return l.runs.merge(func(k, v []byte) error {
+		if i++; i%4096 == 0 {
+			if err := l.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := w.put(k, v); err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+		return nil
+	})
+}

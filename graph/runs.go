@@ -1,0 +1,480 @@
+package graph
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// loadRunBytes bounds the memory of one run of a load's edge keys: two
+// are held at most, one filling while the other is sorted and spilled,
+// and the sort needs room for the keys of one more.
+const loadRunBytes = 24 << 20
+
+// runFilePattern names the temporary files of spilled runs.
+const runFilePattern = "lore-run-*"
+
+// runKey is an adjacency key of a load in a fixed size, for sorting: hi
+// and lo order as the key's bytes do (the prefix, then the uids, written
+// in an order-preserving code, and the type between them), and off is
+// where the edge's relation and record are in the run's arena.
+type runKey struct {
+	hi    uint64 // keyIn bit, then the first uid
+	lo    uint64 // type code in the top byte, then the second uid
+	off   uint32 // increasing with the order of the input
+	flags byte   // keyMirror, keyRel
+}
+
+const (
+	runKeySize = 24
+	hiIn       = 1 << 63
+	loUID      = 1<<56 - 1
+	maxLoadUID = loUID // a larger uid does not fit a runKey
+)
+
+const (
+	keyMirror = 1 << iota // the mirror entry of a symmetric edge
+	keyRel                // the edge has a relation
+)
+
+// run holds keys and the edges they belong to: in the arena, the length
+// of each edge's relation and of its record (4 bytes each), then both.
+type run struct {
+	keys  []runKey
+	arena []byte
+}
+
+func (r *run) reset() { r.keys, r.arena = r.keys[:0], r.arena[:0] }
+
+// rel and rec return the relation and the record at off.
+func (r *run) rel(off uint32) []byte {
+	n := binary.LittleEndian.Uint32(r.arena[off:])
+	return r.arena[off+8 : off+8+n]
+}
+
+func (r *run) rec(off uint32) []byte {
+	n := binary.LittleEndian.Uint32(r.arena[off:])
+	m := binary.LittleEndian.Uint32(r.arena[off+4:])
+	return r.arena[off+8+n : off+8+n+m]
+}
+
+// sameKey reports whether two keys are the same key.
+func (r *run) sameKey(x, y runKey) bool {
+	if x.hi != y.hi || x.lo != y.lo {
+		return false
+	}
+	return (x.flags|y.flags)&keyRel == 0 || bytes.Equal(r.rel(x.off), r.rel(y.off))
+}
+
+// sort orders the keys as their bytes, and equal keys as the input (tmp
+// is scratch space for as many keys). It returns the scratch space left.
+func (r *run) sort(tmp []runKey) []runKey {
+	tmp = slices.Grow(tmp[:0], len(r.keys))[:len(r.keys)]
+	sorted, spare := radixSort(r.keys, tmp)
+	r.keys = sorted
+	// Keys that differ only in their relation: by relation, a stable
+	// sort keeping the input's order among equal ones.
+	for i := 0; i < len(r.keys); {
+		j := i + 1
+		for j < len(r.keys) && r.keys[j].hi == r.keys[i].hi && r.keys[j].lo == r.keys[i].lo {
+			j++
+		}
+		if j-i > 1 {
+			group := r.keys[i:j]
+			if slices.ContainsFunc(group, func(k runKey) bool { return k.flags&keyRel != 0 }) {
+				slices.SortStableFunc(group, func(x, y runKey) int { return bytes.Compare(r.rel(x.off), r.rel(y.off)) })
+			}
+		}
+		i = j
+	}
+	return spare
+}
+
+// radixSort sorts keys by hi and lo, stable, a byte at a time from the
+// least significant, skipping the bytes that all keys share. It returns
+// the sorted keys and the other slice, both of keys' length.
+func radixSort(keys, tmp []runKey) (sorted, spare []runKey) {
+	var counts [16][256]int
+	for _, k := range keys {
+		for d := range 8 {
+			counts[d][byte(k.lo>>(8*d))]++
+			counts[8+d][byte(k.hi>>(8*d))]++
+		}
+	}
+	src, dst := keys, tmp
+	for d := range 16 {
+		c := &counts[d]
+		if slices.Contains(c[:], len(keys)) {
+			continue // one value of this byte for every key
+		}
+		pos := 0
+		for i, n := range c {
+			c[i] = pos
+			pos += n
+		}
+		shift := uint(8 * (d % 8))
+		if d < 8 {
+			for _, k := range src {
+				b := byte(k.lo >> shift)
+				dst[c[b]] = k
+				c[b]++
+			}
+		} else {
+			for _, k := range src {
+				b := byte(k.hi >> shift)
+				dst[c[b]] = k
+				c[b]++
+			}
+		}
+		src, dst = dst, src
+	}
+	return src, dst
+}
+
+// each calls fn with each key of a sorted run and its value, in order; of
+// equal keys only the last given. k and v are valid during the call.
+func (r *run) each(fn func(k, v []byte) error) error {
+	c := &cursor{mem: r}
+	for {
+		if err := c.next(); err != nil || !c.ok {
+			return err
+		}
+		if err := fn(c.k, c.v); err != nil {
+			return err
+		}
+	}
+}
+
+// runs sorts a load's edge keys in runs of bounded size: a full run is
+// sorted and spilled to a temporary file by a goroutine of its own while
+// the next one fills; the last stays in memory. merge then reads them all
+// in order.
+type runs struct {
+	dir   string // for the temporary files; "" for the system's
+	limit int
+	cur   *run
+	free  chan *run  // a run to fill next
+	full  chan *run  // runs to sort and spill
+	done  chan error // the spiller's end
+	tmp   []runKey   // scratch space of the sort
+	files []*os.File // spilled runs, in order
+	left  []string   // names of files not yet removed
+}
+
+func newRuns(dir string, limit int) *runs {
+	rs := &runs{dir: dir, limit: limit, cur: &run{}, free: make(chan *run, 1), full: make(chan *run), done: make(chan error, 1)}
+	rs.free <- &run{}
+	go rs.spiller()
+	return rs
+}
+
+// add adds the keys of an edge between the nodes of uids f and t.
+func (rs *runs) add(f, t uint64, code byte, symmetric bool, rel string, rec []byte) error {
+	if f > maxLoadUID || t > maxLoadUID {
+		return fmt.Errorf("node uid %d: too large to load in bulk", max(f, t))
+	}
+	need := 8 + len(rel) + len(rec)
+	if !rs.room(4, need) {
+		// Hand the full run over and go on with the other. The
+		// spiller's failure is seen by finish.
+		rs.full <- rs.cur
+		rs.cur = <-rs.free
+	}
+	r := rs.cur
+	off := uint32(len(r.arena))
+	r.arena = binary.LittleEndian.AppendUint32(r.arena, uint32(len(rel)))
+	r.arena = binary.LittleEndian.AppendUint32(r.arena, uint32(len(rec)))
+	r.arena = append(r.arena, rel...)
+	r.arena = append(r.arena, rec...)
+	var flags byte
+	if rel != "" {
+		flags = keyRel
+	}
+	c := uint64(code) << 56
+	r.keys = append(r.keys, runKey{f, c | t, off, flags}, runKey{hiIn | t, c | f, off, flags})
+	if symmetric {
+		r.keys = append(r.keys, runKey{t, c | f, off, flags | keyMirror}, runKey{hiIn | f, c | t, off, flags | keyMirror})
+	}
+	return nil
+}
+
+// room reports whether the current run has room for keys more keys and
+// need more bytes of arena, growing it up to its share of the limit: three
+// quarters for keys, the rest for the arena. An empty run always has.
+func (rs *runs) room(keys, need int) bool {
+	r := rs.cur
+	if len(r.keys) == 0 {
+		return true
+	}
+	keyCap := rs.limit * 3 / 4 / runKeySize
+	if len(r.keys)+keys > cap(r.keys) {
+		if cap(r.keys) >= keyCap {
+			return false
+		}
+		r.keys = slices.Grow(r.keys, min(max(2*cap(r.keys), 1024), keyCap)-len(r.keys))
+	}
+	arenaCap := rs.limit / 4
+	if len(r.arena)+need > cap(r.arena) {
+		if cap(r.arena) >= arenaCap {
+			return false
+		}
+		r.arena = slices.Grow(r.arena, max(min(max(2*cap(r.arena), 4096), arenaCap)-len(r.arena), need))
+	}
+	return true
+}
+
+// spiller sorts and spills the runs it is handed until full is closed;
+// after a failure it only hands them back.
+func (rs *runs) spiller() {
+	var err error
+	for r := range rs.full {
+		if err == nil {
+			err = rs.spill(r)
+		}
+		r.reset()
+		rs.free <- r
+	}
+	rs.done <- err
+}
+
+func (rs *runs) spill(r *run) error {
+	rs.tmp = r.sort(rs.tmp)
+	f, name, err := createRunFile(rs.dir)
+	if err != nil {
+		return fmt.Errorf("spill sorted edges: %w", err)
+	}
+	if name != "" {
+		rs.left = append(rs.left, name)
+	}
+	rs.files = append(rs.files, f)
+	w := bufio.NewWriterSize(f, 1<<20)
+	var head []byte
+	err = r.each(func(k, v []byte) error {
+		head = binary.AppendUvarint(head[:0], uint64(len(k)))
+		head = binary.AppendUvarint(head, uint64(len(v)))
+		w.Write(head)
+		w.Write(k)
+		_, err := w.Write(v)
+		return err
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return fmt.Errorf("spill sorted edges: %w", err)
+	}
+	return nil
+}
+
+// finish waits for the spilled runs and sorts the last one.
+func (rs *runs) finish() error {
+	close(rs.full)
+	err := <-rs.done
+	rs.done = nil
+	if err != nil {
+		return err
+	}
+	// The other run's memory is not needed any more.
+	<-rs.free
+	rs.tmp = rs.cur.sort(rs.tmp)
+	rs.tmp = nil
+	return nil
+}
+
+// close removes the temporary files and stops the spiller if finish was
+// not called.
+func (rs *runs) close() {
+	if rs.done != nil {
+		close(rs.full)
+		<-rs.done
+	}
+	for _, f := range rs.files {
+		f.Close()
+	}
+	for _, name := range rs.left {
+		os.Remove(name)
+	}
+	rs.files, rs.left, rs.cur = nil, nil, nil
+}
+
+// createNamedRunFile creates a temporary file for a spilled run in dir
+// and removes it at once where the system lets a file be removed while
+// open (it keeps the data until the file is closed, or the process ends
+// however it ends). Elsewhere it returns the name, for the load to remove
+// when it ends.
+func createNamedRunFile(dir string) (*os.File, string, error) {
+	f, err := os.CreateTemp(dir, runFilePattern)
+	if err != nil {
+		return nil, "", err
+	}
+	if os.Remove(f.Name()) != nil {
+		return f, f.Name(), nil
+	}
+	return f, "", nil
+}
+
+// removeRunFiles removes the temporary files that a process which ended
+// before it could left in dir: where the system does not let a file be
+// removed while open, or one killed between making and removing it (see
+// createNamedRunFile). The caller holds the store for writing,
+// so no other process is loading into it.
+func removeRunFiles(dir string) {
+	names, _ := filepath.Glob(filepath.Join(dir, runFilePattern))
+	for _, n := range names {
+		os.Remove(n)
+	}
+}
+
+// merge calls fn with every key of the runs and its value in ascending
+// order; of equal keys only the one given last. k and v are valid during
+// the call.
+func (rs *runs) merge(fn func(k, v []byte) error) error {
+	if len(rs.files) == 0 {
+		return rs.cur.each(fn)
+	}
+	var h cursors
+	for i, f := range rs.files {
+		h = append(h, &cursor{file: bufio.NewReaderSize(f, 256<<10), order: i})
+	}
+	h = append(h, &cursor{mem: rs.cur, order: len(rs.files)})
+	live := h[:0]
+	for _, c := range h {
+		if err := c.next(); err != nil {
+			return err
+		}
+		if c.ok {
+			live = append(live, c)
+		}
+	}
+	h = live
+	heap.Init(&h)
+	var last []byte
+	first := true
+	for len(h) > 0 {
+		c := h[0]
+		// The latest run comes first among equal keys: the others'
+		// are older duplicates.
+		if first || !bytes.Equal(c.k, last) {
+			if err := fn(c.k, c.v); err != nil {
+				return err
+			}
+			last = append(last[:0], c.k...)
+			first = false
+		}
+		if err := c.next(); err != nil {
+			return err
+		}
+		if c.ok {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+	}
+	return nil
+}
+
+// cursors is a heap of runs being merged, by their current key and then
+// latest run first.
+type cursors []*cursor
+
+func (h cursors) Len() int { return len(h) }
+func (h cursors) Less(i, j int) bool {
+	if c := bytes.Compare(h[i].k, h[j].k); c != 0 {
+		return c < 0
+	}
+	return h[i].order > h[j].order
+}
+func (h cursors) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *cursors) Push(x any)   { *h = append(*h, x.(*cursor)) }
+func (h *cursors) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// cursor reads the keys of a sorted run in order, with their values: of a
+// run in memory, or of one spilled to a file.
+type cursor struct {
+	mem   *run
+	i     int
+	file  *bufio.Reader
+	order int // the run's place in the input
+	buf   []byte
+	adj   [9]byte
+	k, v  []byte
+	ok    bool // k and v hold a key and its value
+}
+
+func (c *cursor) next() error {
+	if c.file != nil {
+		return c.nextInFile()
+	}
+	r := c.mem
+	for ; c.i+1 < len(r.keys) && r.sameKey(r.keys[c.i], r.keys[c.i+1]); c.i++ {
+		// a later duplicate wins
+	}
+	if c.i >= len(r.keys) {
+		c.ok = false
+		return nil
+	}
+	x := r.keys[c.i]
+	c.i++
+	k := c.buf[:0]
+	if x.hi&hiIn != 0 {
+		k = append(k, prefixIn)
+	} else {
+		k = append(k, prefixOut)
+	}
+	k = putUID(k, x.hi&^hiIn)
+	k = append(k, byte(x.lo>>56))
+	k = putUID(k, x.lo&loUID)
+	if x.flags&keyRel != 0 {
+		k = append(k, r.rel(x.off)...)
+	}
+	c.buf = k
+	rec := r.rec(x.off)
+	if x.hi&hiIn == 0 && x.flags&keyMirror == 0 {
+		c.v = rec
+	} else {
+		// An adjacency value: the record's flags and weight.
+		copy(c.adj[:], rec)
+		c.adj[0] &^= flagFull
+		if x.flags&keyMirror != 0 {
+			c.adj[0] |= flagMirror
+		}
+		c.v = c.adj[:]
+	}
+	c.k, c.ok = k, true
+	return nil
+}
+
+func (c *cursor) nextInFile() error {
+	kn, err := binary.ReadUvarint(c.file)
+	if err == io.EOF {
+		c.ok = false
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read sorted edges: %w", err)
+	}
+	vn, err := binary.ReadUvarint(c.file)
+	if err != nil {
+		return fmt.Errorf("read sorted edges: %w", err)
+	}
+	c.buf = slices.Grow(c.buf[:0], int(kn+vn))[:kn+vn]
+	if _, err := io.ReadFull(c.file, c.buf); err != nil {
+		return fmt.Errorf("read sorted edges: %w", err)
+	}
+	c.k, c.v, c.ok = c.buf[:kn], c.buf[kn:], true
+	return nil
+}
