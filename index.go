@@ -167,6 +167,31 @@ func (w *Workspace) cochangeOptions(opts cochange.Options) (cochange.Options, er
 	return opts, nil
 }
 
+// CochangeSwitches are the on/off settings of an analysis that config.yaml
+// also holds, as a caller gave them explicitly: a nil one leaves the
+// option and config.yaml to decide, a set one wins over both, so that a
+// command line can turn off what the configuration turns on.
+type CochangeSwitches struct {
+	Merges, ByDay, Renames, Symbols *bool
+}
+
+// apply sets opts from the switches that are set, after config.yaml's
+// values were filled in.
+func (sw CochangeSwitches) apply(opts *cochange.Options) {
+	if sw.Merges != nil {
+		opts.Merges = *sw.Merges
+	}
+	if sw.ByDay != nil {
+		opts.ByDay = *sw.ByDay
+	}
+	if sw.Renames != nil {
+		opts.NoRenames = !*sw.Renames
+	}
+	if sw.Symbols != nil && !*sw.Symbols {
+		opts.Symbols = nil
+	}
+}
+
 // NewSymbolParser returns a cochange.SymbolParser over lore's analyzer
 // (the files of its languages; others are not parsed) and the function
 // that frees it. Symbols that contain others (a class of methods) are left
@@ -214,11 +239,18 @@ func newSymbolParser(t *analyzer.Table) (cochange.SymbolParser, func()) {
 // then the window of the earlier analysis (a call without a window never
 // narrows what was analysed), then cochange's defaults.
 func (w *Workspace) AnalyzeCochange(ctx context.Context, opts cochange.Options) (*cochange.Result, error) {
+	return w.AnalyzeCochangeWith(ctx, opts, CochangeSwitches{})
+}
+
+// AnalyzeCochangeWith is AnalyzeCochange with switches that override both
+// opts and config.yaml (see CochangeSwitches).
+func (w *Workspace) AnalyzeCochangeWith(ctx context.Context, opts cochange.Options, sw CochangeSwitches) (*cochange.Result, error) {
 	opts, err := w.cochangeOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Symbols == nil && w.cfg.Cochange.Symbols {
+	sw.apply(&opts)
+	if opts.Symbols == nil && w.cfg.Cochange.Symbols && (sw.Symbols == nil || *sw.Symbols) {
 		parse, done := newSymbolParser(w.table)
 		defer done()
 		opts.Symbols = parse

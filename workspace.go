@@ -546,7 +546,7 @@ const defaultConfig = `# lore configuration. Every key is optional; the commente
 #   fail_on: invalid            # drifted | invalid | never
 #   relocation_threshold: 0.8   # below it a relocation is only a candidate
 
-# cochange:
+# cochange:                     # flags of lore cochange analyze win over these
 #   since: 1y                   # window: a date (2024-01-31) or an age (90d, 6m, 2y); default: the year before HEAD
 #   max_commits: 0              # 0: no limit
 #   max_changeset: 30           # commits touching more files are skipped

@@ -63,7 +63,7 @@ func newCochangeAnalyzeCmd(a *app) *cobra.Command {
 			}
 			bar := a.progress("history")
 			opts.Progress = func(p cochange.Progress) { bar(p.Commits, p.Total) }
-			res, err := ws.AnalyzeCochange(c.Context(), opts)
+			res, err := ws.AnalyzeCochangeWith(c.Context(), opts, cochangeSwitches(c))
 			bar(-1, 0)
 			if err != nil {
 				return err
@@ -207,4 +207,17 @@ func newCochangePairsCmd(a *app) *cobra.Command {
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines")
 	c.Flags().BoolVar(&symbols, "symbols", false, "pairs of symbols (path::fqname) from an analysis with --symbols")
 	return c
+}
+
+// cochangeSwitches are the on/off flags given on the command line, which
+// win over config.yaml's values either way.
+func cochangeSwitches(c *cobra.Command) lore.CochangeSwitches {
+	given := func(name string) *bool {
+		if !c.Flags().Changed(name) {
+			return nil
+		}
+		v, _ := c.Flags().GetBool(name)
+		return &v
+	}
+	return lore.CochangeSwitches{Merges: given("merges"), ByDay: given("by-day"), Renames: given("renames"), Symbols: given("symbols")}
 }
