@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -241,6 +242,12 @@ func TestLoadKilled(t *testing.T) {
 					t.Fatalf("a load killed while reading wrote %d nodes, %d edges", len(g.Nodes), len(g.Edges))
 				}
 				return
+			}
+			if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+				if err == nil {
+					s.Close()
+				}
+				t.Skip("no load markers here (openmark_other.go): a load killed while streaming is not detected")
 			}
 			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), loadMarkPrefix) {
 				t.Fatalf("reopen after a kill while streaming: %v, want ErrCorrupt naming the marker", err)

@@ -10,13 +10,6 @@ import (
 	"syscall"
 )
 
-// openMarkPrefix names the marker files of markOpening, loadMarkPrefix
-// those of markLoading, markingPrefix those being made.
-const (
-	openMarkPrefix = "lore-opening-"
-	loadMarkPrefix = "lore-loading-"
-	markingPrefix  = "lore-marking-"
-)
 
 // markOpening leaves a marker in dir, locked by this process, for the time
 // Badger opens the database; done removes it. Badger opens its tables in
