@@ -10,7 +10,6 @@ import (
 	"syscall"
 )
 
-
 // markOpening leaves a marker in dir, locked by this process, for the time
 // Badger opens the database; done removes it. Badger opens its tables in
 // goroutines of its own, and a damaged one (truncated or overwritten) can
