@@ -32,8 +32,10 @@ const Dir = ".lore"
 
 // storeSchema is the version of everything lore keeps in .lore/db. Bump it
 // when the meaning of stored data changes; stores of another version are
-// rebuilt from the learning files and the repository.
-const storeSchema = 2
+// rebuilt from the learning files and the repository. Version 3 stores the
+// name index in parts and Go files' package-level names in records of their
+// own: a binary of version 2 would read only the first part.
+const storeSchema = 3
 
 // Options configure a Workspace.
 type Options struct {

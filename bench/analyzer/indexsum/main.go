@@ -23,7 +23,7 @@ import (
 )
 
 func main() {
-	schema := flag.Int("schema", 2, "the store's schema version (graph.Options.Schema)")
+	schema := flag.Int("schema", 3, "the store's schema version (graph.Options.Schema)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: indexsum [-schema N] DB")
