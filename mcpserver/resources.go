@@ -17,10 +17,13 @@ import (
 // never changes, so neither does the URI.
 const uriPrefix = "lore://learning/"
 
-// registerResources serves each learning as a resource: resources/list
-// lists the workspace's learnings as they are at the call (the SDK's list
-// is static, so a middleware answers it), resources/read returns one
-// learning in Markdown with its anchors' current status.
+// registerResources serves each learning as a resource. The server's
+// resource list mirrors the workspace's learnings: resources/list brings it
+// up to date before the SDK answers (with its pages), and so do the tools
+// that add, retitle or remove a learning and, under Run, a signal on
+// Options.Changed; each change of the list reaches the client as
+// notifications/resources/list_changed. resources/read returns one learning
+// in Markdown with its anchors' current status.
 func (h *handlers) registerResources(s *mcp.Server) {
 	s.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name: "learning", Title: "A learning", URITemplate: uriPrefix + "{id}", MIMEType: "text/markdown",
@@ -28,34 +31,68 @@ func (h *handlers) registerResources(s *mcp.Server) {
 	}, h.readLearning)
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method != "resources/list" {
-				return next(ctx, method, req)
+			if method == "resources/list" {
+				if err := h.refreshList(ctx, true); err != nil {
+					return nil, err
+				}
 			}
-			return h.listLearnings(ctx)
+			return next(ctx, method, req)
 		}
 	})
 }
 
-// maxListedResources bounds resources/list; lore_list searches them all.
-const maxListedResources = 1000
-
-func (h *handlers) listLearnings(ctx context.Context) (*mcp.ListResourcesResult, error) {
+// refreshList brings the server's resource list up to date with the
+// workspace. Unless first is set it does nothing until a client has listed
+// the resources: there is nothing to announce to one that has not.
+func (h *handlers) refreshList(ctx context.Context, first bool) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.listed == nil && !first {
+		return nil
+	}
 	ws, release, err := h.workspace(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer release()
+	return h.syncList(ctx, ws)
+}
+
+// syncList adds the learnings the list lacks (or whose title changed) and
+// removes those that are gone; the SDK announces the change. h.mu is held.
+func (h *handlers) syncList(ctx context.Context, ws *lore.Workspace) error {
 	ls, err := ws.ListSummaries(ctx, lore.ListOptions{})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}}
-	for _, l := range ls[:min(len(ls), maxListedResources)] {
-		out.Resources = append(out.Resources, &mcp.Resource{URI: uriPrefix + l.ID, Name: l.ID, Title: l.Title, MIMEType: "text/markdown"})
+	now := make(map[string]string, len(ls))
+	for _, l := range ls {
+		now[l.ID] = l.Title
+		if title, ok := h.listed[l.ID]; !ok || title != l.Title {
+			h.srv.AddResource(&mcp.Resource{URI: uriPrefix + l.ID, Name: l.ID, Title: l.Title, MIMEType: "text/markdown"}, h.readLearning)
+		}
 	}
-	return out, nil
+	var gone []string
+	for id := range h.listed {
+		if _, ok := now[id]; !ok {
+			gone = append(gone, uriPrefix+id)
+		}
+	}
+	if len(gone) > 0 {
+		h.srv.RemoveResources(gone...)
+	}
+	h.listed = now
+	return nil
+}
+
+// follow refreshes the resource list on each signal of changed until it
+// is closed.
+func (h *handlers) follow(changed <-chan struct{}) {
+	for range changed {
+		if err := h.refreshList(context.Background(), false); err != nil && h.opts.Notify != nil {
+			h.opts.Notify("resource list: " + err.Error())
+		}
+	}
 }
 
 func (h *handlers) readLearning(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

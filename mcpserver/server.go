@@ -29,6 +29,11 @@ type Options struct {
 	// as a warm view that keeps the store open between calls (see
 	// internal/warm); nil opens the workspace afresh for each call.
 	Do func(ctx context.Context, fn func(*lore.Workspace) error) error
+	// Changed, when set, signals that learning files changed on disk (a
+	// warm view's OnChange): the server then brings its resource list up
+	// to date and announces the change to its sessions (stateless HTTP has
+	// none). Close it when the server is done.
+	Changed <-chan struct{}
 }
 
 func (o *Options) validate() error {
@@ -64,10 +69,13 @@ func New(opts Options) (*mcp.Server, error) {
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "lore", Title: "lore: learnings anchored to code", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{}})
-	h := &handlers{opts: opts}
+	h := &handlers{opts: opts, srv: s}
 	h.register(s)
 	h.registerResources(s)
 	h.registerPrompts(s)
+	if opts.Changed != nil {
+		go h.follow(opts.Changed)
+	}
 	return s, nil
 }
 
@@ -96,6 +104,10 @@ func (nopWriteCloser) Close() error { return nil }
 
 type handlers struct {
 	opts Options
+	srv  *mcp.Server
+	// listed is the resource list as last synced (id → title); nil until
+	// a client lists the resources.
+	listed map[string]string
 	// mu runs one call at a time: a process opens the store once at a
 	// time, so concurrent calls queue here rather than on its lock.
 	mu sync.Mutex

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -123,4 +125,114 @@ func connect(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// TestResources: resources/list lists every learning, resources/read gives
+// one with its anchors' status, and a client that listed them hears of
+// each change of the list — by a tool of this server or, through
+// Options.Changed, by another process — as
+// notifications/resources/list_changed.
+func TestResources(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := lore.Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc F() {}\n"), 0o644)
+	changed := make(chan struct{})
+	defer close(changed)
+	s, err := mcpserver.New(mcpserver.Options{Dir: dir, Changed: changed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	heard := make(chan struct{}, 16)
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, &mcp.ClientOptions{
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { heard <- struct{}{} },
+	})
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	titles := func() []string {
+		t.Helper()
+		res, err := cs.ListResources(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range res.Resources {
+			out = append(out, r.Title)
+		}
+		slices.Sort(out)
+		return out
+	}
+	hear := func(what string) {
+		t.Helper()
+		select {
+		case <-heard:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: no resources/list_changed", what)
+		}
+		for len(heard) > 0 { // the SDK may coalesce or repeat
+			<-heard
+		}
+	}
+	if got := titles(); len(got) != 0 {
+		t.Fatalf("empty workspace lists %v", got)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lore_learn", Arguments: map[string]any{"title": "F is pure", "anchors": []string{"a.go::F"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("lore_learn: %v %+v", err, res)
+	}
+	hear("lore_learn")
+	if got := titles(); !slices.Equal(got, []string{"F is pure"}) {
+		t.Fatalf("after lore_learn: %v", got)
+	}
+	list, _ := cs.ListResources(ctx, nil)
+	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: list.Resources[0].URI})
+	if err != nil || !strings.Contains(read.Contents[0].Text, "# F is pure") || !strings.Contains(read.Contents[0].Text, "valid") {
+		t.Fatalf("read %s: %v %+v", list.Resources[0].URI, err, read)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "lore://learning/zzzzzzzzzz"}); err == nil {
+		t.Error("reading a learning that does not exist succeeded")
+	}
+
+	// Another process adds a learning; the view that watches the files
+	// signals Changed.
+	ws, err := lore.Open(dir, lore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Add(ctx, lore.AddOptions{Title: "written elsewhere"}); err != nil {
+		t.Fatal(err)
+	}
+	changed <- struct{}{}
+	hear("a learning written by another process")
+	if got := titles(); !slices.Equal(got, []string{"F is pure", "written elsewhere"}) {
+		t.Fatalf("after the other process: %v", got)
+	}
+
+	id := strings.TrimPrefix(list.Resources[0].URI, "lore://learning/")
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lore_remove", Arguments: map[string]any{"learning": id}}); err != nil || res.IsError {
+		t.Fatalf("lore_remove: %v %+v", err, res)
+	}
+	hear("lore_remove")
+	if got := titles(); !slices.Equal(got, []string{"written elsewhere"}) {
+		t.Fatalf("after lore_remove: %v", got)
+	}
+	// A signal with nothing changed announces nothing.
+	changed <- struct{}{}
+	select {
+	case <-heard:
+		t.Error("an unchanged list was announced")
+	case <-time.After(200 * time.Millisecond):
+	}
 }

@@ -29,6 +29,7 @@ type call[In, Out any] func(ctx context.Context, ws *lore.Workspace, in In) (out
 // workspace opened afresh.
 func add[In, Out any](s *mcp.Server, h *handlers, t *mcp.Tool, fn call[In, Out]) {
 	t.OutputSchema = outputSchema[Out]()
+	relist := changesList(t.Name)
 	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -42,11 +43,26 @@ func add[In, Out any](s *mcp.Server, h *handlers, t *mcp.Tool, fn call[In, Out])
 		if err != nil {
 			return nil, zero, err
 		}
+		if relist && h.listed != nil {
+			if err := h.syncList(ctx, ws); err != nil && h.opts.Notify != nil {
+				h.opts.Notify("resource list: " + err.Error())
+			}
+		}
 		if text == "" {
 			return nil, out, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 	})
+}
+
+// changesList says whether a tool adds, retitles or removes learnings,
+// which changes the resource list.
+func changesList(tool string) bool {
+	switch tool {
+	case "lore_learn", "lore_edit", "lore_remove":
+		return true
+	}
+	return false
 }
 
 // outputSchema is the schema of a tool's structured answer, Out being a

@@ -34,7 +34,7 @@ lore_edit, lore_remove, lore_link, lore_unlink, lore_accept, lore_verify,
 lore_cochange, lore_relate, lore_unrelate, lore_neighbors,
 lore_build_context, lore_analyze_imports, lore_analyze_cochanges,
 lore_feedback. Resources: lore://learning/{id}, each learning with its
-anchors' status. Prompts: lore_review_change, lore_before_edit.
+anchors' status (on stdio, a change of the list is announced). Prompts: lore_review_change, lore_before_edit.
 
 It keeps the store open between calls and follows changed files, and lets
 go of the store whenever another lore command waits to write it, so other
@@ -54,13 +54,24 @@ starts elsewhere).`,
 					return err
 				}
 			}
-			view, err := warm.Open(c.Context(), warm.Options{Dir: a.dir, LockTimeout: a.lockTimeout, Notify: notify})
+			// Learning files changed on disk change the resource list.
+			changed := make(chan struct{}, 1)
+			onChange := func(ch warm.Change) {
+				if ch.Learnings {
+					select {
+					case changed <- struct{}{}:
+					default:
+					}
+				}
+			}
+			view, err := warm.Open(c.Context(), warm.Options{Dir: a.dir, LockTimeout: a.lockTimeout, Notify: notify, OnChange: onChange})
 			if err != nil {
 				if ln != nil {
 					ln.Close()
 				}
 				return err
 			}
+			defer close(changed) // after the view closed: no more changes
 			defer view.Close()
 			opts := mcpserver.Options{
 				Dir:         a.dir,
@@ -69,6 +80,7 @@ starts elsewhere).`,
 				Do:          view.Do,
 			}
 			if ln == nil {
+				opts.Changed = changed
 				return mcpserver.Run(c.Context(), a.stdin, a.rawStdout, opts)
 			}
 			fmt.Fprintf(a.stderr, "lore: MCP on http://%s/\n", ln.Addr())

@@ -275,3 +275,45 @@ func TestMCPServer(t *testing.T) {
 		t.Errorf("server stderr:\n%s", stderr.String())
 	}
 }
+
+// TestMCPResourcesFollow: a client of `lore mcp` that listed the learnings
+// hears of one that a `lore learn add` process wrote beside the server.
+func TestMCPResourcesFollow(t *testing.T) {
+	lore := loreBinary(t)
+	dir := gitRepo(t, serviceFiles, nil)
+	if out, err := exec.Command(lore, "-C", dir, "init").CombinedOutput(); err != nil {
+		t.Fatalf("lore init: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var stderr bytes.Buffer
+	cmd := exec.Command(lore, "-C", dir, "mcp")
+	cmd.Stderr = &stderr
+	heard := make(chan struct{}, 16)
+	client := mcp.NewClient(&mcp.Implementation{Name: "lore-test", Version: "v0"}, &mcp.ClientOptions{
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { heard <- struct{}{} },
+	})
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	defer session.Close()
+	if caps := session.InitializeResult().Capabilities.Resources; caps == nil || !caps.ListChanged {
+		t.Fatalf("resources capability %+v: list changes not announced", caps)
+	}
+	if res, err := session.ListResources(ctx, nil); err != nil || len(res.Resources) != 0 {
+		t.Fatalf("resources/list: %v %+v", err, res)
+	}
+	if out, err := exec.Command(lore, "-C", dir, "learn", "add", "--title", "tokens expire after an hour", "--anchor", "src/jwt.ts::verify").CombinedOutput(); err != nil {
+		t.Fatalf("lore learn add: %v\n%s", err, out)
+	}
+	select {
+	case <-heard:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no resources/list_changed after another process added a learning\n%s", stderr.String())
+	}
+	res, err := session.ListResources(ctx, nil)
+	if err != nil || len(res.Resources) != 1 || res.Resources[0].Title != "tokens expire after an hour" {
+		t.Fatalf("resources/list after the change: %v %+v", err, res)
+	}
+}
