@@ -107,6 +107,11 @@ func TestDo(t *testing.T) {
 // connect starts a server with opts and returns a client session to it
 // over an in-memory transport, both closed when the test ends.
 func connect(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
+	return connectWith(t, opts, nil)
+}
+
+// connectWith is connect with the client's options.
+func connectWith(t *testing.T, opts mcpserver.Options, client *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	s, err := mcpserver.New(opts)
 	if err != nil {
@@ -119,7 +124,7 @@ func connect(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, client).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,26 +145,11 @@ func TestResources(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc F() {}\n"), 0o644)
 	changed := make(chan struct{})
 	defer close(changed)
-	s, err := mcpserver.New(mcpserver.Options{Dir: dir, Changed: changed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
 	heard := make(chan struct{}, 16)
-	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, &mcp.ClientOptions{
+	cs := connectWith(t, mcpserver.Options{Dir: dir, Changed: changed}, &mcp.ClientOptions{
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { heard <- struct{}{} },
 	})
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx := context.Background()
 
 	titles := func() []string {
 		t.Helper()
