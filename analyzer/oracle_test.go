@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -317,6 +318,13 @@ func TestOracleGo(t *testing.T) {
 			}
 		}
 		f, err := p.Parse(e.Path, src)
+		if errors.Is(err, ErrTooDense) {
+			// Past the parser's bounds, as the index skips it (the
+			// walk's size limit, lifted here, skips it first).
+			t.Logf("skipped, as the index does: %v", err)
+			files--
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
