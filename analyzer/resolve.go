@@ -212,8 +212,8 @@ func inDir(p, dir string) bool {
 	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
-// goPackage lists the non-test .go files of dir (cached: callers must not
-// modify the result).
+// goPackage lists the non-test .go files of dir, in name order as the
+// resolver's paths list them (cached: callers must not modify the result).
 func (r *resolver) goPackage(dir string) []string {
 	if out, ok := r.goPkgs[dir]; ok {
 		return out
