@@ -115,6 +115,15 @@ func (r *resolver) resolve(l *Language, imp *Import) {
 	if len(cand) == 0 {
 		return
 	}
+	if l.Name == "go" {
+		// The files of one package (see goPackage): files of the
+		// repository already, sorted, without duplicates.
+		imp.Targets = cand
+		if len(cand) > 1 {
+			imp.pkgDir = path.Dir(cand[0])
+		}
+		return
+	}
 	targets := make([]string, 0, len(cand))
 	for _, t := range cand {
 		if t != "" && r.files[t] {
@@ -129,12 +138,6 @@ func (r *resolver) resolve(l *Language, imp *Import) {
 		}
 	}
 	imp.Targets = out
-	if l.Name == "go" && len(out) > 1 {
-		d := path.Dir(out[0])
-		if pkg := r.goPackage(d); equalStrings(pkg, out) {
-			imp.Targets, imp.pkgDir = pkg, d
-		}
-	}
 }
 
 // ---- Go ----
@@ -192,7 +195,7 @@ func (r *resolver) goModuleOf(p string) string {
 	best := ""
 	found := false
 	for _, m := range r.goMods {
-		if m.dir == "." || p == m.dir || strings.HasPrefix(p, m.dir+"/") {
+		if m.dir == "." || inDir(p, m.dir) {
 			if !found || len(m.dir) > len(best) {
 				best, found = m.dir, true
 			}
@@ -204,8 +207,13 @@ func (r *resolver) goModuleOf(p string) string {
 	return best
 }
 
-// goPackage lists the non-test .go files of dir (cached: callers must not
-// modify the result).
+// inDir reports whether p is dir or below it.
+func inDir(p, dir string) bool {
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
+}
+
+// goPackage lists the non-test .go files of dir, in name order as the
+// resolver's paths list them (cached: callers must not modify the result).
 func (r *resolver) goPackage(dir string) []string {
 	if out, ok := r.goPkgs[dir]; ok {
 		return out
@@ -244,7 +252,7 @@ func resolveGo(r *resolver, imp *Import) []string {
 			rest = spec
 		case spec == m.path:
 			rest = ""
-		case strings.HasPrefix(spec, m.path+"/"):
+		case inDir(spec, m.path):
 			rest = spec[len(m.path)+1:]
 		default:
 			continue
