@@ -48,6 +48,8 @@ var denseShapes = []denseShape{
 	{name: "JavaScript functions on one line", path: "x.js", open: "function f%d(a,b){return a+b*%[1]d}var v%[1]d=f%[1]d(1,2);", wantTooDense: true},
 	{name: "JavaScript class methods on one line", path: "x.js", head: "class C{", open: "m%d(a){return this.x+%[1]d}", tail: "}", wantTooDense: true},
 	{name: "JavaScript minified closure", path: "x.js", head: "!function(){", open: "var a%d=function(b){return b*%[1]d},", mid: "z=0", tail: "}();"},
+	{name: "JavaScript minified module factory", path: "x.js", head: "module.exports=function(C){", open: "C.a%d=function(b){return b*%[1]d};", mid: "C.z=0", tail: "};"},
+	{name: "JavaScript minified object of methods", path: "x.js", head: "module.exports={", open: "m%d:function(b){return b*%[1]d},", mid: "z:0", tail: "};"},
 	{name: "JavaScript nested arrays", path: "x.js", head: "x=", open: "[", close: "]", tail: ";"},
 	{name: "JavaScript nested calls", path: "x.js", head: "x=", open: "f(", close: ")", tail: ";"},
 	{name: "TypeScript nested generics", path: "x.ts", head: "type T = ", open: "A<", mid: "B", close: ">", tail: ";\n"},

@@ -17,7 +17,11 @@ import (
 // constructors, accessors and properties; interface members only method
 // signatures; module-level variables one per declared identifier with the
 // statement's lines; anonymous default exports are named "default";
-// `declare global` blocks are transparent.
+// `declare global` blocks are transparent. Methods defined in object
+// literals are members of the variable or assignment target that holds
+// the literal (or the call that takes it): x::m for `const x = { m() {} }`,
+// a::b::f for `a.b.f = function…`, Foo::m for `Foo.prototype.m = …`; a
+// nested literal that defines methods is a member too.
 const tsOracle = `
 const ts = require(process.argv[2]);
 const fs = require('fs');
@@ -60,9 +64,42 @@ for (const rel of files) {
         add(scope, name, s);
         if (body && body.statements) stmts([...scope, name], body.statements);
       } else if (ts.isVariableStatement(s)) {
-        for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) add(scope, d.name.text, s);
+        for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) { add(scope, d.name.text, s); literal([...scope, d.name.text], d.initializer); }
+      } else if (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+        assign(scope, s, s.expression);
       }
     }
+  }
+  // Methods of object literals: a variable's initializer or an assignment's
+  // value, or the object arguments of a call there (Base.extend({…})).
+  const isFn = (e) => e && (ts.isFunctionExpression(e) || ts.isArrowFunction(e));
+  const valueOf = (e) => { while (e && ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken) e = e.right; return e; };
+  const literals = (e) => { e = valueOf(e); if (!e) return []; if (ts.isObjectLiteralExpression(e)) return [e]; if (ts.isCallExpression(e)) return e.arguments.filter(ts.isObjectLiteralExpression); return []; };
+  const hasMembers = (e) => literals(e).some((o) => o.properties.some((p) => ts.isMethodDeclaration(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p) || (ts.isPropertyAssignment(p) && (isFn(p.initializer) || hasMembers(p.initializer)))));
+  function literal(scope, init) {
+    for (const o of literals(init)) for (const p of o.properties) {
+      if (ts.isMethodDeclaration(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p)) add(scope, nameOf(p), p);
+      else if (ts.isPropertyAssignment(p) && isFn(p.initializer)) add(scope, nameOf(p), p);
+      else if (ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(p.initializer) && hasMembers(p.initializer)) { add(scope, nameOf(p), p); literal([...scope, nameOf(p)], p.initializer); }
+    }
+  }
+  // a.b.f = function…, Foo.prototype.m = …, x.y = {…}: a path of names,
+  // the prototype being its class, module.exports and exports the module.
+  function assign(scope, stmt, e) {
+    const path = [];
+    let t = e.left, proto = false;
+    if (ts.isPropertyAccessExpression(t) && t.name.text === 'prototype') proto = true;
+    for (; ts.isPropertyAccessExpression(t); t = t.expression) {
+      if (ts.isIdentifier(t.expression) && t.expression.text === 'module' && t.name.text === 'exports') { t = null; break; }
+      if (t.name.text !== 'prototype') path.unshift(t.name.text);
+    }
+    if (t && !ts.isIdentifier(t)) return;
+    if (t && t.text !== 'exports') path.unshift(t.text);
+    const v = valueOf(e.right);
+    if (path.length === 0 || !v) return;
+    const name = path.pop();
+    if (isFn(v)) add([...scope, ...path], name, stmt);
+    else if (hasMembers(v)) { if (!proto) add([...scope, ...path], name, stmt); literal([...scope, ...path, name], v); }
   }
   stmts([], sf.statements);
   process.stdout.write(JSON.stringify({path: rel, syms: out}) + '\n');
