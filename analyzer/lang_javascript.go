@@ -305,19 +305,25 @@ func jsPrototype(w *walker, n *node) bool {
 
 // jsLiterals returns the object literals that define v's members: v
 // itself, or the object arguments of a call (Base.extend({…}),
-// Vue.component('x', {…}), defineComponent({…})).
+// Vue.component('x', {…}), defineComponent({…})); only those that span
+// lines.
 func jsLiterals(w *walker, v *node) []*node {
 	if v == nil {
 		return nil
 	}
+	// A literal on one line is minified code, or too small to anchor to
+	// apart from what holds it.
+	multiline := func(o *node) bool { return o.StartPoint().Row != o.EndPoint().Row }
 	switch w.typ(v) {
 	case "object":
-		return []*node{v}
+		if multiline(v) {
+			return []*node{v}
+		}
 	case "call_expression":
 		var out []*node
 		if args := v.ChildByFieldName("arguments"); args != nil && w.typ(args) == "arguments" {
 			for i := 0; i < int(args.NamedChildCount()); i++ {
-				if a := args.NamedChild(i); w.typ(a) == "object" {
+				if a := args.NamedChild(i); w.typ(a) == "object" && multiline(a) {
 					out = append(out, a)
 				}
 			}
@@ -364,9 +370,6 @@ func jsMembers(w *walker, v *node, scope []string) { jsMembersAt(w, v, scope, Ki
 
 func jsMembersAt(w *walker, v *node, scope []string, kind string) {
 	for _, o := range jsLiterals(w, v) {
-		if o.StartPoint().Row == o.EndPoint().Row {
-			continue // on one line: minified, or too small to anchor to apart
-		}
 		w.eachNamed(o, func(m *node) {
 			switch w.typ(m) {
 			case "method_definition":
