@@ -12,7 +12,9 @@ import (
 
 // target is an oracle entity found among lore's symbols: the symbol's
 // full name (path::Outer::inner), its lines, and whether its name is
-// shared by other symbols of its file (an overload).
+// shared by other symbols of its file (an overload). A whole module
+// (Python's and JavaScript's __module__) is its file: FQName "", Kind
+// "file".
 type target struct {
 	Path, FQName string // FQName: path::Outer::inner
 	Kind         string
@@ -22,6 +24,14 @@ type target struct {
 }
 
 func (t target) lines() string { return anchors.FormatRange(t.Start, t.End) }
+
+// spec is the anchor spec that names t.
+func (t target) spec() string {
+	if t.FQName == "" {
+		return t.Path
+	}
+	return t.FQName
+}
 
 var exts = map[string][]string{"java": {".java"}, "python": {".py"}, "javascript": {".js", ".mjs", ".cjs"}}
 
@@ -138,8 +148,8 @@ func lookup(ctx context.Context, files *anchors.Source, p string, fq []string, e
 		segs = jsSegments(segs)
 	}
 	name := strings.Join(segs, "::")
-	if name == "" {
-		return target{}, fmt.Errorf("%s: a whole module", e)
+	if name == "" { // a whole module: the file
+		return target{Path: p, Kind: "file"}, nil
 	}
 	full := p + "::" + name
 	var same []analyzer.Symbol
