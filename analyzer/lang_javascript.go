@@ -304,9 +304,8 @@ func jsPrototype(w *walker, n *node) bool {
 }
 
 // jsLiterals returns the object literals that define v's members: v
-// itself, or the object arguments of a call (Base.extend({…}),
-// Vue.component('x', {…}), defineComponent({…})); only those that span
-// lines.
+// itself, or the object arguments of a call or a new (Base.extend({…}),
+// defineComponent({…}), new Vue({…})); only those that span lines.
 func jsLiterals(w *walker, v *node) []*node {
 	if v == nil {
 		return nil
@@ -319,7 +318,7 @@ func jsLiterals(w *walker, v *node) []*node {
 		if multiline(v) {
 			return []*node{v}
 		}
-	case "call_expression":
+	case "call_expression", "new_expression":
 		var out []*node
 		if args := v.ChildByFieldName("arguments"); args != nil && w.typ(args) == "arguments" {
 			for i := 0; i < int(args.NamedChildCount()); i++ {

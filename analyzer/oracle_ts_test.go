@@ -80,7 +80,7 @@ for (const rel of files) {
   const valueOf = (e) => { while (e && ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken) e = e.right; return e; };
   const multiline = (n) => lineOf(sf, n.getStart(sf)) !== lineOf(sf, n.end);
   const isLiteral = (e) => ts.isObjectLiteralExpression(e) && multiline(e);
-  const literals = (e) => { e = valueOf(e); if (!e) return []; if (isLiteral(e)) return [e]; if (ts.isCallExpression(e)) return e.arguments.filter(isLiteral); return []; };
+  const literals = (e) => { e = valueOf(e); if (!e) return []; if (isLiteral(e)) return [e]; if ((ts.isCallExpression(e) || ts.isNewExpression(e)) && e.arguments) return e.arguments.filter(isLiteral); return []; };
   // The body of a function that wraps a whole module (module.exports =
   // function(…) {…}, an IIFE, AMD's define) is the module's top level.
   const wrapped = (scope, fn) => { if (isFn(fn) && fn.body && ts.isBlock(fn.body) && multiline(fn.body)) stmts(scope, fn.body.statements); };
