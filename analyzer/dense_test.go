@@ -50,6 +50,7 @@ var denseShapes = []denseShape{
 	{name: "JavaScript minified closure", path: "x.js", head: "!function(){", open: "var a%d=function(b){return b*%[1]d},", mid: "z=0", tail: "}();"},
 	{name: "JavaScript minified module factory", path: "x.js", head: "module.exports=function(C){", open: "C.a%d=function(b){return b*%[1]d};", mid: "C.z=0", tail: "};"},
 	{name: "JavaScript minified object of methods", path: "x.js", head: "module.exports={", open: "m%d:function(b){return b*%[1]d},", mid: "z:0", tail: "};"},
+	{name: "JavaScript nested objects of methods", path: "x.js", head: "x = ", open: "{a:\n", mid: "function() {}", close: "\n}", tail: ";\n"},
 	{name: "JavaScript nested arrays", path: "x.js", head: "x=", open: "[", close: "]", tail: ";"},
 	{name: "JavaScript nested calls", path: "x.js", head: "x=", open: "f(", close: ")", tail: ";"},
 	{name: "TypeScript nested generics", path: "x.ts", head: "type T = ", open: "A<", mid: "B", close: ">", tail: ";\n"},

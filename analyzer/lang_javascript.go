@@ -31,7 +31,7 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 			return
 		}
 		if v := n.ChildByFieldName("value"); v != nil {
-			if jsHasMembers(w, v) {
+			if jsHasMembers(w, v, MaxNesting-len(scope)-1) {
 				w.emit(scope, "default", KindVariable, rng, v)
 				if inner, ok := w.nest(scope, "default"); ok {
 					jsMembers(w, v, inner)
@@ -168,7 +168,7 @@ func jsAssign(w *walker, a, rng *node, scope []string) {
 	case "class":
 		jsClass(w, v, rng, at, name, KindClass)
 	default:
-		if !jsHasMembers(w, v) {
+		if !jsHasMembers(w, v, MaxNesting-len(at)-1) {
 			return
 		}
 		if !jsPrototype(w, a.ChildByFieldName("left")) {
@@ -334,15 +334,21 @@ func jsLiterals(w *walker, v *node) []*node {
 
 // jsHasMembers tells whether v's literals define a method, directly or in
 // a nested literal: only such objects are symbols (a configuration
-// object of plain values is not).
-func jsHasMembers(w *walker, v *node) bool {
+// object of plain values is not). It looks depth literals deep at most:
+// below, no symbol could be declared (MaxNesting), and a deep nest is not
+// read once per level.
+func jsHasMembers(w *walker, v *node, depth int) bool {
+	if depth <= 0 {
+		return false
+	}
 	for _, o := range jsLiterals(w, v) {
 		for i := 0; i < int(o.NamedChildCount()); i++ {
 			switch m := o.NamedChild(i); w.typ(m) {
 			case "method_definition":
 				return true
 			case "pair":
-				if jsFunction(w, m.ChildByFieldName("value")) || jsHasMembers(w, m.ChildByFieldName("value")) {
+				val := m.ChildByFieldName("value")
+				if jsFunction(w, val) || val != nil && w.typ(val) == "object" && jsHasMembers(w, val, depth-1) {
 					return true
 				}
 			}
@@ -379,7 +385,7 @@ func jsMembersAt(w *walker, v *node, scope []string, kind string) {
 				switch {
 				case jsFunction(w, val):
 					w.emit(scope, name, kind, m, val.ChildByFieldName("body"))
-				case val != nil && w.typ(val) == "object" && jsHasMembers(w, val):
+				case val != nil && w.typ(val) == "object" && jsHasMembers(w, val, MaxNesting-len(scope)-1):
 					w.emit(scope, name, KindField, m, val)
 					if inner, ok := w.nest(scope, name); ok {
 						jsMembers(w, val, inner)

@@ -107,7 +107,7 @@ for (const rel of files) {
       if (p && p.length) for (const a of e.arguments.slice(1)) literal([...scope, ...p], a);
     }
   }
-  const hasMembers = (e) => literals(e).some((o) => o.properties.some((p) => ts.isMethodDeclaration(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p) || (ts.isPropertyAssignment(p) && (isFn(p.initializer) || hasMembers(p.initializer)))));
+  const hasMembers = (e) => literals(e).some((o) => o.properties.some((p) => ts.isMethodDeclaration(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p) || (ts.isPropertyAssignment(p) && (isFn(p.initializer) || ts.isObjectLiteralExpression(p.initializer) && hasMembers(p.initializer)))));
   function literal(scope, init) {
     for (const o of literals(init)) for (const p of o.properties) {
       if (ts.isMethodDeclaration(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p)) add(scope, nameOf(p), p);
