@@ -687,6 +687,13 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 				// verified by.)
 				small = 12
 			}
+			if outer != "" && sOuter != outer && s.Path != a.Path() && s.Path != o.renamedTo {
+				// Another name in another type of another file: a short
+				// delegate of a sibling type (intervalProvider's
+				// clearInterval, immediateProvider's clearImmediate) is
+				// the same code once its own names read as the old ones.
+				small = 64
+			}
 			if n := len(toks); n < small {
 				c.score = 0.5 + 0.5*float64(n)/float64(small)
 			}
