@@ -6,7 +6,9 @@ import (
 
 // walkJS extracts declarations of JavaScript, TypeScript and TSX:
 // module-level and namespace-level declarations, class and interface
-// members. Functions declared inside function bodies are not symbols.
+// members, and the methods that object literals and assignments define
+// (jsAssign). Functions declared inside function bodies are not symbols,
+// except in a function that wraps a whole module (jsWrapped).
 func walkJS(w *walker, root *node) {
 	w.eachNamed(root, func(c *node) { jsDecl(w, c, c, nil) })
 }
