@@ -6,7 +6,9 @@ import (
 
 // walkJS extracts declarations of JavaScript, TypeScript and TSX:
 // module-level and namespace-level declarations, class and interface
-// members. Functions declared inside function bodies are not symbols.
+// members, and the methods that object literals and assignments define
+// (jsAssign). Functions declared inside function bodies are not symbols,
+// except in a function that wraps a whole module (jsWrapped).
 func walkJS(w *walker, root *node) {
 	w.eachNamed(root, func(c *node) { jsDecl(w, c, c, nil) })
 }
@@ -31,6 +33,13 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 			return
 		}
 		if v := n.ChildByFieldName("value"); v != nil {
+			if jsHasMembers(w, v, MaxNesting-len(scope)-1) {
+				w.emit(scope, "default", KindVariable, rng, v)
+				if inner, ok := w.nest(scope, "default"); ok {
+					jsMembers(w, v, inner)
+				}
+				return
+			}
 			switch w.typ(v) {
 			case "function_expression", "function", "generator_function", "arrow_function":
 				name := w.text(v.ChildByFieldName("name"))
@@ -67,8 +76,17 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 			w.eachNamed(body, func(c *node) { jsDecl(w, c, c, inner) })
 		}
 	case "expression_statement":
-		if c := n.NamedChild(0); c != nil && w.typ(c) == "internal_module" {
+		c := n.NamedChild(0)
+		if c == nil {
+			break
+		}
+		switch w.typ(c) {
+		case "internal_module":
 			jsDecl(w, c, rng, scope)
+		case "assignment_expression":
+			jsAssign(w, c, rng, scope)
+		default:
+			jsCall(w, c, rng, scope)
 		}
 	case "ERROR", "statement_block": // error recovery; `global { … }` inside a module
 		w.eachNamed(n, func(c *node) { jsDecl(w, c, c, scope) })
@@ -93,7 +111,7 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 			if name == nil || w.typ(name) != "identifier" {
 				return // destructuring
 			}
-			v := d.ChildByFieldName("value")
+			v := jsValue(w, d.ChildByFieldName("value"))
 			k, body := kind, v
 			if v != nil {
 				switch w.typ(v) {
@@ -104,6 +122,278 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 				}
 			}
 			w.emit(scope, w.text(name), k, rng, body)
+			if inner, ok := w.nest(scope, w.text(name)); ok {
+				jsMembers(w, v, inner)
+			}
+		})
+	}
+}
+
+// jsAssign reads a module-level assignment the way CommonJS and
+// pre-class code declares things: `a.b.f = function…` is the method f of
+// a::b, `Foo.prototype.m = function…` the method m of Foo (the prototype is
+// the class), `x.y = {…}` or `x.y = Base.extend({…})` the object x::y with
+// the methods its literal defines. `module.exports` and `exports` are the
+// module itself: their members are module-level names, and the body of
+// `module.exports = function(…) {…}` (a module factory, as Chart.js and
+// many plugins wrap a whole file) is read as the module's top level.
+// Assignments of other values, and to targets that are not a plain path
+// (this.x, a[i]), declare nothing.
+func jsAssign(w *walker, a, rng *node, scope []string) {
+	path, ok := jsPath(w, a.ChildByFieldName("left"))
+	v := jsValue(w, a.ChildByFieldName("right"))
+	if !ok || v == nil {
+		return
+	}
+	if len(path) == 0 { // module.exports = …
+		switch w.typ(v) {
+		case "function_expression", "function", "arrow_function":
+			jsWrapped(w, v.ChildByFieldName("body"), scope)
+		default:
+			jsMembersAt(w, v, scope, KindFunction)
+		}
+		return
+	}
+	outer, name := path[:len(path)-1], path[len(path)-1]
+	if len(scope)+len(outer) > MaxNesting {
+		w.tooDeep = true
+		return
+	}
+	at := append(append([]string{}, scope...), outer...)
+	switch w.typ(v) {
+	case "function_expression", "function", "generator_function", "arrow_function":
+		kind := KindMethod
+		if len(outer) == 0 {
+			kind = KindFunction
+		}
+		w.emit(at, name, kind, rng, v.ChildByFieldName("body"))
+	case "class":
+		jsClass(w, v, rng, at, name, KindClass)
+	default:
+		if !jsHasMembers(w, v, MaxNesting-len(at)-1) {
+			return
+		}
+		if !jsPrototype(w, a.ChildByFieldName("left")) {
+			w.emit(at, name, KindVariable, rng, v)
+		}
+		if inner, ok := w.nest(at, name); ok {
+			jsMembers(w, v, inner)
+		}
+	}
+}
+
+// jsCall reads a module-level call statement: an immediately invoked
+// function, `(function(){…})()`, `!function(){…}()` or
+// `(function(){…}).call(this)`, and AMD's `define([…], function(…){…})`,
+// wrap a whole file: their body is read as the module's top level.
+// `Object.assign(Foo.prototype, {…})`, `_.extend(Foo.prototype, {…})` and
+// mixin(…) calls of that shape add the literal's methods to Foo.
+func jsCall(w *walker, c, rng *node, scope []string) {
+	for w.typ(c) == "unary_expression" || w.typ(c) == "parenthesized_expression" {
+		if c = c.NamedChild(int(c.NamedChildCount()) - 1); c == nil {
+			return
+		}
+	}
+	if w.typ(c) != "call_expression" {
+		return
+	}
+	fn, args := c.ChildByFieldName("function"), c.ChildByFieldName("arguments")
+	if fn == nil || args == nil || w.typ(args) != "arguments" {
+		return
+	}
+	callee := fn
+	for w.typ(callee) == "parenthesized_expression" {
+		callee = callee.NamedChild(0)
+	}
+	if w.typ(callee) == "member_expression" { // (function(){…}).call(this)
+		if p := w.text(callee.ChildByFieldName("property")); p == "call" || p == "apply" {
+			if o := callee.ChildByFieldName("object"); o != nil && w.typ(o) == "parenthesized_expression" {
+				callee = o.NamedChild(0)
+			}
+		}
+	}
+	var body *node
+	switch {
+	case callee != nil && (w.typ(callee) == "function_expression" || w.typ(callee) == "function" || w.typ(callee) == "arrow_function"):
+		body = callee.ChildByFieldName("body")
+	case w.typ(fn) == "identifier" && w.text(fn) == "define":
+		if last := args.NamedChild(int(args.NamedChildCount()) - 1); last != nil {
+			if t := w.typ(last); t == "function_expression" || t == "function" || t == "arrow_function" {
+				body = last.ChildByFieldName("body")
+			}
+		}
+	case w.typ(fn) == "member_expression":
+		switch w.text(fn.ChildByFieldName("property")) {
+		case "assign", "extend", "mixin":
+		default:
+			return
+		}
+		target := args.NamedChild(0)
+		path, ok := jsPath(w, target)
+		if !ok || len(path) == 0 || args.NamedChildCount() < 2 {
+			return
+		}
+		if len(scope)+len(path) > MaxNesting {
+			w.tooDeep = true
+			return
+		}
+		at := append(append([]string{}, scope...), path...)
+		w.eachNamed(args, func(o *node) {
+			if o != target && w.typ(o) == "object" {
+				jsMembers(w, o, at)
+			}
+		})
+		return
+	}
+	jsWrapped(w, body, scope)
+}
+
+// jsWrapped reads the body of a function that wraps a whole module as
+// the module's top level. A body on one line is minified code: its
+// declarations are no one's to anchor to.
+func jsWrapped(w *walker, body *node, scope []string) {
+	if body != nil && w.typ(body) == "statement_block" && body.StartPoint().Row != body.EndPoint().Row {
+		w.eachNamed(body, func(c *node) { jsDecl(w, c, c, scope) })
+	}
+}
+
+// jsPath reads an assignment target as a path of names: a.b.c → [a b c],
+// Foo.prototype.m → [Foo m]; module.exports and exports are the module
+// (an empty path). ok is false for anything else (this.x, a[i], calls).
+func jsPath(w *walker, n *node) (path []string, ok bool) {
+	if n == nil {
+		return nil, false
+	}
+	switch w.typ(n) {
+	case "identifier":
+		if w.text(n) == "exports" {
+			return nil, true
+		}
+		return []string{w.text(n)}, true
+	case "member_expression":
+		o, p := n.ChildByFieldName("object"), n.ChildByFieldName("property")
+		if p == nil || w.typ(p) != "property_identifier" {
+			return nil, false
+		}
+		if o != nil && w.typ(o) == "identifier" && w.text(o) == "module" && w.text(p) == "exports" {
+			return nil, true
+		}
+		path, ok := jsPath(w, o)
+		if !ok {
+			return nil, false
+		}
+		if w.text(p) == "prototype" {
+			return path, len(path) > 0
+		}
+		return append(path, w.text(p)), true
+	}
+	return nil, false
+}
+
+// jsValue is the value a chain of assignments assigns: `var h = C.h = {…}`
+// declares h as the literal.
+func jsValue(w *walker, v *node) *node {
+	for v != nil && w.typ(v) == "assignment_expression" {
+		v = v.ChildByFieldName("right")
+	}
+	return v
+}
+
+// jsPrototype tells whether an assignment target ends in .prototype: the
+// literal assigned holds the methods of a class declared elsewhere.
+func jsPrototype(w *walker, n *node) bool {
+	return n != nil && w.typ(n) == "member_expression" && w.text(n.ChildByFieldName("property")) == "prototype"
+}
+
+// jsLiterals returns the object literals that define v's members: v
+// itself, or the object arguments of a call or a new (Base.extend({…}),
+// defineComponent({…}), new Vue({…})); only those that span lines.
+func jsLiterals(w *walker, v *node) []*node {
+	if v == nil {
+		return nil
+	}
+	// A literal on one line is minified code, or too small to anchor to
+	// apart from what holds it.
+	multiline := func(o *node) bool { return o.StartPoint().Row != o.EndPoint().Row }
+	switch w.typ(v) {
+	case "object":
+		if multiline(v) {
+			return []*node{v}
+		}
+	case "call_expression", "new_expression":
+		var out []*node
+		if args := v.ChildByFieldName("arguments"); args != nil && w.typ(args) == "arguments" {
+			for i := 0; i < int(args.NamedChildCount()); i++ {
+				if a := args.NamedChild(i); w.typ(a) == "object" && multiline(a) {
+					out = append(out, a)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// jsHasMembers tells whether v's literals define a method, directly or in
+// a nested literal: only such objects are symbols (a configuration
+// object of plain values is not). It looks depth literals deep at most:
+// below, no symbol could be declared (MaxNesting), and a deep nest is not
+// read once per level.
+func jsHasMembers(w *walker, v *node, depth int) bool {
+	if depth <= 0 {
+		return false
+	}
+	for _, o := range jsLiterals(w, v) {
+		for i := 0; i < int(o.NamedChildCount()); i++ {
+			switch m := o.NamedChild(i); w.typ(m) {
+			case "method_definition":
+				return true
+			case "pair":
+				val := m.ChildByFieldName("value")
+				if jsFunction(w, val) || val != nil && w.typ(val) == "object" && jsHasMembers(w, val, depth-1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func jsFunction(w *walker, v *node) bool {
+	if v == nil {
+		return false
+	}
+	switch w.typ(v) {
+	case "function_expression", "function", "generator_function", "arrow_function":
+		return true
+	}
+	return false
+}
+
+// jsMembers emits the methods that v's object literals define, in scope:
+// `m() {…}`, `m: function() {…}`, `m: () => …`, getters and setters, and
+// nested literals that define methods (`generators: { time() {…} }`).
+func jsMembers(w *walker, v *node, scope []string) { jsMembersAt(w, v, scope, KindMethod) }
+
+func jsMembersAt(w *walker, v *node, scope []string, kind string) {
+	for _, o := range jsLiterals(w, v) {
+		w.eachNamed(o, func(m *node) {
+			switch w.typ(m) {
+			case "method_definition":
+				w.emit(scope, jsMemberName(w, m.ChildByFieldName("name")), kind, m, m.ChildByFieldName("body"))
+			case "pair":
+				name := jsMemberName(w, m.ChildByFieldName("key"))
+				val := m.ChildByFieldName("value")
+				switch {
+				case jsFunction(w, val):
+					w.emit(scope, name, kind, m, val.ChildByFieldName("body"))
+				case val != nil && w.typ(val) == "object" && jsHasMembers(w, val, MaxNesting-len(scope)-1):
+					w.emit(scope, name, KindField, m, val)
+					if inner, ok := w.nest(scope, name); ok {
+						jsMembers(w, val, inner)
+					}
+				}
+			}
 		})
 	}
 }

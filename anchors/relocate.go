@@ -627,6 +627,12 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		norm = substitute(norm, map[string]string{s.Name: name, sOuter: outer})
 	}
 	c.sameBody = a.Shape != "" && (s.Shape == a.Shape || fm.Shape(norm) == a.Shape)
+	if !c.sameBody && o.known() && jsLang(cf.Lang) && jsLang(o.file.Lang) {
+		// A JavaScript function whose declaration changed form only:
+		// `helpers.f = function(a) {…};` became `f: function(a) {…},`.
+		old := jsCallable(v.shapeTokens(a, o.file, o.sym), name)
+		c.sameBody = old != nil && slices.Equal(old, jsCallable(substitute(v.shapeTokens(a, cf, s), map[string]string{s.Name: name}), name))
+	}
 	if !c.sameBody && run != nil && len(run.renames) > 0 && a.Shape != "" {
 		// Equal but for names renamed elsewhere in this run: the body
 		// changed only where it refers to them.
@@ -680,6 +686,13 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 				// without one keep the stricter rule they were
 				// verified by.)
 				small = 12
+			}
+			if outer != "" && sOuter != outer && s.Path != a.Path() && s.Path != o.renamedTo {
+				// Another name in another type of another file: a short
+				// delegate of a sibling type (intervalProvider's
+				// clearInterval, immediateProvider's clearImmediate) is
+				// the same code once its own names read as the old ones.
+				small = 64
 			}
 			if n := len(toks); n < small {
 				c.score = 0.5 + 0.5*float64(n)/float64(small)
@@ -1373,6 +1386,39 @@ func substitute(toks []string, m map[string]string) []string {
 		}
 	}
 	return out
+}
+
+func jsLang(lang string) bool {
+	return lang == "javascript" || lang == "typescript" || lang == "tsx"
+}
+
+// jsCallable is the part of a JavaScript function's tokens that its form
+// of declaration does not change: from its parameter list to its end,
+// without a trailing comma or semicolon. `function f(a) {…}`, `f(a) {…}`,
+// `f: function(a) {…},`, `o.f = function(a) {…};` and `var f = async
+// function(a) {…};` have the same one. nil when name is not followed by
+// a parameter list.
+func jsCallable(toks []string, name string) []string {
+	i := slices.Index(toks, name)
+	if i < 0 {
+		return nil
+	}
+	j := i + 1
+	for ; j < len(toks) && toks[j] != "("; j++ {
+		switch toks[j] {
+		case "=", ":", "function", "async", "*":
+		default:
+			return nil
+		}
+	}
+	end := len(toks)
+	for end > j && (toks[end-1] == "," || toks[end-1] == ";") {
+		end--
+	}
+	if j >= end {
+		return nil
+	}
+	return toks[j:end]
 }
 
 // normalize replaces a symbol's own name and outer name by placeholders.

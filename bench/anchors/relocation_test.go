@@ -37,7 +37,9 @@ import (
 //
 // LORE_BENCH_TS names a directory of TypeScript sources (default: the
 // src/ of rxjs unpacked by `npm pack rxjs@7.8.2` into npmts under the
-// OS temp dir).
+// OS temp dir), LORE_BENCH_JS one of JavaScript sources, whose methods
+// are mostly properties of object literals (default: the src/ of jQuery
+// unpacked by `npm pack jquery@3.7.1` into npmjs under the OS temp dir).
 func TestRelocation(t *testing.T) {
 	if os.Getenv("LORE_BENCH") == "" {
 		t.Skip("set LORE_BENCH=1")
@@ -46,6 +48,10 @@ func TestRelocation(t *testing.T) {
 	if ts == "" {
 		ts = filepath.Join(os.TempDir(), "npmts", "package", "src")
 	}
+	js := os.Getenv("LORE_BENCH_JS")
+	if js == "" {
+		js = filepath.Join(os.TempDir(), "npmjs", "package", "src")
+	}
 	corpora := []struct {
 		name, root, ext string
 		files           int
@@ -53,6 +59,7 @@ func TestRelocation(t *testing.T) {
 		{"go", filepath.Join(goroot(t), "src"), ".go", 400},
 		{"python", pythonLib(), ".py", 250},
 		{"typescript", ts, ".ts", 250},
+		{"javascript", js, ".js", 250},
 	}
 	var rows []string
 	for _, c := range corpora {

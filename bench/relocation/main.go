@@ -248,7 +248,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 			totals[k.dataset].add(o)
 			if o != right && verbose {
 				lines = append(lines, fmt.Sprintf("%-9s %s %s %s | %s | %s → %s | %s", label(o), r.commit.Project, r.commit.SHA[:10],
-					in.ref.Type, in.ref.Desc, in.spec, in.after.FQName, in.why))
+					in.ref.Type, in.ref.Desc, in.spec, in.after.spec(), in.why))
 			}
 		}
 	}

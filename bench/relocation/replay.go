@@ -304,7 +304,7 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 			in.why = "after: " + errA.Error()
 			continue
 		}
-		in.spec = in.before.FQName
+		in.spec = in.before.spec()
 		if in.before.Overloaded {
 			in.spec += "(" + strings.Join(in.before.Params, ",") + ")"
 		}
@@ -409,7 +409,7 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 // anchored code went.
 func score(r anchors.Result, want target) (outcome, string) {
 	hit := func(l anchors.Location) bool {
-		return l.FQName == want.FQName && (!want.Overloaded || l.Lines == want.lines())
+		return l.FQName == want.FQName && (want.FQName != "" || l.Path == want.Path) && (!want.Overloaded || l.Lines == want.lines())
 	}
 	if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch {
 		if hit(*r.To) {

@@ -12,7 +12,9 @@ import (
 
 // target is an oracle entity found among lore's symbols: the symbol's
 // full name (path::Outer::inner), its lines, and whether its name is
-// shared by other symbols of its file (an overload).
+// shared by other symbols of its file (an overload). A whole module
+// (Python's and JavaScript's __module__) is its file: FQName "", Kind
+// "file".
 type target struct {
 	Path, FQName string // FQName: path::Outer::inner
 	Kind         string
@@ -22,6 +24,14 @@ type target struct {
 }
 
 func (t target) lines() string { return anchors.FormatRange(t.Start, t.End) }
+
+// spec is the anchor spec that names t.
+func (t target) spec() string {
+	if t.FQName == "" {
+		return t.Path
+	}
+	return t.FQName
+}
 
 var exts = map[string][]string{"java": {".java"}, "python": {".py"}, "javascript": {".js", ".mjs", ".cjs"}}
 
@@ -126,25 +136,32 @@ func lookup(ctx context.Context, files *anchors.Source, p string, fq []string, e
 	if err != nil {
 		return target{}, err
 	}
-	name := strings.Join(fq, "::")
+	segs := append([]string{}, fq...)
 	if e.Method != "" {
-		m := e.Method
-		if i := strings.LastIndex(m, "."); i >= 0 { // JavaScript: helpers.x
-			m = m[i+1:]
+		if f.Lang == "javascript" { // helpers.x: the object helpers' method x
+			segs = append(segs, strings.Split(e.Method, ".")...)
+		} else {
+			segs = append(segs, e.Method)
 		}
-		if name != "" {
-			name += "::"
-		}
-		name += m
 	}
-	if name == "" {
-		return target{}, fmt.Errorf("%s: a whole module", e)
+	if f.Lang == "javascript" {
+		segs = jsSegments(segs)
+	}
+	name := strings.Join(segs, "::")
+	if name == "" { // a whole module: the file
+		return target{Path: p, Kind: "file"}, nil
 	}
 	full := p + "::" + name
 	var same []analyzer.Symbol
 	for _, s := range f.Symbols {
 		if s.FQName == full {
 			same = append(same, s)
+		}
+	}
+	if f.Lang == "javascript" {
+		same = jsSameParams(f, same, e)
+		if len(same) == 0 {
+			same, full = jsSuffix(f, p, segs, e)
 		}
 	}
 	if len(same) == 0 {
@@ -174,6 +191,70 @@ func lookup(ctx context.Context, files *anchors.Source, p string, fq []string, e
 	return t, nil
 }
 
+// jsSegments drops from a JavaScript name what lore's names leave out:
+// module.exports and exports (the module itself) and prototype (the class).
+func jsSegments(segs []string) []string {
+	var out []string
+	for i := 0; i < len(segs); i++ {
+		switch {
+		case segs[i] == "module" && i+1 < len(segs) && segs[i+1] == "exports":
+			i++
+		case segs[i] == "exports", segs[i] == "prototype":
+		default:
+			out = append(out, segs[i])
+		}
+	}
+	return out
+}
+
+// jsSuffix finds the symbols of file p that RefactoringMiner's name for a
+// JavaScript function designates when lore names it otherwise: lore names
+// a method after the object that holds it (helpers::extend for a property
+// of `var helpers = {…}`, Chart::elements::Point::draw for one of
+// `Chart.elements.Point = Element.extend({…})`) where RefactoringMiner
+// often names only the function, or names the object by an alias. The
+// longest tail of segs that ends exactly one symbol's name wins; a tail
+// several symbols end with is no answer.
+func jsSuffix(f *anchors.File, p string, segs []string, e entity) ([]analyzer.Symbol, string) {
+	for k := 0; k < len(segs); k++ {
+		tail := "::" + strings.Join(segs[k:], "::")
+		var same []analyzer.Symbol
+		for _, s := range f.Symbols {
+			if strings.HasSuffix(s.FQName, tail) {
+				same = append(same, s)
+			}
+		}
+		same = jsSameParams(f, same, e)
+		names := map[string]bool{}
+		for _, s := range same {
+			names[s.FQName] = true
+		}
+		if len(names) == 1 {
+			return same, same[0].FQName
+		}
+		if len(names) > 1 {
+			return nil, p + "::…" + tail + " (several)"
+		}
+	}
+	return nil, p + "::" + strings.Join(segs, "::")
+}
+
+// jsSameParams keeps the symbols whose parameters are the method's, when
+// the oracle names a method and the symbol's parameters can be read: a
+// function fit(scale) of the module is not the method fit() of an object.
+func jsSameParams(f *anchors.File, syms []analyzer.Symbol, e entity) []analyzer.Symbol {
+	if e.Method == "" {
+		return syms
+	}
+	var out []analyzer.Symbol
+	for _, s := range syms {
+		if ps, ok := symbolParams(f, s, "javascript"); !ok || sameParams(ps, e.Params, "javascript") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 func sameParams(got, want []string, lang string) bool {
 	if len(got) != len(want) {
 		return false
@@ -198,6 +279,9 @@ func symbolParams(f *anchors.File, s analyzer.Symbol, lang string) ([]string, bo
 	}
 	src := stripComments(string(text), lang)
 	re := regexp.MustCompile(`(^|[^\w.@])` + regexp.QuoteMeta(s.Name) + `\s*(<[^()]*>\s*)?\(`)
+	if lang == "javascript" { // also name: function(…), a.name = function(…), name: (…) =>
+		re = regexp.MustCompile(`(^|[^\w@])` + regexp.QuoteMeta(s.Name) + `\s*(<[^()]*>\s*)?(\(|[:=]\s*(async\s+)?(function\s*\*?\s*[\w$]*\s*)?\()`)
+	}
 	loc := re.FindStringIndex(src)
 	if loc == nil {
 		return nil, false
