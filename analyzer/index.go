@@ -456,6 +456,9 @@ func (u *indexRun) staleBin() bool {
 // comes (see record), in batches: after each reopenAfter bytes of symbol
 // records it ends the batch and reopens the store (see reopen).
 func (u *indexRun) parseAll(ctx context.Context) error {
+	if len(u.todo) == 0 {
+		return nil
+	}
 	var next func() (result, bool, error) // the next result; false when none is left
 	if u.workers > 1 && len(u.todo) >= 2 {
 		ctx, cancel := context.WithCancel(ctx)
