@@ -47,6 +47,8 @@ type Options struct {
 	// Progress, when set, is called after each file that had to be read,
 	// always from the goroutine that called Update.
 	Progress func(Progress)
+
+	reopenAfter int // bytes of symbol records between reopenings; 0 for reopenAfter
 }
 
 // Progress reports how far Update got: Done of Total files to read.
@@ -126,8 +128,9 @@ type result struct {
 //  5. resolve: write the name index and resolve imports into IMPORTS edges;
 //  6. commit: write the file records and the run's state.
 //
-// Stages 3 to 5 write in one batch; a mark in the store from before the
-// first write to the last tells the next run when a run was interrupted.
+// Stages 3 to 5 write in batches (see parseAll); a mark in the store from
+// before the first write to the last tells the next run when a run was
+// interrupted.
 func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (Summary, error) {
 	u := newIndexRun(store, fsys, opts)
 	if err := u.load(ctx); err != nil {
@@ -169,7 +172,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	// run may disagree (they go through separate transactions), and
 	// resolves every parsed file instead of trusting its record.
 	err := store.Update(func(tx *graph.Tx) error {
-		if err := tx.Set(nsState, "running", []byte{1}); err != nil {
+		if err := tx.Set(nsState, "running", u.mark()); err != nil {
 			return err
 		}
 		return u.names.begin(tx)
@@ -177,19 +180,19 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	if err != nil {
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
-	err = store.Batch(func(b *graph.Batch) error {
-		if err := u.parseAll(ctx, b); err != nil {
-			return err
-		}
+	err = u.parseAll(ctx)
+	if err == nil {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
-		if err := u.drop(b); err != nil {
-			return err
-		}
-		if err := u.resolve(ctx, b); err != nil {
-			return err
-		}
-		return u.packages(ctx, b)
-	})
+		err = store.Batch(func(b *graph.Batch) error {
+			if err := u.drop(b); err != nil {
+				return err
+			}
+			if err := u.resolve(ctx, b); err != nil {
+				return err
+			}
+			return u.packages(ctx, b)
+		})
+	}
 	if err != nil {
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
@@ -242,6 +245,7 @@ type indexRun struct {
 	names         *nameIndex
 	decls         *goDecls
 	metaWrites    []string // paths whose file record is written
+	written       int      // bytes of symbol records written by parseAll
 	joined        []string // files parsed that are new or changed language
 }
 
@@ -448,35 +452,84 @@ func (u *indexRun) staleBin() bool {
 }
 
 // parseAll reads and parses the files to read, on the calling goroutine
-// when there is one worker or one file, and records each result in b as
-// it comes (see record).
-func (u *indexRun) parseAll(ctx context.Context, b *graph.Batch) error {
-	done := 0
-	record := func(r result) error {
-		done++
-		if u.opts.Progress != nil {
-			u.opts.Progress(Progress{Done: done, Total: len(u.todo), Path: r.e.Path})
-		}
-		return u.record(b, r)
+// when there is one worker or one file, and records each result as it
+// comes (see record), in batches: after each reopenAfter bytes of symbol
+// records it ends the batch and reopens the store (see reopen).
+func (u *indexRun) parseAll(ctx context.Context) error {
+	if len(u.todo) == 0 {
+		return nil
 	}
+	var next func() (result, bool, error) // the next result; false when none is left
 	if u.workers > 1 && len(u.todo) >= 2 {
-		return parallel(ctx, u.table, u.workers, u.todo, u.process, record)
+		ctx, cancel := context.WithCancel(ctx)
+		results, errc := make(chan result), make(chan error, 1)
+		go func() {
+			errc <- parallel(ctx, u.table, u.workers, u.todo, u.process, func(r result) error {
+				select {
+				case results <- r:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+			close(results)
+		}()
+		defer func() { // on the way out of an error, stop the workers
+			cancel()
+			for range results {
+			}
+		}()
+		next = func() (result, bool, error) {
+			r, ok := <-results
+			if !ok {
+				return r, false, <-errc
+			}
+			return r, true, nil
+		}
+	} else {
+		p := NewParser(u.table)
+		defer p.Close()
+		i := 0
+		next = func() (result, bool, error) {
+			if i == len(u.todo) {
+				return result{}, false, nil
+			}
+			if err := ctx.Err(); err != nil {
+				return result{}, false, err
+			}
+			r, err := u.process(ctx, p, u.todo[i])
+			i++
+			return r, err == nil, err
+		}
 	}
-	p := NewParser(u.table)
-	defer p.Close()
-	for _, e := range u.todo {
-		if err := ctx.Err(); err != nil {
+	done := 0
+	for {
+		more := false
+		err := u.store.Batch(func(b *graph.Batch) error {
+			until := u.written + cmp.Or(u.opts.reopenAfter, reopenAfter)
+			for u.written < until {
+				r, ok, err := next()
+				if !ok || err != nil {
+					return err
+				}
+				done++
+				if u.opts.Progress != nil {
+					u.opts.Progress(Progress{Done: done, Total: len(u.todo), Path: r.e.Path})
+				}
+				if err := u.record(b, r); err != nil {
+					return err
+				}
+			}
+			more = true
+			return nil
+		})
+		if err != nil || !more {
 			return err
 		}
-		r, err := u.process(ctx, p, e)
-		if err != nil {
-			return err
-		}
-		if err := record(r); err != nil {
+		if err := u.reopen(); err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 // process reads and parses one file, on a worker: a result with a reason
@@ -586,8 +639,7 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		}
 	}
 	if f.Lang == "go" {
-		u.decls.add(p, r.top)
-		if err := b.SetOwned(nsTop, p, u.decls.record(p)); err != nil {
+		if err := b.SetOwned(nsTop, p, topRecord(r.top)); err != nil {
 			return err
 		}
 		if had && !sameSet(oldTop, r.top) {
@@ -619,6 +671,7 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		}
 		return nil
 	}
+	u.written += len(r.rec)
 	if err := b.SetOwned(nsSymbols, p, r.rec); errors.Is(err, graph.ErrTooBig) {
 		// Its symbols do not fit the store: a finding about the file,
 		// as a syntax error is, not a failed index.
@@ -638,6 +691,37 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	}
 	u.parsedImports[p] = encodeImports(f.Imports)
 	return nil
+}
+
+// reopenAfter is how many bytes of symbol records a run writes between
+// reopenings of the store (see reopen).
+const reopenAfter = 32 << 20
+
+// mark is the value of the mark of a run in progress: the run's start
+// time, which tells it from another run's.
+func (u *indexRun) mark() []byte {
+	e := enc{}
+	e.int(u.start.UnixNano())
+	return e.b
+}
+
+// reopen reopens the store, which releases the pages of the records
+// written so far: Badger keeps every file it wrote mapped while its
+// handle is open, so that a first index would hold the whole store in
+// memory on top of its own. Another process may take the store between
+// the close and the open; a run that finds its mark gone or changed
+// stops, since that process's writes and its own may not agree.
+func (u *indexRun) reopen() error {
+	if err := u.store.Reopen(); err != nil {
+		return err
+	}
+	return u.store.View(func(tx *graph.Tx) error {
+		v, err := tx.Get(nsState, "running")
+		if errors.Is(err, graph.ErrNotFound) || (err == nil && !bytes.Equal(v, u.mark())) {
+			return errors.New("another lore process wrote the index meanwhile: run lore index again")
+		}
+		return err
+	})
 }
 
 // drop removes the binary marks of files gone, and the records, names
@@ -1086,11 +1170,12 @@ func (m importsOf) get(p string) ([]Import, bool) {
 	return imps, true
 }
 
-// goDecls maps a Go file to the package-level names it declares (sorted),
-// for the files parsed in this update; other files are read from the
-// index when needed.
+// goDecls finds the package-level names a Go file declares, read from
+// the index: the records (nsTop) of the files parsed in an update are
+// written before its imports are resolved. Only the lists of the packages
+// imported are kept (see index), within a bound: the names of every file
+// of a large repository would stay in memory to the end of the run.
 type goDecls struct {
-	files  map[string]string    // path -> sorted names joined by NUL (Go names hold none)
 	pkgs   map[string][]declRef // see index
 	cached int                  // references in pkgs
 }
@@ -1106,17 +1191,14 @@ type declRef struct {
 }
 
 func newGoDecls() *goDecls {
-	return &goDecls{files: map[string]string{}, pkgs: map[string][]declRef{}}
+	return &goDecls{pkgs: map[string][]declRef{}}
 }
 
-func (d *goDecls) add(p string, names map[string]bool) {
-	d.files[p] = strings.Join(sortedKeys(names), "\x00")
-}
-
-// record is the stored record of p's names (nsTop): the format, then the
-// names as add joined them.
-func (d *goDecls) record(p string) []byte {
-	return append([]byte{recordFormat}, d.files[p]...)
+// topRecord is the stored record of a Go file's package-level names
+// (nsTop): the format, then the sorted names joined by NUL (Go names hold
+// none).
+func topRecord(names map[string]bool) []byte {
+	return append([]byte{recordFormat}, strings.Join(sortedKeys(names), "\x00")...)
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -1171,34 +1253,36 @@ func (d *goDecls) users(store *graph.Store, im Import) []string {
 }
 
 // names returns the package-level names of Go file t, read from the
-// index when t was not parsed in this update.
+// index.
 func (d *goDecls) names(store *graph.Store, t string) []string {
-	joined, ok := d.files[t]
-	if !ok {
-		// A record that cannot be read gives no names: users then keeps
-		// every file of the package as a target, as for a name not found.
-		// Read from the file's record of names, small and kept next to
-		// the keys, else (a store written before there were such records)
-		// from its symbols, which a first index sent to the value log:
-		// reading them spread a re-index's reads over all of it.
-		_ = store.View(func(tx *graph.Tx) error {
-			if v, err := tx.Get(nsTop, t); err == nil && len(v) > 0 && v[0] == recordFormat {
-				d.files[t] = string(v[1:])
-				return nil
-			}
-			var top map[string]bool
-			if v, err := tx.Get(nsSymbols, t); err == nil {
-				top, _ = decodeTopNames(v)
-			}
-			d.add(t, top)
+	var out []string
+	_ = store.View(func(tx *graph.Tx) error {
+		out = namesIn(tx, t)
+		return nil
+	})
+	return out
+}
+
+// namesIn reads the package-level names of Go file t in tx. A record that
+// cannot be read gives no names: users then keeps every file of the
+// package as a target, as for a name not found. They are read from the
+// file's record of names, small and kept next to the keys, else (a store
+// written before there were such records) from its symbols, which a first
+// index sent to the value log: reading them spread a re-index's reads over
+// all of it.
+func namesIn(tx *graph.Tx, t string) []string {
+	if v, err := tx.Get(nsTop, t); err == nil && len(v) > 0 && v[0] == recordFormat {
+		if len(v) == 1 {
 			return nil
-		})
-		joined = d.files[t]
+		}
+		return strings.Split(string(v[1:]), "\x00")
 	}
-	if joined == "" {
+	v, err := tx.Get(nsSymbols, t)
+	if err != nil {
 		return nil
 	}
-	return strings.Split(joined, "\x00")
+	top, _ := decodeTopNames(v)
+	return sortedKeys(top)
 }
 
 // index lists the package-level names of the package in dir (whose files
@@ -1211,11 +1295,14 @@ func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRe
 		return refs
 	}
 	var refs []declRef
-	for i, t := range files {
-		for _, n := range d.names(store, t) {
-			refs = append(refs, declRef{n, i})
+	_ = store.View(func(tx *graph.Tx) error {
+		for i, t := range files {
+			for _, n := range namesIn(tx, t) {
+				refs = append(refs, declRef{n, i})
+			}
 		}
-	}
+		return nil
+	})
 	slices.SortFunc(refs, func(a, b declRef) int { return cmp.Or(strings.Compare(a.name, b.name), a.file-b.file) })
 	if d.cached+len(refs) > declCacheRefs {
 		clear(d.pkgs)

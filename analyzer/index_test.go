@@ -525,3 +525,56 @@ func TestEdgeLoader(t *testing.T) {
 		t.Errorf("stop after cancel: %v, want context.Canceled", err)
 	}
 }
+
+// TestReopenedRunAgrees indexes a tree into a store on disk reopened
+// after every file's symbols (see parseAll), with one worker and with
+// several, and compares the index with one written without reopening.
+// A run whose mark another run replaced meanwhile stops.
+func TestReopenedRunAgrees(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module x\n"}
+	for i := range 30 {
+		files[fmt.Sprintf("p%d/f.go", i%7)] = fmt.Sprintf("package p%d\n\nimport \"x/q\"\n\nfunc F%d() { q.Q%d() }\n", i%7, i, i%3)
+		files[fmt.Sprintf("q/q%d.go", i)] = fmt.Sprintf("package q\n\nfunc Q%d() {}\n\ntype T%d struct{}\n", i, i)
+		files[fmt.Sprintf("py/m%d.py", i)] = fmt.Sprintf("from py import m%d\n\nclass C%d:\n    def m(self):\n        pass\n", (i+1)%30, i)
+	}
+	writeFiles(t, dir, files)
+	dump := func(store *graph.Store) []string {
+		out := indexDump(t, store)
+		err := AllSymbols(store, func(s Symbol) error {
+			out = append(out, s.FQName+" "+s.Hash+" "+s.Shape+" "+s.Sig)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	plain := openStore(t)
+	mustUpdate(t, plain, dir, Options{Workers: 1})
+	want := dump(plain)
+	for _, workers := range []int{1, 3} {
+		store, err := graph.Open(filepath.Join(t.TempDir(), "db"), graph.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustUpdate(t, store, dir, Options{Workers: workers, reopenAfter: 1})
+		if got := dump(store); len(want) < 100 || !reflect.DeepEqual(got, want) {
+			t.Errorf("workers %d: the reopened run's index differs (%d entries, want %d)", workers, len(got), len(want))
+		}
+		store.Close()
+	}
+
+	store, err := graph.Open(filepath.Join(t.TempDir(), "db"), graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	u := newIndexRun(store, source.Dir(dir), Options{})
+	if err := store.Update(func(tx *graph.Tx) error { return tx.Set(nsState, "running", []byte{1}) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.reopen(); err == nil || !strings.Contains(err.Error(), "another lore process") {
+		t.Errorf("a run whose mark was replaced: %v", err)
+	}
+}

@@ -10,7 +10,9 @@
 // database is opened read-only (a shared lock, no files created) and
 // reopened for writing on the first write, so that short read-only runs pay
 // almost nothing to open and close it; a writer compacts level 0 on close
-// only once short writers have left several tables there. Nothing of
+// only once short writers have left several tables there. Badger keeps
+// every file it wrote mapped while its handle is open; a bulk writer calls
+// Reopen between batches to release those pages. Nothing of
 // Badger leaks out: callers see Store, Tx, Batch and domain types, and every
 // byte slice they get is their own copy.
 //

@@ -132,8 +132,13 @@ const baseTableSize = 2 << 20
 // compaction like any key.
 //
 // The writer that creates a database fills it in bulk (a first index):
-// bulkValueThreshold sends the larger half of its records to the value
-// log, written once instead of twice. Later writers rewrite a few records each (a
+// bulkValueThreshold sends its records of more than a few hundred bytes
+// (symbol records, name buckets: most of the bytes) to the value log,
+// written once instead of twice, and keeps the small ones (file records,
+// most import and name records, the graph's) next to their keys. Every
+// value kept in the tree passes through memtables, level-0 tables and
+// compactions, whose buffers were most of Badger's share of a large first
+// index's memory. Later writers rewrite a few records each (a
 // hook re-indexing the files of a commit), and a value they sent to the
 // log would start a value-log file of its own per run that Badger's
 // collection never picks: it rewrites only the file with the most stale
@@ -141,7 +146,7 @@ const baseTableSize = 2 << 20
 // stale, so a small file per run would pile up. Their values stay in the
 // tree up to shortValueThreshold.
 const (
-	bulkValueThreshold  = 2 << 10
+	bulkValueThreshold  = 512
 	shortValueThreshold = 256 << 10
 )
 
@@ -337,7 +342,7 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 			}
 			db, err = s.openHandle(s.badgerOptions(compactOnClose))
 			if err == nil {
-				if !compactOnClose && levelZero(db) >= compactL0At-1 {
+				if !compactOnClose && !s.created && levelZero(db) >= compactL0At-1 {
 					if err := s.closeHandle(db, false); err != nil {
 						return nil, false, err
 					}
@@ -553,6 +558,42 @@ func levelZero(db *badger.DB) int {
 // what to write from what it read through the read-only handle reads it
 // again after Upgrade.
 func (s *Store) Upgrade() error { return s.writable() }
+
+// Reopen closes the database and opens it again, for writing when it was
+// open for writing. Badger writes its files through shared mappings that
+// stay mapped, and count as the process's memory, while the handle is
+// open: a writer that fills a new store in bulk (a first index) would hold
+// every byte it wrote. Reopening releases those pages; the data is read
+// back from the files as it is used. It fails inside a transaction or a
+// batch, as Upgrade does. Another process may take the database between
+// the close and the open: a caller that must know it was alone checks
+// what it wrote (a mark of its own) afterwards.
+func (s *Store) Reopen() error {
+	if s.opts.InMemory || s.readOnly.Load() {
+		return nil
+	}
+	s.upgrade.Lock()
+	defer s.upgrade.Unlock()
+	if s.db == nil {
+		return fmt.Errorf("store %s is closed", s.dir)
+	}
+	if err := s.lockHandle("cannot reopen while a transaction is open"); err != nil {
+		return err
+	}
+	defer s.exclusive.Unlock()
+	if err := s.closeHandle(s.db, false); err != nil {
+		s.db = nil
+		return fmt.Errorf("store %s: reopen: %w", s.dir, err)
+	}
+	db, _, err := s.openDB(false, false)
+	if err != nil {
+		s.db = nil
+		return fmt.Errorf("store %s: reopen: %w", s.dir, err)
+	}
+	s.db = db
+	s.names.clear()
+	return s.read(s.loadCounters)
+}
 
 // writable makes sure the Store's handle can write, reopening the database
 // for writing if it was opened read-only. See Store.

@@ -926,3 +926,88 @@ func TestKilledCreatingWriter(t *testing.T) {
 	}
 	checkBig(t, dir, 200, want)
 }
+
+// Reopen closes and reopens a writer's handle: what was written before
+// stays readable, the writer goes on writing as the store's creator (the
+// bulk thresholds stay), a read-only store is left as it is, and a reopen
+// from inside a transaction fails instead of waiting for itself.
+func TestReopen(t *testing.T) {
+	dir := t.TempDir()
+	val := func(k int) []byte { return bytes.Repeat([]byte{byte(k)}, 4<<10) }
+	s, err := Open(dir, Options{Schema: 1, LockTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := setBig(s, 200, val); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(func(tx *Tx) error {
+		_, err := tx.UpsertEdge(Edge{Type: Imports, From: "file:a", To: "file:b", Weight: 1})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reopen(); err != nil {
+		t.Fatal(err)
+	}
+	if !s.created || s.valueThreshold() != bulkValueThreshold {
+		t.Errorf("reopened creator: created %v, value threshold %d", s.created, s.valueThreshold())
+	}
+	err = s.Batch(func(b *Batch) error {
+		for k := 200; k < 300; k++ {
+			if err := b.SetOwned("big", fmt.Sprint(k), val(k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(func(tx *Tx) error {
+		_, err := tx.UpsertEdge(Edge{Type: Imports, From: "file:b", To: "file:c", Weight: 1})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(func(*Tx) error { return s.Reopen() })
+	if err == nil || !strings.Contains(err.Error(), "transaction") {
+		t.Errorf("reopen inside a transaction: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err = Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Reopen(); err != nil || !s.ReadOnly() {
+		t.Errorf("reopen of a read-only store: %v, read-only %v", err, s.ReadOnly())
+	}
+	err = s.View(func(tx *Tx) error {
+		for k := range 300 {
+			v, err := tx.Get("big", fmt.Sprint(k))
+			if err != nil {
+				return fmt.Errorf("%d: %w", k, err)
+			}
+			if !bytes.Equal(v, val(k)) {
+				return fmt.Errorf("%d: value differs", k)
+			}
+		}
+		for _, from := range []string{"file:a", "file:b"} {
+			out, err := tx.Edges(from, Out, Filter{Types: []EdgeType{Imports}})
+			if err != nil {
+				return err
+			}
+			if len(out) != 1 {
+				return fmt.Errorf("%s: %d out-edges, want 1", from, len(out))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
