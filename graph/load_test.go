@@ -12,6 +12,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
 )
 
 // loadSample is a load with every kind of key: directed and symmetric
@@ -253,5 +257,21 @@ func TestLoadKilled(t *testing.T) {
 				t.Fatalf("reopen after a kill while streaming: %v, want ErrCorrupt naming the marker", err)
 			}
 		})
+	}
+}
+
+// appendKV writes what badger.KVToBuffer writes for the same key and value.
+func TestAppendKV(t *testing.T) {
+	long := bytes.Repeat([]byte("v"), 300) // a length of two varint bytes
+	for _, kv := range [][2][]byte{{[]byte("k"), []byte("v")}, {[]byte("key"), nil}, {[]byte("o\x00\x01"), long}} {
+		want := z.NewBuffer(1<<10, "test")
+		got := z.NewBuffer(1<<10, "test")
+		badger.KVToBuffer(&pb.KV{Key: kv[0], Value: kv[1], Version: 1}, want)
+		appendKV(got, kv[0], kv[1])
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%q: got %x, want %x", kv[0], got.Bytes(), want.Bytes())
+		}
+		want.Release()
+		got.Release()
 	}
 }
