@@ -12,7 +12,10 @@ import (
 
 // LoadFrom is Load for input too large to hold at once, such as an
 // import: read gives it nodes and edges one at a time, in any order,
-// through node and edge (which refuse what Load refuses). Nodes are held
+// through node and edge (which refuse what Load refuses). read runs in a
+// goroutine of its own, which hands what it gives over in batches, so
+// that decoding the input overlaps with the rest; LoadFrom returns once
+// read has. Nodes are held
 // in memory; edges become keys sorted in bounded runs, each spilled to a
 // temporary file in the store's directory once full (see runs), and merged
 // when read has returned. Nothing is written before then: an error of read
