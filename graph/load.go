@@ -14,12 +14,13 @@ import (
 // import: read gives it nodes and edges one at a time, in any order,
 // through node and edge (which refuse what Load refuses). read runs in a
 // goroutine of its own, which hands what it gives over in batches, so
-// that decoding the input overlaps with the rest; LoadFrom returns once
-// read has. Nodes are held
-// in memory; edges become keys sorted in bounded runs, each spilled to a
-// temporary file in the store's directory once full (see runs), and merged
-// when read has returned. Nothing is written before then: an error of read
-// is returned as it is and leaves the store as it was.
+// that decoding the input overlaps with the rest; LoadFrom returns only
+// once read has. Nodes are held in memory; edges become keys sorted in
+// bounded runs, each spilled to a temporary file in the store's directory
+// once full (see runs), and merged when read has returned. Nothing is
+// written before then: an error of read is returned as it is and leaves
+// the store as it was; after node or edge refused something, they return
+// that error to read, and LoadFrom returns it whatever read returns.
 //
 // A load into a store that holds nothing but its schema goes through
 // Badger's stream writer (see Load) and is atomic: an error or a cancelled

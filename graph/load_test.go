@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -273,5 +274,43 @@ func TestAppendKV(t *testing.T) {
 		}
 		want.Release()
 		got.Release()
+	}
+}
+
+// An edge the loader refuses ends the load with its error even though read
+// goes on and fails otherwise: read's callbacks return the refusal (read
+// runs in a goroutine of its own, which must end too), and nothing is
+// written.
+func TestLoadRefusalStopsRead(t *testing.T) {
+	s := openMem(t)
+	before := exportString(t, s)
+	nodes, edges := loadSample(8000) // many more edges than batches in flight
+	bad := Edge{Type: Imports, From: "file:a", To: "file:a", Weight: 1}
+	var afterRefusal error
+	gave := 0
+	err := s.LoadFrom(context.Background(), func(node func(Node) error, edge func(Edge) error) error {
+		for _, n := range nodes {
+			if err := node(n); err != nil {
+				return err
+			}
+		}
+		all := append(append(slices.Clone(edges[:10]), bad), edges[10:]...)
+		for _, e := range all {
+			gave++
+			if err := edge(e); err != nil {
+				afterRefusal = err
+				return err
+			}
+		}
+		return errors.New("read failed after the refused edge")
+	})
+	if !errors.Is(err, ErrSelfLink) {
+		t.Fatalf("got %v, want the refused edge's error", err)
+	}
+	if afterRefusal == nil || gave == len(edges)+1 {
+		t.Fatalf("read was not stopped: it gave all %d edges", gave)
+	}
+	if got := exportString(t, s); got != before {
+		t.Fatalf("the refused load wrote:\n%.500s", got)
 	}
 }
