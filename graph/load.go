@@ -12,11 +12,15 @@ import (
 
 // LoadFrom is Load for input too large to hold at once, such as an
 // import: read gives it nodes and edges one at a time, in any order,
-// through node and edge (which refuse what Load refuses). Nodes are held
-// in memory; edges become keys sorted in bounded runs, each spilled to a
-// temporary file in the store's directory once full (see runs), and merged
-// when read has returned. Nothing is written before then: an error of read
-// is returned as it is and leaves the store as it was.
+// through node and edge (which refuse what Load refuses). read runs in a
+// goroutine of its own, which hands what it gives over in batches, so
+// that decoding the input overlaps with the rest; LoadFrom returns only
+// once read has. Nodes are held in memory; edges become keys sorted in
+// bounded runs, each spilled to a temporary file in the store's directory
+// once full (see runs), and merged when read has returned. Nothing is
+// written before then: an error of read is returned as it is and leaves
+// the store as it was; after node or edge refused something, they return
+// that error to read, and LoadFrom returns it whatever read returns.
 //
 // A load into a store that holds nothing but its schema goes through
 // Badger's stream writer (see Load) and is atomic: an error or a cancelled
@@ -95,7 +99,11 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 	}
 	l.runs = newRuns(tmp, limit)
 	defer l.runs.close()
-	if err := read(l.node, l.edge); err != nil {
+	gather := l.gather
+	if !maybeLarge {
+		gather = func(read func(node func(Node) error, edge func(Edge) error) error) error { return read(l.node, l.edge) }
+	}
+	if err := gather(read); err != nil {
 		return err
 	}
 	if err := l.runs.finish(); err != nil {
@@ -162,6 +170,74 @@ func restore(db *badger.DB, meta [][2][]byte) error {
 		}
 		return nil
 	})
+}
+
+// gatherBatch is how many nodes and edges read hands over at a time.
+const gatherBatch = 1024
+
+// item is a node or an edge that read gave.
+type item struct {
+	node *Node
+	edge Edge
+}
+
+// gather runs read in a goroutine of its own, which hands what it reads
+// over in batches to this one, which interns the ids and sorts the keys:
+// decoding the input and the rest of the load then take a core each. The
+// first error wins: one of the loader's, when the batch it came from was
+// handed over before read failed, ends read too.
+func (l *loader) gather(read func(node func(Node) error, edge func(Edge) error) error) error {
+	full := make(chan []item, 2)
+	free := make(chan []item, 3)
+	for range cap(free) {
+		free <- make([]item, 0, gatherBatch)
+	}
+	stop := make(chan struct{}) // closed when the loader fails
+	var failed error            // the loader's error, set before stop closes
+	var readErr error           // read's, set before full closes
+	go func() {
+		defer close(full)
+		batch := <-free
+		hand := func() error {
+			select {
+			case full <- batch:
+			case <-stop:
+				return failed
+			}
+			batch = <-free
+			return nil
+		}
+		add := func(it item) error {
+			if batch = append(batch, it); len(batch) == cap(batch) {
+				return hand()
+			}
+			return nil
+		}
+		readErr = read(func(n Node) error { return add(item{node: &n}) }, func(e Edge) error { return add(item{edge: e}) })
+		if readErr == nil && len(batch) > 0 {
+			readErr = hand()
+		}
+	}()
+	for batch := range full {
+		for i := 0; i < len(batch) && failed == nil; i++ {
+			var err error
+			if it := &batch[i]; it.node != nil {
+				err = l.node(*it.node)
+			} else {
+				err = l.edge(it.edge)
+			}
+			if err != nil {
+				failed = err
+				close(stop)
+			}
+		}
+		clear(batch)
+		free <- batch[:0]
+	}
+	if failed != nil {
+		return failed
+	}
+	return readErr
 }
 
 // intern returns the uid of id, adding it to the load's nodes; set gives

@@ -8,10 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
 )
 
 // loadSample is a load with every kind of key: directed and symmetric
@@ -253,5 +258,59 @@ func TestLoadKilled(t *testing.T) {
 				t.Fatalf("reopen after a kill while streaming: %v, want ErrCorrupt naming the marker", err)
 			}
 		})
+	}
+}
+
+// appendKV writes what badger.KVToBuffer writes for the same key and value.
+func TestAppendKV(t *testing.T) {
+	long := bytes.Repeat([]byte("v"), 300) // a length of two varint bytes
+	for _, kv := range [][2][]byte{{[]byte("k"), []byte("v")}, {[]byte("key"), nil}, {[]byte("o\x00\x01"), long}} {
+		want := z.NewBuffer(1<<10, "test")
+		got := z.NewBuffer(1<<10, "test")
+		badger.KVToBuffer(&pb.KV{Key: kv[0], Value: kv[1], Version: 1}, want)
+		appendKV(got, kv[0], kv[1])
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%q: got %x, want %x", kv[0], got.Bytes(), want.Bytes())
+		}
+		want.Release()
+		got.Release()
+	}
+}
+
+// An edge the loader refuses ends the load with its error even though read
+// goes on and fails otherwise: read's callbacks return the refusal (read
+// runs in a goroutine of its own, which must end too), and nothing is
+// written.
+func TestLoadRefusalStopsRead(t *testing.T) {
+	s := openMem(t)
+	before := exportString(t, s)
+	nodes, edges := loadSample(8000) // many more edges than batches in flight
+	bad := Edge{Type: Imports, From: "file:a", To: "file:a", Weight: 1}
+	var afterRefusal error
+	gave := 0
+	err := s.LoadFrom(context.Background(), func(node func(Node) error, edge func(Edge) error) error {
+		for _, n := range nodes {
+			if err := node(n); err != nil {
+				return err
+			}
+		}
+		all := append(append(slices.Clone(edges[:10]), bad), edges[10:]...)
+		for _, e := range all {
+			gave++
+			if err := edge(e); err != nil {
+				afterRefusal = err
+				return err
+			}
+		}
+		return errors.New("read failed after the refused edge")
+	})
+	if !errors.Is(err, ErrSelfLink) {
+		t.Fatalf("got %v, want the refused edge's error", err)
+	}
+	if afterRefusal == nil || gave == len(edges)+1 {
+		t.Fatalf("read was not stopped: it gave all %d edges", gave)
+	}
+	if got := exportString(t, s); got != before {
+		t.Fatalf("the refused load wrote:\n%.500s", got)
 	}
 }

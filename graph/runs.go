@@ -407,6 +407,8 @@ func (h *cursors) Pop() any {
 type cursor struct {
 	mem   *run
 	i     int
+	ahead int  // keys of mem before it have had their arena entries touched
+	touch byte // what touching read, kept so that the reads are not left out
 	file  *bufio.Reader
 	order int // the run's place in the input
 	buf   []byte
@@ -420,6 +422,9 @@ func (c *cursor) next() error {
 		return c.nextInFile()
 	}
 	r := c.mem
+	if c.i >= c.ahead {
+		c.touchAhead()
+	}
 	for ; c.i+1 < len(r.keys) && r.sameKey(r.keys[c.i], r.keys[c.i+1]); c.i++ {
 		// a later duplicate wins
 	}
@@ -456,6 +461,24 @@ func (c *cursor) next() error {
 	}
 	c.k, c.ok = k, true
 	return nil
+}
+
+// touchWindow is how many keys touchAhead reads ahead.
+const touchWindow = 64
+
+// touchAhead reads the first byte of the arena entries of the next keys,
+// in a loop that does nothing else. The keys are sorted, their entries in
+// the order of the input: reading them in turn as next builds each key
+// waits for memory once per key, while this loop's reads, independent of
+// each other, are waited for together, and next then finds them cached.
+func (c *cursor) touchAhead() {
+	r := c.mem
+	end := min(c.i+touchWindow, len(r.keys))
+	t := c.touch
+	for _, x := range r.keys[c.i:end] {
+		t ^= r.arena[x.off]
+	}
+	c.touch, c.ahead = t, end
 }
 
 func (c *cursor) nextInFile() error {
