@@ -17,9 +17,9 @@ usage: bench/alternate.py ROUNDS [--before CMD] [--warmup N] [--rotate] COMMAND.
            always follows the same one.
 
 Each round runs every COMMAND once, in the order given. Prints, per
-command, wall time min / p50 / p95, CPU (user + sys) p50 and peak RSS (the
-largest of its runs, from wait4; it cannot read below this interpreter's
-own, about 14 MB, which the spawned child starts from), and for each pair
+command, wall time min / p50 / p95, CPU (user + sys) p50 and peak RSS (p50
+and the largest of its runs, from wait4; it cannot read below this
+interpreter's own, about 14 MB, which the spawned child starts from), and for each pair
 of commands the median of their per-round ratio of wall times (and the
 spread as p25..p75). A command that exits non-zero is reported, not fatal (lore
 verify exits 1 on findings).
@@ -107,7 +107,8 @@ def main():
         w = [x[0] for x in res[label]]
         print(f"{label}\n    wall min {min(w):.3f} p50 {statistics.median(w):.3f} p95 {pct(w, .95):.3f} s"
               f" | CPU p50 {statistics.median(x[1] for x in res[label]):.3f} s"
-              f" | peak RSS {max(x[2] for x in res[label]):.0f} MB | exit {sorted(codes[label])}")
+              f" | peak RSS p50 {statistics.median(x[2] for x in res[label]):.0f} max {max(x[2] for x in res[label]):.0f} MB"
+              f" | exit {sorted(codes[label])}")
     labels = [label for label, _, _ in cmds]
     for j, label in enumerate(labels):
         for base in labels[:j]:
