@@ -572,25 +572,33 @@ func (s *Store) Reopen() error {
 	if s.opts.InMemory || s.readOnly.Load() {
 		return nil
 	}
+	return s.reopen(false, false, "reopen", "cannot reopen while a transaction is open")
+}
+
+// reopen closes the handle (collecting the value log when collect is set)
+// and opens the database again, read-only when readOnly is set and the
+// database allows it. On failure the Store is closed.
+func (s *Store) reopen(readOnly, collect bool, what, busy string) error {
 	s.upgrade.Lock()
 	defer s.upgrade.Unlock()
 	if s.db == nil {
 		return fmt.Errorf("store %s is closed", s.dir)
 	}
-	if err := s.lockHandle("cannot reopen while a transaction is open"); err != nil {
+	if err := s.lockHandle(busy); err != nil {
 		return err
 	}
 	defer s.exclusive.Unlock()
-	if err := s.closeHandle(s.db, false); err != nil {
-		s.db = nil
-		return fmt.Errorf("store %s: reopen: %w", s.dir, err)
-	}
-	db, _, err := s.openDB(false, false)
+	err := s.closeHandle(s.db, collect)
+	s.db = nil
 	if err != nil {
-		s.db = nil
-		return fmt.Errorf("store %s: reopen: %w", s.dir, err)
+		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
+	}
+	db, ro, err := s.openDB(readOnly, false)
+	if err != nil {
+		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
 	}
 	s.db = db
+	s.readOnly.Store(ro)
 	s.names.clear()
 	return s.read(s.loadCounters)
 }
@@ -647,28 +655,7 @@ func (s *Store) Downgrade() error {
 	if s.readOnly.Load() || s.opts.InMemory {
 		return nil
 	}
-	s.upgrade.Lock()
-	defer s.upgrade.Unlock()
-	if s.db == nil {
-		return fmt.Errorf("store %s is closed", s.dir)
-	}
-	if err := s.lockHandle("cannot reopen read-only while a transaction is open"); err != nil {
-		return err
-	}
-	defer s.exclusive.Unlock()
-	err := s.closeHandle(s.db, true)
-	s.db = nil
-	if err != nil {
-		return fmt.Errorf("store %s: reopen read-only: %w", s.dir, err)
-	}
-	db, readOnly, err := s.openDB(true, false)
-	if err != nil {
-		return err
-	}
-	s.db = db
-	s.readOnly.Store(readOnly)
-	s.names.clear()
-	return s.read(s.loadCounters)
+	return s.reopen(true, true, "reopen read-only", "cannot reopen read-only while a transaction is open")
 }
 
 // lockHandle waits for this Store's transactions to end before its handle
