@@ -708,10 +708,15 @@ func (u *indexRun) mark() []byte {
 // reopen reopens the store, which releases the pages of the records
 // written so far: Badger keeps every file it wrote mapped while its
 // handle is open, so that a first index would hold the whole store in
-// memory on top of its own. Another process may take the store between
-// the close and the open; a run that finds its mark gone or changed
-// stops, since that process's writes and its own may not agree.
+// memory on top of its own. While another lore process waits for the
+// store the run keeps it instead, and that process waits to the end, as
+// it would without reopening. Another process may still take the store
+// between the close and the open; a run that finds its mark gone or
+// changed stops, since that process's writes and its own may not agree.
 func (u *indexRun) reopen() error {
+	if dir := u.store.Dir(); dir == "" || graph.Waiting(dir) {
+		return nil
+	}
 	if err := u.store.Reopen(); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -576,5 +577,52 @@ func TestReopenedRunAgrees(t *testing.T) {
 	}
 	if err := u.reopen(); err == nil || !strings.Contains(err.Error(), "another lore process") {
 		t.Errorf("a run whose mark was replaced: %v", err)
+	}
+}
+
+// TestReopenKeepsAWaitedStore: a run that would reopen its store keeps it
+// while another opener waits for it, so the opener waits to the end of
+// the run instead of taking the store in the middle and stopping it.
+func TestReopenKeepsAWaitedStore(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no waiting markers off unix")
+	}
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module x\n"}
+	for i := range 20 {
+		files[fmt.Sprintf("p/f%d.go", i)] = fmt.Sprintf("package p\n\nfunc F%d() {}\n", i)
+	}
+	writeFiles(t, dir, files)
+	db := filepath.Join(t.TempDir(), "db")
+	store, err := graph.Open(db, graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := make(chan error, 1)
+	go func() {
+		other, err := graph.Open(db, graph.Options{LockTimeout: time.Minute, ReadWrite: true})
+		if err == nil {
+			other.Close()
+		}
+		opened <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); !graph.Waiting(db); {
+		if time.Now().After(deadline) {
+			t.Fatal("the second opener never waited")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	sum := mustUpdate(t, store, dir, Options{Workers: 1, reopenAfter: 1})
+	if sum.Parsed != 21 {
+		t.Errorf("parsed %d files, want 21", sum.Parsed)
+	}
+	select {
+	case err := <-opened:
+		t.Fatalf("the waiting opener got the store during the run: %v", err)
+	default:
+	}
+	store.Close()
+	if err := <-opened; err != nil {
+		t.Errorf("the waiting opener after the run: %v", err)
 	}
 }
