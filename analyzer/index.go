@@ -1241,30 +1241,22 @@ func (d *goDecls) users(store *graph.Store, im Import) []string {
 			}
 		}
 	} else {
-		for _, t := range im.Targets {
-			names := d.names(store, t)
-			for _, n := range im.Names {
-				if i := sort.SearchStrings(names, n); i < len(names) && names[i] == n {
-					out = append(out, t)
-					break
+		_ = store.View(func(tx *graph.Tx) error {
+			for _, t := range im.Targets {
+				names := namesIn(tx, t)
+				for _, n := range im.Names {
+					if i := sort.SearchStrings(names, n); i < len(names) && names[i] == n {
+						out = append(out, t)
+						break
+					}
 				}
 			}
-		}
+			return nil
+		})
 	}
 	if len(out) == 0 {
 		return im.Targets
 	}
-	return out
-}
-
-// names returns the package-level names of Go file t, read from the
-// index.
-func (d *goDecls) names(store *graph.Store, t string) []string {
-	var out []string
-	_ = store.View(func(tx *graph.Tx) error {
-		out = namesIn(tx, t)
-		return nil
-	})
 	return out
 }
 

@@ -160,14 +160,14 @@ func jsAssign(w *walker, a, rng *node, scope []string) {
 		return
 	}
 	at := append(append([]string{}, scope...), outer...)
-	switch w.typ(v) {
-	case "function_expression", "function", "generator_function", "arrow_function":
+	switch {
+	case jsFunction(w, v):
 		kind := KindMethod
 		if len(outer) == 0 {
 			kind = KindFunction
 		}
 		w.emit(at, name, kind, rng, v.ChildByFieldName("body"))
-	case "class":
+	case w.typ(v) == "class":
 		jsClass(w, v, rng, at, name, KindClass)
 	default:
 		if !jsHasMembers(w, v, MaxNesting-len(at)-1) {
