@@ -459,7 +459,8 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 	if len(u.todo) == 0 {
 		return nil
 	}
-	var next func() (result, bool, error) // the next result; false when none is left
+	var next func() (result, bool, error)                // the next result; false when none is left
+	aside := func(fn func() error) error { return fn() } // runs fn between results
 	if u.workers > 1 && len(u.todo) >= 2 {
 		ctx, cancel := context.WithCancel(ctx)
 		results, errc := make(chan result), make(chan error, 1)
@@ -479,12 +480,48 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 			for range results {
 			}
 		}()
+		// While the store reopens, the workers parse on: their results
+		// wait in backlog, up to reopenBacklog of them, instead of
+		// stopping the workers once the channels are full.
+		var backlog []result
+		ended := false // results is closed
 		next = func() (result, bool, error) {
-			r, ok := <-results
-			if !ok {
-				return r, false, <-errc
+			if len(backlog) > 0 {
+				r := backlog[0]
+				if backlog = backlog[1:]; len(backlog) == 0 {
+					backlog = nil
+				}
+				return r, true, nil
 			}
-			return r, true, nil
+			if !ended {
+				if r, ok := <-results; ok {
+					return r, true, nil
+				}
+				ended = true
+			}
+			return result{}, false, <-errc
+		}
+		aside = func(fn func() error) error {
+			stop, stopped := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(stopped)
+				for !ended && len(backlog) < reopenBacklog {
+					select {
+					case r, ok := <-results:
+						if !ok {
+							ended = true
+							return
+						}
+						backlog = append(backlog, r)
+					case <-stop:
+						return
+					}
+				}
+			}()
+			err := fn()
+			close(stop)
+			<-stopped
+			return err
 		}
 	} else {
 		p := NewParser(u.table)
@@ -526,7 +563,7 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 		if err != nil || !more {
 			return err
 		}
-		if err := u.reopen(); err != nil {
+		if err := aside(u.reopen); err != nil {
 			return err
 		}
 	}
@@ -697,6 +734,12 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 // reopenings of the store (see reopen).
 const reopenAfter = 32 << 20
 
+// reopenBacklog is how many results the workers may parse ahead while the
+// store reopens, on top of what the channels between them and the writer
+// hold: enough for a reopen's usual length, bounded since the open may
+// wait for another process.
+const reopenBacklog = 512
+
 // mark is the value of the mark of a run in progress: the run's start
 // time, which tells it from another run's.
 func (u *indexRun) mark() []byte {
@@ -788,8 +831,22 @@ func (u *indexRun) resolve(ctx context.Context, b *graph.Batch) error {
 		}
 		return err
 	}
-	err := resolveAll(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls,
-		all, len(u.old) == 0, !u.interrupted, &u.sum)
+	var load *edgeLoader
+	var err error
+	if len(u.old) == 0 {
+		// A first index loads its edges from a goroutine of their own
+		// (see resolveAll), its files' IN_PACKAGE edges first (see
+		// packages): the loader would otherwise wait for the first chunk
+		// of imports, and they for the last.
+		load = startEdgeLoader(ctx, u.store)
+		if edges := u.packageEdges(); len(edges) > 0 {
+			err = load.send(edges)
+		}
+	}
+	if err == nil {
+		err = resolveAll(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls,
+			load, all, !u.interrupted, &u.sum)
+	}
 	if namesDone != nil {
 		err = cmp.Or(err, <-namesDone)
 	}
@@ -913,9 +970,9 @@ func topLevelNames(syms []Symbol) map[string]bool {
 // whose targets changed. When trust is set and all is not, a parsed file
 // whose imports are those of its record (same specs, kinds and names)
 // keeps the record's targets and its edges: nothing they depend on
-// changed.
+// changed. A first index gives load, which writes the edges.
 func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs.FS, table *Table,
-	metas map[string]*fileMeta, paths []string, parsed importsOf, decls *goDecls, all, cold, trust bool, sum *Summary) error {
+	metas map[string]*fileMeta, paths []string, parsed importsOf, decls *goDecls, load *edgeLoader, all, trust bool, sum *Summary) error {
 	if len(parsed) == 0 && !all {
 		return nil
 	}
@@ -948,13 +1005,12 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 	}
 	var allEdges []graph.Edge
-	// A first index writes its edges in bulk (Store.Load), in chunks so
-	// that memory stays bounded however many edges there are, from a
-	// goroutine of their own: Load waits while Badger's writer applies a
-	// chunk, and the imports of the next one are resolved meanwhile.
-	var load *edgeLoader
+	// A first index writes its edges in bulk through load (Store.Load),
+	// in chunks so that memory stays bounded however many edges there
+	// are: Load waits while Badger's writer applies a chunk, and the
+	// imports of the next one are resolved meanwhile.
+	cold := load != nil
 	if cold {
-		load = startEdgeLoader(ctx, store)
 		// On the way out of an early return, stop only waits for the
 		// loader: the error returned is the one that cut the run short.
 		defer func() { _ = load.stop() }()
@@ -1080,7 +1136,7 @@ func startEdgeLoader(ctx context.Context, store *graph.Store) *edgeLoader {
 	g.Go(func() error {
 		for c := range l.chunks {
 			if err := store.Load(gctx, nil, c); err != nil {
-				return fmt.Errorf("write import edges: %w", err)
+				return fmt.Errorf("write edges: %w", err)
 			}
 		}
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"sort"
 
 	"github.com/lorehq/lore/graph"
 )
@@ -23,10 +24,8 @@ func (u *indexRun) packages(ctx context.Context, b *graph.Batch) error {
 	}
 	if len(u.old) == 0 {
 		// A first index: nothing to replace, and a bulk load costs a
-		// fraction of an upsert per edge.
-		if err := u.store.Load(ctx, nil, u.packageEdges()); err != nil {
-			return fmt.Errorf("package edges: %w", err)
-		}
+		// fraction of an upsert per edge. resolve loaded them already,
+		// with the IMPORTS edges.
 		return nil
 	}
 	if u.interrupted || u.opts.Force {
@@ -73,13 +72,20 @@ func (u *indexRun) packages(ctx context.Context, b *graph.Batch) error {
 	return nil
 }
 
-// packageEdges are the IN_PACKAGE edges of every Go file indexed.
+// packageEdges are the IN_PACKAGE edges of every Go file indexed, in
+// path order: a first index gives the nodes their uids in the order it
+// meets them, which then does not vary from run to run.
 func (u *indexRun) packageEdges() []graph.Edge {
-	var edges []graph.Edge
+	var paths []string
 	for p, m := range u.metas {
 		if m.Lang == "go" {
-			edges = append(edges, packageEdge(p))
+			paths = append(paths, p)
 		}
+	}
+	sort.Strings(paths)
+	edges := make([]graph.Edge, len(paths))
+	for i, p := range paths {
+		edges[i] = packageEdge(p)
 	}
 	return edges
 }

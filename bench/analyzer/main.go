@@ -11,9 +11,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/metrics"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
 
 	"github.com/lorehq/lore/analyzer"
@@ -28,6 +30,7 @@ func main() {
 	force := flag.Bool("force", false, "re-parse every file")
 	quiet := flag.Bool("q", false, "print only the counts")
 	prof := flag.String("cpuprofile", "", "write a CPU profile")
+	traceOut := flag.String("trace", "", "write an execution trace (go tool trace), which shows how many cores each stage keeps busy")
 	memtable := flag.Int64("memtable", 0, "Badger memtable bytes (0: graph's default)")
 	memprof := flag.String("memprofile", "", "write an allocation profile at the end")
 	heapprof := flag.String("heapprofile", "", "write a heap profile when the last file is parsed")
@@ -45,15 +48,12 @@ func main() {
 		}()
 	}
 	if *prof != "" {
-		f, err := os.Create(*prof)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
-			os.Exit(2)
-		}
+		record(*prof, pprof.StartCPUProfile)
 		defer pprof.StopCPUProfile()
+	}
+	if *traceOut != "" {
+		record(*traceOut, trace.Start)
+		defer trace.Stop()
 	}
 	if err := run(*repo, *db, *workers, *force, *quiet, *memtable, *heapprof); err != nil {
 		fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
@@ -89,6 +89,19 @@ func run(repo, db string, workers int, force, quiet bool, memtable int64, heappr
 	b, _ := json.Marshal(sum)
 	fmt.Printf("%s\nread %d files (last %s)\nwall %.3fs\n", b, read, last, time.Since(start).Seconds())
 	return nil
+}
+
+// record starts writing a CPU profile or a trace (start) to a new file at
+// path, or exits.
+func record(path string, start func(io.Writer) error) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = start(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "analyzer-bench:", err)
+		os.Exit(2)
+	}
 }
 
 // writeProfile writes the named runtime profile to path.
