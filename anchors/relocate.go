@@ -64,6 +64,10 @@ type origin struct {
 	// named counts the symbols of the source with its name (0: not
 	// counted): a name only one symbol has says more than a common one.
 	named int
+	// successor is a callable new in its file, in its type, that takes
+	// the same parameters, scored as a candidate (nil if none; with
+	// history only).
+	successor *candidate
 }
 
 func (o origin) known() bool { return o.toks != nil }
@@ -79,6 +83,12 @@ func (v *Verifier) origin(ctx context.Context, a Anchor) origin {
 	if s, bf, ok := v.baseSymbol(ctx, a); ok {
 		o.file, o.sym = bf, s
 		o.toks = v.symbolTokens(bf, s)
+		if f := v.fileOrNil(ctx, a.Path()); f != nil {
+			if x, ok := successor(bf, s, f); ok {
+				c, _ := v.score(ctx, o, f, x, nil)
+				o.successor = &c
+			}
+		}
 		return o
 	}
 	if sk, ok := parseSketch(a.Sketch); ok {
@@ -113,7 +123,10 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 // code and the anchored code went to another symbol. It replaces r and
 // returns true when that symbol is certain enough; the symbol under the
 // name stays the target otherwise. A name whose new code calls the other
-// symbol kept its role (a method extracted from it): it stays.
+// symbol kept its role (a method extracted from it): it stays, unless
+// its new code is that of another symbol that vanished (see takenOver:
+// the class Distribution extending ScalarDistribution, where its old
+// code went, is the old JointDistribution).
 func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analyzer.Symbol, r *Result, run *runInfo) bool {
 	if v.opts.Base == nil {
 		return false
@@ -127,7 +140,10 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	if ok {
 		here = self.likeness()
 	}
-	if here >= 0.9 || here >= 0.75 && !(self.keptKnown && self.kept < 0.5) {
+	// Still itself, unless the name was given to code that vanished
+	// elsewhere in the change (see takenOver).
+	still := here >= 0.9 || here >= 0.75 && !(self.keptKnown && self.kept < 0.5)
+	if still && len(v.takers(ctx, f, sym, self.sim)) == 0 {
 		return false
 	}
 	cands := v.candidates(ctx, o, f, &sym, run)
@@ -142,12 +158,17 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	// delegate). Its body decides that, not the share of lines the diff
 	// moved there.
 	c := cands[best]
+	_, cfq, _ := cutFQ(c.sym.FQName)
+	takenBy := v.takenOver(ctx, f, sym, o.file, o.sym, self.sim, c.file, c.sym, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq)), c.sim)
+	if still && takenBy == "" {
+		return false
+	}
 	kept := here >= 0.4 || r.Change == ChangeBodyChanged
 	extracted := len(o.toks) >= 20 && kept && !c.sameBody && c.sim < 0.95 && slicesContains(v.symbolTokens(f, sym), c.sym.Name)
 	// The diff of the file keeps the old lines in the other symbol, not
 	// under the name: the name was given to new code.
 	diffSays := c.keptKnown && c.kept >= 0.5 && self.keptKnown && self.kept <= c.kept-0.2 && c.likeness() >= 0.9
-	if c.likeness() < 0.85 || c.likeness() < here+0.25 && !diffSays || extracted {
+	if c.likeness() < 0.85 || takenBy == "" && (c.likeness() < here+0.25 && !diffSays || extracted) {
 		return false
 	}
 	moved := Result{Spec: r.Spec, Confidence: 1, From: r.From}
@@ -156,6 +177,9 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	moved.Reason += fmt.Sprintf("; %s now holds other code (%.0f%% similar)", a.FQName()+a.Selector(), 100*here)
+	if takenBy != "" {
+		moved.Reason += ", " + takenBy + "'s"
+	}
 	*r = moved
 	return true
 }
@@ -313,6 +337,7 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 		} else {
 			r.set(Invalid, ChangeDeleted, 1, fmt.Sprintf("%s no longer exists in %s%s", fq, a.Path(), syntaxNote(f)))
 		}
+		v.listSuccessor(a, o, r)
 		return
 	}
 	best, conf := v.confidence(a, o, cands)
@@ -323,6 +348,7 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 			}
 			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
 		}
+		v.listSuccessor(a, o, r)
 		what := fmt.Sprintf("%s no longer exists in %s", fq, a.Path())
 		ch := ChangeDeleted
 		if gone {
@@ -340,6 +366,29 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 		st = Drifted
 	}
 	r.set(st, ch, conf, reason)
+}
+
+// listSuccessor adds o's successor in place (see successor) to the
+// candidates of r when they do not hold it yet: whatever its body, a
+// person may well take it. A name and parameters without the body say
+// half as much as a score.
+func (v *Verifier) listSuccessor(a Anchor, o origin, r *Result) {
+	s := o.successor
+	if s == nil {
+		return
+	}
+	at := symLocation(s.file, s.sym)
+	for _, c := range r.Candidates {
+		if c.Location.FQName == at.FQName && c.Location.Lines == at.Lines {
+			return
+		}
+	}
+	conf := s.score
+	if conf == 0 {
+		conf = s.likeness() / 2
+	}
+	r.Candidates = append(r.Candidates, Candidate{Location: *at, Confidence: round(conf),
+		Reason: v.candidateReason(a, *s, o.renamedTo) + "; new in its place, with its parameters"})
 }
 
 // closeGap is how far below the best a rival's score must be not to
@@ -456,6 +505,17 @@ func nameKeeper(o origin, cands []candidate, best int) int {
 	return keeper
 }
 
+// pyVisibility reports two Python names that differ only in the leading
+// underscores that mark a name private by convention (_get_hash,
+// get_hash, __get_hash); special names (__init__) are what they are.
+func pyVisibility(lang, a, b string) bool {
+	if lang != "python" || a == b || strings.HasSuffix(a, "__") || strings.HasSuffix(b, "__") {
+		return false
+	}
+	a, b = strings.TrimLeft(a, "_"), strings.TrimLeft(b, "_")
+	return a != "" && a == b
+}
+
 // keepsName reports a candidate renamed in the anchored symbol's own type
 // (and file, or the file it was renamed to) to a name that holds the old
 // one whole, words in order, and adds to it: runTests → runTestsInOrder,
@@ -510,8 +570,9 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 		return false
 	}
 	if b.sym.Path != a.Path() && b.sym.Path != renamedTo {
-		// Moved and renamed: more of the body, and a related name.
-		if b.likeness() < 0.65 || len(o.toks) < 40 || len(v.symbolTokens(b.file, b.sym)) < 40 || nameSimilarity(o.name, b.sym.Name) < 0.3 {
+		// Moved and renamed: more of the body, and a related name, and
+		// no successor left in its place.
+		if b.likeness() < 0.65 || len(o.toks) < 40 || len(v.symbolTokens(b.file, b.sym)) < 40 || nameSimilarity(o.name, b.sym.Name) < 0.3 || o.successor != nil {
 			return false
 		}
 	}
@@ -521,6 +582,41 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 		}
 	}
 	return true
+}
+
+// successor returns a callable of f (the file of bs now) that is new in
+// it, in the type that held bs (of Base file bf), and takes the same
+// parameters, at least two besides Python's self or cls: a renamed
+// successor left in place (specialized_doctest became custom_doctest,
+// which hands the work to a function elsewhere). Its body may be
+// another's, but a reviewer would not say the anchored code went
+// elsewhere without looking.
+func successor(bf *File, bs analyzer.Symbol, f *File) (analyzer.Symbol, bool) {
+	if !callableKind(bs.Kind) {
+		return analyzer.Symbol{}, false
+	}
+	ps, ok := params(bf, bs)
+	if !ok {
+		return analyzer.Symbol{}, false
+	}
+	n := 0
+	for _, p := range ps {
+		if !(bf.Lang == "python" && (p == "self" || p == "cls")) {
+			n++
+		}
+	}
+	if n < 2 {
+		return analyzer.Symbol{}, false // one parameter is shared by too many
+	}
+	_, fq, _ := cutFQ(bs.FQName)
+	outer, sel := outerName(fq), selectorOf(bf, bs)
+	for _, x := range f.Symbols {
+		_, xfq, _ := cutFQ(x.FQName)
+		if x.Name != bs.Name && callableKind(x.Kind) && outerName(xfq) == outer && len(sameNamed(bf, x.FQName)) == 0 && selectorOf(f, x) == sel {
+			return x, true
+		}
+	}
+	return analyzer.Symbol{}, false
 }
 
 // copiesOf reports two candidates that are both the anchored code, or
@@ -702,9 +798,11 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		c.score = 0.6 + 0.4*like
 	case sameName && sameOuter:
 		c.score = 0.85
-	case sameName && c.simKnown && o.known():
+	case (sameName || !sameOuter && pyVisibility(cf.Lang, name, s.Name)) && c.simKnown && o.known():
 		// Moved (to another class, up or down the hierarchy), perhaps
-		// edited: the name says much, the header more.
+		// edited: the name says much, the header more. In Python a
+		// function made public or private as it moved to another module
+		// (_get_hash became _utils.get_hash) keeps its name.
 		c.score = 0.45 + 0.5*like
 		if sameHeader {
 			c.score += 0.05
@@ -780,9 +878,15 @@ func (v *Verifier) keptShare(ctx context.Context, o origin, cf *File, s analyzer
 	if o.file == nil || (cf.Path != o.sym.Path && cf.Path != o.renamedTo) {
 		return 0, false
 	}
-	m, oldLines := v.alignment(o.file, cf)
+	return v.linesKept(o.file, o.sym, cf, s)
+}
+
+// linesKept is the share of the lines of bs (of Base file bf) that say
+// something that the diff of bf against cf keeps inside s.
+func (v *Verifier) linesKept(bf *File, bs analyzer.Symbol, cf *File, s analyzer.Symbol) (float64, bool) {
+	m, oldLines := v.alignment(bf, cf)
 	total, kept := 0, 0
-	for i := o.sym.StartLine - 1; i < o.sym.EndLine && i < len(oldLines); i++ {
+	for i := bs.StartLine - 1; i < bs.EndLine && i < len(oldLines); i++ {
 		if !telling(oldLines[i]) {
 			continue
 		}
@@ -818,7 +922,9 @@ func (v *Verifier) alignment(bf, cf *File) ([]int, [][]byte) {
 // stillItself reports whether s (of cf) was already in Base under its
 // name (and selector) and is still that code: then it is no candidate. A
 // name that now holds quite other code (renames chained in one change:
-// shutdown became preShutdown, dispose became shutdown) is up for grabs.
+// shutdown became preShutdown, dispose became shutdown), or whose code
+// went to a new symbol of its file while it took another's (see
+// takenOver), is up for grabs.
 func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol) bool {
 	bs, bf, ok := v.inBase(ctx, cf, s)
 	if !ok {
@@ -840,11 +946,123 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 			continue
 		}
 		_, xfq, _ := cutFQ(x.FQName)
-		if xs := similarity(old, normalize(v.symbolTokens(cf, x), x.Name, outerName(xfq))); xs >= 0.9 && xs >= sim+0.25 {
+		xtoks := normalize(v.symbolTokens(cf, x), x.Name, outerName(xfq))
+		xs := similarity(old, xtoks)
+		if xs >= 0.9 && xs >= sim+0.25 || v.takenOver(ctx, cf, s, bf, bs, sim, cf, x, xtoks, xs) != "" {
 			return false
 		}
 	}
 	return true
+}
+
+// swapGain is how much better, summed over the two, the pairing of renames
+// chained in one change must match than the straight one to be believed
+// on the bodies alone (across files).
+const swapGain = 0.1
+
+// takerLike is how like the code a name holds now another symbol's old
+// code must be for the name to have been given to it: nearly all of it.
+const takerLike = 0.85
+
+// taker is a symbol of Base that vanished in the change and whose code is
+// more like what a name holds now than the code the name held.
+type taker struct {
+	file *File
+	sym  analyzer.Symbol
+	toks []string // normalized
+	like float64  // to the name's code now
+}
+
+// takers lists the symbols that vanished in the change (from s's file or
+// from a file deleted in it) whose code matches the code s (of cf) holds
+// now (sim: as like as its own old code) nearly all, and better than its
+// own old code does: the name may have been given to one of them.
+func (v *Verifier) takers(ctx context.Context, cf *File, s analyzer.Symbol, sim float64) []taker {
+	_, fq, _ := cutFQ(s.FQName)
+	now := normalize(v.symbolTokens(cf, s), s.Name, outerName(fq))
+	var out []taker
+	for _, p := range append([]string{s.Path}, v.removedFiles(ctx)...) {
+		df, err := v.opts.Base.File(ctx, p)
+		if err != nil {
+			continue
+		}
+		for _, d := range v.vanished(ctx, p) {
+			if !kindsCompatible(d.Kind, s.Kind) {
+				continue
+			}
+			_, dfq, _ := cutFQ(d.FQName)
+			dn := normalize(v.symbolTokens(df, d), d.Name, outerName(dfq))
+			if bagSimilarity(dn, now) < takerLike {
+				continue // cannot be that like: spare the exact measure
+			}
+			if sd := similarity(dn, now); sd >= takerLike && sd > sim {
+				out = append(out, taker{df, d, dn, sd})
+			}
+		}
+	}
+	return out
+}
+
+// takenOver returns the full name of the taker the name of s (of cf; bs
+// of Base file bf before, sim like it) was given to while the code it held
+// went to x (of xf; tokens xtoks normalized, xs like bs), "" if none:
+// renames
+// chained in one change (random_distribution became
+// random_scalar_distribution and random_joint_distribution became
+// random_distribution; a class renamed away and another moved in under
+// its name). A reviewer pairs what vanished with what appeared: the
+// swapped pairing must match better than the straight one and, within
+// one file, as the diff of the file pairs the lines of both (near copies
+// differ in a token or two, which the bodies alone cannot weigh: a
+// parameter type spelt out in full reads like the renamed sibling's);
+// across files, where no diff pairs lines, clearly better.
+func (v *Verifier) takenOver(ctx context.Context, cf *File, s analyzer.Symbol, bf *File, bs analyzer.Symbol, sim float64, xf *File, x analyzer.Symbol, xtoks []string, xs float64) string {
+	if xs < 0.9 || xs <= sim {
+		return ""
+	}
+	for _, t := range v.takers(ctx, cf, s, sim) {
+		gain := xs + t.like - sim - similarity(t.toks, xtoks)
+		oneFile := xf.Path == bf.Path && t.file.Path == cf.Path
+		if oneFile && gain > 0 && v.diffPairs(bf, bs, xf, x) && v.diffPairs(t.file, t.sym, cf, s) || !oneFile && gain >= swapGain {
+			_, tfq, _ := cutFQ(t.sym.FQName)
+			return tfq
+		}
+	}
+	return ""
+}
+
+// diffPairs reports whether the diff of Base file bf with cf (the same
+// path) keeps at least half of the lines of bs in s.
+func (v *Verifier) diffPairs(bf *File, bs analyzer.Symbol, cf *File, s analyzer.Symbol) bool {
+	if bf.Path != cf.Path {
+		return false
+	}
+	k, ok := v.linesKept(bf, bs, cf, s)
+	return ok && k >= 0.5
+}
+
+// removedFiles lists the files of Base that are gone from the source and
+// were renamed nowhere. Cached for the run.
+func (v *Verifier) removedFiles(ctx context.Context) []string {
+	if x, ok := v.removed.Load(""); ok {
+		return x.([]string)
+	}
+	var out []string
+	now, err1 := v.files.Paths(ctx)
+	before, err2 := v.opts.Base.Paths(ctx)
+	if err1 == nil && err2 == nil {
+		there := make(map[string]bool, len(now))
+		for _, p := range now {
+			there[p] = true
+		}
+		for _, p := range before {
+			if !there[p] && v.renamedTo(ctx, p) == "" {
+				out = append(out, p)
+			}
+		}
+	}
+	v.removed.Store("", out)
+	return out
 }
 
 // hadName reports whether s (of cf) was already in Base under its name
@@ -947,6 +1165,24 @@ func (v *Verifier) vanishedOrChanged(ctx context.Context, p string) []changedSym
 	return out
 }
 
+// likeItself reports whether o's symbol, still under its name with
+// changed code, is at least as like its old code there as like (what it
+// is to another symbol).
+func (v *Verifier) likeItself(ctx context.Context, o origin, like float64) bool {
+	cf := v.fileOrNil(ctx, o.sym.Path)
+	if cf == nil {
+		return false
+	}
+	for _, s := range sameNamed(cf, o.sym.FQName) {
+		if bs, _, ok := v.inBase(ctx, cf, s); !ok || bs.StartLine != o.sym.StartLine {
+			continue
+		}
+		sc, ok := v.score(ctx, o, cf, s, nil)
+		return ok && sc.likeness() >= like
+	}
+	return false
+}
+
 // markClaims marks the candidates that another symbol which vanished in
 // the same change matches clearly better (with history only): they are
 // where that one went. A copy of o's symbol matches a candidate better
@@ -989,6 +1225,9 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 				}
 				other := v.originOf(ctx, bf, d.Symbol)
 				oc, ok := v.score(ctx, other, c.file, c.sym, nil)
+				if !d.vanished && v.likeItself(ctx, other, oc.likeness()) {
+					continue // its code is still under its name: no rival
+				}
 				c.rivalScore = max(c.rivalScore, oc.likeness())
 				if !ok || oc.score <= c.score+0.02 || !d.vanished {
 					continue // a symbol still there (changed) claims nothing
@@ -1137,18 +1376,7 @@ func nameSimilarity(a, b string) float64 {
 	if len(wa)+len(wb) == 0 {
 		return 0
 	}
-	count := map[string]int{}
-	for _, w := range wa {
-		count[w]++
-	}
-	shared := 0
-	for _, w := range wb {
-		if count[w] > 0 {
-			count[w]--
-			shared++
-		}
-	}
-	return 2 * float64(shared) / float64(len(wa)+len(wb))
+	return bagSimilarity(wa, wb)
 }
 
 // words splits an identifier into lower-case words.
@@ -1497,6 +1725,27 @@ func similarity(a, b []string) float64 {
 		prev, cur = cur, prev
 	}
 	return 2 * float64(prev[len(y)]) / float64(len(a)+len(b))
+}
+
+// bagSimilarity is twice the tokens (or words) a and b have in common,
+// in any order, over their total length: for tokens, a bound on
+// similarity that costs a pass over each.
+func bagSimilarity(a, b []string) float64 {
+	if len(a)+len(b) == 0 {
+		return 1
+	}
+	count := make(map[string]int, len(a))
+	for _, t := range a {
+		count[t]++
+	}
+	common := 0
+	for _, t := range b {
+		if count[t] > 0 {
+			count[t]--
+			common++
+		}
+	}
+	return 2 * float64(common) / float64(len(a)+len(b))
 }
 
 func jaccard(a, b map[uint64]struct{}) float64 {

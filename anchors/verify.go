@@ -52,6 +52,7 @@ type Verifier struct {
 	aligned  sync.Map // Base file and file → line alignment, see alignment
 	gone     sync.Map // Base path → symbols gone from the source, see vanished
 	pairs    sync.Map // path → the path it was renamed to, see renamedTo
+	removed  sync.Map // "" → Base files gone from the source, see removedFiles
 }
 
 // errStopScan ends a walk over the source's symbols early.

@@ -1,0 +1,52 @@
+package anchors_test
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/lorehq/lore/anchors"
+)
+
+// A method whose work went elsewhere while a new method with its
+// parameters took its place is not followed (see the scenario
+// python-successor-in-place), but the successor is offered among the
+// candidates, so that the person can take it with anchor accept --to.
+func TestSuccessorInPlaceIsOffered(t *testing.T) {
+	ar, err := txtar.ParseFile("../testdata/anchors/python-successor-in-place.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := map[string]fstest.MapFS{"before/": {}, "after/": {}}
+	for _, f := range ar.Files {
+		for prefix, fsys := range sides {
+			if name, ok := strings.CutPrefix(f.Name, prefix); ok {
+				fsys[name] = &fstest.MapFile{Data: f.Data}
+			}
+		}
+	}
+	source := func(fsys fstest.MapFS) *anchors.Source {
+		s, err := anchors.NewSource(fsys, anchors.SourceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	before, after := source(sides["before/"]), source(sides["after/"])
+	a := baseline(t, before, "directive.py::EmbeddedShell::specialized_doctest")
+	r := verify(t, after, anchors.Options{Base: before}, a)
+	if r.Status != anchors.Invalid || r.To != nil {
+		t.Fatalf("got %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+	var got []string
+	for _, c := range r.Candidates {
+		got = append(got, c.Location.FQName)
+		if c.Location.FQName == "directive.py::EmbeddedShell::custom_doctest" && strings.Contains(c.Reason, "new in its place") {
+			return
+		}
+	}
+	t.Errorf("candidates %v: no successor in place: %s", got, r.Reason)
+}
