@@ -198,6 +198,15 @@ func (c candidate) likeness() float64 {
 	return c.sim
 }
 
+// bodyLikeness is the evidence of a candidate's body alone, without what
+// the diff of the file says.
+func (c candidate) bodyLikeness() float64 {
+	if c.sameBody {
+		return 1
+	}
+	return c.sim
+}
+
 func slicesContains(xs []string, x string) bool {
 	for _, y := range xs {
 		if y == x {
@@ -456,6 +465,17 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		}
 		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {
 			continue // the diff of the file shows the code stayed in the best
+		}
+		if b.keptKnown && b.kept <= 0.5 && !c.keptKnown && !b.sameBody && c.bodyLikeness() >= b.bodyLikeness() {
+			// Git pairs files, not symbols: when the diff keeps no more
+			// than half of the old lines in the best and the rival is at
+			// least as like by its body, only that pairing puts the best
+			// ahead. A file split in several (checkstyle's Switch1 became
+			// BreakOutside, AllowedInSwitchCase and NotAllowedInSwitchCase)
+			// reads this way: nobody can tell which part the anchor was
+			// about.
+			conf = min(conf, b.score/2)
+			continue
 		}
 		gap := b.score - c.score
 		if gap >= closeGap {
