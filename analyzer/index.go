@@ -49,6 +49,7 @@ type Options struct {
 	Progress func(Progress)
 
 	reopenAfter int // bytes of symbol records between reopenings; 0 for reopenAfter
+	reopenEdges int // IMPORTS edges of a first index between reopenings; 0 for reopenEdges
 }
 
 // Progress reports how far Update got: Done of Total files to read.
@@ -181,7 +182,10 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
 	err = u.parseAll(ctx)
-	if err == nil {
+	if err == nil && len(u.old) == 0 {
+		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
+		err = u.resolveFirst(ctx)
+	} else if err == nil {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
 		err = store.Batch(func(b *graph.Batch) error {
 			if err := u.drop(b); err != nil {
@@ -244,9 +248,10 @@ type indexRun struct {
 	parsedImports importsOf
 	names         *nameIndex
 	decls         *goDecls
-	metaWrites    []string // paths whose file record is written
-	written       int      // bytes of symbol records written by parseAll
-	joined        []string // files parsed that are new or changed language
+	metaWrites    []string     // paths whose file record is written
+	tops          []pathRecord // package-level names of the batch's Go files (see writeTops)
+	written       int          // bytes of symbol records written by parseAll
+	joined        []string     // files parsed that are new or changed language
 }
 
 func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
@@ -454,7 +459,8 @@ func (u *indexRun) staleBin() bool {
 // parseAll reads and parses the files to read, on the calling goroutine
 // when there is one worker or one file, and records each result as it
 // comes (see record), in batches: after each reopenAfter bytes of symbol
-// records it ends the batch and reopens the store (see reopen).
+// records, and after the last batch unless it was small, it ends the batch
+// and reopens the store (see reopen).
 func (u *indexRun) parseAll(ctx context.Context) error {
 	if len(u.todo) == 0 {
 		return nil
@@ -539,15 +545,19 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 			return r, err == nil, err
 		}
 	}
-	done := 0
+	every := cmp.Or(u.opts.reopenAfter, reopenAfter)
+	done, reopened := 0, 0 // reopened: u.written at the last reopening
 	for {
 		more := false
 		err := u.store.Batch(func(b *graph.Batch) error {
-			until := u.written + cmp.Or(u.opts.reopenAfter, reopenAfter)
+			until := u.written + every
 			for u.written < until {
 				r, ok, err := next()
-				if !ok || err != nil {
+				if err != nil {
 					return err
+				}
+				if !ok {
+					return u.writeTops(b)
 				}
 				done++
 				if u.opts.Progress != nil {
@@ -558,14 +568,20 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 				}
 			}
 			more = true
-			return nil
+			return u.writeTops(b)
 		})
-		if err != nil || !more {
+		// The last batch is followed by a reopening too unless it wrote
+		// little: its pages would stay mapped through resolution.
+		if err != nil || (!more && u.written-reopened < every/4) {
 			return err
 		}
 		if err := aside(u.reopen); err != nil {
 			return err
 		}
+		if !more {
+			return nil
+		}
+		reopened = u.written
 	}
 }
 
@@ -676,9 +692,7 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		}
 	}
 	if f.Lang == "go" {
-		if err := b.SetOwned(nsTop, p, topRecord(r.top)); err != nil {
-			return err
-		}
+		u.tops = append(u.tops, pathRecord{p, topRecord(r.top)})
 		if had && !sameSet(oldTop, r.top) {
 			u.declChanged = true // importers' edges may point elsewhere now
 			u.changedDirs[path.Dir(p)] = true
@@ -727,6 +741,27 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		}
 	}
 	u.parsedImports[p] = encodeImports(f.Imports)
+	return nil
+}
+
+// pathRecord is a record to write under a file's path.
+type pathRecord struct {
+	path string
+	rec  []byte
+}
+
+// writeTops writes the records of package-level names (nsTop) of a
+// batch's Go files together, at its end. Resolution reads them back, and
+// those a first index sends to the value log are mapped page by page as
+// they are read: together, they take a few pages of it rather than a page
+// of every stretch of symbol records.
+func (u *indexRun) writeTops(b *graph.Batch) error {
+	for _, t := range u.tops {
+		if err := b.SetOwned(nsTop, t.path, t.rec); err != nil {
+			return err
+		}
+	}
+	u.tops = u.tops[:0]
 	return nil
 }
 
@@ -806,52 +841,133 @@ func (u *indexRun) drop(b *graph.Batch) error {
 // every file's when the set of files, a configuration file or a Go
 // file's package-level names changed, else the parsed files' only.
 func (u *indexRun) resolve(ctx context.Context, b *graph.Batch) error {
-	// A first index writes its name buckets while it resolves imports:
-	// both wait on Badger's writer, each while the other computes.
-	var namesDone chan error
-	if u.names.cold {
-		namesDone = make(chan error, 1)
-		go func() { namesDone <- u.names.write(u.store, b) }()
-	} else if err := u.names.write(u.store, b); err != nil {
+	// What only resolution reads goes with it, before the package edges
+	// are made.
+	defer func() { u.parsedImports, u.decls = nil, nil }()
+	if err := u.names.write(u.store, b); err != nil {
 		return err
 	}
-	paths := u.oldPaths
-	if len(u.metas) != len(u.old) || len(u.removed) > 0 {
-		paths = make([]string, 0, len(u.metas))
-		for p := range u.metas {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
-	}
-	all := u.configChanged || u.opts.Force || len(u.old) == 0
+	paths := u.paths()
+	all := u.configChanged || u.opts.Force
 	if !all && (u.setChanged || u.declChanged) {
-		err := resolveChanged(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls, u.changedDirs, &u.sum)
+		return resolveChanged(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls, u.changedDirs, &u.sum)
+	}
+	return resolveAll(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls, all, !u.interrupted, &u.sum)
+}
+
+// paths lists the files of the index, sorted.
+func (u *indexRun) paths() []string {
+	if len(u.metas) == len(u.old) && len(u.removed) == 0 {
+		return u.oldPaths
+	}
+	paths := make([]string, 0, len(u.metas))
+	for p := range u.metas {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// resolveFirst is drop, resolve and packages for a first index: every
+// parsed file's imports are resolved, and the IN_PACKAGE and IMPORTS
+// edges written in bulk (Store.Load), in chunks so that memory stays bounded however many
+// edges there are, from a goroutine of their own (edgeLoader): Load waits
+// while Badger's writer applies a chunk, and the imports of the next are
+// resolved meanwhile. The name index is written meanwhile too, in a batch
+// of its own. After each reopenEdges edges the batch ends and the store
+// is reopened, as parseAll does: the tables of the edges would otherwise
+// stay mapped to the end of the run.
+func (u *indexRun) resolveFirst(ctx context.Context) error {
+	namesDone := make(chan error, 1)
+	go func() {
+		namesDone <- u.store.Batch(func(b *graph.Batch) error { return u.names.write(u.store, b) })
+	}()
+	paths := u.paths()
+	every := cmp.Or(u.opts.reopenEdges, reopenEdges)
+	var r *resolver // built on first use: a tree may import nothing
+	mk := newEdgeMaker(u.store, u.metas, u.decls)
+	i := 0
+	for {
+		first := i == 0
+		err := u.store.Batch(func(b *graph.Batch) error {
+			if first {
+				if err := u.drop(b); err != nil {
+					return err
+				}
+			}
+			load := startEdgeLoader(ctx, u.store)
+			// On the way out of an early return, stop only waits for the
+			// loader: the error returned is the one that cut the run short.
+			defer func() { _ = load.stop() }()
+			if first {
+				// The files' IN_PACKAGE edges first (see packages): the
+				// loader would otherwise wait for the first chunk of
+				// imports.
+				if edges := u.packageEdges(); len(edges) > 0 {
+					if err := load.send(edges); err != nil {
+						return err
+					}
+				}
+			}
+			edges := make([]graph.Edge, 0, edgeChunk)
+			for n := 0; i < len(paths) && n < every; i++ {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				p := paths[i]
+				imps, ok := u.parsedImports.get(p)
+				if !ok {
+					continue
+				}
+				if r == nil {
+					r = newResolver(u.fsys, paths)
+				}
+				l := u.table.Lookup(u.metas[p].Lang)
+				for k := range imps {
+					r.resolve(l, &imps[k])
+				}
+				u.sum.Imports += len(imps)
+				if err := b.SetOwned(nsImports, p, encodeImports(imps)); err != nil {
+					return err
+				}
+				had := len(edges)
+				edges = mk.append(edges, p, imps)
+				n += len(edges) - had
+				if len(edges) >= edgeChunk {
+					if err := load.send(edges); err != nil { // the loader owns the chunk
+						return err
+					}
+					edges = make([]graph.Edge, 0, edgeChunk)
+				}
+			}
+			if len(edges) > 0 {
+				if err := load.send(edges); err != nil {
+					return err
+				}
+			}
+			return load.stop()
+		})
 		if namesDone != nil {
 			err = cmp.Or(err, <-namesDone)
+			namesDone = nil
 		}
-		return err
-	}
-	var load *edgeLoader
-	var err error
-	if len(u.old) == 0 {
-		// A first index loads its edges from a goroutine of their own
-		// (see resolveAll), its files' IN_PACKAGE edges first (see
-		// packages): the loader would otherwise wait for the first chunk
-		// of imports, and they for the last.
-		load = startEdgeLoader(ctx, u.store)
-		if edges := u.packageEdges(); len(edges) > 0 {
-			err = load.send(edges)
+		if err != nil {
+			return err
+		}
+		if i == len(paths) {
+			break
+		}
+		if err := u.reopen(); err != nil {
+			return err
 		}
 	}
-	if err == nil {
-		err = resolveAll(ctx, u.store, b, u.fsys, u.table, u.metas, paths, u.parsedImports, u.decls,
-			load, all, !u.interrupted, &u.sum)
-	}
-	if namesDone != nil {
-		err = cmp.Or(err, <-namesDone)
-	}
-	return err
+	u.parsedImports, u.decls = nil, nil
+	return nil
 }
+
+// reopenEdges is how many IMPORTS edges a first index writes between
+// reopenings of the store (see resolveFirst).
+const reopenEdges = 1 << 17
 
 // commit writes the file records that changed and the run's state (its
 // time and file count), and clears the mark of a run in progress.
@@ -972,7 +1088,7 @@ func topLevelNames(syms []Symbol) map[string]bool {
 // keeps the record's targets and its edges: nothing they depend on
 // changed. A first index gives load, which writes the edges.
 func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs.FS, table *Table,
-	metas map[string]*fileMeta, paths []string, parsed importsOf, decls *goDecls, load *edgeLoader, all, trust bool, sum *Summary) error {
+	metas map[string]*fileMeta, paths []string, parsed importsOf, decls *goDecls, all, trust bool, sum *Summary) error {
 	if len(parsed) == 0 && !all {
 		return nil
 	}
@@ -1005,29 +1121,6 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 		}
 	}
 	var allEdges []graph.Edge
-	// A first index writes its edges in bulk through load (Store.Load),
-	// in chunks so that memory stays bounded however many edges there
-	// are: Load waits while Badger's writer applies a chunk, and the
-	// imports of the next one are resolved meanwhile.
-	cold := load != nil
-	if cold {
-		// On the way out of an early return, stop only waits for the
-		// loader: the error returned is the one that cut the run short.
-		defer func() { _ = load.stop() }()
-	}
-	flush := func(force bool) error {
-		if !cold || (len(allEdges) < edgeChunk && !force) || len(allEdges) == 0 {
-			return nil
-		}
-		if err := load.send(allEdges); err != nil {
-			return err
-		}
-		allEdges = nil // the loader owns the chunk
-		if !force {
-			allEdges = make([]graph.Edge, 0, edgeChunk)
-		}
-		return nil
-	}
 	mk := newEdgeMaker(store, metas, decls)
 	edgesOf := mk.append
 	// write stores p's import record and, unless all (edges are then
@@ -1072,9 +1165,6 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 			}
 			if all {
 				allEdges = edgesOf(allEdges, p, imps)
-				if err := flush(false); err != nil {
-					return err
-				}
 			}
 			continue
 		}
@@ -1097,18 +1187,9 @@ func resolveAll(ctx context.Context, store *graph.Store, b *graph.Batch, fsys fs
 			}
 		}
 		allEdges = edgesOf(allEdges, p, imps)
-		if err := flush(false); err != nil {
-			return err
-		}
 	}
 	if !all {
 		return nil
-	}
-	if cold {
-		if err := flush(true); err != nil {
-			return err
-		}
-		return load.stop()
 	}
 	return b.ReplaceEdges(ctx, graph.Imports, allEdges)
 }

@@ -528,7 +528,8 @@ func TestEdgeLoader(t *testing.T) {
 }
 
 // TestReopenedRunAgrees indexes a tree into a store on disk reopened
-// after every file's symbols (see parseAll), with one worker and with
+// after every file's symbols (see parseAll) and every IMPORTS edge of
+// the resolution (see resolveFirst), with one worker and with
 // several, and compares the index with one written without reopening.
 // A run whose mark another run replaced meanwhile stops.
 func TestReopenedRunAgrees(t *testing.T) {
@@ -559,7 +560,7 @@ func TestReopenedRunAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustUpdate(t, store, dir, Options{Workers: workers, reopenAfter: 1})
+		mustUpdate(t, store, dir, Options{Workers: workers, reopenAfter: 1, reopenEdges: 1})
 		if got := dump(store); len(want) < 100 || !reflect.DeepEqual(got, want) {
 			t.Errorf("workers %d: the reopened run's index differs (%d entries, want %d)", workers, len(got), len(want))
 		}

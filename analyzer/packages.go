@@ -24,7 +24,7 @@ func (u *indexRun) packages(ctx context.Context, b *graph.Batch) error {
 	}
 	if len(u.old) == 0 {
 		// A first index: nothing to replace, and a bulk load costs a
-		// fraction of an upsert per edge. resolve loaded them already,
+		// fraction of an upsert per edge. resolveFirst loaded them already,
 		// with the IMPORTS edges.
 		return nil
 	}

@@ -594,6 +594,15 @@ func (s *Store) reopen(readOnly, collect bool, what, busy string) error {
 		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
 	}
 	db, ro, err := s.openDB(readOnly, false)
+	if err == nil && !ro {
+		// Badger reads the last value-log file through in full as it
+		// opens a database for writing (to find where its entries end),
+		// which maps again the pages the close released, and then starts
+		// a new file: a second opening reads that one, empty, instead.
+		if err = s.closeHandle(db, false); err == nil {
+			db, ro, err = s.openDB(false, false)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
 	}

@@ -1011,3 +1011,80 @@ func TestReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReopenReleasesWrittenPages: after Reopen, the pages a writer wrote
+// to the store's files are no longer the process's memory (Badger reads
+// its last value-log file back at every open for writing, which Reopen
+// must not leave mapped), and reopening again and again, with and
+// without writes between, leaves a bounded number of value-log files.
+func TestReopenReleasesWrittenPages(t *testing.T) {
+	if _, err := os.Stat("/proc/self/smaps"); err != nil {
+		t.Skip("no /proc/self/smaps to read the resident pages from")
+	}
+	dir := t.TempDir()
+	val := func(k int) []byte { return bytes.Repeat([]byte{byte(k)}, 32<<10) }
+	s, err := Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := setBig(s, 256, val); err != nil { // 8 MiB, to the value log
+		t.Fatal(err)
+	}
+	if err := s.Reopen(); err != nil {
+		t.Fatal(err)
+	}
+	if rss := residentUnder(t, dir); rss > 2<<20 {
+		t.Errorf("%d KiB of the store's files resident after Reopen, want little of the 8 MiB written", rss>>10)
+	}
+	logs := valueLogs(t, dir)
+	for i := range 6 {
+		if i%2 == 0 {
+			if err := setBig(s, 4, val); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Reopen(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := valueLogs(t, dir); n > logs+4 {
+		t.Errorf("%d value-log files after six more reopenings, %d before", n, logs)
+	}
+	err = s.View(func(tx *Tx) error {
+		for k := range 256 {
+			if v, err := tx.Get("big", fmt.Sprint(k)); err != nil || !bytes.Equal(v, val(k)) {
+				return fmt.Errorf("%d: %v", k, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// residentUnder sums the resident bytes of this process's mappings of
+// files under dir.
+func residentUnder(t *testing.T, dir string) int {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	total, in := 0, false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		fields := strings.Fields(line)
+		switch {
+		case len(fields) >= 5 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":"):
+			in = len(fields) >= 6 && strings.HasPrefix(fields[5], dir+string(filepath.Separator))
+		case in && len(fields) == 3 && fields[0] == "Rss:":
+			kb, _ := strconv.Atoi(fields[1])
+			total += kb << 10
+		}
+	}
+	return total
+}
