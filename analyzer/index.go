@@ -465,8 +465,7 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 	if len(u.todo) == 0 {
 		return nil
 	}
-	var next func() (result, bool, error)                // the next result; false when none is left
-	aside := func(fn func() error) error { return fn() } // runs fn between results
+	var next func() (result, bool, error) // the next result; false when none is left
 	if u.workers > 1 && len(u.todo) >= 2 {
 		ctx, cancel := context.WithCancel(ctx)
 		results, errc := make(chan result), make(chan error, 1)
@@ -486,48 +485,12 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 			for range results {
 			}
 		}()
-		// While the store reopens, the workers parse on: their results
-		// wait in backlog, up to reopenBacklog of them, instead of
-		// stopping the workers once the channels are full.
-		var backlog []result
-		ended := false // results is closed
 		next = func() (result, bool, error) {
-			if len(backlog) > 0 {
-				r := backlog[0]
-				if backlog = backlog[1:]; len(backlog) == 0 {
-					backlog = nil
-				}
-				return r, true, nil
+			r, ok := <-results
+			if !ok {
+				return r, false, <-errc
 			}
-			if !ended {
-				if r, ok := <-results; ok {
-					return r, true, nil
-				}
-				ended = true
-			}
-			return result{}, false, <-errc
-		}
-		aside = func(fn func() error) error {
-			stop, stopped := make(chan struct{}), make(chan struct{})
-			go func() {
-				defer close(stopped)
-				for !ended && len(backlog) < reopenBacklog {
-					select {
-					case r, ok := <-results:
-						if !ok {
-							ended = true
-							return
-						}
-						backlog = append(backlog, r)
-					case <-stop:
-						return
-					}
-				}
-			}()
-			err := fn()
-			close(stop)
-			<-stopped
-			return err
+			return r, true, nil
 		}
 	} else {
 		p := NewParser(u.table)
@@ -575,7 +538,7 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 		if err != nil || (!more && u.written-reopened < every/4) {
 			return err
 		}
-		if err := aside(u.reopen); err != nil {
+		if err := u.reopen(); err != nil {
 			return err
 		}
 		if !more {
@@ -768,12 +731,6 @@ func (u *indexRun) writeTops(b *graph.Batch) error {
 // reopenAfter is how many bytes of symbol records a run writes between
 // reopenings of the store (see reopen).
 const reopenAfter = 32 << 20
-
-// reopenBacklog is how many results the workers may parse ahead while the
-// store reopens, on top of what the channels between them and the writer
-// hold: enough for a reopen's usual length, bounded since the open may
-// wait for another process.
-const reopenBacklog = 512
 
 // mark is the value of the mark of a run in progress: the run's start
 // time, which tells it from another run's.
