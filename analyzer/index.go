@@ -827,10 +827,10 @@ func (u *indexRun) paths() []string {
 
 // resolveFirst is drop, resolve and packages for a first index: every
 // parsed file's imports are resolved, and the IN_PACKAGE and IMPORTS
-// edges written in bulk (Store.Load), in chunks so that memory stays bounded however many
-// edges there are, from a goroutine of their own (edgeLoader): Load waits
-// while Badger's writer applies a chunk, and the imports of the next are
-// resolved meanwhile. The name index is written meanwhile too, in a batch
+// edges written in bulk (Store.Load), in chunks so that memory stays
+// bounded however many edges there are, from a goroutine of their own
+// (edgeLoader): Load waits while Badger's writer applies a chunk, and the
+// imports of the next are resolved meanwhile. The name index is written meanwhile too, in a batch
 // of its own. After each reopenEdges edges the batch ends and the store
 // is reopened, as parseAll does: the tables of the edges would otherwise
 // stay mapped to the end of the run.
