@@ -182,11 +182,12 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
 	err = u.parseAll(ctx)
-	if err == nil && len(u.old) == 0 {
+	if err == nil {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
+	}
+	if err == nil && len(u.old) == 0 {
 		err = u.resolveFirst(ctx)
 	} else if err == nil {
-		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
 		err = store.Batch(func(b *graph.Batch) error {
 			if err := u.drop(b); err != nil {
 				return err
@@ -830,10 +831,10 @@ func (u *indexRun) paths() []string {
 // edges written in bulk (Store.Load), in chunks so that memory stays
 // bounded however many edges there are, from a goroutine of their own
 // (edgeLoader): Load waits while Badger's writer applies a chunk, and the
-// imports of the next are resolved meanwhile. The name index is written meanwhile too, in a batch
-// of its own. After each reopenEdges edges the batch ends and the store
-// is reopened, as parseAll does: the tables of the edges would otherwise
-// stay mapped to the end of the run.
+// imports of the next are resolved meanwhile. The name index is written
+// meanwhile too, in a batch of its own. After each reopenEdges edges the
+// batch ends and the store is reopened, as parseAll does: the tables of
+// the edges would otherwise stay mapped to the end of the run.
 func (u *indexRun) resolveFirst(ctx context.Context) error {
 	namesDone := make(chan error, 1)
 	go func() {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/lorehq/lore/analyzer"
 )
@@ -143,7 +144,8 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	// Still itself, unless the name was given to code that vanished
 	// elsewhere in the change (see takenOver).
 	still := here >= 0.9 || here >= 0.75 && !(self.keptKnown && self.kept < 0.5)
-	if still && len(v.takers(ctx, f, sym, self.sim)) == 0 {
+	takers := sync.OnceValue(func() []taker { return v.takers(ctx, f, sym, self.sim) })
+	if still && len(takers()) == 0 {
 		return false
 	}
 	cands := v.candidates(ctx, o, f, &sym, run)
@@ -159,7 +161,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	// moved there.
 	c := cands[best]
 	_, cfq, _ := cutFQ(c.sym.FQName)
-	takenBy := v.takenOver(ctx, f, sym, o.file, o.sym, self.sim, c.file, c.sym, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq)), c.sim)
+	takenBy := v.takenOver(takers, f, sym, o.file, o.sym, self.sim, c.file, c.sym, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq)), c.sim)
 	if still && takenBy == "" {
 		return false
 	}
@@ -961,6 +963,7 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 	}
 	// Its old code may have gone to a symbol new in its file, the name
 	// given to other code.
+	takers := sync.OnceValue(func() []taker { return v.takers(ctx, cf, s, sim) })
 	for _, x := range cf.Symbols {
 		if x.StartLine == s.StartLine || !kindsCompatible(bs.Kind, x.Kind) || len(sameNamed(bf, x.FQName)) > 0 {
 			continue
@@ -968,7 +971,7 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 		_, xfq, _ := cutFQ(x.FQName)
 		xtoks := normalize(v.symbolTokens(cf, x), x.Name, outerName(xfq))
 		xs := similarity(old, xtoks)
-		if xs >= 0.9 && xs >= sim+0.25 || v.takenOver(ctx, cf, s, bf, bs, sim, cf, x, xtoks, xs) != "" {
+		if xs >= 0.9 && xs >= sim+0.25 || v.takenOver(takers, cf, s, bf, bs, sim, cf, x, xtoks, xs) != "" {
 			return false
 		}
 	}
@@ -1023,10 +1026,10 @@ func (v *Verifier) takers(ctx context.Context, cf *File, s analyzer.Symbol, sim 
 	return out
 }
 
-// takenOver returns the full name of the taker the name of s (of cf; bs
-// of Base file bf before, sim like it) was given to while the code it held
-// went to x (of xf; tokens xtoks normalized, xs like bs), "" if none:
-// renames
+// takenOver returns the full name of the taker (of takers, which lists
+// those of s: see Verifier.takers) the name of s (of cf; bs of Base file
+// bf before, sim like it) was given to while the code it held went to x
+// (of xf; tokens xtoks normalized, xs like bs), "" if none: renames
 // chained in one change (random_distribution became
 // random_scalar_distribution and random_joint_distribution became
 // random_distribution; a class renamed away and another moved in under
@@ -1036,11 +1039,11 @@ func (v *Verifier) takers(ctx context.Context, cf *File, s analyzer.Symbol, sim 
 // differ in a token or two, which the bodies alone cannot weigh: a
 // parameter type spelt out in full reads like the renamed sibling's);
 // across files, where no diff pairs lines, clearly better.
-func (v *Verifier) takenOver(ctx context.Context, cf *File, s analyzer.Symbol, bf *File, bs analyzer.Symbol, sim float64, xf *File, x analyzer.Symbol, xtoks []string, xs float64) string {
+func (v *Verifier) takenOver(takers func() []taker, cf *File, s analyzer.Symbol, bf *File, bs analyzer.Symbol, sim float64, xf *File, x analyzer.Symbol, xtoks []string, xs float64) string {
 	if xs < 0.9 || xs <= sim {
 		return ""
 	}
-	for _, t := range v.takers(ctx, cf, s, sim) {
+	for _, t := range takers() {
 		gain := xs + t.like - sim - similarity(t.toks, xtoks)
 		oneFile := xf.Path == bf.Path && t.file.Path == cf.Path
 		if oneFile && gain > 0 && v.diffPairs(bf, bs, xf, x) && v.diffPairs(t.file, t.sym, cf, s) || !oneFile && gain >= swapGain {

@@ -646,6 +646,14 @@ func setBig(s *Store, n int, val func(k int) []byte) error {
 	})
 }
 
+// upsertEdge writes one IMPORTS edge from one node to another.
+func upsertEdge(s *Store, from, to string) error {
+	return s.Update(func(tx *Tx) error {
+		_, err := tx.UpsertEdge(Edge{Type: Imports, From: from, To: to, Weight: 1})
+		return err
+	})
+}
+
 // valueLogs counts the value-log files in dir.
 func valueLogs(t *testing.T, dir string) int {
 	t.Helper()
@@ -941,10 +949,7 @@ func TestReopen(t *testing.T) {
 	if err := setBig(s, 200, val); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Update(func(tx *Tx) error {
-		_, err := tx.UpsertEdge(Edge{Type: Imports, From: "file:a", To: "file:b", Weight: 1})
-		return err
-	}); err != nil {
+	if err := upsertEdge(s, "file:a", "file:b"); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Reopen(); err != nil {
@@ -964,10 +969,7 @@ func TestReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Update(func(tx *Tx) error {
-		_, err := tx.UpsertEdge(Edge{Type: Imports, From: "file:b", To: "file:c", Weight: 1})
-		return err
-	}); err != nil {
+	if err := upsertEdge(s, "file:b", "file:c"); err != nil {
 		t.Fatal(err)
 	}
 	err = s.View(func(*Tx) error { return s.Reopen() })
