@@ -175,7 +175,8 @@ func parseGo(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
 // interface's, whose fields and methods are declarations. An empty body or
 // literal parses as the full one does up to its contents, and go/parser
 // scans and counts the lines of a fraction of the file (bodies blanked
-// with spaces instead would still be scanned).
+// with spaces instead would still be scanned). The text of line comments
+// is left out too (cutComments): a doc comment counts by its place.
 // Offsets in the skeleton map back to the file (srcOffset), and lines are
 // the file's lines of those offsets. Braces are read from the tokens, so
 // braces in strings and comments do not count.
