@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -175,8 +174,7 @@ func parseGo(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
 // interface's, whose fields and methods are declarations. An empty body or
 // literal parses as the full one does up to its contents, and go/parser
 // scans and counts the lines of a fraction of the file (bodies blanked
-// with spaces instead would still be scanned). The text of line comments
-// is left out too (cutComments): a doc comment counts by its place.
+// with spaces instead would still be scanned).
 // Offsets in the skeleton map back to the file (srcOffset), and lines are
 // the file's lines of those offsets. Braces are read from the tokens, so
 // braces in strings and comments do not count.
@@ -220,12 +218,9 @@ func goLine(ls []int, size, o int) int {
 
 // build makes the skeleton of src from its tokens (goLexer).
 func (sk *goSkel) build(src []byte, toks []span) {
-	sk.buf, sk.shifts = sk.buf[:0], sk.shifts[:0]
+	buf, shifts := sk.buf[:0], sk.shifts[:0]
 	copied := 0 // src[:copied] is in buf, less what was left out
-	prev := 0   // the end of the last token kept
 	for k := 0; k < len(toks); k++ {
-		copied = sk.cutComments(src, prev, toks[k].start, copied)
-		prev = toks[k].end
 		if !goIsByte(src, toks[k], '{') {
 			continue
 		}
@@ -239,78 +234,22 @@ func (sk *goSkel) build(src []byte, toks []span) {
 			}
 		}
 		if depth > 0 {
-			prev = len(src) // unbalanced: leave the rest to go/parser
-			break
+			break // unbalanced: leave the rest to go/parser
 		}
 		m-- // the closing brace
 		if k > 0 {
-			if word := string(src[toks[k-1].start:toks[k-1].end]); word == "struct" || word == "interface" {
-				for ; k < m; k++ { // fields and methods are kept
-					copied = sk.cutComments(src, toks[k].end, toks[k+1].start, copied)
-				}
-				prev = toks[m].end
+			if prev := string(src[toks[k-1].start:toks[k-1].end]); prev == "struct" || prev == "interface" {
+				k = m
 				continue
 			}
 		}
-		copied = sk.cut(src, toks[k].end, toks[m].start, copied)
-		k, prev = m, toks[m].end
+		from, to := toks[k].end, toks[m].start
+		buf = append(buf, src[copied:from]...)
+		copied = to
+		shifts = append(shifts, goShift{at: len(buf), by: to - len(buf)})
+		k = m
 	}
-	copied = sk.cutComments(src, prev, len(src), copied)
-	sk.buf = append(sk.buf, src[copied:]...)
-}
-
-// cut leaves src[from:to] out of the skeleton, src[:copied] being in it
-// already, and returns to, up to which src is then accounted for.
-func (sk *goSkel) cut(src []byte, from, to, copied int) int {
-	sk.buf = append(sk.buf, src[copied:from]...)
-	sk.shifts = append(sk.shifts, goShift{at: len(sk.buf), by: to - len(sk.buf)})
-	return to
-}
-
-// cutComments leaves out the text of the line comments in src[from:to],
-// text between two tokens, and returns up to where src is accounted for.
-// go/parser reads comments for the declarations' doc comments, whose
-// positions and lines are all it needs of them. Only comments that begin
-// with "// " are cut, down to "//": other ones can be directives that
-// go/scanner reads (//line) or checks. A comment holding bytes go/scanner
-// reports (NUL, invalid UTF-8, a byte order mark) stays whole, and so do
-// block comments, which may end a line for semicolon insertion.
-func (sk *goSkel) cutComments(src []byte, from, to, copied int) int {
-	for i := from; i+1 < to; i++ {
-		if src[i] != '/' {
-			continue
-		}
-		switch src[i+1] {
-		case '*':
-			end := bytes.Index(src[i+2:to], []byte("*/"))
-			if end < 0 {
-				return copied
-			}
-			i += 2 + end + 1
-		case '/':
-			end := bytes.IndexByte(src[i:to], '\n')
-			if end < 0 {
-				end = to - i
-			}
-			text := src[i+2 : i+end]
-			if len(text) > 1 && text[0] == ' ' && goPlainComment(text) {
-				copied = sk.cut(src, i+2, i+end, copied)
-			}
-			i += end
-		}
-	}
-	return copied
-}
-
-// goPlainComment reports whether a comment's text holds nothing that
-// go/scanner reports as an error.
-func goPlainComment(text []byte) bool {
-	for _, c := range text {
-		if c == 0 || c >= utf8.RuneSelf {
-			return bytes.IndexByte(text, 0) < 0 && utf8.Valid(text) && !bytes.Contains(text, []byte("\uFEFF"))
-		}
-	}
-	return true
+	sk.buf, sk.shifts = append(buf, src[copied:]...), shifts
 }
 
 // goIsByte reports whether token t is the one-byte token c.
