@@ -44,6 +44,9 @@ type candidate struct {
 	test      bool   // in test code, the anchor not
 	related   bool   // in a super or subtype of the anchor's type
 	claimedBy string // another vanished symbol this one matches better
+	// redirected: the file the anchored symbol left now uses this one's
+	// name where it used the old one (see redirected).
+	redirected bool
 	// rivalScore is how like this one another vanished symbol of the
 	// files involved is, at best (-1: not looked at).
 	rivalScore float64
@@ -65,6 +68,9 @@ type origin struct {
 	// named counts the symbols of the source with its name (0: not
 	// counted): a name only one symbol has says more than a common one.
 	named int
+	// namedAlike counts those of a compatible kind (functions and
+	// methods together).
+	namedAlike int
 	// successor is a callable new in its file, in its type, that takes
 	// the same parameters, scored as a candidate (nil if none; with
 	// history only).
@@ -269,6 +275,9 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 			if s.Kind == a.Kind {
 				o.named++
 			}
+			if kindsCompatible(a.Kind, s.Kind) {
+				o.namedAlike++
+			}
 		}
 		for _, s := range named {
 			consider(s)
@@ -322,6 +331,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 		return cands[i].sym.Path+cands[i].sym.FQName < cands[j].sym.Path+cands[j].sym.FQName
 	})
 	v.markClaims(ctx, o, cands)
+	v.markRedirects(ctx, o, cands)
 	return cands
 }
 
@@ -490,6 +500,11 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		// another file (a trampoline, an empty function): countless look
 		// alike; a candidate at most, whatever else points there.
 		return best, round(min(conf, b.score/2))
+	}
+	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
+		// The uses of the old name turned into uses of this one: the
+		// change says where the symbol went, the body need only agree.
+		conf = max(conf, 0.81+0.19*(b.likeness()-0.5)/0.5)
 	}
 	if conf < v.opts.Threshold && v.soleMatch(a, o, cands, best, renamedTo) {
 		// Renamed and much edited, in its own file: the one symbol that
@@ -835,7 +850,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		if related {
 			c.score += 0.05
 		}
-		if o.named == 1 && s.Kind == a.Kind && distinctive(name) && like >= 0.3 && !v.hadName(ctx, cf, s) {
+		if (o.named == 1 && s.Kind == a.Kind || o.namedAlike == 1 && madeFunction(o, s)) && distinctive(name) && like >= 0.3 && !v.hadName(ctx, cf, s) {
 			// The only symbol of a telling name, of the same kind, new
 			// there: moved and much edited, most likely. (One that already
 			// had the name, as an abstract method its overrides were

@@ -1,0 +1,158 @@
+package anchors
+
+import (
+	"bytes"
+	"context"
+	"path"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// Rules of relocation that read idioms of Python and JavaScript.
+
+// pyjsLang reports a language whose idioms the rules of this file read.
+func pyjsLang(lang string) bool {
+	return lang == "python" || jsLang(lang)
+}
+
+// madeFunction reports a method of o's type that became a function of
+// its module under its name, in its own file (or the one that file was
+// renamed to): a helper taken out of the type, its receiver now a
+// parameter (TimeScale's parseTime(label) became parseTime(axis,
+// label)). As telling as a move that kept the kind.
+func madeFunction(o origin, s analyzer.Symbol) bool {
+	if o.file == nil || !pyjsLang(o.file.Lang) || s.Path != o.a.Path() && s.Path != o.renamedTo {
+		return false
+	}
+	k := o.a.Kind
+	return (k == analyzer.KindMethod || k == analyzer.KindFunction) && (s.Kind == analyzer.KindMethod || s.Kind == analyzer.KindFunction) && k != s.Kind
+}
+
+// markRedirects marks the leading candidates whose name took the place
+// of o's in the code around it (see redirected), with history only.
+func (v *Verifier) markRedirects(ctx context.Context, o origin, cands []candidate) {
+	if !o.known() || v.opts.Base == nil || !pyjsLang(o.file.Lang) {
+		return
+	}
+	for i := range cands {
+		if i == 3 {
+			break
+		}
+		cands[i].redirected = v.redirected(ctx, o, cands[i])
+	}
+}
+
+// redirected reports whether the file o's symbol left now names candidate
+// c where it named o's symbol: o's name is gone from it (it was used
+// there beside the declaration), c's name is used there more than before,
+// and, when c is in another module, that file now imports c's name from
+// c's module (Python). A reviewer reads the uses of the old name turned
+// into uses of the new one as the symbol renamed (ProbeException raised
+// by probe became Error, imported from _run). c must be new: uses turned
+// to a symbol that was already there read as the old one replaced.
+func (v *Verifier) redirected(ctx context.Context, o origin, c candidate) bool {
+	if c.sameName || c.sym.Name == "" || v.hadName(ctx, c.file, c.sym) {
+		return false
+	}
+	f := v.fileOrNil(ctx, o.a.Path())
+	if f == nil || f.Lang != o.file.Lang {
+		return false
+	}
+	before := outsideTokens(o.file, o.sym.StartLine, o.sym.EndLine)
+	skipStart, skipEnd := 0, -1
+	if c.sym.Path == f.Path {
+		skipStart, skipEnd = c.sym.StartLine, c.sym.EndLine
+	}
+	now := outsideTokens(f, skipStart, skipEnd)
+	if countOf(before, o.name) == 0 || countOf(now, o.name) > 0 || countOf(now, c.sym.Name) <= countOf(before, c.sym.Name) {
+		return false
+	}
+	if c.sym.Path == f.Path {
+		return true
+	}
+	return f.Lang == "python" && pyImports(f.Path, now, c.sym.Name, c.sym.Path)
+}
+
+// outsideTokens returns the tokens of f outside lines start..end (none
+// skipped when end < start).
+func outsideTokens(f *File, start, end int) []string {
+	if end < start {
+		return analyzer.Tokens(f.Lang, f.Src)
+	}
+	out := analyzer.RangeTokens(f.Lang, f.Src, 1, start-1)
+	if n := bytes.Count(f.Src, []byte("\n")) + 1; end < n {
+		out = append(out, analyzer.RangeTokens(f.Lang, f.Src, end+1, n)...)
+	}
+	return out
+}
+
+func countOf(toks []string, x string) int {
+	n := 0
+	for _, t := range toks {
+		if t == x {
+			n++
+		}
+	}
+	return n
+}
+
+// pyImports reports whether the Python tokens toks of file p import name
+// from the module of file target: `from .mod import name` (relative to
+// p's package) or `from pkg.mod import name`.
+func pyImports(p string, toks []string, name, target string) bool {
+	for i := 0; i < len(toks); i++ {
+		if toks[i] != "from" {
+			continue
+		}
+		dots, j := 0, i+1
+		for ; j < len(toks) && (toks[j] == "." || toks[j] == ".."); j++ {
+			dots += len(toks[j])
+		}
+		var mod []string
+		for ; j < len(toks) && toks[j] != "import"; j++ {
+			if toks[j] != "." {
+				mod = append(mod, toks[j])
+			}
+		}
+		if j == len(toks) || len(mod) == 0 {
+			continue
+		}
+		named := false
+		for k := j + 1; k < len(toks); k++ {
+			t := toks[k]
+			if t == "(" || t == ")" || t == "," {
+				continue
+			}
+			if !isIdent(t) || t == "from" || t == "import" {
+				break
+			}
+			if t == "as" {
+				k++ // the local name is another
+				continue
+			}
+			if t == name && (k+1 == len(toks) || toks[k+1] != "as") {
+				named = true
+			}
+		}
+		if !named {
+			continue
+		}
+		rel := strings.Join(mod, "/")
+		if dots > 0 {
+			dir := path.Dir(p)
+			for d := 1; d < dots; d++ {
+				dir = path.Dir(dir)
+			}
+			rel = path.Join(dir, rel)
+			if target == rel+".py" || target == rel+"/__init__.py" {
+				return true
+			}
+			continue
+		}
+		if strings.HasSuffix("/"+target, "/"+rel+".py") || strings.HasSuffix("/"+target, "/"+rel+"/__init__.py") {
+			return true
+		}
+	}
+	return false
+}
