@@ -891,7 +891,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	default:
 		return c, false
 	}
-	if a.Kind != "" && s.Kind != a.Kind {
+	if a.Kind != "" && s.Kind != a.Kind && !madeFunction(o, s) {
 		c.score *= 0.9
 	}
 	if s.Path != a.Path() && !sameName {

@@ -17,16 +17,38 @@ func pyjsLang(lang string) bool {
 }
 
 // madeFunction reports a method of o's type that became a function of
-// its module under its name, in its own file (or the one that file was
-// renamed to): a helper taken out of the type, its receiver now a
-// parameter (TimeScale's parseTime(label) became parseTime(axis,
-// label)). As telling as a move that kept the kind.
+// its module under its name (or a function that became a method), in
+// its own file or the one that file was renamed to: a helper taken out
+// of the type, its receiver now a parameter (TimeScale's
+// parseTime(label) became parseTime(axis, label)). In JavaScript also
+// in another file when the old outer is an object of functions, not a
+// class (helpers.addResizeListener of core.helpers.js became
+// addResizeListener of platform.dom.js): a member of a namespace is a
+// function by another spelling. As telling as a move that kept the
+// kind.
 func madeFunction(o origin, s analyzer.Symbol) bool {
-	if o.file == nil || !pyjsLang(o.file.Lang) || s.Path != o.a.Path() && s.Path != o.renamedTo {
+	if o.file == nil || !pyjsLang(o.file.Lang) {
 		return false
 	}
 	k := o.a.Kind
-	return (k == analyzer.KindMethod || k == analyzer.KindFunction) && (s.Kind == analyzer.KindMethod || s.Kind == analyzer.KindFunction) && k != s.Kind
+	if k == s.Kind || k != analyzer.KindMethod && k != analyzer.KindFunction || s.Kind != analyzer.KindMethod && s.Kind != analyzer.KindFunction {
+		return false
+	}
+	if s.Path == o.a.Path() || s.Path == o.renamedTo {
+		return true
+	}
+	return jsLang(o.file.Lang) && k == analyzer.KindMethod && o.outer != "" && !declaresClass(o.file, o.outer)
+}
+
+// declaresClass reports whether f declares outer (a qualified name
+// inside f) as a class or an interface.
+func declaresClass(f *File, outer string) bool {
+	for _, s := range sameNamed(f, f.Path+"::"+outer) {
+		if s.Kind == analyzer.KindClass || s.Kind == analyzer.KindInterface {
+			return true
+		}
+	}
+	return false
 }
 
 // markRedirects marks the leading candidates whose name took the place
