@@ -34,6 +34,11 @@ func madeFunction(o origin, s analyzer.Symbol) bool {
 	if k == s.Kind || k != analyzer.KindMethod && k != analyzer.KindFunction || s.Kind != analyzer.KindMethod && s.Kind != analyzer.KindFunction {
 		return false
 	}
+	// A function nested in another is no function of its module.
+	_, sfq, _ := cutFQ(s.FQName)
+	if k == analyzer.KindMethod && outerName(sfq) != "" || k == analyzer.KindFunction && o.outer != "" {
+		return false
+	}
 	if s.Path == o.a.Path() || s.Path == o.renamedTo {
 		return true
 	}
