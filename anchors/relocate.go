@@ -47,6 +47,9 @@ type candidate struct {
 	// redirected: the file the anchored symbol left now uses this one's
 	// name where it used the old one (see redirected).
 	redirected bool
+	// wraps: new, its name holds the old one, and it defines a function
+	// of the old name inside (see markWrappers).
+	wraps bool
 	// rivalScore is how like this one another vanished symbol of the
 	// files involved is, at best (-1: not looked at).
 	rivalScore float64
@@ -332,6 +335,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 	})
 	v.markClaims(ctx, o, cands)
 	v.markRedirects(ctx, o, cands)
+	v.markWrappers(ctx, o, cands)
 	return cands
 }
 
@@ -436,6 +440,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 	}
 	if best < 0 {
 		return -1, round(cands[0].score / 2)
+	}
+	if w, conf, ok := wrapper(o, cands); ok && conf >= v.opts.Threshold {
+		return w, conf
 	}
 	best = nameKeeper(o, cands, best)
 	// Copies of the code as good as the best: where they are decides, when
@@ -565,9 +572,15 @@ func keepsName(o origin, c candidate) bool {
 	if outerName(fq) != o.outer {
 		return false
 	}
-	old, now := words(o.name), words(c.sym.Name)
-	for i := 0; i+len(old) <= len(now) && len(now) > len(old); i++ {
-		if slices.Equal(now[i:i+len(old)], old) {
+	return holdsWords(o.name, c.sym.Name)
+}
+
+// holdsWords reports whether name now holds name old whole, its words in
+// order, and adds to it.
+func holdsWords(old, now string) bool {
+	ow, nw := words(old), words(now)
+	for i := 0; i+len(ow) <= len(nw) && len(nw) > len(ow); i++ {
+		if slices.Equal(nw[i:i+len(ow)], ow) {
 			return true
 		}
 	}

@@ -183,3 +183,69 @@ func pyImports(p string, toks []string, name, target string) bool {
 	}
 	return false
 }
+
+// markWrappers marks the candidates that wrap the anchored code afresh
+// (with history, in Python and JavaScript): new, named with the old name
+// whole and more (set_add for add), and holding a function of the old
+// name nested in them, which is a candidate itself. A method turned
+// into a function that defines it anew and binds it to the instance
+// reads this way.
+func (v *Verifier) markWrappers(ctx context.Context, o origin, cands []candidate) {
+	if !o.known() || v.opts.Base == nil || !pyjsLang(o.file.Lang) || !distinctive(o.name) && len(o.name) < 3 {
+		return
+	}
+	for i := range cands {
+		c := &cands[i]
+		if c.sameName || !callableKind(c.sym.Kind) || !holdsWords(o.name, c.sym.Name) || len(nestedIn(cands, *c)) == 0 {
+			continue
+		}
+		c.wraps = !v.hadName(ctx, c.file, c.sym)
+	}
+}
+
+// nestedIn lists the candidates of the old name nested in w.
+func nestedIn(cands []candidate, w candidate) []int {
+	var out []int
+	for i, c := range cands {
+		if c.sameName && c.sym.Path == w.sym.Path && strings.HasPrefix(c.sym.FQName, w.sym.FQName+"::") {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// wrapper picks the candidate to follow when one wraps the anchored
+// code (see markWrappers), and how sure that is: the functions of the
+// old name nested in it are its parts, not its rivals; its evidence is
+// the best of its body's and theirs; a rival outside it that is about
+// as good, or a second wrapper, leaves the choice to the person.
+func wrapper(o origin, cands []candidate) (int, float64, bool) {
+	w := -1
+	for i, c := range cands {
+		if !c.wraps || c.claimedBy != "" {
+			continue
+		}
+		if w >= 0 {
+			return -1, 0, false
+		}
+		w = i
+	}
+	if w < 0 {
+		return -1, 0, false
+	}
+	parts := map[int]bool{w: true}
+	like, top := cands[w].likeness(), cands[w].score
+	for _, i := range nestedIn(cands, cands[w]) {
+		parts[i] = true
+		like, top = max(like, cands[i].likeness()), max(top, cands[i].score)
+	}
+	if like < 0.6 {
+		return -1, 0, false
+	}
+	for i, c := range cands {
+		if !parts[i] && c.claimedBy == "" && c.score >= top-closeGap {
+			return -1, 0, false
+		}
+	}
+	return w, round(min(0.99, max(top, 0.81+0.19*(like-0.6)/0.4))), true
+}
