@@ -47,22 +47,13 @@ func (v *Verifier) findRewritten(ctx context.Context, p string) string {
 	old, cur := lineCounts(bf.Src), lineCounts(cf.Src)
 	stay := commonLines(old, cur)
 	// Where its old content went: an added file of its directory.
-	best, second, at := 0.0, 0.0, ""
+	var added []string
 	for _, q := range now {
-		if existed[q] || path.Dir(q) != path.Dir(p) {
-			continue
-		}
-		f, err := v.files.File(ctx, q)
-		if err != nil || f.Skipped == "binary" {
-			continue
-		}
-		switch sim := commonLines(old, lineCounts(f.Src)); {
-		case sim > best:
-			best, second, at = sim, best, q
-		case sim > second:
-			second = sim
+		if !existed[q] && path.Dir(q) == path.Dir(p) {
+			added = append(added, q)
 		}
 	}
+	best, second, at := v.closestFile(ctx, old, added)
 	if best < minRenameSimilarity || best-second < 0.1 || best < stay+0.25 {
 		return ""
 	}
@@ -94,15 +85,14 @@ func (v *Verifier) tookOver(ctx context.Context, p string) string {
 	if v.opts.Base == nil {
 		return ""
 	}
-	bf, err := v.opts.Base.File(ctx, p)
-	if err != nil || bf.Skipped == "binary" {
+	old, ok := v.baseLines(ctx, p)
+	if !ok {
 		return ""
 	}
 	now, err := v.files.Paths(ctx)
 	if err != nil {
 		return ""
 	}
-	old := lineCounts(bf.Src)
 	at := ""
 	for _, q := range now {
 		if q == p || path.Dir(q) != path.Dir(p) || path.Ext(q) != path.Ext(p) {
