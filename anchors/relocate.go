@@ -44,6 +44,12 @@ type candidate struct {
 	test      bool   // in test code, the anchor not
 	related   bool   // in a super or subtype of the anchor's type
 	claimedBy string // another vanished symbol this one matches better
+	// redirected: the file the anchored symbol left now uses this one's
+	// name where it used the old one (see redirected).
+	redirected bool
+	// wraps: new, its name holds the old one, and it defines a function
+	// of the old name inside (see markWrappers).
+	wraps bool
 	// rivalScore is how like this one another vanished symbol of the
 	// files involved is, at best (-1: not looked at).
 	rivalScore float64
@@ -65,6 +71,9 @@ type origin struct {
 	// named counts the symbols of the source with its name (0: not
 	// counted): a name only one symbol has says more than a common one.
 	named int
+	// namedAlike counts those of a compatible kind (functions and
+	// methods together).
+	namedAlike int
 	// successor is a callable new in its file, in its type, that takes
 	// the same parameters, scored as a candidate (nil if none; with
 	// history only).
@@ -269,6 +278,9 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 			if s.Kind == a.Kind {
 				o.named++
 			}
+			if kindsCompatible(a.Kind, s.Kind) {
+				o.namedAlike++
+			}
 		}
 		for _, s := range named {
 			consider(s)
@@ -322,6 +334,8 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 		return cands[i].sym.Path+cands[i].sym.FQName < cands[j].sym.Path+cands[j].sym.FQName
 	})
 	v.markClaims(ctx, o, cands)
+	v.markRedirects(ctx, o, cands)
+	v.markWrappers(ctx, o, cands)
 	return cands
 }
 
@@ -427,6 +441,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 	if best < 0 {
 		return -1, round(cands[0].score / 2)
 	}
+	if w, conf, ok := wrapper(o, cands); ok && conf >= v.opts.Threshold {
+		return w, conf
+	}
 	best = nameKeeper(o, cands, best)
 	// Copies of the code as good as the best: where they are decides, when
 	// one is clearly closer to the anchor's file than the others.
@@ -491,6 +508,11 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		// alike; a candidate at most, whatever else points there.
 		return best, round(min(conf, b.score/2))
 	}
+	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
+		// The uses of the old name turned into uses of this one: the
+		// change says where the symbol went, the body need only agree.
+		conf = max(conf, 0.81+0.19*(b.likeness()-0.5)/0.5)
+	}
 	if conf < v.opts.Threshold && v.soleMatch(a, o, cands, best, renamedTo) {
 		// Renamed and much edited, in its own file: the one symbol that
 		// appeared there like it, and the one that vanished like that
@@ -550,9 +572,15 @@ func keepsName(o origin, c candidate) bool {
 	if outerName(fq) != o.outer {
 		return false
 	}
-	old, now := words(o.name), words(c.sym.Name)
-	for i := 0; i+len(old) <= len(now) && len(now) > len(old); i++ {
-		if slices.Equal(now[i:i+len(old)], old) {
+	return holdsWords(o.name, c.sym.Name)
+}
+
+// holdsWords reports whether name now holds name old whole, its words in
+// order, and adds to it.
+func holdsWords(old, now string) bool {
+	ow, nw := words(old), words(now)
+	for i := 0; i+len(ow) <= len(nw) && len(nw) > len(ow); i++ {
+		if slices.Equal(nw[i:i+len(ow)], ow) {
 			return true
 		}
 	}
@@ -835,7 +863,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		if related {
 			c.score += 0.05
 		}
-		if o.named == 1 && s.Kind == a.Kind && distinctive(name) && like >= 0.3 && !v.hadName(ctx, cf, s) {
+		if (o.named == 1 && s.Kind == a.Kind || o.namedAlike == 1 && madeFunction(o, s)) && distinctive(name) && like >= 0.3 && !v.hadName(ctx, cf, s) {
 			// The only symbol of a telling name, of the same kind, new
 			// there: moved and much edited, most likely. (One that already
 			// had the name, as an abstract method its overrides were
@@ -876,7 +904,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	default:
 		return c, false
 	}
-	if a.Kind != "" && s.Kind != a.Kind {
+	if a.Kind != "" && s.Kind != a.Kind && !madeFunction(o, s) {
 		c.score *= 0.9
 	}
 	if s.Path != a.Path() && !sameName {

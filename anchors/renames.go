@@ -32,8 +32,8 @@ func (v *Verifier) pairRenamed(ctx context.Context, p string) string {
 	if _, err := v.files.File(ctx, p); err == nil {
 		return "" // still there
 	}
-	bf, err := v.opts.Base.File(ctx, p)
-	if err != nil || bf.Skipped == "binary" {
+	old, ok := v.baseLines(ctx, p)
+	if !ok {
 		return ""
 	}
 	now, err := v.files.Paths(ctx)
@@ -69,11 +69,30 @@ func (v *Verifier) pairRenamed(ctx context.Context, p string) string {
 	if len(added) > maxRenameScan {
 		added = added[:maxRenameScan]
 	}
-	old := lineCounts(bf.Src)
-	best, second, at := 0.0, 0.0, ""
-	for _, q := range added {
+	best, second, at := v.closestFile(ctx, old, added)
+	if best < minRenameSimilarity || best-second < 0.1 || ctx.Err() != nil {
+		return ""
+	}
+	return at
+}
+
+// baseLines counts the lines of Base file p that say something (see
+// lineCounts); ok is false when p cannot be read there or is binary.
+func (v *Verifier) baseLines(ctx context.Context, p string) (map[string]int, bool) {
+	bf, err := v.opts.Base.File(ctx, p)
+	if err != nil || bf.Skipped == "binary" {
+		return nil, false
+	}
+	return lineCounts(bf.Src), true
+}
+
+// closestFile returns the file of paths (in the source) that has the most
+// lines in common with old (see commonLines), how many, and how many the
+// next one has.
+func (v *Verifier) closestFile(ctx context.Context, old map[string]int, paths []string) (best, second float64, at string) {
+	for _, q := range paths {
 		if ctx.Err() != nil {
-			return ""
+			break
 		}
 		f, err := v.files.File(ctx, q)
 		if err != nil || f.Skipped == "binary" {
@@ -86,10 +105,7 @@ func (v *Verifier) pairRenamed(ctx context.Context, p string) string {
 			second = sim
 		}
 	}
-	if best < minRenameSimilarity || best-second < 0.1 {
-		return ""
-	}
-	return at
+	return best, second, at
 }
 
 // lineCounts counts the lines of src that say something, trimmed.

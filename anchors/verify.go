@@ -739,14 +739,25 @@ func (v *Verifier) verifyFile(ctx context.Context, a Anchor, r *Result) {
 		readFailure(r, path, err)
 		return
 	}
+	var f2 *File
+	how, swapped := "renamed", false
 	if err == nil {
 		r.foundAt(&Location{Path: path}, fileAnchor(f))
 		v.compareFile(ctx, a, f, r)
-		return
-	}
-	var f2 *File
-	how := "renamed"
-	if p2 := v.renamedTo(ctx, path); p2 != "" {
+		p2 := ""
+		if r.Change == ChangeFileChanged {
+			p2 = v.rewrittenTo(ctx, path)
+		}
+		if p2 == "" {
+			return
+		}
+		if f2, _ = v.files.File(ctx, p2); f2 == nil {
+			return
+		}
+		swapped = true
+	} else if p2 := v.renamedTo(ctx, path); p2 != "" {
+		f2, _ = v.files.File(ctx, p2)
+	} else if p2 := v.tookOver(ctx, path); p2 != "" {
 		f2, _ = v.files.File(ctx, p2)
 	}
 	if f2 == nil && a.Hash != "" {
@@ -766,6 +777,9 @@ func (v *Verifier) verifyFile(ctx context.Context, a Anchor, r *Result) {
 		reason += ", reformatted"
 	case ChangeFileChanged:
 		reason += ", content changed"
+	}
+	if swapped {
+		reason += "; " + path + " now holds another file's content"
 	}
 	r.set(st, ChangeMoved, 1, reason)
 }

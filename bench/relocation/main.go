@@ -6,7 +6,7 @@
 // names. Symbols the commit left alone are verified beside them: any
 // verdict but valid is a false alarm.
 //
-//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|all] [-projects a,b] [-commits sha,...] [-v]
+//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|all] [-projects a,b] [-commits sha,...] [-half lo|hi] [-v]
 //
 // -oracle is RefactoringMiner's src/test/resources/oracle (tse-dataset/,
 // python-dataset/, javascript-dataset/ and commits/, the snapshots of the
@@ -71,6 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	sample := fl.String("sample", "all", "dev, report or all")
 	projects := fl.String("projects", "", "only these projects (comma-separated)")
 	shas := fl.String("commits", "", "only these commits (comma-separated SHA prefixes)")
+	half := fl.String("half", "", "lo or hi: only the commits whose SHA's second hex digit is 0-7 or 8-f (a split of one project into a half to develop on and one held out)")
 	modes := fl.String("modes", "base", "comma-separated: base (the parent as Base, git's renames), sketch (no Base), norenames (Base, no rename map)")
 	maxControls := fl.Int("controls", 20, "untouched symbols verified per commit")
 	verbose := fl.Bool("v", false, "list every instance not followed to its target")
@@ -93,6 +94,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			only[p] = true
 		}
 	}
+	if *half != "" && *half != "lo" && *half != "hi" {
+		return fmt.Errorf("-half: want lo or hi, not %q", *half)
+	}
 	var onlySHA []string
 	for _, p := range strings.Split(*shas, ",") {
 		if p != "" {
@@ -108,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		c := &commits[i]
 		inDev := c.Dataset == "tse" && dev[c.Project]
 		switch {
-		case len(only) > 0 && !only[c.Project], len(onlySHA) > 0 && !hasPrefix(c.SHA, onlySHA):
+		case len(only) > 0 && !only[c.Project], len(onlySHA) > 0 && !hasPrefix(c.SHA, onlySHA), *half != "" && inLowHalf(c.SHA) != (*half == "lo"):
 			continue
 		case *sample == "dev" && !inDev, *sample == "report" && inDev:
 			continue
@@ -150,6 +154,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		report(stdout, name, *sample, runs, *verbose, time.Since(start))
 	}
 	return nil
+}
+
+// inLowHalf reports a SHA whose second hex digit is 0-7. The second, not
+// the first: the JavaScript oracle's relocating commits all start with
+// 0-7.
+func inLowHalf(sha string) bool {
+	return len(sha) > 1 && sha[1] >= '0' && sha[1] <= '7'
 }
 
 func hasPrefix(s string, prefixes []string) bool {
