@@ -831,27 +831,35 @@ func (u *indexRun) paths() []string {
 // edges written in bulk (Store.Load), in chunks so that memory stays
 // bounded however many edges there are, from a goroutine of their own
 // (edgeLoader): Load waits while Badger's writer applies a chunk, and the
-// imports of the next are resolved meanwhile. The name index is written
-// meanwhile too, in a batch of its own. After each reopenEdges edges the
-// batch ends and the store is reopened, as parseAll does: the tables of
-// the edges would otherwise stay mapped to the end of the run.
+// edges of the next are made meanwhile. The imports are resolved ahead on
+// a goroutine of their own too (resolveAhead), which needs nothing of the
+// store, while this one writes their records and makes their edges, which
+// read the package-level names of the files imported. The name index is
+// written meanwhile too, in a batch of its own. After each reopenEdges
+// edges the batch ends and the store is reopened, as parseAll does: the
+// tables of the edges would otherwise stay mapped to the end of the run.
 func (u *indexRun) resolveFirst(ctx context.Context) error {
 	namesDone := make(chan error, 1)
 	go func() {
 		namesDone <- u.store.Batch(func(b *graph.Batch) error { return u.names.write(u.store, b) })
 	}()
-	paths := u.paths()
 	every := cmp.Or(u.opts.reopenEdges, reopenEdges)
-	var r *resolver // built on first use: a tree may import nothing
 	mk := newEdgeMaker(u.store, u.metas, u.decls)
-	i := 0
+	var ahead *resolvedFiles // started once drop is done: it reads the file records
+	defer func() {
+		if ahead != nil {
+			ahead.stop()
+		}
+		u.parsedImports, u.decls = nil, nil
+	}()
 	for {
-		first := i == 0
+		first := ahead == nil
 		err := u.store.Batch(func(b *graph.Batch) error {
 			if first {
 				if err := u.drop(b); err != nil {
 					return err
 				}
+				ahead = u.resolveAhead(ctx)
 			}
 			load := startEdgeLoader(ctx, u.store)
 			// On the way out of an early return, stop only waits for the
@@ -868,28 +876,20 @@ func (u *indexRun) resolveFirst(ctx context.Context) error {
 				}
 			}
 			edges := make([]graph.Edge, 0, edgeChunk)
-			for n := 0; i < len(paths) && n < every; i++ {
-				if err := ctx.Err(); err != nil {
+			for n := 0; n < every; {
+				f, ok, err := ahead.next(ctx)
+				if err != nil {
 					return err
 				}
-				p := paths[i]
-				imps, ok := u.parsedImports.get(p)
 				if !ok {
-					continue
+					break
 				}
-				if r == nil {
-					r = newResolver(u.fsys, paths)
-				}
-				l := u.table.Lookup(u.metas[p].Lang)
-				for k := range imps {
-					r.resolve(l, &imps[k])
-				}
-				u.sum.Imports += len(imps)
-				if err := b.SetOwned(nsImports, p, encodeImports(imps)); err != nil {
+				u.sum.Imports += len(f.imps)
+				if err := b.SetOwned(nsImports, f.path, f.rec); err != nil {
 					return err
 				}
 				had := len(edges)
-				edges = mk.append(edges, p, imps)
+				edges = mk.append(edges, f.path, f.imps)
 				n += len(edges) - had
 				if len(edges) >= edgeChunk {
 					if err := load.send(edges); err != nil { // the loader owns the chunk
@@ -912,15 +912,97 @@ func (u *indexRun) resolveFirst(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if i == len(paths) {
-			break
+		if more, err := ahead.more(ctx); err != nil || !more {
+			return err
 		}
 		if err := u.reopen(); err != nil {
 			return err
 		}
 	}
-	u.parsedImports, u.decls = nil, nil
-	return nil
+}
+
+// resolvedFile is a file's imports with their targets, and its import
+// record.
+type resolvedFile struct {
+	path string
+	imps []Import
+	rec  []byte // encodeImports(imps)
+}
+
+// resolvedFiles hands over the files resolveAhead resolved, in path order.
+type resolvedFiles struct {
+	files  chan resolvedFile
+	cancel context.CancelFunc
+	held   *resolvedFile // taken from files by more, not yet by next
+}
+
+// resolveAhead resolves the imports of the parsed files on a goroutine of
+// its own, in path order, a bounded number of files ahead of the caller.
+// It reads the files' imports, records and configuration files, never
+// the store.
+func (u *indexRun) resolveAhead(ctx context.Context) *resolvedFiles {
+	ctx, cancel := context.WithCancel(ctx)
+	a := &resolvedFiles{files: make(chan resolvedFile, resolveAheadFiles), cancel: cancel}
+	paths, parsed, metas := u.paths(), u.parsedImports, u.metas
+	go func() {
+		defer close(a.files)
+		var r *resolver // built on first use: a tree may import nothing
+		for _, p := range paths {
+			imps, ok := parsed.get(p)
+			if !ok {
+				continue
+			}
+			if r == nil {
+				r = newResolver(u.fsys, paths)
+			}
+			l := u.table.Lookup(metas[p].Lang)
+			for k := range imps {
+				r.resolve(l, &imps[k])
+			}
+			select {
+			case a.files <- resolvedFile{path: p, imps: imps, rec: encodeImports(imps)}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// resolveAheadFiles is how many resolved files resolveAhead keeps ready.
+const resolveAheadFiles = 256
+
+// next returns the next resolved file; false when none is left.
+func (a *resolvedFiles) next(ctx context.Context) (resolvedFile, bool, error) {
+	if f := a.held; f != nil {
+		a.held = nil
+		return *f, true, nil
+	}
+	select {
+	case f, ok := <-a.files:
+		return f, ok, nil
+	case <-ctx.Done():
+		return resolvedFile{}, false, ctx.Err()
+	}
+}
+
+// more reports whether a resolved file is left, waiting for it if need be.
+func (a *resolvedFiles) more(ctx context.Context) (bool, error) {
+	if a.held != nil {
+		return true, nil
+	}
+	f, ok, err := a.next(ctx)
+	if ok {
+		a.held = &f
+	}
+	return ok, err
+}
+
+// stop ends the resolving goroutine and waits for it.
+func (a *resolvedFiles) stop() {
+	a.cancel()
+	for range a.files {
+	}
 }
 
 // reopenEdges is how many IMPORTS edges a first index writes between
