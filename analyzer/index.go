@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"path"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -134,9 +136,23 @@ type result struct {
 // interrupted.
 func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (Summary, error) {
 	u := newIndexRun(store, fsys, opts)
+	fresh, err := u.fresh()
+	if err != nil {
+		return u.sum, fmt.Errorf("read index: %w", err)
+	}
+	if fresh {
+		return u.first(ctx)
+	}
 	if err := u.load(ctx); err != nil {
 		return u.sum, err
 	}
+	return u.update(ctx)
+}
+
+// update is Update once the source is walked and the last run's records
+// read.
+func (u *indexRun) update(ctx context.Context) (Summary, error) {
+	store := u.store
 	u.plan()
 	// A run that finds nothing to read or drop writes nothing, not even
 	// its time: the next run then trusts stats only of files older than an
@@ -168,20 +184,33 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			return summarize(&u.sum, u.metas, u.start), nil
 		}
 	}
-	// Marked before the first write, cleared with the last: a run that
-	// finds the mark knows the import records and edges of an interrupted
-	// run may disagree (they go through separate transactions), and
-	// resolves every parsed file instead of trusting its record.
-	err := store.Update(func(tx *graph.Tx) error {
+	if err := u.begin(); err != nil {
+		return u.sum, err
+	}
+	return u.finish(ctx, u.parseAll(ctx))
+}
+
+// begin marks the run as running before its first write; the mark is
+// cleared with the last. A run that finds the mark knows the import
+// records and edges of an interrupted run may disagree (they go through
+// separate transactions), and resolves every parsed file instead of
+// trusting its record.
+func (u *indexRun) begin() error {
+	err := u.store.Update(func(tx *graph.Tx) error {
 		if err := tx.Set(nsState, "running", u.mark()); err != nil {
 			return err
 		}
 		return u.names.begin(tx)
 	})
 	if err != nil {
-		return u.sum, fmt.Errorf("update index: %w", err)
+		return fmt.Errorf("update index: %w", err)
 	}
-	err = u.parseAll(ctx)
+	return nil
+}
+
+// finish resolves imports and commits, once parseAll returned err.
+func (u *indexRun) finish(ctx context.Context, err error) (Summary, error) {
+	store := u.store
 	if err == nil {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
 	}
@@ -237,7 +266,11 @@ type indexRun struct {
 	seen      map[string]bool      // files of the source that are indexed
 	binNow    map[string]bool      // files of the source skipped as binary
 	todo      []Entry              // files to read
-	removed   []string             // files to drop, sorted
+	// feed, when set, gives the files to read instead of todo as the walk
+	// finds them, and found how many it has found so far (see first).
+	feed    iter.Seq[Entry]
+	found   func() int
+	removed []string // files to drop, sorted
 
 	// What the parsed files change for import resolution.
 	setChanged, configChanged, declChanged bool
@@ -274,33 +307,147 @@ func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
 // load walks the source and reads the last run's records. The two are
 // independent: the walk runs on a goroutine of its own meanwhile.
 func (u *indexRun) load(ctx context.Context) error {
-	type walked struct {
-		entries []Entry
-		skips   []Skip
-		err     error
-		took    time.Duration
-	}
-	walkDone := make(chan walked, 1)
-	go func() {
-		var w walked
-		w.entries, w.skips, w.err = Walk(ctx, u.fsys, WalkOptions{Ignore: u.opts.Ignore, MaxFileSize: u.max, Workers: u.workers})
-		w.took = time.Since(u.start)
-		walkDone <- w
-	}()
+	walkDone := u.walk(ctx, nil)
 	err := u.readIndex()
 	wk := <-walkDone
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
 	}
+	return u.walked(wk)
+}
+
+// walked is what a walk found.
+type walked struct {
+	entries []Entry
+	skips   []Skip
+	err     error
+	took    time.Duration
+}
+
+// walk walks the source on a goroutine of its own, calling found (when
+// set) with each file as it is found, and sends what it found when done.
+func (u *indexRun) walk(ctx context.Context, found func(Entry)) <-chan walked {
+	walkDone := make(chan walked, 1)
+	go func() {
+		var w walked
+		w.entries, w.skips, w.err = Walk(ctx, u.fsys, WalkOptions{Ignore: u.opts.Ignore, MaxFileSize: u.max, Workers: u.workers, found: found})
+		w.took = time.Since(u.start)
+		walkDone <- w
+	}()
+	return walkDone
+}
+
+// walked takes in what the walk found: its files, and its skips ahead of
+// any the run made already.
+func (u *indexRun) walked(wk walked) error {
 	if wk.err != nil {
 		return fmt.Errorf("walk: %w", wk.err)
 	}
 	u.entries = wk.entries
 	u.walkSkips = wk.skips[:len(wk.skips):len(wk.skips)]
-	u.sum.Skipped = u.walkSkips
+	u.sum.Skipped = append(u.walkSkips, u.sum.Skipped...)
 	u.sum.Phases.Walk = wk.took
 	return nil
 }
+
+// fresh reports whether this run is the first index of the store and may
+// parse files as the walk finds them (see first): the store is open for
+// writing and holds no index, not even an interrupted one's, and there is
+// more than one worker.
+func (u *indexRun) fresh() (bool, error) {
+	if u.workers < 2 || u.store.ReadOnly() {
+		return false, nil
+	}
+	fresh := false
+	err := u.store.View(func(tx *graph.Tx) error {
+		for _, k := range []string{"state", "running"} {
+			if _, err := tx.Get(nsState, k); !errors.Is(err, graph.ErrNotFound) {
+				return err
+			}
+		}
+		fresh = true
+		return tx.Keys(nsMeta, "", func(string) error {
+			fresh = false
+			return errStopScan
+		})
+	})
+	if errors.Is(err, errStopScan) {
+		err = nil
+	}
+	return fresh, err
+}
+
+var errStopScan = errors.New("stop scan")
+
+// first is Update for a first index (see fresh): workers parse files as
+// the walk finds them, rather than once it has listed them all. With
+// nothing to read it is update.
+func (u *indexRun) first(ctx context.Context) (Summary, error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	feed := make(chan Entry, walkAhead)
+	var found atomic.Int64
+	walkDone := u.walk(wctx, func(e Entry) {
+		found.Add(1)
+		select {
+		case feed <- e:
+		case <-wctx.Done():
+		}
+	})
+	done := make(chan walked, 1) // after the last file is in feed
+	go func() {
+		wk := <-walkDone
+		close(feed)
+		done <- wk
+	}()
+	e, ok := <-feed
+	if !ok {
+		if err := u.walked(<-done); err != nil {
+			return u.sum, err
+		}
+		return u.update(ctx)
+	}
+	// The walk's phase is the time before the first file to parse; the
+	// rest of it overlaps with parsing.
+	walking := time.Since(u.start)
+	u.metas, u.seen, u.names = map[string]*fileMeta{}, map[string]bool{}, newNameIndex(true)
+	if err := u.begin(); err != nil {
+		cancel()
+		<-done
+		return u.sum, err
+	}
+	u.feed = func(yield func(Entry) bool) {
+		if !yield(e) {
+			return
+		}
+		for e := range feed {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+	u.found = func() int { return int(found.Load()) }
+	err := u.parseAll(ctx)
+	u.feed, u.found = nil, nil
+	if err != nil {
+		cancel() // the walk stops and closes feed
+		<-done
+		return u.finish(ctx, err)
+	}
+	if err := u.walked(<-done); err != nil {
+		return u.sum, err
+	}
+	u.sum.Phases.Walk = walking
+	u.todo = u.entries
+	for p := range u.metas {
+		u.seen[p] = true
+	}
+	return u.finish(ctx, nil)
+}
+
+// walkAhead is how many files a first index's walk finds ahead of the
+// workers that parse them.
+const walkAhead = 1 << 12
 
 // clean reports whether the plan has nothing to read, drop or write.
 func (u *indexRun) clean() bool {
@@ -463,15 +610,18 @@ func (u *indexRun) staleBin() bool {
 // records, and after the last batch unless it was small, it ends the batch
 // and reopens the store (see reopen).
 func (u *indexRun) parseAll(ctx context.Context) error {
-	if len(u.todo) == 0 {
+	todo, total := slices.Values(u.todo), func() int { return len(u.todo) }
+	if u.feed != nil {
+		todo, total = u.feed, u.found
+	} else if len(u.todo) == 0 {
 		return nil
 	}
 	var next func() (result, bool, error) // the next result; false when none is left
-	if u.workers > 1 && len(u.todo) >= 2 {
+	if u.workers > 1 && (len(u.todo) >= 2 || u.feed != nil) {
 		ctx, cancel := context.WithCancel(ctx)
 		results, errc := make(chan result), make(chan error, 1)
 		go func() {
-			errc <- parallel(ctx, u.table, u.workers, u.todo, u.process, func(r result) error {
+			errc <- parallel(ctx, u.table, u.workers, todo, u.process, func(r result) error {
 				select {
 				case results <- r:
 					return nil
@@ -525,7 +675,7 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 				}
 				done++
 				if u.opts.Progress != nil {
-					u.opts.Progress(Progress{Done: done, Total: len(u.todo), Path: r.e.Path})
+					u.opts.Progress(Progress{Done: done, Total: total(), Path: r.e.Path})
 				}
 				if err := u.record(b, r); err != nil {
 					return err
@@ -1052,7 +1202,7 @@ func summarize(sum *Summary, metas map[string]*fileMeta, start time.Time) Summar
 
 // parallel runs process on workers goroutines, each with its own Parser,
 // and hands results to write on the calling goroutine.
-func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
+func parallel(ctx context.Context, table *Table, workers int, todo iter.Seq[Entry],
 	process func(context.Context, *Parser, Entry) (result, error), write func(result) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -1066,7 +1216,7 @@ func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
 	results := make(chan result, max(64, workers*2))
 	g.Go(func() error {
 		defer close(jobs)
-		for _, e := range todo {
+		for e := range todo {
 			select {
 			case jobs <- e:
 			case <-gctx.Done():
