@@ -133,7 +133,8 @@ type result struct {
 //
 // Stages 3 to 5 write in batches (see parseAll); a mark in the store from
 // before the first write to the last tells the next run when a run was
-// interrupted.
+// interrupted. The first index of a store has nothing to read or plan:
+// its workers parse files as the walk finds them (see first).
 func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (Summary, error) {
 	u := newIndexRun(store, fsys, opts)
 	fresh, err := u.fresh()
@@ -352,8 +353,9 @@ func (u *indexRun) walked(wk walked) error {
 
 // fresh reports whether this run is the first index of the store and may
 // parse files as the walk finds them (see first): the store is open for
-// writing and holds no index, not even an interrupted one's, and there is
-// more than one worker.
+// writing, no run has left its time or its mark of a run in progress (every
+// run that writes the index does one or the other), and there is more than
+// one worker.
 func (u *indexRun) fresh() (bool, error) {
 	if u.workers < 2 || u.store.ReadOnly() {
 		return false, nil
@@ -366,18 +368,10 @@ func (u *indexRun) fresh() (bool, error) {
 			}
 		}
 		fresh = true
-		return tx.Keys(nsMeta, "", func(string) error {
-			fresh = false
-			return errStopScan
-		})
+		return nil
 	})
-	if errors.Is(err, errStopScan) {
-		err = nil
-	}
 	return fresh, err
 }
-
-var errStopScan = errors.New("stop scan")
 
 // first is Update for a first index (see fresh): workers parse files as
 // the walk finds them, rather than once it has listed them all. With
