@@ -7,13 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"iter"
 	"path"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -133,27 +131,12 @@ type result struct {
 //
 // Stages 3 to 5 write in batches (see parseAll); a mark in the store from
 // before the first write to the last tells the next run when a run was
-// interrupted. The first index of a store has nothing to read or plan:
-// its workers parse files as the walk finds them (see first).
+// interrupted.
 func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (Summary, error) {
 	u := newIndexRun(store, fsys, opts)
-	fresh, err := u.fresh()
-	if err != nil {
-		return u.sum, fmt.Errorf("read index: %w", err)
-	}
-	if fresh {
-		return u.first(ctx)
-	}
 	if err := u.load(ctx); err != nil {
 		return u.sum, err
 	}
-	return u.update(ctx)
-}
-
-// update is Update once the source is walked and the last run's records
-// read.
-func (u *indexRun) update(ctx context.Context) (Summary, error) {
-	store := u.store
 	u.plan()
 	// A run that finds nothing to read or drop writes nothing, not even
 	// its time: the next run then trusts stats only of files older than an
@@ -185,33 +168,20 @@ func (u *indexRun) update(ctx context.Context) (Summary, error) {
 			return summarize(&u.sum, u.metas, u.start), nil
 		}
 	}
-	if err := u.begin(); err != nil {
-		return u.sum, err
-	}
-	return u.finish(ctx, u.parseAll(ctx))
-}
-
-// begin marks the run as running before its first write; the mark is
-// cleared with the last. A run that finds the mark knows the import
-// records and edges of an interrupted run may disagree (they go through
-// separate transactions), and resolves every parsed file instead of
-// trusting its record.
-func (u *indexRun) begin() error {
-	err := u.store.Update(func(tx *graph.Tx) error {
+	// Marked before the first write, cleared with the last: a run that
+	// finds the mark knows the import records and edges of an interrupted
+	// run may disagree (they go through separate transactions), and
+	// resolves every parsed file instead of trusting its record.
+	err := store.Update(func(tx *graph.Tx) error {
 		if err := tx.Set(nsState, "running", u.mark()); err != nil {
 			return err
 		}
 		return u.names.begin(tx)
 	})
 	if err != nil {
-		return fmt.Errorf("update index: %w", err)
+		return u.sum, fmt.Errorf("update index: %w", err)
 	}
-	return nil
-}
-
-// finish resolves imports and commits, once parseAll returned err.
-func (u *indexRun) finish(ctx context.Context, err error) (Summary, error) {
-	store := u.store
+	err = u.parseAll(ctx)
 	if err == nil {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
 	}
@@ -267,11 +237,7 @@ type indexRun struct {
 	seen      map[string]bool      // files of the source that are indexed
 	binNow    map[string]bool      // files of the source skipped as binary
 	todo      []Entry              // files to read
-	// feed, when set, gives the files to read instead of todo as the walk
-	// finds them, and found how many it has found so far (see first).
-	feed    iter.Seq[Entry]
-	found   func() int
-	removed []string // files to drop, sorted
+	removed   []string             // files to drop, sorted
 
 	// What the parsed files change for import resolution.
 	setChanged, configChanged, declChanged bool
@@ -308,140 +274,33 @@ func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
 // load walks the source and reads the last run's records. The two are
 // independent: the walk runs on a goroutine of its own meanwhile.
 func (u *indexRun) load(ctx context.Context) error {
-	walkDone := u.walk(ctx, nil)
+	type walked struct {
+		entries []Entry
+		skips   []Skip
+		err     error
+		took    time.Duration
+	}
+	walkDone := make(chan walked, 1)
+	go func() {
+		var w walked
+		w.entries, w.skips, w.err = Walk(ctx, u.fsys, WalkOptions{Ignore: u.opts.Ignore, MaxFileSize: u.max, Workers: u.workers})
+		w.took = time.Since(u.start)
+		walkDone <- w
+	}()
 	err := u.readIndex()
 	wk := <-walkDone
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
 	}
-	return u.walked(wk)
-}
-
-// walked is what a walk found.
-type walked struct {
-	entries []Entry
-	skips   []Skip
-	err     error
-	took    time.Duration
-}
-
-// walk walks the source on a goroutine of its own, calling found (when
-// set) with each file as it is found, and sends what it found when done.
-func (u *indexRun) walk(ctx context.Context, found func(Entry)) <-chan walked {
-	walkDone := make(chan walked, 1)
-	go func() {
-		var w walked
-		w.entries, w.skips, w.err = Walk(ctx, u.fsys, WalkOptions{Ignore: u.opts.Ignore, MaxFileSize: u.max, Workers: u.workers, found: found})
-		w.took = time.Since(u.start)
-		walkDone <- w
-	}()
-	return walkDone
-}
-
-// walked takes in what the walk found: its files, and its skips ahead of
-// any the run made already.
-func (u *indexRun) walked(wk walked) error {
 	if wk.err != nil {
 		return fmt.Errorf("walk: %w", wk.err)
 	}
 	u.entries = wk.entries
 	u.walkSkips = wk.skips[:len(wk.skips):len(wk.skips)]
-	u.sum.Skipped = append(u.walkSkips, u.sum.Skipped...)
+	u.sum.Skipped = u.walkSkips
 	u.sum.Phases.Walk = wk.took
 	return nil
 }
-
-// fresh reports whether this run is the first index of the store and may
-// parse files as the walk finds them (see first): the store is open for
-// writing, no run has left its time or its mark of a run in progress (every
-// run that writes the index does one or the other), and there is more than
-// one worker.
-func (u *indexRun) fresh() (bool, error) {
-	if u.workers < 2 || u.store.ReadOnly() {
-		return false, nil
-	}
-	fresh := false
-	err := u.store.View(func(tx *graph.Tx) error {
-		for _, k := range []string{"state", "running"} {
-			if _, err := tx.Get(nsState, k); !errors.Is(err, graph.ErrNotFound) {
-				return err
-			}
-		}
-		fresh = true
-		return nil
-	})
-	return fresh, err
-}
-
-// first is Update for a first index (see fresh): workers parse files as
-// the walk finds them, rather than once it has listed them all. With
-// nothing to read it is update.
-func (u *indexRun) first(ctx context.Context) (Summary, error) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	feed := make(chan Entry, walkAhead)
-	var found atomic.Int64
-	walkDone := u.walk(wctx, func(e Entry) {
-		found.Add(1)
-		select {
-		case feed <- e:
-		case <-wctx.Done():
-		}
-	})
-	done := make(chan walked, 1) // after the last file is in feed
-	go func() {
-		wk := <-walkDone
-		close(feed)
-		done <- wk
-	}()
-	e, ok := <-feed
-	if !ok {
-		if err := u.walked(<-done); err != nil {
-			return u.sum, err
-		}
-		return u.update(ctx)
-	}
-	// The walk's phase is the time before the first file to parse; the
-	// rest of it overlaps with parsing.
-	walking := time.Since(u.start)
-	u.metas, u.seen, u.names = map[string]*fileMeta{}, map[string]bool{}, newNameIndex(true)
-	if err := u.begin(); err != nil {
-		cancel()
-		<-done
-		return u.sum, err
-	}
-	u.feed = func(yield func(Entry) bool) {
-		if !yield(e) {
-			return
-		}
-		for e := range feed {
-			if !yield(e) {
-				return
-			}
-		}
-	}
-	u.found = func() int { return int(found.Load()) }
-	err := u.parseAll(ctx)
-	u.feed, u.found = nil, nil
-	if err != nil {
-		cancel() // the walk stops and closes feed
-		<-done
-		return u.finish(ctx, err)
-	}
-	if err := u.walked(<-done); err != nil {
-		return u.sum, err
-	}
-	u.sum.Phases.Walk = walking
-	u.todo = u.entries
-	for p := range u.metas {
-		u.seen[p] = true
-	}
-	return u.finish(ctx, nil)
-}
-
-// walkAhead is how many files a first index's walk finds ahead of the
-// workers that parse them.
-const walkAhead = 1 << 12
 
 // clean reports whether the plan has nothing to read, drop or write.
 func (u *indexRun) clean() bool {
@@ -604,18 +463,15 @@ func (u *indexRun) staleBin() bool {
 // records, and after the last batch unless it was small, it ends the batch
 // and reopens the store (see reopen).
 func (u *indexRun) parseAll(ctx context.Context) error {
-	todo, total := slices.Values(u.todo), func() int { return len(u.todo) }
-	if u.feed != nil {
-		todo, total = u.feed, u.found
-	} else if len(u.todo) == 0 {
+	if len(u.todo) == 0 {
 		return nil
 	}
 	var next func() (result, bool, error) // the next result; false when none is left
-	if u.workers > 1 && (len(u.todo) >= 2 || u.feed != nil) {
+	if u.workers > 1 && len(u.todo) >= 2 {
 		ctx, cancel := context.WithCancel(ctx)
 		results, errc := make(chan result), make(chan error, 1)
 		go func() {
-			errc <- parallel(ctx, u.table, u.workers, todo, u.process, func(r result) error {
+			errc <- parallel(ctx, u.table, u.workers, u.todo, u.process, func(r result) error {
 				select {
 				case results <- r:
 					return nil
@@ -669,7 +525,7 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 				}
 				done++
 				if u.opts.Progress != nil {
-					u.opts.Progress(Progress{Done: done, Total: total(), Path: r.e.Path})
+					u.opts.Progress(Progress{Done: done, Total: len(u.todo), Path: r.e.Path})
 				}
 				if err := u.record(b, r); err != nil {
 					return err
@@ -975,35 +831,27 @@ func (u *indexRun) paths() []string {
 // edges written in bulk (Store.Load), in chunks so that memory stays
 // bounded however many edges there are, from a goroutine of their own
 // (edgeLoader): Load waits while Badger's writer applies a chunk, and the
-// edges of the next are made meanwhile. The imports are resolved ahead on
-// a goroutine of their own too (resolveAhead), which needs nothing of the
-// store, while this one writes their records and makes their edges, which
-// read the package-level names of the files imported. The name index is
-// written meanwhile too, in a batch of its own. After each reopenEdges
-// edges the batch ends and the store is reopened, as parseAll does: the
-// tables of the edges would otherwise stay mapped to the end of the run.
+// imports of the next are resolved meanwhile. The name index is written
+// meanwhile too, in a batch of its own. After each reopenEdges edges the
+// batch ends and the store is reopened, as parseAll does: the tables of
+// the edges would otherwise stay mapped to the end of the run.
 func (u *indexRun) resolveFirst(ctx context.Context) error {
 	namesDone := make(chan error, 1)
 	go func() {
 		namesDone <- u.store.Batch(func(b *graph.Batch) error { return u.names.write(u.store, b) })
 	}()
+	paths := u.paths()
 	every := cmp.Or(u.opts.reopenEdges, reopenEdges)
+	var r *resolver // built on first use: a tree may import nothing
 	mk := newEdgeMaker(u.store, u.metas, u.decls)
-	var ahead *resolvedFiles // started once drop is done: it reads the file records
-	defer func() {
-		if ahead != nil {
-			ahead.stop()
-		}
-		u.parsedImports, u.decls = nil, nil
-	}()
+	i := 0
 	for {
-		first := ahead == nil
+		first := i == 0
 		err := u.store.Batch(func(b *graph.Batch) error {
 			if first {
 				if err := u.drop(b); err != nil {
 					return err
 				}
-				ahead = u.resolveAhead(ctx)
 			}
 			load := startEdgeLoader(ctx, u.store)
 			// On the way out of an early return, stop only waits for the
@@ -1020,20 +868,28 @@ func (u *indexRun) resolveFirst(ctx context.Context) error {
 				}
 			}
 			edges := make([]graph.Edge, 0, edgeChunk)
-			for n := 0; n < every; {
-				f, ok, err := ahead.next(ctx)
-				if err != nil {
+			for n := 0; i < len(paths) && n < every; i++ {
+				if err := ctx.Err(); err != nil {
 					return err
 				}
+				p := paths[i]
+				imps, ok := u.parsedImports.get(p)
 				if !ok {
-					break
+					continue
 				}
-				u.sum.Imports += len(f.imps)
-				if err := b.SetOwned(nsImports, f.path, f.rec); err != nil {
+				if r == nil {
+					r = newResolver(u.fsys, paths)
+				}
+				l := u.table.Lookup(u.metas[p].Lang)
+				for k := range imps {
+					r.resolve(l, &imps[k])
+				}
+				u.sum.Imports += len(imps)
+				if err := b.SetOwned(nsImports, p, encodeImports(imps)); err != nil {
 					return err
 				}
 				had := len(edges)
-				edges = mk.append(edges, f.path, f.imps)
+				edges = mk.append(edges, p, imps)
 				n += len(edges) - had
 				if len(edges) >= edgeChunk {
 					if err := load.send(edges); err != nil { // the loader owns the chunk
@@ -1056,97 +912,15 @@ func (u *indexRun) resolveFirst(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if more, err := ahead.more(ctx); err != nil || !more {
-			return err
+		if i == len(paths) {
+			break
 		}
 		if err := u.reopen(); err != nil {
 			return err
 		}
 	}
-}
-
-// resolvedFile is a file's imports with their targets, and its import
-// record.
-type resolvedFile struct {
-	path string
-	imps []Import
-	rec  []byte // encodeImports(imps)
-}
-
-// resolvedFiles hands over the files resolveAhead resolved, in path order.
-type resolvedFiles struct {
-	files  chan resolvedFile
-	cancel context.CancelFunc
-	held   *resolvedFile // taken from files by more, not yet by next
-}
-
-// resolveAhead resolves the imports of the parsed files on a goroutine of
-// its own, in path order, a bounded number of files ahead of the caller.
-// It reads the files' imports, records and configuration files, never
-// the store.
-func (u *indexRun) resolveAhead(ctx context.Context) *resolvedFiles {
-	ctx, cancel := context.WithCancel(ctx)
-	a := &resolvedFiles{files: make(chan resolvedFile, resolveAheadFiles), cancel: cancel}
-	paths, parsed, metas := u.paths(), u.parsedImports, u.metas
-	go func() {
-		defer close(a.files)
-		var r *resolver // built on first use: a tree may import nothing
-		for _, p := range paths {
-			imps, ok := parsed.get(p)
-			if !ok {
-				continue
-			}
-			if r == nil {
-				r = newResolver(u.fsys, paths)
-			}
-			l := u.table.Lookup(metas[p].Lang)
-			for k := range imps {
-				r.resolve(l, &imps[k])
-			}
-			select {
-			case a.files <- resolvedFile{path: p, imps: imps, rec: encodeImports(imps)}:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return a
-}
-
-// resolveAheadFiles is how many resolved files resolveAhead keeps ready.
-const resolveAheadFiles = 256
-
-// next returns the next resolved file; false when none is left.
-func (a *resolvedFiles) next(ctx context.Context) (resolvedFile, bool, error) {
-	if f := a.held; f != nil {
-		a.held = nil
-		return *f, true, nil
-	}
-	select {
-	case f, ok := <-a.files:
-		return f, ok, nil
-	case <-ctx.Done():
-		return resolvedFile{}, false, ctx.Err()
-	}
-}
-
-// more reports whether a resolved file is left, waiting for it if need be.
-func (a *resolvedFiles) more(ctx context.Context) (bool, error) {
-	if a.held != nil {
-		return true, nil
-	}
-	f, ok, err := a.next(ctx)
-	if ok {
-		a.held = &f
-	}
-	return ok, err
-}
-
-// stop ends the resolving goroutine and waits for it.
-func (a *resolvedFiles) stop() {
-	a.cancel()
-	for range a.files {
-	}
+	u.parsedImports, u.decls = nil, nil
+	return nil
 }
 
 // reopenEdges is how many IMPORTS edges a first index writes between
@@ -1196,7 +970,7 @@ func summarize(sum *Summary, metas map[string]*fileMeta, start time.Time) Summar
 
 // parallel runs process on workers goroutines, each with its own Parser,
 // and hands results to write on the calling goroutine.
-func parallel(ctx context.Context, table *Table, workers int, todo iter.Seq[Entry],
+func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
 	process func(context.Context, *Parser, Entry) (result, error), write func(result) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -1210,7 +984,7 @@ func parallel(ctx context.Context, table *Table, workers int, todo iter.Seq[Entr
 	results := make(chan result, max(64, workers*2))
 	g.Go(func() error {
 		defer close(jobs)
-		for e := range todo {
+		for _, e := range todo {
 			select {
 			case jobs <- e:
 			case <-gctx.Done():

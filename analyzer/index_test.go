@@ -629,12 +629,12 @@ func TestReopenKeepsAWaitedStore(t *testing.T) {
 	}
 }
 
-// TestFirstIndexWhileWalking: a first index with several workers parses
-// files as the walk finds them (see first); its summary, progress and
-// index are those of a run with one worker, which walks first, and a
-// second run finds nothing to read. A cancelled one stops with the
-// context's error and leaves a store the next run indexes.
-func TestFirstIndexWhileWalking(t *testing.T) {
+// TestFirstIndexWorkersAgree: a first index with several workers on disk
+// (skips, a syntax error, ignored files included) has the summary,
+// progress and index of a run with one worker in memory, and a second run
+// finds nothing to read. A cancelled one stops with the context's error
+// and leaves a store the next run indexes.
+func TestFirstIndexWorkersAgree(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{"go.mod": "module x\n", ".gitignore": "gen/\n", "gen/g.go": "package gen\n",
 		"bin.dat": "a\x00b", "bad/b.go": "package bad\n\nfunc (\n", "big.txt": strings.Repeat("x", 100)}

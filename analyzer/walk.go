@@ -27,10 +27,6 @@ type WalkOptions struct {
 	// Workers lists directories in parallel (the walk is bound by system
 	// calls); 0 means GOMAXPROCS, 1 walks on the calling goroutine only.
 	Workers int
-
-	// found, when set, is called with each file as it is found, from the
-	// walk's goroutines (so possibly at once), before Walk returns it.
-	found func(Entry)
 }
 
 // Entry is a file found by Walk.
@@ -65,7 +61,7 @@ func Walk(ctx context.Context, fsys fs.FS, opts WalkOptions) ([]Entry, []Skip, e
 	for _, p := range opts.Ignore {
 		root = appendPatterns(root, []byte(p), nil)
 	}
-	w := &walkState{ctx: ctx, fsys: fsys, max: max, found: opts.found}
+	w := &walkState{ctx: ctx, fsys: fsys, max: max}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -83,11 +79,10 @@ func Walk(ctx context.Context, fsys fs.FS, opts WalkOptions) ([]Entry, []Skip, e
 }
 
 type walkState struct {
-	ctx   context.Context
-	fsys  fs.FS
-	max   int64
-	sem   chan struct{} // extra goroutines allowed; nil: sequential
-	found func(Entry)   // see WalkOptions
+	ctx  context.Context
+	fsys fs.FS
+	max  int64
+	sem  chan struct{} // extra goroutines allowed; nil: sequential
 }
 
 // walkOut collects one directory's results, then its subtrees' in name
@@ -242,11 +237,7 @@ func (w *walkState) add(out *walkOut, p string, fi fs.FileInfo) {
 	if t := fi.ModTime(); !t.IsZero() {
 		mt = t.UnixNano()
 	}
-	e := Entry{Path: p, Size: fi.Size(), ModTime: mt}
-	out.files = append(out.files, e)
-	if w.found != nil {
-		w.found(e)
-	}
+	out.files = append(out.files, Entry{Path: p, Size: fi.Size(), ModTime: mt})
 }
 
 // isBinary reports content that is not text: a NUL byte in the first 8000
