@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -625,5 +626,77 @@ func TestReopenKeepsAWaitedStore(t *testing.T) {
 	store.Close()
 	if err := <-opened; err != nil {
 		t.Errorf("the waiting opener after the run: %v", err)
+	}
+}
+
+// TestFirstIndexWorkersAgree: a first index with several workers on disk
+// (skips, a syntax error, ignored files included) has the summary,
+// progress and index of a run with one worker in memory, and a second run
+// finds nothing to read. A cancelled one stops with the context's error
+// and leaves a store the next run indexes.
+func TestFirstIndexWorkersAgree(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module x\n", ".gitignore": "gen/\n", "gen/g.go": "package gen\n",
+		"bin.dat": "a\x00b", "bad/b.go": "package bad\n\nfunc (\n", "big.txt": strings.Repeat("x", 100)}
+	for i := range 40 {
+		files[fmt.Sprintf("p%d/f.go", i%6)] = fmt.Sprintf("package p%d\n\nimport \"x/q\"\n\nfunc F%d() { q.Q%d() }\n", i%6, i, i%4)
+		files[fmt.Sprintf("q/q%d.go", i)] = fmt.Sprintf("package q\n\nfunc Q%d() {}\n", i)
+	}
+	writeFiles(t, dir, files)
+	summary := func(s Summary) string {
+		s.Duration, s.Phases = 0, Summary{}.Phases
+		slices.SortFunc(s.Skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+		return fmt.Sprintf("%+v", s)
+	}
+	opts := Options{MaxFileSize: 50}
+	one := openStore(t)
+	o := opts
+	o.Workers = 1
+	want := summary(mustUpdate(t, one, dir, o))
+	wantDump := indexDump(t, one)
+
+	store, err := graph.Open(filepath.Join(t.TempDir(), "db"), graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	last := Progress{}
+	o = opts
+	o.Workers = 3
+	o.Progress = func(p Progress) {
+		if p.Done > p.Total {
+			t.Errorf("progress %d of %d", p.Done, p.Total)
+		}
+		last = p
+	}
+	if got := summary(mustUpdate(t, store, dir, o)); got != want {
+		t.Errorf("summary\n got %s\nwant %s", got, want)
+	}
+	if got := indexDump(t, store); !reflect.DeepEqual(got, wantDump) {
+		t.Errorf("index differs from one worker's:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantDump, "\n"))
+	}
+	if last.Done != last.Total || last.Total != 50 {
+		t.Errorf("last progress %d of %d, want 50 of 50", last.Done, last.Total)
+	}
+	if sum := mustUpdate(t, store, dir, Options{MaxFileSize: 50, Workers: 3}); sum.Parsed != 0 {
+		t.Errorf("second run parsed %d files", sum.Parsed)
+	}
+
+	cancelled, err := graph.Open(filepath.Join(t.TempDir(), "db"), graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancelled.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	o = opts
+	o.Workers = 3
+	o.Progress = func(Progress) { cancel() }
+	if _, err := Update(ctx, cancelled, source.Dir(dir), o); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled first index: %v, want context.Canceled", err)
+	}
+	o.Progress = nil
+	mustUpdate(t, cancelled, dir, o)
+	if got := indexDump(t, cancelled); !reflect.DeepEqual(got, wantDump) {
+		t.Errorf("index after a cancelled first one differs from one worker's")
 	}
 }
