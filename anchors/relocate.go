@@ -892,6 +892,9 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Siblings look this much alike (startPos and endPos): without
 		// the same header, only a candidate.
 		c.score = min(sketchScore(c.sim), 0.75)
+	case c.simKnown && like < 0.85 && v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown):
+		// Renamed in its type, its body rewritten: see rewrittenInPlace.
+		c.score = 0.8 + 0.15*like
 	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks) || keepsName(o, c)):
 		// Renamed: the body (and the diff) must speak; the same header
 		// and a related name help. A tiny body must be nearly the same:

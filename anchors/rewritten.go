@@ -1,0 +1,134 @@
+package anchors
+
+import (
+	"context"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// Java methods renamed while their body was rewritten keep too little of
+// it for the body alone to speak (validateNonOverlappingAndReturnSortedRanges
+// became validateAndSortRanges, taking a new parameter, its loop replaced
+// by a stream). A reviewer reads such a change from several things
+// together: the method that vanished from a type and the one that appeared
+// in it pair with nothing else there, their names share their main words,
+// and their signatures, or the diff of the file, agree.
+
+// rewrittenLike is the least body likeness a rewritten rename keeps:
+// under it, a new method is new code.
+const rewrittenLike = 0.3
+
+// rewrittenPairMargin is how much less like than the pair another
+// vanished or new method of the type must be for the pairing to be the
+// only one.
+const rewrittenPairMargin = 0.05
+
+// rewrittenInPlace reports whether s (of cf, sim like o's old code) is
+// o's Java method renamed in its own type while its body was rewritten:
+// new in the type, its name sharing the old one's main words, the two
+// each other's best match among what vanished from the type and what
+// appeared in it, and one more sign besides (the same parameters or
+// return type, the diff of the file keeping its lines there, or a name
+// all but the same).
+func (v *Verifier) rewrittenInPlace(ctx context.Context, o origin, cf *File, s analyzer.Symbol, sim, kept float64, keptKnown bool) bool {
+	if !o.known() || v.opts.Base == nil || cf.Lang != "java" || o.file.Lang != "java" || sim < rewrittenLike ||
+		!callableKind(s.Kind) || !callableKind(o.sym.Kind) || s.Kind != o.sym.Kind || s.Name == o.name {
+		return false
+	}
+	if s.Path != o.sym.Path && s.Path != o.renamedTo {
+		return false
+	}
+	_, sfq, _ := cutFQ(s.FQName)
+	if outerName(sfq) != o.outer || o.outer == "" {
+		return false
+	}
+	names := nameSimilarity(o.name, s.Name)
+	if names < 0.5 || tinyPair(o, v.symbolTokens(cf, s)) || v.hadName(ctx, cf, s) {
+		return false
+	}
+	signs := 0
+	if names >= 0.75 {
+		signs++
+	}
+	if keptKnown && kept >= 0.3 {
+		signs++
+	}
+	if ps, ok := params(o.file, o.sym); ok && len(ps) > 0 && selectorOf(o.file, o.sym) == selectorOf(cf, s) {
+		signs++
+	}
+	if rt := javaReturnType(o.file, o.sym); rt != "" && rt != "void" && rt == javaReturnType(cf, s) {
+		signs++
+	}
+	if signs == 0 {
+		return false
+	}
+	return v.onlyPair(ctx, o, cf, s, sim)
+}
+
+// onlyPair reports whether o's method and s (of cf, sim like it) are each
+// other's best match: no other method new in s's type is about as like
+// o's old code, and no other method that vanished from o's type is about
+// as like s.
+func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.Symbol, sim float64) bool {
+	old := normalize(o.toks, o.name, o.outer)
+	for _, x := range cf.Symbols {
+		_, xfq, _ := cutFQ(x.FQName)
+		if x.StartLine == s.StartLine || !callableKind(x.Kind) || outerName(xfq) != o.outer || v.hadName(ctx, cf, x) {
+			continue
+		}
+		if similarity(old, normalize(v.symbolTokens(cf, x), x.Name, o.outer)) >= sim-rewrittenPairMargin {
+			return false
+		}
+	}
+	now := normalize(v.symbolTokens(cf, s), s.Name, o.outer)
+	for _, d := range v.vanished(ctx, o.sym.Path) {
+		_, dfq, _ := cutFQ(d.FQName)
+		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer {
+			continue
+		}
+		if similarity(normalize(v.symbolTokens(o.file, d), d.Name, o.outer), now) >= sim-rewrittenPairMargin {
+			return false
+		}
+	}
+	return true
+}
+
+// javaReturnType reads the return type of Java method s of f: the
+// tokens of its header between its modifiers (and annotations) and its
+// name, "" when none can be read (a constructor).
+func javaReturnType(f *File, s analyzer.Symbol) string {
+	toks := headerTokens(f, s)
+	at := nameAt(toks, s.Name, f.Lang)
+	if at <= 0 {
+		return ""
+	}
+	start := 0
+	for i := 0; i < at; i++ {
+		switch toks[i] {
+		case "public", "protected", "private", "static", "final", "abstract", "synchronized", "native", "default", "strictfp", ";", "}", "{":
+			start = i + 1
+		case "@":
+			// An annotation: its name, and its arguments when it has any.
+			j := i + 1
+			for j+1 < at && toks[j+1] == "." {
+				j += 2
+			}
+			if j+1 < at && toks[j+1] == "(" {
+				depth := 0
+				for j++; j < at; j++ {
+					if toks[j] == "(" {
+						depth++
+					} else if toks[j] == ")" {
+						depth--
+						if depth == 0 {
+							break
+						}
+					}
+				}
+			}
+			start, i = j+1, j
+		}
+	}
+	return strings.Join(toks[start:at], " ")
+}
