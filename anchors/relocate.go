@@ -622,7 +622,7 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 	if b.sym.Path != a.Path() && b.sym.Path != renamedTo {
 		// Moved and renamed: more of the body, and a related name, and
 		// no successor left in its place.
-		if b.likeness() < 0.65 || len(o.toks) < 40 || len(v.symbolTokens(b.file, b.sym)) < 40 || nameSimilarity(o.name, b.sym.Name) < 0.3 || o.successor != nil {
+		if b.likeness() < 0.65 || o.successor != nil || !v.farRenameTold(o, b) {
 			return false
 		}
 	}
@@ -632,6 +632,17 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 		}
 	}
 	return true
+}
+
+// farRenameTold reports whether a symbol moved and renamed to b says
+// enough of itself: a larger body on both sides and a related name, or
+// what a Java type says instead (see javaTypeRenameTold).
+func (v *Verifier) farRenameTold(o origin, b candidate) bool {
+	n, m := len(o.toks), len(v.symbolTokens(b.file, b.sym))
+	if n >= 40 && m >= 40 && nameSimilarity(o.name, b.sym.Name) >= 0.3 {
+		return true
+	}
+	return javaTypeRenameTold(o, b, n, m)
 }
 
 // successor returns a callable of f (the file of bs now) that is new in

@@ -132,3 +132,29 @@ func javaReturnType(f *File, s analyzer.Symbol) string {
 	}
 	return strings.Join(toks[start:at], " ")
 }
+
+// javaTypeRenameTold reports whether a Java type moved and renamed to b
+// (n tokens before, m after) says by its names what a small body cannot:
+// a name all but the same (PojoMassIndexingIdentifierLoadingContext
+// became PojoMassIdentifierLoadingContext, an interface of a few
+// methods), or a nested type made top-level under the words of its
+// enclosing type and its own (StandalonePojoEntityTypeMetadataProvider's
+// EntityDefinition became StandalonePojoEntityTypeMetadata).
+func javaTypeRenameTold(o origin, b candidate, n, m int) bool {
+	if o.file == nil || o.file.Lang != "java" || b.file.Lang != "java" || !typeKind(o.sym.Kind) || b.sym.Kind != o.sym.Kind {
+		return false
+	}
+	if nameSimilarity(o.name, b.sym.Name) >= 0.75 && n >= 20 && m >= 20 {
+		return true
+	}
+	_, bfq, _ := cutFQ(b.sym.FQName)
+	return o.outer != "" && outerName(bfq) == "" && n >= 40 && m >= 40 && nameSimilarity(lastName(o.outer)+o.name, b.sym.Name) >= 0.6
+}
+
+func typeKind(k string) bool {
+	switch k {
+	case analyzer.KindClass, analyzer.KindInterface, analyzer.KindEnum, analyzer.KindType:
+		return true
+	}
+	return false
+}
