@@ -66,28 +66,65 @@ func (v *Verifier) rewrittenInPlace(ctx context.Context, o origin, cf *File, s a
 	return v.onlyPair(ctx, o, cf, s, sim)
 }
 
+// rewrittenScope bounds how many methods new in a type, or vanished from
+// it, onlyPair weighs: a type rewritten wholesale pairs nothing.
+const rewrittenScope = 40
+
 // onlyPair reports whether o's method and s (of cf, sim like it) are each
-// other's best match: no other method new in s's type is about as like
-// o's old code, and no other method that vanished from o's type is about
-// as like s.
+// other's best match among the methods that vanished from the type and
+// those new in it, as a reviewer pairs them: no other new method is about
+// as like o's old code unless another vanished method is clearly more
+// like it (its own rename: selectTwoMethodWithTwoParameters became
+// selectTwoMethodsWithTwoParameters beside the rewritten
+// selectOneMethodWithOneParameter), and no other vanished method is about
+// as like s unless it has a new method clearly more like it.
 func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.Symbol, sim float64) bool {
+	var news, olds [][]string
+	var rivalNew, rivalOld []int
 	old := normalize(o.toks, o.name, o.outer)
+	now := normalize(v.symbolTokens(cf, s), s.Name, o.outer)
 	for _, x := range cf.Symbols {
 		_, xfq, _ := cutFQ(x.FQName)
 		if x.StartLine == s.StartLine || !callableKind(x.Kind) || outerName(xfq) != o.outer || v.hadName(ctx, cf, x) {
 			continue
 		}
-		if similarity(old, normalize(v.symbolTokens(cf, x), x.Name, o.outer)) >= sim-rewrittenPairMargin {
-			return false
+		xt := normalize(v.symbolTokens(cf, x), x.Name, o.outer)
+		if similarity(old, xt) >= sim-rewrittenPairMargin {
+			rivalNew = append(rivalNew, len(news))
 		}
+		news = append(news, xt)
 	}
-	now := normalize(v.symbolTokens(cf, s), s.Name, o.outer)
 	for _, d := range v.vanished(ctx, o.sym.Path) {
 		_, dfq, _ := cutFQ(d.FQName)
 		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer {
 			continue
 		}
-		if similarity(normalize(v.symbolTokens(o.file, d), d.Name, o.outer), now) >= sim-rewrittenPairMargin {
+		dt := normalize(v.symbolTokens(o.file, d), d.Name, o.outer)
+		if similarity(dt, now) >= sim-rewrittenPairMargin {
+			rivalOld = append(rivalOld, len(olds))
+		}
+		olds = append(olds, dt)
+	}
+	if len(rivalNew)+len(rivalOld) > 0 && (len(news) > rewrittenScope || len(olds) > rewrittenScope) {
+		return false
+	}
+	// pairedElsewhere: one of others is clearly more like x than o's old
+	// code (or s) is.
+	pairedElsewhere := func(x []string, mine float64, others [][]string) bool {
+		for _, y := range others {
+			if similarity(y, x) > mine+rewrittenPairMargin {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range rivalNew {
+		if !pairedElsewhere(news[i], similarity(old, news[i]), olds) {
+			return false
+		}
+	}
+	for _, i := range rivalOld {
+		if !pairedElsewhere(olds[i], similarity(olds[i], now), news) {
 			return false
 		}
 	}
