@@ -140,34 +140,15 @@ func javaReturnType(f *File, s analyzer.Symbol) string {
 	if at <= 0 {
 		return ""
 	}
+	head := dropAnnotations(toks[:at])
 	start := 0
-	for i := 0; i < at; i++ {
-		switch toks[i] {
+	for i, t := range head {
+		switch t {
 		case "public", "protected", "private", "static", "final", "abstract", "synchronized", "native", "default", "strictfp", ";", "}", "{":
 			start = i + 1
-		case "@":
-			// An annotation: its name, and its arguments when it has any.
-			j := i + 1
-			for j+1 < at && toks[j+1] == "." {
-				j += 2
-			}
-			if j+1 < at && toks[j+1] == "(" {
-				depth := 0
-				for j++; j < at; j++ {
-					if toks[j] == "(" {
-						depth++
-					} else if toks[j] == ")" {
-						depth--
-						if depth == 0 {
-							break
-						}
-					}
-				}
-			}
-			start, i = j+1, j
 		}
 	}
-	return strings.Join(toks[start:at], " ")
+	return strings.Join(head[start:], " ")
 }
 
 // javaTypeRenameTold reports whether a Java type moved and renamed to b
