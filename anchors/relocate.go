@@ -622,7 +622,7 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 	if b.sym.Path != a.Path() && b.sym.Path != renamedTo {
 		// Moved and renamed: more of the body, and a related name, and
 		// no successor left in its place.
-		if b.likeness() < 0.65 || len(o.toks) < 40 || len(v.symbolTokens(b.file, b.sym)) < 40 || nameSimilarity(o.name, b.sym.Name) < 0.3 || o.successor != nil {
+		if b.likeness() < 0.65 || o.successor != nil || !v.farRenameTold(o, b) {
 			return false
 		}
 	}
@@ -632,6 +632,17 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 		}
 	}
 	return true
+}
+
+// farRenameTold reports whether a symbol moved and renamed to b says
+// enough of itself: a larger body on both sides and a related name, or
+// what a Java type says instead (see javaTypeRenameTold).
+func (v *Verifier) farRenameTold(o origin, b candidate) bool {
+	n, m := len(o.toks), len(v.symbolTokens(b.file, b.sym))
+	if n >= 40 && m >= 40 && nameSimilarity(o.name, b.sym.Name) >= 0.3 {
+		return true
+	}
+	return javaTypeRenameTold(o, b, n, m)
 }
 
 // successor returns a callable of f (the file of bs now) that is new in
@@ -892,6 +903,9 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Siblings look this much alike (startPos and endPos): without
 		// the same header, only a candidate.
 		c.score = min(sketchScore(c.sim), 0.75)
+	case c.simKnown && like < 0.85 && v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown):
+		// Renamed in its type, its body rewritten: see rewrittenInPlace.
+		c.score = 0.8 + 0.15*like
 	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks) || keepsName(o, c)):
 		// Renamed: the body (and the diff) must speak; the same header
 		// and a related name help. A tiny body must be nearly the same:

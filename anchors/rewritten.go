@@ -1,0 +1,178 @@
+package anchors
+
+import (
+	"context"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// Java methods renamed while their body was rewritten keep too little of
+// it for the body alone to speak (validateNonOverlappingAndReturnSortedRanges
+// became validateAndSortRanges, taking a new parameter, its loop replaced
+// by a stream). A reviewer reads such a change from several things
+// together: the method that vanished from a type and the one that appeared
+// in it pair with nothing else there, their names share their main words,
+// and their signatures, or the diff of the file, agree.
+
+// rewrittenLike is the least body likeness a rewritten rename keeps:
+// under it, a new method is new code.
+const rewrittenLike = 0.3
+
+// rewrittenPairMargin is how much less like than the pair another
+// vanished or new method of the type must be for the pairing to be the
+// only one.
+const rewrittenPairMargin = 0.05
+
+// rewrittenInPlace reports whether s (of cf, sim like o's old code) is
+// o's Java method renamed in its own type while its body was rewritten:
+// new in the type, its name sharing the old one's main words, the two
+// each other's best match among what vanished from the type and what
+// appeared in it, and one more sign besides (the same parameters or
+// return type, the diff of the file keeping its lines there, or a name
+// all but the same).
+func (v *Verifier) rewrittenInPlace(ctx context.Context, o origin, cf *File, s analyzer.Symbol, sim, kept float64, keptKnown bool) bool {
+	if !o.known() || v.opts.Base == nil || cf.Lang != "java" || o.file.Lang != "java" || sim < rewrittenLike ||
+		!callableKind(s.Kind) || !callableKind(o.sym.Kind) || s.Kind != o.sym.Kind || s.Name == o.name {
+		return false
+	}
+	if s.Path != o.sym.Path && s.Path != o.renamedTo {
+		return false
+	}
+	_, sfq, _ := cutFQ(s.FQName)
+	if outerName(sfq) != o.outer || o.outer == "" {
+		return false
+	}
+	names := nameSimilarity(o.name, s.Name)
+	if names < 0.5 || tinyPair(o, v.symbolTokens(cf, s)) || v.hadName(ctx, cf, s) {
+		return false
+	}
+	signs := 0
+	if names >= 0.75 {
+		signs++
+	}
+	if keptKnown && kept >= 0.3 {
+		signs++
+	}
+	if ps, ok := params(o.file, o.sym); ok && len(ps) > 0 && selectorOf(o.file, o.sym) == selectorOf(cf, s) {
+		signs++
+	}
+	if rt := javaReturnType(o.file, o.sym); rt != "" && rt != "void" && rt == javaReturnType(cf, s) {
+		signs++
+	}
+	if signs == 0 {
+		return false
+	}
+	return v.onlyPair(ctx, o, cf, s, sim)
+}
+
+// rewrittenScope bounds how many methods new in a type, or vanished from
+// it, onlyPair weighs: a type rewritten wholesale pairs nothing.
+const rewrittenScope = 40
+
+// onlyPair reports whether o's method and s (of cf, sim like it) are each
+// other's best match among the methods that vanished from the type and
+// those new in it, as a reviewer pairs them: no other new method is about
+// as like o's old code unless another vanished method is clearly more
+// like it (its own rename: selectTwoMethodWithTwoParameters became
+// selectTwoMethodsWithTwoParameters beside the rewritten
+// selectOneMethodWithOneParameter), and no other vanished method is about
+// as like s unless it has a new method clearly more like it.
+func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.Symbol, sim float64) bool {
+	var news, olds [][]string
+	var rivalNew, rivalOld []int
+	old := normalize(o.toks, o.name, o.outer)
+	now := normalize(v.symbolTokens(cf, s), s.Name, o.outer)
+	for _, x := range cf.Symbols {
+		_, xfq, _ := cutFQ(x.FQName)
+		if x.StartLine == s.StartLine || !callableKind(x.Kind) || outerName(xfq) != o.outer || v.hadName(ctx, cf, x) {
+			continue
+		}
+		xt := normalize(v.symbolTokens(cf, x), x.Name, o.outer)
+		if similarity(old, xt) >= sim-rewrittenPairMargin {
+			rivalNew = append(rivalNew, len(news))
+		}
+		news = append(news, xt)
+	}
+	for _, d := range v.vanished(ctx, o.sym.Path) {
+		_, dfq, _ := cutFQ(d.FQName)
+		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer {
+			continue
+		}
+		dt := normalize(v.symbolTokens(o.file, d), d.Name, o.outer)
+		if similarity(dt, now) >= sim-rewrittenPairMargin {
+			rivalOld = append(rivalOld, len(olds))
+		}
+		olds = append(olds, dt)
+	}
+	if len(rivalNew)+len(rivalOld) > 0 && (len(news) > rewrittenScope || len(olds) > rewrittenScope) {
+		return false
+	}
+	// pairedElsewhere: one of others is clearly more like x than o's old
+	// code (or s) is.
+	pairedElsewhere := func(x []string, mine float64, others [][]string) bool {
+		for _, y := range others {
+			if similarity(y, x) > mine+rewrittenPairMargin {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range rivalNew {
+		if !pairedElsewhere(news[i], similarity(old, news[i]), olds) {
+			return false
+		}
+	}
+	for _, i := range rivalOld {
+		if !pairedElsewhere(olds[i], similarity(olds[i], now), news) {
+			return false
+		}
+	}
+	return true
+}
+
+// javaReturnType reads the return type of Java method s of f: the
+// tokens of its header between its modifiers (and annotations) and its
+// name, "" when none can be read (a constructor).
+func javaReturnType(f *File, s analyzer.Symbol) string {
+	toks := headerTokens(f, s)
+	at := nameAt(toks, s.Name, f.Lang)
+	if at <= 0 {
+		return ""
+	}
+	head := dropAnnotations(toks[:at])
+	start := 0
+	for i, t := range head {
+		switch t {
+		case "public", "protected", "private", "static", "final", "abstract", "synchronized", "native", "default", "strictfp", ";", "}", "{":
+			start = i + 1
+		}
+	}
+	return strings.Join(head[start:], " ")
+}
+
+// javaTypeRenameTold reports whether a Java type moved and renamed to b
+// (n tokens before, m after) says by its names what a small body cannot:
+// a name all but the same (PojoMassIndexingIdentifierLoadingContext
+// became PojoMassIdentifierLoadingContext, an interface of a few
+// methods), or a nested type made top-level under the words of its
+// enclosing type and its own (StandalonePojoEntityTypeMetadataProvider's
+// EntityDefinition became StandalonePojoEntityTypeMetadata).
+func javaTypeRenameTold(o origin, b candidate, n, m int) bool {
+	if o.file == nil || o.file.Lang != "java" || b.file.Lang != "java" || !typeKind(o.sym.Kind) || b.sym.Kind != o.sym.Kind {
+		return false
+	}
+	if nameSimilarity(o.name, b.sym.Name) >= 0.75 && n >= 20 && m >= 20 {
+		return true
+	}
+	_, bfq, _ := cutFQ(b.sym.FQName)
+	return o.outer != "" && outerName(bfq) == "" && n >= 40 && m >= 40 && nameSimilarity(lastName(o.outer)+o.name, b.sym.Name) >= 0.6
+}
+
+func typeKind(k string) bool {
+	switch k {
+	case analyzer.KindClass, analyzer.KindInterface, analyzer.KindEnum, analyzer.KindType:
+		return true
+	}
+	return false
+}
