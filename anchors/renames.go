@@ -32,12 +32,8 @@ func (v *Verifier) pairRenamed(ctx context.Context, p string) string {
 	if _, err := v.files.File(ctx, p); err == nil {
 		return "" // still there
 	}
-	old, ok := v.baseLines(ctx, p)
+	old, now, ok := v.linesAndPaths(ctx, p)
 	if !ok {
-		return ""
-	}
-	now, err := v.files.Paths(ctx)
-	if err != nil {
 		return ""
 	}
 	before, err := v.opts.Base.Paths(ctx)
@@ -84,6 +80,16 @@ func (v *Verifier) baseLines(ctx context.Context, p string) (map[string]int, boo
 		return nil, false
 	}
 	return lineCounts(bf.Src), true
+}
+
+// linesAndPaths returns baseLines of p with the paths of the source now;
+// ok is false when either cannot be read.
+func (v *Verifier) linesAndPaths(ctx context.Context, p string) (old map[string]int, now []string, ok bool) {
+	if old, ok = v.baseLines(ctx, p); !ok {
+		return nil, nil, false
+	}
+	now, err := v.files.Paths(ctx)
+	return old, now, err == nil
 }
 
 // closestFile returns the file of paths (in the source) that has the most

@@ -85,12 +85,8 @@ func (v *Verifier) tookOver(ctx context.Context, p string) string {
 	if v.opts.Base == nil {
 		return ""
 	}
-	old, ok := v.baseLines(ctx, p)
+	old, now, ok := v.linesAndPaths(ctx, p)
 	if !ok {
-		return ""
-	}
-	now, err := v.files.Paths(ctx)
-	if err != nil {
 		return ""
 	}
 	at := ""
