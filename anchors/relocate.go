@@ -1712,8 +1712,13 @@ func (v *Verifier) codeSizeCompatible(ctx context.Context, s analyzer.Symbol, co
 	if !ok {
 		return false
 	}
-	got := fresh.EndLine - fresh.StartLine + 1 - leadingComments(cf.Lang, cf.Src, fresh.StartLine, fresh.EndLine)
-	return sizeCompatible(code, got, loose)
+	key := symbolKey(cf, fresh)
+	doc, ok := v.docs.Load(key)
+	if !ok {
+		doc = leadingComments(cf.Lang, cf.Src, fresh.StartLine, fresh.EndLine)
+		v.docs.Store(key, doc)
+	}
+	return sizeCompatible(code, fresh.EndLine-fresh.StartLine+1-doc.(int), loose)
 }
 
 // leadingComments counts the lines at the start of lines start..end of
