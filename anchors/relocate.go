@@ -1684,9 +1684,9 @@ func sizeSlack(want int, loose bool) int {
 	return max(2, want/4)
 }
 
-// minDocBound is the least doc comment the scan allows a candidate to
-// have gained: a symbol of n code lines may have gained max(minDocBound,
-// n) lines of doc comment.
+// minDocBound bounds the doc comment the scan lets a candidate have
+// gained: up to max(minDocBound, n) lines over n lines of code, which
+// keeps the extra files read in proportion.
 const minDocBound = 8
 
 // mayBeDocumented reports whether a symbol of got lines may have about
