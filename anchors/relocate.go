@@ -300,12 +300,20 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 		if s, e, ok := a.Range(); ok {
 			lines = e - s + 1
 		}
+		// A symbol's lines take in its doc comment, which a move may add
+		// or drop: what is compared beside the whole is its code alone.
+		code := lines
+		if o.known() && lines > 0 {
+			code = lines - leadingComments(o.file.Lang, o.file.Src, o.sym.StartLine, o.sym.EndLine)
+		}
 		budget := maxSketchScan
 		_ = v.files.EachSymbol(ctx, func(s analyzer.Symbol) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if s.Name == name || !kindsCompatible(a.Kind, s.Kind) || !sizeCompatible(lines, s.EndLine-s.StartLine+1, o.known()) {
+			got := s.EndLine - s.StartLine + 1
+			fits := sizeCompatible(lines, got, o.known())
+			if s.Name == name || !kindsCompatible(a.Kind, s.Kind) || !fits && !mayBeDocumented(code, got, o.known()) {
 				return nil
 			}
 			if lines > 0 && lines <= 2 && !o.known() && (o.want == nil || path.Dir(s.Path) != path.Dir(a.Path())) {
@@ -316,6 +324,9 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 					return errStopScan
 				}
 				budget--
+			}
+			if !fits && !v.codeSizeCompatible(ctx, s, code, o.known()) {
+				return nil
 			}
 			consider(s)
 			return nil
@@ -1662,11 +1673,78 @@ func sizeCompatible(want, got int, loose bool) bool {
 	if want == 0 {
 		return true
 	}
-	slack := max(2, want/4)
+	return abs(got-want) <= sizeSlack(want, loose)
+}
+
+// sizeSlack is how many lines a candidate's size may be off by.
+func sizeSlack(want int, loose bool) int {
 	if loose {
-		slack = max(4, want/2)
+		return max(4, want/2)
 	}
-	return abs(got-want) <= slack
+	return max(2, want/4)
+}
+
+// minDocBound bounds the doc comment the scan lets a candidate have
+// gained: up to max(minDocBound, n) lines over n lines of code, which
+// keeps the extra files read in proportion.
+const minDocBound = 8
+
+// mayBeDocumented reports whether a symbol of got lines may have about
+// code lines of code (as sizeCompatible takes it) once a leading comment
+// of at most max(minDocBound, code) lines is left out: worth reading its
+// file to count them.
+func mayBeDocumented(code, got int, loose bool) bool {
+	if code <= 0 {
+		return false
+	}
+	slack := sizeSlack(code, loose)
+	return got >= code-slack && got <= code+slack+max(minDocBound, code)
+}
+
+// codeSizeCompatible reads s's file and compares its lines without its
+// leading comment with code, the anchored symbol's.
+func (v *Verifier) codeSizeCompatible(ctx context.Context, s analyzer.Symbol, code int, loose bool) bool {
+	cf, err := v.files.File(ctx, s.Path)
+	if err != nil {
+		return false
+	}
+	fresh, ok := freshSymbol(cf, s)
+	if !ok {
+		return false
+	}
+	key := symbolKey(cf, fresh)
+	doc, ok := v.docs.Load(key)
+	if !ok {
+		doc = leadingComments(cf.Lang, cf.Src, fresh.StartLine, fresh.EndLine)
+		v.docs.Store(key, doc)
+	}
+	return sizeCompatible(code, fresh.EndLine-fresh.StartLine+1-doc.(int), loose)
+}
+
+// leadingComments counts the lines at the start of lines start..end of
+// src that hold no token: the doc comment a symbol's range takes in (see
+// analyzer.Symbol). 0 when no line holds one.
+func leadingComments(lang string, src []byte, start, end int) int {
+	text, ok := analyzer.Lines(src, start, end)
+	if !ok {
+		return 0
+	}
+	var ends []int // where each line of text ends
+	for i, c := range text {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		ends = append(ends, len(text))
+	}
+	// A prefix that ends inside a comment has no token, so the first
+	// line with one is found by halving.
+	n := sort.Search(len(ends), func(k int) bool { return len(analyzer.Tokens(lang, text[:ends[k]])) > 0 })
+	if n == len(ends) {
+		return 0
+	}
+	return n
 }
 
 func substitute(toks []string, m map[string]string) []string {

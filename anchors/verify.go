@@ -48,6 +48,7 @@ type Verifier struct {
 	opts     Options
 	tokens   sync.Map // symbol → tokens, see symbolTokens
 	sketches sync.Map // symbol → sketch, see symbolSketch
+	docs     sync.Map // symbol → leading comment lines, see codeSizeCompatible
 	streams  sync.Map // streamKey → *analyzer.Stream, see stream
 	aligned  sync.Map // Base file and file → line alignment, see alignment
 	gone     sync.Map // Base path → symbols gone from the source, see vanished
