@@ -522,15 +522,22 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
 		// The uses of the old name turned into uses of this one: the
 		// change says where the symbol went, the body need only agree.
-		conf = max(conf, 0.81+0.19*(b.likeness()-0.5)/0.5)
+		conf = max(conf, toldConfidence(b.likeness(), 0.5))
 	}
 	if conf < v.opts.Threshold && v.soleMatch(a, o, cands, best, renamedTo) {
 		// Renamed and much edited, in its own file: the one symbol that
 		// appeared there like it, and the one that vanished like that
 		// symbol. A reviewer reads the change this way.
-		conf = max(conf, 0.81+0.19*(b.likeness()-0.6)/0.4)
+		conf = max(conf, toldConfidence(b.likeness(), 0.6))
 	}
 	return best, round(conf)
+}
+
+// toldConfidence is the confidence of a candidate the change itself
+// points to, its body at least from alike: just over the default
+// threshold, rising with likeness to 1.
+func toldConfidence(like, from float64) float64 {
+	return 0.81 + 0.19*(like-from)/(1-from)
 }
 
 // nameKeeper returns the candidate to weigh first: cands[best], unless

@@ -62,11 +62,12 @@ func (v *Verifier) markRedirects(ctx context.Context, o origin, cands []candidat
 	if !o.known() || v.opts.Base == nil || !pyjsLang(o.file.Lang) {
 		return
 	}
+	var before []string // o's file without o's symbol, read once
 	for i := range cands {
 		if i == 3 {
 			break
 		}
-		cands[i].redirected = v.redirected(ctx, o, cands[i])
+		cands[i].redirected = v.redirected(ctx, o, cands[i], &before)
 	}
 }
 
@@ -78,7 +79,9 @@ func (v *Verifier) markRedirects(ctx context.Context, o origin, cands []candidat
 // into uses of the new one as the symbol renamed (ProbeException raised
 // by probe became Error, imported from _run). c must be new: uses turned
 // to a symbol that was already there read as the old one replaced.
-func (v *Verifier) redirected(ctx context.Context, o origin, c candidate) bool {
+//
+// *before caches the tokens of o's old file outside o's symbol.
+func (v *Verifier) redirected(ctx context.Context, o origin, c candidate, before *[]string) bool {
 	if c.sameName || c.sym.Name == "" || v.hadName(ctx, c.file, c.sym) {
 		return false
 	}
@@ -86,13 +89,15 @@ func (v *Verifier) redirected(ctx context.Context, o origin, c candidate) bool {
 	if f == nil || f.Lang != o.file.Lang {
 		return false
 	}
-	before := outsideTokens(o.file, o.sym.StartLine, o.sym.EndLine)
+	if *before == nil {
+		*before = outsideTokens(o.file, o.sym.StartLine, o.sym.EndLine)
+	}
 	skipStart, skipEnd := 0, -1
 	if c.sym.Path == f.Path {
 		skipStart, skipEnd = c.sym.StartLine, c.sym.EndLine
 	}
 	now := outsideTokens(f, skipStart, skipEnd)
-	if countOf(before, o.name) == 0 || countOf(now, o.name) > 0 || countOf(now, c.sym.Name) <= countOf(before, c.sym.Name) {
+	if countOf(*before, o.name) == 0 || countOf(now, o.name) > 0 || countOf(now, c.sym.Name) <= countOf(*before, c.sym.Name) {
 		return false
 	}
 	if c.sym.Path == f.Path {
@@ -247,5 +252,5 @@ func wrapper(o origin, cands []candidate) (int, float64, bool) {
 			return -1, 0, false
 		}
 	}
-	return w, round(min(0.99, max(top, 0.81+0.19*(like-0.6)/0.4))), true
+	return w, round(min(0.99, max(top, toldConfidence(like, 0.6)))), true
 }

@@ -80,7 +80,11 @@ const rewrittenScope = 40
 // as like s unless it has a new method clearly more like it.
 func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.Symbol, sim float64) bool {
 	var news, olds [][]string
-	var rivalNew, rivalOld []int
+	type rival struct {
+		i    int     // into news or olds
+		like float64 // its likeness to the other side of the pair
+	}
+	var rivalNew, rivalOld []rival
 	old := normalize(o.toks, o.name, o.outer)
 	now := normalize(v.symbolTokens(cf, s), s.Name, o.outer)
 	for _, x := range cf.Symbols {
@@ -89,8 +93,8 @@ func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.
 			continue
 		}
 		xt := normalize(v.symbolTokens(cf, x), x.Name, o.outer)
-		if similarity(old, xt) >= sim-rewrittenPairMargin {
-			rivalNew = append(rivalNew, len(news))
+		if like := similarity(old, xt); like >= sim-rewrittenPairMargin {
+			rivalNew = append(rivalNew, rival{len(news), like})
 		}
 		news = append(news, xt)
 	}
@@ -100,8 +104,8 @@ func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.
 			continue
 		}
 		dt := normalize(v.symbolTokens(o.file, d), d.Name, o.outer)
-		if similarity(dt, now) >= sim-rewrittenPairMargin {
-			rivalOld = append(rivalOld, len(olds))
+		if like := similarity(dt, now); like >= sim-rewrittenPairMargin {
+			rivalOld = append(rivalOld, rival{len(olds), like})
 		}
 		olds = append(olds, dt)
 	}
@@ -118,13 +122,13 @@ func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.
 		}
 		return false
 	}
-	for _, i := range rivalNew {
-		if !pairedElsewhere(news[i], similarity(old, news[i]), olds) {
+	for _, r := range rivalNew {
+		if !pairedElsewhere(news[r.i], r.like, olds) {
 			return false
 		}
 	}
-	for _, i := range rivalOld {
-		if !pairedElsewhere(olds[i], similarity(olds[i], now), news) {
+	for _, r := range rivalOld {
+		if !pairedElsewhere(olds[r.i], r.like, news) {
 			return false
 		}
 	}
