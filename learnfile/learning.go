@@ -151,6 +151,11 @@ func Parse(name string, data []byte) (*Learning, error) {
 		off += len(l) + 1
 	}
 	fmLF := bytes.ReplaceAll(fm, []byte("\r\n"), []byte("\n"))
+	// YAML reads a lone carriage return as a line break, lore's rewriter
+	// does not: refuse it rather than rewrite a different file.
+	if i := bytes.IndexByte(fmLF, '\r'); i >= 0 {
+		return nil, perr(bytes.Count(fmLF[:i], []byte("\n"))+2, "front matter has a carriage return that does not end a line: save the file with LF or CRLF line endings")
+	}
 
 	var root yaml.Node
 	if err := yaml.Unmarshal(fmLF, &root); err != nil {

@@ -191,6 +191,7 @@ func TestParseErrors(t *testing.T) {
 		{"---\nid: ab12\ntitle: t\nanchors:\n  - file: a\n    glob: b\n---\n", "exactly one of"},
 		{"---\n- a\n- b\n---\n", "must be a mapping"},
 		{"---\nid: ab12\ntitle: t\ncreated: yesterday\n---\n", "created: want a time"},
+		{"---\r\nid: ab12\rtitle: t\r\n---\r\n", "x.md:2: front matter has a carriage return that does not end a line"},
 	} {
 		_, err := Parse("x.md", []byte(tc.in))
 		var pe *ParseError
