@@ -297,7 +297,7 @@ func encodeSymbols(f *File, sums []digests) []byte {
 		var d *digests
 		if sums != nil {
 			d = &sums[i]
-			if !d.ok || d.sig == d.shape {
+			if !d.ok || d.hashOnly || d.sig == d.shape {
 				head |= headSigSame
 			}
 		} else if s.Sig == s.Shape {
@@ -320,6 +320,9 @@ func encodeSymbols(f *File, sums []digests) []byte {
 			if head&headSigSame == 0 {
 				e.digest(s.Sig)
 			}
+		case d.ok && d.hashOnly:
+			e.sum(&d.hash)
+			e.b = append(e.b, 0, 0) // an empty Shape; Sig is Shape
 		case d.ok:
 			e.sum(&d.hash)
 			e.shapeSum(&d.shape)

@@ -440,16 +440,17 @@ func lineSpan(src []byte, ls []int, start, end int) (a, b int, ok bool) {
 
 // digests are a symbol's Hash, Shape and Sig as raw SHA-256 sums; ok is
 // false for a symbol whose lines are not in the file (its fingerprints
-// are then empty).
+// are then empty); hashOnly says that Shape and Sig were not computed.
 type digests struct {
-	ok               bool
+	ok, hashOnly     bool
 	hash, shape, sig [sha256.Size]byte
 }
 
 // fingerprint fills Hash, Shape and Sig of syms from the file's line
 // starts ls and canonical stream ct (sorted by pos), or, when raw is not
-// nil, raw[i] with the sums of syms[i] (the index stores them so, sparing
-// the hex of every symbol being formatted and parsed back). header[i] is
+// nil, raw[i] with the hash of syms[i] alone (the index stores it so,
+// sparing the hex of every symbol being formatted and parsed back; see
+// Parser.parse for why it keeps no shapes). header[i] is
 // the byte offset where symbol i's body starts, or -1 when the whole
 // symbol is its header. buf is scratch space, returned for reuse: each
 // fingerprint is one SHA-256 over one buffer instead of a write per line
@@ -465,6 +466,11 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 		d := digests{ok: true}
 		buf = appendNormalized(buf[:0], src[a:b])
 		d.hash = sha256.Sum256(buf)
+		if raw != nil {
+			d.hashOnly = true
+			raw[i] = d
+			continue
+		}
 		lo, hi := canonRange(ct, a, b)
 		sigEnd := -1
 		if header[i] >= 0 && header[i] < b {
@@ -492,10 +498,6 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 			h.Sum(d.sig[:0])
 			h.Write(buf[sigLen:])
 			h.Sum(d.shape[:0])
-		}
-		if raw != nil {
-			raw[i] = d
-			continue
 		}
 		s.Hash = sumAs(hashPrefix, &d.hash)
 		s.Shape = sumAs(shapePrefix, &d.shape)

@@ -32,7 +32,7 @@ import (
 
 // schemaVersion changes whenever extraction or the stored record format
 // changes in a way that needs every file re-parsed.
-const schemaVersion = "ax6"
+const schemaVersion = "ax7"
 
 // grammarVersion names the grammar set compiled into the binary.
 const grammarVersion = "smacker-20240827"

@@ -156,8 +156,12 @@ func (p *Parser) hashText(src []byte) string {
 	return h
 }
 
-// parse parses src; with raw, the symbols' fingerprints are left empty
-// and returned as sums instead (see fingerprint), one per symbol.
+// parse parses src; with raw (the index's parse), the symbols'
+// fingerprints are left empty and their hashes returned as sums instead
+// (see fingerprint), one per symbol. The index keeps no shapes: reading
+// the canonical stream is a large part of a parse, and a shape is needed
+// only for the few symbols whose hash an anchor no longer matches, which
+// Parse computes from their file (see Symbol).
 func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string, raw bool) (*File, []digests, error) {
 	f := &File{Path: path, Hash: hash, Symbols: []Symbol{}, Imports: []Import{}}
 	l := p.table.ForFile(path, src)
@@ -203,7 +207,10 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	if raw {
 		sums = make([]digests, len(f.Symbols))
 	}
-	if !early {
+	switch {
+	case raw:
+		p.canon = p.canon[:0]
+	case !early:
 		p.canon = canonTokens(&p.scratch, l.Name, src, p.spans, p.canon[:0])
 	}
 	if len(p.canon) > MaxTokens {

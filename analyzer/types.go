@@ -32,7 +32,9 @@ const (
 // decorators, attributes and doc comments attached to the declaration.
 // Hash, Shape and Sig are the fingerprints of the symbol's lines (see
 // HashText and Shape); Sig fingerprints only the header, the tokens before
-// the body, so a changed Sig means a changed signature.
+// the body, so a changed Sig means a changed signature. Parse fills all
+// three; symbols read from an index (Symbols, AllSymbols) carry Hash only,
+// and Parse of their file gives their Shape and Sig.
 type Symbol struct {
 	Path      string `json:"path"`
 	FQName    string `json:"fqname"`

@@ -221,6 +221,7 @@ func editDistance(a, b string) int {
 // symbolAnchor is the baseline of symbol s of f, named with its selector
 // when its name alone is ambiguous in f or keep asks for one.
 func symbolAnchor(f *File, s analyzer.Symbol, keep bool) Anchor {
+	s = f.withShape(s)
 	return Anchor{Symbol: specOf(f, s, keep), Kind: s.Kind, Lines: FormatRange(s.StartLine, s.EndLine),
 		Hash: s.Hash, Shape: s.Shape, Sig: s.Sig}
 }

@@ -27,6 +27,45 @@ type File struct {
 	// Skipped says why the file was not parsed ("binary", "larger than
 	// the size limit", "too dense to parse …"); it then has no symbols.
 	Skipped string
+
+	// shaped, when not nil, parses the file for its symbols' shapes: the
+	// symbols of a file read from the index carry hashes only.
+	shaped *shaped
+}
+
+// shaped holds the symbols of an indexed file as a parse of its text
+// gives them, with their shapes, parsed on first need.
+type shaped struct {
+	once  sync.Once
+	parse func() []analyzer.Symbol
+	syms  map[shapedKey]analyzer.Symbol
+}
+
+type shapedKey struct {
+	fq         string
+	start, end int
+}
+
+// withShape returns sym, a symbol of f, with its Shape and Sig. A symbol
+// read from the index has none: its file is parsed for them (once). A
+// symbol the parse does not have keeps its empty ones, which match no
+// baseline.
+func (f *File) withShape(sym analyzer.Symbol) analyzer.Symbol {
+	if sym.Shape != "" || f == nil || f.shaped == nil {
+		return sym
+	}
+	sh := f.shaped
+	sh.once.Do(func() {
+		syms := sh.parse()
+		sh.syms = make(map[shapedKey]analyzer.Symbol, len(syms))
+		for _, s := range syms {
+			sh.syms[shapedKey{s.FQName, s.StartLine, s.EndLine}] = s
+		}
+	})
+	if s, ok := sh.syms[shapedKey{sym.FQName, sym.StartLine, sym.EndLine}]; ok && s.Hash == sym.Hash {
+		return s
+	}
+	return sym
 }
 
 // Files is what the verifier reads: one source of code (working tree,
@@ -188,6 +227,7 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 	if info, ok := s.indexedFile(path); ok && info.Hash == f.Hash && info.Lang == f.Lang {
 		if syms, err := analyzer.Symbols(s.opts.Index, path); err == nil {
 			f.Symbols = syms
+			f.shaped = &shaped{parse: func() []analyzer.Symbol { return s.parse(path, src) }}
 			if info.Errors > 0 {
 				f.Errors, _ = analyzer.Diagnostics(s.opts.Index, path)
 			}
@@ -218,6 +258,18 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 		s.opts.Parsed.put(f)
 	}
 	return f, nil
+}
+
+// parse returns the symbols of one file with their shapes; none when it
+// cannot be parsed.
+func (s *Source) parse(path string, src []byte) []analyzer.Symbol {
+	s.parseMu.Lock()
+	defer s.parseMu.Unlock()
+	pf, err := s.opts.Parser.Parse(path, src)
+	if err != nil {
+		return nil
+	}
+	return pf.Symbols
 }
 
 // indexedFile returns the index's record of one file: from the records

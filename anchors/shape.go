@@ -46,6 +46,7 @@ func (v *Verifier) stream(f *File, fm analyzer.ShapeFormat) *analyzer.Stream {
 // symbolShape returns the shape and sig of sym, a symbol of f, in a's
 // format.
 func (v *Verifier) symbolShape(a Anchor, f *File, sym analyzer.Symbol) (shape, sig string) {
+	sym = f.withShape(sym)
 	if format(a) != analyzer.ShapeLexical {
 		return sym.Shape, sym.Sig
 	}
@@ -73,7 +74,15 @@ func (v *Verifier) baseSymbol(ctx context.Context, a Anchor) (analyzer.Symbol, *
 		return analyzer.Symbol{}, nil, false
 	}
 	for _, s := range sameNamed(bf, a.Name()) {
-		if s.Hash == a.Hash || s.Shape == a.Shape {
+		if s.Hash == a.Hash {
+			return s, bf, true
+		}
+	}
+	if a.Shape == "" {
+		return analyzer.Symbol{}, nil, false
+	}
+	for _, s := range sameNamed(bf, a.Name()) {
+		if bf.withShape(s).Shape == a.Shape {
 			return s, bf, true
 		}
 	}
@@ -86,8 +95,11 @@ func (v *Verifier) upgraded(ctx context.Context, a Anchor) (shape, sig string, o
 	if format(a) != analyzer.ShapeLexical {
 		return "", "", false
 	}
-	s, _, ok := v.baseSymbol(ctx, a)
-	if !ok || s.Hash != a.Hash || analyzer.FormatOf(s.Shape) != analyzer.ShapeCanonical {
+	s, bf, ok := v.baseSymbol(ctx, a)
+	if !ok || s.Hash != a.Hash {
+		return "", "", false
+	}
+	if s = bf.withShape(s); analyzer.FormatOf(s.Shape) != analyzer.ShapeCanonical {
 		return "", "", false
 	}
 	return s.Shape, s.Sig, true

@@ -509,6 +509,7 @@ func (v *Verifier) compareSymbol(ctx context.Context, a Anchor, f *File, sym ana
 	shape, sig := v.symbolShape(a, f, sym)
 	baseShape, baseSig := a.Shape, a.Sig
 	if up, upSig, ok := v.upgraded(ctx, a); ok && shape != a.Shape {
+		sym = f.withShape(sym)
 		shape, sig, baseShape, baseSig = sym.Shape, sym.Sig, up, upSig
 	}
 	switch {
