@@ -3,6 +3,8 @@ package analyzer
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 func TestHashTextNormalizes(t *testing.T) {
@@ -164,4 +166,39 @@ func TestLines(t *testing.T) {
 	if got, _ := Lines(src, 1, 1); string(got) != "one\n" {
 		t.Errorf("Lines(1,1) = %q", got)
 	}
+}
+
+// TestStreamShapesSymbols checks that a file's canonical stream gives each
+// symbol the shape its parse does: the verifier compares the shape of a
+// symbol read from the index, which keeps none, through the stream.
+func TestStreamShapesSymbols(t *testing.T) {
+	p := NewParser(nil)
+	defer p.Close()
+	n := 0
+	eachFixtureFile(t, func(file string, f txtar.File) {
+		if p.Table().ForPath(f.Name) == nil {
+			return
+		}
+		pf, err := p.Parse(f.Name, f.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := ShapeCanonical.Stream(pf.Lang, f.Data)
+		for _, s := range pf.Symbols {
+			if s.Shape == "" {
+				continue
+			}
+			if got := st.Shape(s.StartLine, s.EndLine); got != s.Shape {
+				t.Errorf("%s %s: %s: stream shape %s, parse %s", file, f.Name, s.FQName, got, s.Shape)
+			}
+			if got := ShapeCanonical.Shape(st.Tokens(s.StartLine, s.EndLine)); got != s.Shape {
+				t.Errorf("%s %s: %s: shape of the stream's tokens %s, parse %s", file, f.Name, s.FQName, got, s.Shape)
+			}
+			n++
+		}
+	})
+	if n < 100 {
+		t.Fatalf("only %d symbols compared", n)
+	}
+	t.Logf("%d symbols: stream and parse agree", n)
 }

@@ -801,7 +801,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	if !sameName || !sameOuter {
 		norm = substitute(norm, map[string]string{s.Name: name, sOuter: outer})
 	}
-	c.sameBody = a.Shape != "" && (fm.Shape(norm) == a.Shape || cf.withShape(s).Shape == a.Shape)
+	c.sameBody = a.Shape != "" && (fm.Shape(norm) == a.Shape || v.shapeOf(cf, s) == a.Shape)
 	if !c.sameBody && o.known() && jsLang(cf.Lang) && jsLang(o.file.Lang) {
 		// A JavaScript function whose declaration changed form only:
 		// `helpers.f = function(a) {…};` became `f: function(a) {…},`.
@@ -835,7 +835,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		}
 	}
 	like := c.likeness()
-	sameHeader := a.Sig != "" && (headerMatchesFrom(fm, norm, a.Sig, 3) || cf.withShape(s).Sig == a.Sig)
+	sameHeader := a.Sig != "" && (s.Sig == a.Sig || headerMatchesFrom(fm, norm, a.Sig, 3))
 	// The same parameters tell overloads apart; a class up or down the
 	// hierarchy is where methods are pulled up or pushed down to.
 	sameParams := o.file != nil && callableKind(s.Kind) && selectorOf(o.file, o.sym) == selectorOf(cf, s)
@@ -1015,7 +1015,7 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 	if bs.Hash == s.Hash {
 		return true
 	}
-	if shape := bf.withShape(bs).Shape; shape != "" && shape == cf.withShape(s).Shape {
+	if shape := v.shapeOf(bf, bs); shape != "" && shape == v.shapeOf(cf, s) {
 		return true
 	}
 	_, fq, _ := cutFQ(s.FQName)

@@ -53,6 +53,16 @@ func (v *Verifier) symbolShape(a Anchor, f *File, sym analyzer.Symbol) (shape, s
 	return v.stream(f, analyzer.ShapeLexical).Symbol(sym)
 }
 
+// shapeOf returns the shape of s, a symbol of f: the parse's, or, for a
+// symbol read from the index, which keeps none, its lines' in f's
+// canonical stream, which is the same (no parse needed).
+func (v *Verifier) shapeOf(f *File, s analyzer.Symbol) string {
+	if s.Shape != "" || f == nil || f.Skipped != "" {
+		return s.Shape
+	}
+	return v.stream(f, analyzer.ShapeCanonical).Shape(s.StartLine, s.EndLine)
+}
+
 // fileShape returns the shape of the whole of f in a's format; "" for a
 // binary file.
 func (v *Verifier) fileShape(a Anchor, f *File) string {
@@ -82,7 +92,7 @@ func (v *Verifier) baseSymbol(ctx context.Context, a Anchor) (analyzer.Symbol, *
 		return analyzer.Symbol{}, nil, false
 	}
 	for _, s := range sameNamed(bf, a.Name()) {
-		if bf.withShape(s).Shape == a.Shape {
+		if v.shapeOf(bf, s) == a.Shape {
 			return s, bf, true
 		}
 	}
