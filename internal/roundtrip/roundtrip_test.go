@@ -19,6 +19,7 @@ import (
 
 	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/source"
 )
 
@@ -181,6 +182,19 @@ func roundTrip(t *testing.T, r run) {
 		as = append(as, a)
 	}
 	src.Close()
+	// The same baselines through the index, which keeps no shapes: the
+	// symbol's file is parsed for them.
+	src = indexedSource(t, dir)
+	for _, want := range as {
+		got, err := anchors.Baseline(ctx, src, anchors.Anchor{Symbol: want.Symbol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s: baseline through the index %+v, parsed %+v", r.name, got, want)
+		}
+	}
+	src.Close()
 	if len(as) < anchorsPerRun/2 {
 		t.Logf("%s: only %d symbols to anchor", r.name, len(as))
 	}
@@ -226,6 +240,18 @@ func roundTrip(t *testing.T, r run) {
 	}
 	t.Logf("%s: %d anchors over %d files (%d reformatted): %d not valid, %d more lost to the parser; changes %v",
 		r.name, len(as), len(r.corpus.files), changed, bad, unparsed, changes)
+	// Verification through the index gives the same results.
+	isrc := indexedSource(t, dir)
+	defer isrc.Close()
+	iv, err := anchors.NewVerifier(isrc, anchors.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, res := range iv.VerifyAll(ctx, as) {
+		if res.Status != rs[i].Status || res.Change != rs[i].Change {
+			t.Errorf("%s: %s: through the index %s %s, parsed %s %s", r.name, as[i].Spec(), res.Status, res.Change, rs[i].Status, rs[i].Change)
+		}
+	}
 	if changed == 0 {
 		t.Errorf("%s: the formatter changed no file", r.name)
 	}
@@ -483,4 +509,23 @@ func crateEdition(root, file string) string {
 		return string(m[1])
 	}
 	return "2015"
+}
+
+// indexedSource indexes dir into a store on disk and returns its files
+// read through that index.
+func indexedSource(t *testing.T, dir string) *anchors.Source {
+	t.Helper()
+	st, err := graph.Open(t.TempDir(), graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := analyzer.Update(context.Background(), st, source.Dir(dir), analyzer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	src, err := anchors.NewSource(source.Dir(dir), anchors.SourceOptions{Index: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
 }
