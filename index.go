@@ -3,6 +3,7 @@ package lore
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 	"time"
@@ -57,8 +58,39 @@ func (w *Workspace) index(ctx context.Context, st *graph.Store, opts IndexOption
 // Symbols calls fn for the symbols of the given paths (files or
 // directories, repository-relative; none means all), after bringing the
 // index up to date.
+//
+// The index keeps each symbol's hash only; Symbols parses the files it
+// lists for their symbols' shapes and sigs.
 func (w *Workspace) Symbols(ctx context.Context, paths []string, fn func(analyzer.Symbol) error) error {
-	return indexed(ctx, w, paths, analyzer.AllSymbols, func(s analyzer.Symbol) string { return s.Path }, fn)
+	p := analyzer.NewParser(w.table)
+	defer p.Close()
+	type key struct {
+		fq         string
+		start, end int
+	}
+	fsys := source.Dir(w.root)
+	var file string
+	var shaped map[key]analyzer.Symbol
+	return indexed(ctx, w, paths, analyzer.AllSymbols, func(s analyzer.Symbol) string { return s.Path }, func(s analyzer.Symbol) error {
+		if s.Shape != "" {
+			return fn(s)
+		}
+		if s.Path != file {
+			file, shaped = s.Path, map[key]analyzer.Symbol{}
+			// Unreadable or unparsable now: its symbols keep their hashes.
+			if src, err := fs.ReadFile(fsys, s.Path); err == nil {
+				if f, err := p.Parse(s.Path, src); err == nil {
+					for _, x := range f.Symbols {
+						shaped[key{x.FQName, x.StartLine, x.EndLine}] = x
+					}
+				}
+			}
+		}
+		if x, ok := shaped[key{s.FQName, s.StartLine, s.EndLine}]; ok && x.Hash == s.Hash {
+			s = x
+		}
+		return fn(s)
+	})
 }
 
 // Imports calls fn for the imports of the given paths (files or
