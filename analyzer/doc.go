@@ -39,7 +39,9 @@
 // line endings and trailing blanks), Shape/ShapeOf/Tokens/RangeTokens
 // (ordered non-comment tokens) and RangeFingerprint for line ranges and
 // whole files. A Symbol's Hash and Shape equal RangeFingerprint of its
-// lines; its Sig is the shape of its header only.
+// lines; its Sig is the shape of its header only. Parse fills all three;
+// the index keeps Hash only, so symbols read from it carry no Shape or
+// Sig.
 //
 // Update brings the index up to date with any source (an fs.FS from
 // package source, a txtar archive in tests) and records resolved imports
