@@ -782,3 +782,75 @@ func (h *handler) Ready() bool { return h.ready && !h.closed }
 		t.Errorf("without a sketch: %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
 	}
 }
+
+// TestIndexedShapes verifies through an index, which keeps symbol hashes
+// only: baselines still record shapes and sigs, and reformatted, re-signed
+// and rewritten symbols are told apart as when the files are parsed, with
+// many anchors of one file verified at once (the file is parsed for its
+// shapes once; run with -race).
+func TestIndexedShapes(t *testing.T) {
+	ctx := context.Background()
+	var before, after strings.Builder
+	before.WriteString("package p\n\n")
+	after.WriteString("package p\n\n")
+	var specs []string
+	want := map[string]string{}
+	for i := range 40 {
+		fmt.Fprintf(&before, "func F%d(x int) int {\n\treturn x + %d\n}\n\n", i, i)
+		specs = append(specs, fmt.Sprintf("a.go::F%d", i))
+		switch i % 4 {
+		case 0: // untouched
+			fmt.Fprintf(&after, "func F%d(x int) int {\n\treturn x + %d\n}\n\n", i, i)
+			want[specs[i]] = "valid none"
+		case 1: // reformatted, with a comment
+			fmt.Fprintf(&after, "func F%d(x int) int { // doubled\n\treturn x +\n\t\t%d\n}\n\n", i, i)
+			want[specs[i]] = "valid reformatted"
+		case 2:
+			fmt.Fprintf(&after, "func F%d(x, y int) int {\n\treturn x + %d\n}\n\n", i, i)
+			want[specs[i]] = "drifted signature-changed"
+		case 3:
+			fmt.Fprintf(&after, "func F%d(x int) int {\n\treturn x - %d\n}\n\n", i, i)
+			want[specs[i]] = "drifted body-changed"
+		}
+	}
+	store, err := graph.Open(t.TempDir(), graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	index := func(fsys fstest.MapFS) *anchors.Source {
+		t.Helper()
+		if _, err := analyzer.Update(ctx, store, fsys, analyzer.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		src, err := anchors.NewSource(fsys, anchors.SourceOptions{Index: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(src.Close)
+		return src
+	}
+	v1 := fstest.MapFS{"a.go": {Data: []byte(before.String())}}
+	src1 := index(v1)
+	if f, err := src1.File(ctx, "a.go"); err != nil || len(f.Symbols) != 40 || f.Symbols[0].Hash == "" || f.Symbols[0].Shape != "" {
+		t.Fatalf("indexed symbols: want hashes without shapes, got %v %+v", err, f)
+	}
+	parsed := srcOf(t, "-- a.go --\n"+before.String())
+	var as []anchors.Anchor
+	for _, s := range specs {
+		a := baseline(t, src1, s)
+		if p := baseline(t, parsed, s); a != p || a.Shape == "" || a.Sig == "" {
+			t.Fatalf("%s: baseline through the index %+v, parsed %+v", s, a, p)
+		}
+		as = append(as, a)
+	}
+	v, err := anchors.NewVerifier(index(fstest.MapFS{"a.go": {Data: []byte(after.String())}}), anchors.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range v.VerifyAll(ctx, as) {
+		if got := string(r.Status) + " " + string(r.Change); got != want[specs[i]] {
+			t.Errorf("%s: got %q, want %q (%s)", specs[i], got, want[specs[i]], r.Reason)
+		}
+	}
+}
