@@ -110,6 +110,9 @@ type Stream struct {
 	linesOnce sync.Once
 	lineCt    []int      // format 2: index in ct of each line's first token
 	lineTk    [][]string // format 1: each line's tokens, read alone
+
+	canonOnce sync.Once
+	canon     []ctok // format 1: the canonical stream, for Symbol's sigs
 }
 
 // Stream reads src (a whole file) as lang (a language name such as "go"
@@ -188,7 +191,8 @@ func (s *Stream) Symbol(sym Symbol) (shape, sig string) {
 	if sym.Sig == sym.Shape || err != nil {
 		return shape, shape
 	}
-	ct := canonTokens(nil, s.lang, s.src, lexSpec(s.lang).tokens(s.src, nil), nil)
+	s.canonOnce.Do(func() { s.canon = canonTokens(nil, s.lang, s.src, lexSpec(s.lang).tokens(s.src, nil), nil) })
+	ct := s.canon
 	lo, hi := canonRange(ct, a, b)
 	h := sha256.New()
 	var buf []byte

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -123,7 +124,14 @@ type Source struct {
 	opts    SourceOptions
 	table   *analyzer.Table
 	ownsP   bool
-	parseMu sync.Mutex // guards opts.Parser
+	// Parsers: opts.Parser and up to GOMAXPROCS-1 more made on demand
+	// (parsing is most of verifying a change that touches many files);
+	// idle holds those not in use, slots bounds those that are.
+	parseMu sync.Mutex // guards made and closed
+	made    []*analyzer.Parser
+	closed  bool
+	idle    chan *analyzer.Parser
+	slots   chan struct{}
 
 	gatherMu sync.Mutex
 	idxOnce  sync.Once
@@ -158,6 +166,9 @@ func NewSource(fsys fs.FS, opts SourceOptions) (*Source, error) {
 		s.ownsP = true
 	}
 	s.table = s.opts.Parser.Table()
+	n := max(1, runtime.GOMAXPROCS(0))
+	s.idle, s.slots = make(chan *analyzer.Parser, n), make(chan struct{}, n)
+	s.idle <- s.opts.Parser
 	renames := make(map[string]string, len(opts.Renames))
 	for k, v := range opts.Renames {
 		renames[k] = v
@@ -168,10 +179,26 @@ func NewSource(fsys fs.FS, opts SourceOptions) (*Source, error) {
 
 // Close frees the parser when the Source created it.
 func (s *Source) Close() {
+	// Wait for the parses under way; later ones fail.
+	for range cap(s.slots) {
+		s.slots <- struct{}{}
+	}
+	defer func() {
+		for range cap(s.slots) {
+			<-s.slots
+		}
+	}()
+	s.parseMu.Lock()
+	defer s.parseMu.Unlock()
+	if s.closed {
+		return
+	}
+	s.closed = true
+	for _, p := range s.made {
+		p.Close()
+	}
 	if s.ownsP {
-		s.parseMu.Lock()
 		s.opts.Parser.Close()
-		s.parseMu.Unlock()
 	}
 }
 
@@ -237,9 +264,11 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 	if s.opts.Parsed != nil && s.opts.Parsed.get(f) {
 		return f, nil
 	}
-	s.parseMu.Lock()
-	pf, err := s.opts.Parser.ParseContext(ctx, path, src)
-	s.parseMu.Unlock()
+	var pf *analyzer.File
+	err = s.withParser(func(p *analyzer.Parser) (err error) {
+		pf, err = p.ParseContext(ctx, path, src)
+		return err
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -263,13 +292,35 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 // parse returns the symbols of one file with their shapes; none when it
 // cannot be parsed.
 func (s *Source) parse(path string, src []byte) []analyzer.Symbol {
-	s.parseMu.Lock()
-	defer s.parseMu.Unlock()
-	pf, err := s.opts.Parser.Parse(path, src)
-	if err != nil {
+	var pf *analyzer.File
+	if s.withParser(func(p *analyzer.Parser) (err error) {
+		pf, err = p.Parse(path, src)
+		return err
+	}) != nil {
 		return nil
 	}
 	return pf.Symbols
+}
+
+// withParser calls fn with a parser no one else is using, made on demand.
+func (s *Source) withParser(fn func(*analyzer.Parser) error) error {
+	s.slots <- struct{}{}
+	defer func() { <-s.slots }()
+	s.parseMu.Lock()
+	if s.closed {
+		s.parseMu.Unlock()
+		return errors.New("anchors: the source is closed")
+	}
+	var p *analyzer.Parser
+	select {
+	case p = <-s.idle:
+	default:
+		p = analyzer.NewParser(s.table)
+		s.made = append(s.made, p)
+	}
+	s.parseMu.Unlock()
+	defer func() { s.idle <- p }()
+	return fn(p)
 }
 
 // indexedFile returns the index's record of one file: from the records

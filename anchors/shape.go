@@ -43,14 +43,22 @@ func (v *Verifier) stream(f *File, fm analyzer.ShapeFormat) *analyzer.Stream {
 	return s.(*analyzer.Stream)
 }
 
-// symbolShape returns the shape and sig of sym, a symbol of f, in a's
-// format.
-func (v *Verifier) symbolShape(a Anchor, f *File, sym analyzer.Symbol) (shape, sig string) {
-	sym = f.withShape(sym)
+// symbolShape returns the shape of sym, a symbol of f, in a's format, and
+// a function that returns its sig. The shape comes from the file's stream;
+// the sig, needed only when the shape changed, may take a parse of f (see
+// File.withShape).
+func (v *Verifier) symbolShape(a Anchor, f *File, sym analyzer.Symbol) (shape string, sig func() string) {
 	if format(a) != analyzer.ShapeLexical {
-		return sym.Shape, sym.Sig
+		return v.shapeOf(f, sym), func() string { return f.withShape(sym).Sig }
 	}
-	return v.stream(f, analyzer.ShapeLexical).Symbol(sym)
+	if sym.Shape == "" && f.shaped == nil {
+		return "", func() string { return "" } // not parsed, as Stream.Symbol says
+	}
+	st := v.stream(f, analyzer.ShapeLexical)
+	return st.Shape(sym.StartLine, sym.EndLine), func() string {
+		_, sig := st.Symbol(f.withShape(sym))
+		return sig
+	}
 }
 
 // shapeOf returns the shape of s, a symbol of f: the parse's, or, for a

@@ -509,13 +509,13 @@ func (v *Verifier) compareSymbol(ctx context.Context, a Anchor, f *File, sym ana
 	shape, sig := v.symbolShape(a, f, sym)
 	baseShape, baseSig := a.Shape, a.Sig
 	if up, upSig, ok := v.upgraded(ctx, a); ok && shape != a.Shape {
-		sym = f.withShape(sym)
-		shape, sig, baseShape, baseSig = sym.Shape, sym.Sig, up, upSig
+		shape, baseShape, baseSig = v.shapeOf(f, sym), up, upSig
+		sig = func() string { return f.withShape(sym).Sig }
 	}
 	switch {
 	case baseShape != "" && shape == baseShape:
 		r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
-	case baseSig != "" && sig != baseSig:
+	case baseSig != "" && sig() != baseSig:
 		r.set(Drifted, ChangeSignatureChanged, 1, "signature changed")
 	default:
 		r.set(Drifted, ChangeBodyChanged, 1, "body changed")
