@@ -120,10 +120,10 @@ type SourceOptions struct {
 // helped by the analyzer's index. Parsed files are cached per path. It is
 // safe for concurrent use.
 type Source struct {
-	fsys    fs.FS
-	opts    SourceOptions
-	table   *analyzer.Table
-	ownsP   bool
+	fsys  fs.FS
+	opts  SourceOptions
+	table *analyzer.Table
+	ownsP bool
 	// Parsers: opts.Parser and up to GOMAXPROCS-1 more made on demand
 	// (parsing is most of verifying a change that touches many files);
 	// idle holds those not in use, slots bounds those that are.
