@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -853,4 +854,38 @@ func TestIndexedShapes(t *testing.T) {
 			t.Errorf("%s: got %q, want %q (%s)", specs[i], got, want[specs[i]], r.Reason)
 		}
 	}
+}
+
+// TestSourceClosedWhileParsing closes a Source while other goroutines read
+// files through it: parses under way finish, later ones fail, none hangs.
+func TestSourceClosedWhileParsing(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i := range 64 {
+		fsys[fmt.Sprintf("f%d.go", i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("package p\n\nfunc F%d() int { return %d }\n", i, i))}
+	}
+	src, err := anchors.NewSource(fsys, anchors.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; i < 64; i += 4 {
+				if _, err := src.File(context.Background(), fmt.Sprintf("f%d.go", i)); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	src.Close()
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("reads through a closed source hang")
+	}
+	src.Close() // twice is harmless
 }
