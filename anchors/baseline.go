@@ -221,7 +221,12 @@ func editDistance(a, b string) int {
 // symbolAnchor is the baseline of symbol s of f, named with its selector
 // when its name alone is ambiguous in f or keep asks for one.
 func symbolAnchor(f *File, s analyzer.Symbol, keep bool) Anchor {
-	s = f.withShape(s)
+	return fingerprinted(f, f.withShape(s), keep)
+}
+
+// fingerprinted is symbolAnchor with the fingerprints s carries (a symbol
+// read from the index: its hash only).
+func fingerprinted(f *File, s analyzer.Symbol, keep bool) Anchor {
 	return Anchor{Symbol: specOf(f, s, keep), Kind: s.Kind, Lines: FormatRange(s.StartLine, s.EndLine),
 		Hash: s.Hash, Shape: s.Shape, Sig: s.Sig}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/lorehq/lore/analyzer"
 )
 
 // Status is the verdict on one anchor.
@@ -118,20 +120,27 @@ type Result struct {
 	Preexisting bool `json:"preexisting,omitempty"`
 
 	// current is the anchor re-baselined at To (zero when not found),
-	// without its sketch; file holds the content of a symbol or lines
-	// anchor's target, from which rebaselined computes the sketch only
-	// when it is asked for.
+	// without its sketch, and for a symbol without its shape and sig;
+	// file holds the content of a symbol or lines anchor's target (sym
+	// the symbol's), from which rebaselined computes them only when it is
+	// asked for.
 	current Anchor
 	file    *File
+	sym     *analyzer.Symbol
 	found   bool
 	// related says the target is in a super or subtype of the anchor's
 	// type (pulled up, pushed down).
 	related bool
 }
 
-// rebaselined is current with its sketch (symbols and lines).
+// rebaselined is current with its sketch (symbols and lines), shape and
+// sig (symbols).
 func (r Result) rebaselined() Anchor {
 	a := r.current
+	if r.sym != nil && a.Shape == "" {
+		s := r.file.withShape(*r.sym)
+		a.Shape, a.Sig = s.Shape, s.Sig
+	}
 	if a.Sketch != "" || r.file == nil {
 		return a
 	}

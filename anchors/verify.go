@@ -250,7 +250,7 @@ func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 		c := Candidate{Location: *r.To, Confidence: round(r.Confidence / 2),
 			Reason: r.Reason + "; equally good a match for " + other}
 		what := fmt.Sprintf("%s no longer exists in %s", r.From.LocalName, r.From.Path)
-		r.To, r.found, r.current, r.file = nil, false, Anchor{}, nil
+		r.To, r.found, r.current, r.file, r.sym = nil, false, Anchor{}, nil, nil
 		r.Candidates = append([]Candidate{c}, r.Candidates...)
 		r.set(Invalid, ChangeDeleted, c.Confidence, what+"; its best match is equally good a match for "+other)
 	}
@@ -399,11 +399,13 @@ func (r *Result) foundLines(f *File, s, e int) {
 	r.file = f
 }
 
-// foundSymbol records symbol s of f as the anchor's target; the sketch of
-// the re-baselined anchor is computed from f when Fix or Accept asks.
+// foundSymbol records symbol s of f as the anchor's target; the sketch,
+// shape and sig of the re-baselined anchor are computed from f when Fix
+// or Accept asks (a symbol read from the index has no shape: its file
+// would be parsed for every reformatted symbol found).
 func (r *Result) foundSymbol(f *File, s analyzer.Symbol, keep bool) {
-	r.foundAt(symLocation(f, s), symbolAnchor(f, s, keep))
-	r.file = f
+	r.foundAt(symLocation(f, s), fingerprinted(f, s, keep))
+	r.file, r.sym = f, &s
 }
 
 func readFailure(r *Result, path string, err error) {
