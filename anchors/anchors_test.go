@@ -845,13 +845,25 @@ func TestIndexedShapes(t *testing.T) {
 		}
 		as = append(as, a)
 	}
-	v, err := anchors.NewVerifier(index(fstest.MapFS{"a.go": {Data: []byte(after.String())}}), anchors.Options{})
+	src2 := index(fstest.MapFS{"a.go": {Data: []byte(after.String())}})
+	v, err := anchors.NewVerifier(src2, anchors.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, r := range v.VerifyAll(ctx, as) {
+	rs := v.VerifyAll(ctx, as)
+	for i, r := range rs {
 		if got := string(r.Status) + " " + string(r.Change); got != want[specs[i]] {
 			t.Errorf("%s: got %q, want %q (%s)", specs[i], got, want[specs[i]], r.Reason)
+		}
+	}
+	// Fix and Accept re-baseline with shapes, also once the source that
+	// found the symbols is closed (as lore verify --fix does).
+	src2.Close()
+	reparsed := srcOf(t, "-- a.go --\n"+after.String())
+	for i, r := range rs {
+		a, ok := anchors.Accept(r)
+		if want := baseline(t, reparsed, specs[i]); !ok || a.Hash != want.Hash || a.Shape != want.Shape || a.Sig != want.Sig {
+			t.Errorf("%s: accepted %+v, want the fingerprints of %+v", specs[i], a, want)
 		}
 	}
 }

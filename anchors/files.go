@@ -293,14 +293,25 @@ func (s *Source) load(ctx context.Context, path string) (*File, error) {
 // cannot be parsed.
 func (s *Source) parse(path string, src []byte) []analyzer.Symbol {
 	var pf *analyzer.File
-	if s.withParser(func(p *analyzer.Parser) (err error) {
+	err := s.withParser(func(p *analyzer.Parser) (err error) {
 		pf, err = p.Parse(path, src)
 		return err
-	}) != nil {
+	})
+	if errors.Is(err, errClosed) {
+		// Fix and Accept ask for a found symbol's shape after the
+		// verification that found it closed its source.
+		p := analyzer.NewParser(s.table)
+		defer p.Close()
+		pf, err = p.Parse(path, src)
+	}
+	if err != nil {
 		return nil
 	}
 	return pf.Symbols
 }
+
+// errClosed is withParser's error once the Source is closed.
+var errClosed = errors.New("anchors: the source is closed")
 
 // withParser calls fn with a parser no one else is using, made on demand.
 func (s *Source) withParser(fn func(*analyzer.Parser) error) error {
@@ -309,7 +320,7 @@ func (s *Source) withParser(fn func(*analyzer.Parser) error) error {
 	s.parseMu.Lock()
 	if s.closed {
 		s.parseMu.Unlock()
-		return errors.New("anchors: the source is closed")
+		return errClosed
 	}
 	var p *analyzer.Parser
 	select {
