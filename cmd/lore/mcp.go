@@ -72,7 +72,9 @@ starts elsewhere).`,
 				return err
 			}
 			defer close(changed) // after the view closed: no more changes
-			defer func() { _ = view.Close() }() // it holds the store read-only between calls: nothing to lose
+			// The view holds the store read-only between calls: closing it
+			// loses nothing.
+			defer func() { _ = view.Close() }()
 			opts := mcpserver.Options{
 				Dir:         a.dir,
 				LockTimeout: a.lockTimeout,

@@ -51,7 +51,9 @@ lets go of the store whenever another lore command waits to write it.`,
 				_ = ln.Close() // not served: the failure above is the one to report
 				return err
 			}
-			defer func() { _ = view.Close() }() // it holds the store read-only between calls: nothing to lose
+			// The view holds the store read-only between calls: closing it
+			// loses nothing.
+			defer func() { _ = view.Close() }()
 			fmt.Fprintf(a.stderr, "lore: serving on http://%s\n", ln.Addr())
 			return httpapi.Serve(c.Context(), ln, httpapi.Options{
 				Do:          view.Do,
