@@ -131,19 +131,27 @@ func TestFixMatchesAnchorsByIdentity(t *testing.T) {
 	}
 }
 
+// validResults returns an in-memory store and n results of valid anchors,
+// one per learning.
+func validResults(t *testing.T, n int) (*graph.Store, []anchors.Result) {
+	t.Helper()
+	st, err := graph.Open("", graph.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	rs := make([]anchors.Result, n)
+	for i := range rs {
+		rs[i] = anchors.Result{Learning: fmt.Sprintf("l%05d", i), Anchor: 1, Spec: "a.go", Status: anchors.Valid, Change: anchors.ChangeNone}
+	}
+	return st, rs
+}
+
 // Record reads stored states by lookup for a few results and in
 // one scan for many; both record exactly the anchors whose state changed.
 func TestRecordTransitionsFewAndMany(t *testing.T) {
 	for _, n := range []int{5, 700} {
-		st, err := graph.Open("", graph.Options{InMemory: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		rs := make([]anchors.Result, n)
-		for i := range rs {
-			rs[i] = anchors.Result{Learning: fmt.Sprintf("l%05d", i), Anchor: 1, Spec: "a.go", Status: anchors.Valid, Change: anchors.ChangeNone}
-		}
+		st, rs := validResults(t, n)
 		history := func() int {
 			count := 0
 			err := st.View(func(tx *graph.Tx) error {
@@ -182,15 +190,7 @@ func TestRecordTransitionsFewAndMany(t *testing.T) {
 // from no status, for a few results (lookups) and for many (one scan).
 func TestRecordReplacesDamagedState(t *testing.T) {
 	for _, n := range []int{5, 700} {
-		st, err := graph.Open("", graph.Options{InMemory: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		rs := make([]anchors.Result, n)
-		for i := range rs {
-			rs[i] = anchors.Result{Learning: fmt.Sprintf("l%05d", i), Anchor: 1, Spec: "a.go", Status: anchors.Valid, Change: anchors.ChangeNone}
-		}
+		st, rs := validResults(t, n)
 		if _, err := Record(st, "c1", rs); err != nil {
 			t.Fatal(err)
 		}
