@@ -482,12 +482,15 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*learnf
 	if err != nil {
 		return nil, err
 	}
-	tmp.Close()
+	_ = tmp.Close() // nothing written through it: the copy is written below
+	// drop removes the copy: it is a temporary file, and the learning
+	// file holds what matters.
+	drop := func() { _ = os.Remove(tmp.Name()) }
 	if err := os.WriteFile(tmp.Name(), orig, 0o600); err != nil {
 		return nil, err
 	}
 	if err := edit(tmp.Name()); err != nil {
-		os.Remove(tmp.Name())
+		drop()
 		return nil, fmt.Errorf("editor: %w", err)
 	}
 	data, err := os.ReadFile(tmp.Name())
@@ -495,7 +498,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*learnf
 		return nil, err
 	}
 	if string(data) == string(orig) {
-		os.Remove(tmp.Name())
+		drop()
 		return l, nil
 	}
 	kept := func(err error) error {
@@ -539,7 +542,7 @@ func (w *Workspace) Edit(ctx context.Context, id string, edit EditFunc) (*learnf
 	if err != nil {
 		return nil, kept(err)
 	}
-	os.Remove(tmp.Name())
+	drop()
 	return nl, nil
 }
 

@@ -198,8 +198,12 @@ func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOpti
 	// now?" must not take a staged run's findings for the tree's. Nor does
 	// a run over an editor's unsaved buffers (an overlay) describe it.
 	if src.Worktree && opts.Overlay == nil {
-		if err := verify.Record(st, src.Commit, run.Anchors); err != nil {
+		damaged, err := verify.Record(st, src.Commit, run.Anchors)
+		if err != nil {
 			return nil, err
+		}
+		if len(damaged) > 0 {
+			w.notify("the recorded status of %d anchors (%s) was unreadable: recorded afresh", len(damaged), strings.Join(damaged[:min(len(damaged), 3)], ", "))
 		}
 	}
 	if opts.Fix {

@@ -299,7 +299,7 @@ func (w *Workspace) runStore(ctx context.Context, write bool, fn func(*graph.Sto
 		w.closing = done
 		go func() {
 			defer close(done)
-			st.Close() // nothing was written: no error to lose
+			_ = st.Close() // nothing was written: no error to lose
 		}()
 		return ran, err
 	}
@@ -380,7 +380,7 @@ func (w *Workspace) runHeld(ctx context.Context, fn func(*graph.Store) error) (r
 		}
 		w.learnings = catalog.Open(w.root, h.st, func(msg string) { w.notify("%s", msg) })
 		if err := w.learnings.Sync(ctx); err != nil {
-			w.Release()
+			_ = w.Release() // the sync's failure is the one to report
 			return false, err
 		}
 		h.synced, h.statuses, h.ranked = true, map[string]anchors.Status{}, map[string]*rank.Result{}
@@ -398,8 +398,13 @@ func (w *Workspace) runHeld(ctx context.Context, fn func(*graph.Store) error) (r
 		// the learnings as they are, and nothing kept of what the store
 		// said before.
 		if derr := h.st.Downgrade(); derr != nil {
-			w.Release()
-			return true, nil // written: the next operation opens the store again
+			// Written: the next operation opens the store again (and
+			// recovers what a failed close left), but say why.
+			if cerr := w.Release(); cerr != nil {
+				derr = fmt.Errorf("%w; %w", derr, cerr)
+			}
+			w.notify("%v; the next lore command opens .lore/db again", derr)
+			return true, nil
 		}
 		h.statuses, h.ranked = map[string]anchors.Status{}, map[string]*rank.Result{}
 	}

@@ -338,12 +338,12 @@ func (l *streamLoad) flush() error {
 }
 
 func (l *streamLoad) cancel() {
-	l.wait()
+	_ = l.wait() // the load is abandoned: what failed it is the error to report
 	if !l.done {
 		l.sw.Cancel()
 	}
 	l.free <- l.buf
 	for range streamBuffers {
-		(<-l.free).Release()
+		_ = (<-l.free).Release() // z.NewBuffer's are allocated memory: freeing it cannot fail
 	}
 }

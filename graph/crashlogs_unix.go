@@ -16,10 +16,9 @@ func withDirLock(dir string, fn func(d *os.File)) {
 	if err != nil {
 		return
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read; closing it also releases the lock
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 		return
 	}
-	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	fn(f)
 }

@@ -38,18 +38,21 @@ func mark(dir, prefix string) (done func(remove bool)) {
 		return func(bool) {}
 	}
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil || os.Rename(tmp, p) != nil {
-		f.Close()
-		os.Remove(tmp)
+		// Best effort, as below.
+		_ = f.Close()
+		_ = os.Remove(tmp)
 		return func(bool) {}
 	}
 	return func(remove bool) {
 		// Removed before it is unlocked: see diedOpening. Where it
 		// cannot be removed (the directory became read-only meanwhile),
 		// it is marked as left behind by a process that did not crash.
+		// Best effort: a marker that stays empty costs a rebuild of the
+		// store, not data.
 		if remove && os.Remove(p) != nil {
-			f.WriteString("done\n")
+			_, _ = f.WriteString("done\n")
 		}
-		f.Close()
+		_ = f.Close()
 	}
 }
 
@@ -83,14 +86,14 @@ func diedOpening(dir string) string {
 			stale = err1 == nil && err2 == nil && os.SameFile(fi, now)
 			crashed = stale && fi.Size() == 0
 		}
-		f.Close()
+		_ = f.Close() // only read
 		switch {
 		case crashed && marker:
 			return e.Name()
 		case stale:
 			// A process killed while making its marker, or one that
-			// could not remove it.
-			os.Remove(p)
+			// could not remove it. Best effort: the next look tries again.
+			_ = os.Remove(p)
 		}
 	}
 	return ""

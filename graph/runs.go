@@ -277,10 +277,7 @@ func (rs *runs) spill(r *run) error {
 
 // finish waits for the spilled runs and sorts the last one.
 func (rs *runs) finish() error {
-	close(rs.full)
-	err := <-rs.done
-	rs.done = nil
-	if err != nil {
+	if err := rs.stopSpiller(); err != nil {
 		return err
 	}
 	// The other run's memory is not needed any more.
@@ -290,18 +287,27 @@ func (rs *runs) finish() error {
 	return nil
 }
 
+// stopSpiller waits for the spiller to spill what it was handed and end,
+// and returns its failure.
+func (rs *runs) stopSpiller() error {
+	close(rs.full)
+	err := <-rs.done
+	rs.done = nil
+	return err
+}
+
 // close removes the temporary files and stops the spiller if finish was
-// not called.
+// not called. Their data is not wanted any more, so failing to close or
+// remove them loses nothing (removeRunFiles removes what is left).
 func (rs *runs) close() {
 	if rs.done != nil {
-		close(rs.full)
-		<-rs.done
+		_ = rs.stopSpiller() // finish was not called: the load failed already
 	}
 	for _, f := range rs.files {
-		f.Close()
+		_ = f.Close()
 	}
 	for _, name := range rs.left {
-		os.Remove(name)
+		_ = os.Remove(name)
 	}
 	rs.files, rs.left, rs.cur = nil, nil, nil
 }
@@ -330,7 +336,7 @@ func createNamedRunFile(dir string) (*os.File, string, error) {
 func removeRunFiles(dir string) {
 	names, _ := filepath.Glob(filepath.Join(dir, runFilePattern))
 	for _, n := range names {
-		os.Remove(n)
+		_ = os.Remove(n) // best effort: the next load tries again
 	}
 }
 

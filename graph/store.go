@@ -183,11 +183,11 @@ func Open(dir string, opts Options) (*Store, error) {
 	s.db = db
 	s.readOnly.Store(ro)
 	if err := s.checkSchema(opts.Schema); err != nil {
-		s.Close()
+		_ = s.Close() // the failure above is the one to report
 		return nil, err
 	}
 	if err := s.read(s.loadCounters); err != nil {
-		s.Close()
+		_ = s.Close() // the failure above is the one to report
 		return nil, fmt.Errorf("open store %s: %w", dir, damaged(err))
 	}
 	return s, nil
@@ -312,7 +312,9 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 		tryReadOnly = false // a new database
 		s.created = s.db == nil
 	} else {
-		removeEmptyLogs(s.dir)
+		// Best effort: what it cannot remove fails Badger's open
+		// below, which tries again and reports.
+		_ = removeEmptyLogs(s.dir)
 	}
 	wait := s.opts.LockTimeout
 	if wait == 0 {
@@ -429,10 +431,11 @@ wait:
 		case <-giveUp:
 			unmark()
 			if s.checkDir() {
-				return nil, s.drain(func() {
+				return nil, s.drain(func() error {
 					if <-done == nil {
-						s.recovered(db.Close)
+						return s.recovered(db.Close)
 					}
+					return nil
 				})
 			}
 			if err := log.opening.get(); err != nil {
@@ -446,8 +449,9 @@ wait:
 		return nil, err
 	}
 	if s.dirInfo != nil && s.checkDir() {
-		// Removed while Badger opened it, and made again by Badger.
-		s.recovered(db.Close)
+		// Removed while Badger opened it, and made again by Badger:
+		// that is the failure to report.
+		_ = s.recovered(db.Close)
 		return nil, s.fault.get()
 	}
 	log.armed.Store(true)
@@ -460,7 +464,7 @@ wait:
 // has failed already.
 func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 	if s.checkDir() {
-		return s.drain(func() { s.recovered(db.Close) })
+		return s.drain(func() error { return s.recovered(db.Close) })
 	}
 	err := s.wait(func() error {
 		if collect && s.fault.get() == nil {
@@ -494,18 +498,22 @@ func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 // request of a server), the old handle would write its tables into it and
 // remove its lock file. So, unless something is at the path already, the
 // directory is made again, empty, for the handle to end in, then removed
-// with what it left.
-func (s *Store) drain(end func()) error {
+// with what it left. The store's failure is the one to report; end's only
+// when there is none.
+func (s *Store) drain(end func() error) error {
 	failure := s.fault.get()
 	if os.Mkdir(s.dir, 0o755) != nil {
 		return failure // another process made a store there: not ours to touch
 	}
-	closed := s.start(func() error { end(); return nil })
+	closed := s.start(end)
 	select {
-	case <-closed:
+	case err := <-closed:
+		if failure == nil {
+			failure = err
+		}
 	case <-time.After(drainBound):
 	}
-	os.RemoveAll(s.dir)
+	_ = os.RemoveAll(s.dir) // best effort: nothing of the store was left to keep
 	return failure
 }
 

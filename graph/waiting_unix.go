@@ -27,13 +27,15 @@ func markWaiting(dir string) (done func()) {
 		return func() {}
 	}
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil || os.Rename(tmp, p) != nil {
-		os.Remove(tmp)
-		f.Close()
+		_ = os.Remove(tmp)
+		_ = f.Close() // nothing written
 		return func() {}
 	}
 	return func() {
-		os.Remove(p)
-		f.Close()
+		// A marker left behind is unlocked once the file closes, and
+		// Waiting removes it.
+		_ = os.Remove(p)
+		_ = f.Close() // nothing written
 	}
 }
 
@@ -61,10 +63,10 @@ func Waiting(dir string) bool {
 			fi, err1 := f.Stat()
 			now, err2 := os.Stat(p)
 			if err1 == nil && err2 == nil && os.SameFile(fi, now) {
-				os.Remove(p)
+				_ = os.Remove(p) // best effort: the next look tries again
 			}
 		}
-		f.Close()
+		_ = f.Close() // only read
 		if alive {
 			return true
 		}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -118,11 +119,11 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	}
 	h, err := NewHandler(opts)
 	if err != nil {
-		ln.Close()
+		_ = ln.Close() // not served: the failure above is the one to report
 		return err
 	}
 	o := opts
-	o.validate()
+	_ = o.validate() // for the defaults: NewHandler validated opts
 	ln = limit(ln, o.MaxConns)
 	srv := &http.Server{
 		Handler:           h,
@@ -143,10 +144,12 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	sctx, cancel := context.WithTimeout(context.Background(), o.ShutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
+		_ = srv.Close() // the shutdown's failure is the one to report
 		return fmt.Errorf("serve: shutdown: %w", err)
 	}
-	<-errc
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
 	return nil
 }
 
@@ -407,10 +410,17 @@ func reply(w http.ResponseWriter, v any, err error) {
 		writeError(w, statusOf(err), err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	enc := json.NewEncoder(w)
+	// Encoded first, so that a value that cannot be is an error, not
+	// an empty answer with status 200.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Errorf("encode the answer: %w", err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b.Bytes()) // fails only when the client went away
 }
 
 func statusOf(err error) int {
@@ -435,5 +445,6 @@ func statusOf(err error) int {
 func writeError(w http.ResponseWriter, status int, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+	// Strings always encode: this fails only when the client went away.
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
 }

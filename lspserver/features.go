@@ -50,7 +50,7 @@ func (s *server) publish(ctx context.Context, p string) {
 	diags := s.diagnostics(p, d)
 	u := d.uri
 	s.mu.Unlock()
-	s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
+	s.tell(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: diags})
 }
 
 // relocated are the changes of a valid anchor whose new place --fix
@@ -509,7 +509,7 @@ func (s *server) execute(ctx context.Context, p *protocol.ExecuteCommandParams) 
 	if err != nil {
 		return nil, err
 	}
-	s.conn.Notify(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: "lore: " + msg})
+	s.tell(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: "lore: " + msg})
 	if wrote {
 		s.changed(warm.Change{Learnings: true})
 	}

@@ -60,7 +60,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	case <-s.exit:
 	case <-ctx.Done():
 	}
-	conn.Close()
+	_ = conn.Close() // closes stdio, whose Close does nothing
 	s.close()
 	return nil
 }
@@ -110,15 +110,21 @@ func (s *server) close() {
 	s.view = nil
 	s.mu.Unlock()
 	if v != nil {
-		v.Close()
+		_ = v.Close() // it holds the store read-only between calls: nothing to lose
 	}
+}
+
+// tell sends the editor a notification. It fails only when the connection
+// did, which ends the session (conn.Done): there is no one left to tell.
+func (s *server) tell(ctx context.Context, method string, params any) {
+	_ = s.conn.Notify(ctx, method, params)
 }
 
 func (s *server) notify(msg string) {
 	if s.opts.Notify != nil {
 		s.opts.Notify(msg)
 	}
-	s.conn.Notify(context.Background(), protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: "lore: " + msg})
+	s.tell(context.Background(), protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: "lore: " + msg})
 }
 
 // handle dispatches one message.
@@ -126,7 +132,9 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	params := req.Params()
 	decode := func(v any) bool {
 		if err := json.Unmarshal(params, v); err != nil {
-			reply(ctx, nil, fmt.Errorf("%w: %s: %v", jsonrpc2.ErrInvalidParams, req.Method(), err))
+			// A reply that cannot be written means the editor went:
+			// reading from it ends the session.
+			_ = reply(ctx, nil, fmt.Errorf("%w: %s: %v", jsonrpc2.ErrInvalidParams, req.Method(), err))
 			return false
 		}
 		return true
@@ -251,7 +259,7 @@ func (s *server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.mu.Lock()
 	if s.view != nil {
 		s.mu.Unlock()
-		v.Close()
+		_ = v.Close() // not used: nothing to lose
 		return nil, errors.New("initialize: already initialized")
 	}
 	s.view, s.root = v, v.Root()
@@ -368,7 +376,7 @@ func (s *server) closed(ctx context.Context, u protocol.DocumentURI) {
 	s.mu.Lock()
 	delete(s.docs, p)
 	s.mu.Unlock()
-	s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+	s.tell(ctx, protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 }
 
 // overlay is every open buffer, by path.

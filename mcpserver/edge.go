@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 )
@@ -49,7 +50,10 @@ func edge(in io.Reader, out io.Writer) io.ReadCloser {
 		for {
 			line, tooLong, err := readLine(br)
 			if reply := check(line, tooLong); reply != nil {
-				out.Write(reply)
+				if _, werr := out.Write(reply); werr != nil {
+					pw.CloseWithError(fmt.Errorf("write: %w", werr)) // ends the session
+					return
+				}
 			} else if len(line) > 0 {
 				if _, werr := pw.Write(append(line, '\n')); werr != nil {
 					return // the session ended

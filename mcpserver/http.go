@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -50,7 +51,7 @@ func Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
 	}
 	h, err := Handler(opts)
 	if err != nil {
-		ln.Close()
+		_ = ln.Close() // not served: the failure above is the one to report
 		return err
 	}
 	srv := &http.Server{
@@ -70,9 +71,11 @@ func Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
+		_ = srv.Close() // the shutdown's failure is the one to report
 		return fmt.Errorf("mcp: shutdown: %w", err)
 	}
-	<-errc
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("mcp: %w", err)
+	}
 	return nil
 }

@@ -90,7 +90,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	// answers those itself (see edge).
 	w := &lockedWriter{w: out}
 	r := edge(in, w)
-	defer r.Close()
+	defer func() { _ = r.Close() }() // a pipe's reader: its Close returns nil
 	err = s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: nopWriteCloser{w}, MaxLineLength: 2 * maxLineBytes})
 	if err != nil && (errors.Is(err, io.EOF) || ctx.Err() != nil) {
 		return nil
@@ -132,7 +132,15 @@ func (h *handlers) workspace(ctx context.Context) (*lore.Workspace, func(), erro
 	}()
 	select {
 	case ws := <-got:
-		return ws, func() { close(done); <-ended }, nil
+		release := func() {
+			close(done)
+			// The call has its answer: a failure to let go of the
+			// workspace after it is a warning.
+			if err := <-ended; err != nil && h.opts.Notify != nil {
+				h.opts.Notify("release the workspace: " + err.Error())
+			}
+		}
+		return ws, release, nil
 	case err := <-ended:
 		if err == nil {
 			err = errors.New("mcp: the workspace view gave no workspace")

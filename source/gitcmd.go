@@ -254,7 +254,7 @@ func (r *Repo) WriteBlobs(ctx context.Context, contents [][]byte) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // best effort: copies in the temporary directory
 	var paths strings.Builder
 	for i, c := range contents {
 		p := filepath.Join(tmp, fmt.Sprint(i))

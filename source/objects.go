@@ -119,7 +119,7 @@ func mapPath(path string) ([]byte, func() error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close() // a mapping outlives its descriptor
+	defer func() { _ = f.Close() }() // only read; a mapping outlives its descriptor
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
@@ -153,7 +153,7 @@ func (o *objects) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	defer rd.Close()
+	defer func() { _ = rd.Close() }() // only read
 	b = make([]byte, obj.Size())
 	if _, err := io.ReadFull(rd, b); err != nil {
 		return 0, nil, err

@@ -41,7 +41,7 @@ func readDir(dir string, flags int, buf []byte) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	defer unix.Close(fd)
+	defer func() { _ = unix.Close(fd) }() // only read
 	// Names only: every entry is stat'ed below anyway.
 	var names []string
 	for {

@@ -25,7 +25,7 @@ func appendFileNoFollow(dst []byte, full string) ([]byte, error) {
 	if err != nil {
 		return dst, &fs.PathError{Op: "open", Path: full, Err: err}
 	}
-	defer unix.Close(fd)
+	defer func() { _ = unix.Close(fd) }() // only read
 	if cap(dst)-len(dst) < 512 {
 		var st unix.Stat_t
 		if retry(func() error { return unix.Fstat(fd, &st) }) == nil && st.Size > 0 && st.Size < 1<<40 {

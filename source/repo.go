@@ -108,7 +108,7 @@ func (r *Repo) objects() (*objects, error) {
 		r.objs = openObjects(r.st, filepath.Join(r.common, "objects"))
 		// A Repo dropped without Close (GitIndex, GitTree) unmaps its
 		// packs once it is unreachable.
-		runtime.AddCleanup(r, func(o *objects) { o.close() }, r.objs)
+		runtime.AddCleanup(r, func(o *objects) { _ = o.close() }, r.objs) // no one to tell
 	}
 	return r.objs, nil
 }

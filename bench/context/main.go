@@ -19,6 +19,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ func main() {
 	bin := fs.String("lore", "lore", "lore binary")
 	runs := fs.Int("runs", 30, "timed runs per target")
 	prof := fs.String("cpuprofile", "", "inproc: write a CPU profile")
-	fs.Parse(os.Args[2:])
+	_ = fs.Parse(os.Args[2:]) // ExitOnError: a bad flag exits
 	var err error
 	switch os.Args[1] {
 	case "gen":
@@ -167,7 +168,7 @@ func cli(bin, repo string, runs int, targets []string) error {
 	return nil
 }
 
-func mcpBench(bin, repo string, runs int, targets []string) error {
+func mcpBench(bin, repo string, runs int, targets []string) (err error) {
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "context-bench", Version: "v0"}, nil)
 	start := time.Now()
@@ -176,8 +177,15 @@ func mcpBench(bin, repo string, runs int, targets []string) error {
 	if err != nil {
 		return err
 	}
-	cpuStart := procCPU(cmd.Process.Pid)
-	defer session.Close()
+	cpuStart, err := procCPU(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := session.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	fmt.Printf("lore mcp start-up and initialize: %.1f ms\n", ms(time.Since(start)))
 	var all []time.Duration
 	for _, t := range targets {
@@ -199,24 +207,31 @@ func mcpBench(bin, repo string, runs int, targets []string) error {
 		all = append(all, ds...)
 		fmt.Printf("mcp lore_context %-36s p50 %6.1f ms  p90 %6.1f ms  (%d calls)\n", t, ms(pct(ds, 50)), ms(pct(ds, 90)), len(ds))
 	}
+	cpuEnd, err := procCPU(cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
 	fmt.Printf("mcp lore_context (all targets)%-24s p50 %6.1f ms  p90 %6.1f ms  (%d calls), server cpu %.1f ms per call (mean)\n", "", ms(pct(all, 50)), ms(pct(all, 90)), len(all),
-		ms(procCPU(cmd.Process.Pid)-cpuStart)/float64(len(all)+len(targets)))
+		ms(cpuEnd-cpuStart)/float64(len(all)+len(targets)))
 	return nil
 }
 
 // procCPU returns the user and system time a process has used so far (in
 // clock ticks of 10 ms: good for means over many calls).
-func procCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+func procCPU(pid int) (time.Duration, error) {
+	name := fmt.Sprintf("/proc/%d/stat", pid)
+	b, err := os.ReadFile(name)
 	if err != nil {
-		return 0
+		return 0, err
 	}
 	s := string(b)
 	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	var ut, st int64
-	fmt.Sscan(f[11], &ut)
-	fmt.Sscan(f[12], &st)
-	return time.Duration(ut+st) * 10 * time.Millisecond
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond, nil
 }
 
 func pct(ds []time.Duration, p int) time.Duration {

@@ -14,6 +14,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -45,12 +46,12 @@ func run(size, runs int) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(written)
+	defer removeTemp(written)
 	mapped, err := pageCachedFile(size, true)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(mapped)
+	defer removeTemp(mapped)
 	cases := []struct {
 		name string
 		m    measure
@@ -83,13 +84,25 @@ func run(size, runs int) error {
 	return nil
 }
 
+// removeTemp removes a temporary file. Best effort: it is not a
+// measurement.
+func removeTemp(name string) { _ = os.Remove(name) }
+
+// unmap unmaps b, for a deferred call: a failure fails the measurement
+// (*err) unless it failed already.
+func unmap(b []byte, err *error) {
+	if uerr := unix.Munmap(b); *err == nil && uerr != nil {
+		*err = fmt.Errorf("munmap: %w", uerr)
+	}
+}
+
 func anon(advice []int) measure {
-	return func(size int) (time.Duration, time.Duration, int64, error) {
+	return func(size int) (_, _ time.Duration, _ int64, err error) {
 		b, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		defer unix.Munmap(b)
+		defer unmap(b, &err)
 		f0 := minorFaults()
 		t0 := time.Now()
 		for _, a := range advice {
@@ -106,17 +119,17 @@ func anon(advice []int) measure {
 }
 
 func mappedRead(name string) measure {
-	return func(size int) (time.Duration, time.Duration, int64, error) {
+	return func(size int) (_, _ time.Duration, _ int64, err error) {
 		f, err := os.Open(name)
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // only read
 		b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		defer unix.Munmap(b)
+		defer unmap(b, &err)
 		f0 := minorFaults()
 		t0 := time.Now()
 		var sum byte
@@ -153,7 +166,7 @@ func pageCachedFile(size int, throughMapping bool) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(name)
+		removeTemp(name)
 		return "", err
 	}
 	return name, nil
@@ -169,14 +182,15 @@ func writeMapped(f *os.File, buf []byte) error {
 	}
 	copy(m, buf)
 	if err := unix.Msync(m, unix.MS_SYNC); err != nil {
-		unix.Munmap(m)
-		return err
+		return errors.Join(err, unix.Munmap(m))
 	}
 	return unix.Munmap(m)
 }
 
 func minorFaults() int64 {
 	var r syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &r)
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
+		panic(fmt.Sprintf("getrusage: %v", err)) // cannot fail for RUSAGE_SELF
+	}
 	return r.Minflt
 }

@@ -34,7 +34,7 @@ func main() {
 	}
 }
 
-func run() error {
+func run() (err error) {
 	nodes := flag.Int("nodes", 100_000, "nodes")
 	m := flag.Int("m", 10, "edges added with each node (preferential attachment)")
 	queries := flag.Int("queries", 1000, "queries per latency measurement")
@@ -52,7 +52,11 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
 		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
 		}
@@ -67,7 +71,7 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(d)
+		defer func() { _ = os.RemoveAll(d) }() // best effort: not a measurement
 		*dir = d
 	}
 	rng := rand.New(rand.NewPCG(*seed, 42))
@@ -110,7 +114,10 @@ func run() error {
 	loadClose := time.Since(t0)
 	fmt.Printf("bulk load: %s (%s including Close; process CPU %s) [target ≤ 10s: %s]\n", load.Round(time.Millisecond),
 		loadClose.Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond), pass(loadClose <= 10*time.Second))
-	apparent, allocated := diskUsage(filepath.Join(*dir, "db"))
+	apparent, allocated, err := diskUsage(filepath.Join(*dir, "db"))
+	if err != nil {
+		return err
+	}
 	perEdge := float64(allocated) / float64(len(edges))
 	fmt.Printf("on disk after close: %.1f MiB apparent, %.1f MiB allocated: %.1f / %.1f bytes per edge [target ≤ 150: %s]\n",
 		mib(apparent), mib(allocated), float64(apparent)/float64(len(edges)), perEdge, pass(perEdge <= 150 && float64(apparent)/float64(len(edges)) <= 150))
@@ -121,7 +128,11 @@ func run() error {
 		return err
 	}
 	fmt.Printf("open (cold process state, warm page cache): %s; LSM tables per level %v\n", time.Since(t0).Round(time.Microsecond), s.Tables())
-	defer s.Close()
+	defer func() {
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	t0 = time.Now()
 	st, err := s.Stats()
 	if err != nil {
@@ -269,9 +280,13 @@ func exportImport(ctx context.Context, dir string, sub []graph.Edge) error {
 		}
 		imp = append(imp, time.Since(t))
 		impCPU = append(impCPU, cpuTime()-c)
-		fresh.Close()
+		if err := fresh.Close(); err != nil {
+			return err
+		}
 	}
-	small.Close()
+	if err := small.Close(); err != nil {
+		return err
+	}
 	report("export 10,000 edges as JSON", exp, 100*time.Millisecond, fmt.Sprintf("%.1f MiB; load average %s", mib(int64(buf.Len())), loadAvg()))
 	report("  same, process CPU time", expCPU, 100*time.Millisecond, "")
 	report("import 10,000 edges from JSON into an empty store", imp, 100*time.Millisecond, "")
@@ -307,15 +322,14 @@ func writeJSON(path string, ids []string, edges []graph.Edge) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	if err := json.NewEncoder(w).Encode(doc); err != nil {
-		f.Close()
-		return err
+	err = json.NewEncoder(w).Encode(doc)
+	if err == nil {
+		err = w.Flush()
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	return err
 }
 
 func pass(ok bool) string {
@@ -328,14 +342,18 @@ func pass(ok bool) string {
 // threadCPU is the CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID).
 func threadCPU() time.Duration {
 	var ts syscall.Timespec
-	syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0)
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+		panic(fmt.Sprintf("clock_gettime: %v", errno)) // cannot fail for this clock
+	}
 	return time.Duration(ts.Nano())
 }
 
 // cpuTime is the user+system CPU time of this process so far.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(fmt.Sprintf("getrusage: %v", err)) // cannot fail for RUSAGE_SELF
+	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
@@ -371,14 +389,14 @@ func r(d time.Duration) time.Duration {
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
-func diskUsage(dir string) (apparent, allocated int64) {
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+func diskUsage(dir string) (apparent, allocated int64, err error) {
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
-			return nil
+			return err
 		}
 		info, err := d.Info()
 		if err != nil {
-			return nil
+			return err
 		}
 		apparent += info.Size()
 		if st, ok := info.Sys().(*syscall.Stat_t); ok {
@@ -386,7 +404,7 @@ func diskUsage(dir string) (apparent, allocated int64) {
 		}
 		return nil
 	})
-	return apparent, allocated
+	return apparent, allocated, err
 }
 
 // generate builds a Barabási–Albert graph: each new node links to m

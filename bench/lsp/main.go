@@ -45,7 +45,9 @@ func main() {
 	flag.StringVar(&profileDir, "cpuprofile", "", "write each measure's CPU profile to this directory")
 	flag.Parse()
 	err := run(*repo, *file, *n)
-	profile("")
+	if perr := profile(""); err == nil {
+		err = perr
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/lsp:", err)
 		os.Exit(2)
@@ -61,19 +63,28 @@ var (
 
 // profile ends the current measure's CPU profile and starts one for the
 // measure named (none for "").
-func profile(name string) {
+func profile(name string) error {
 	if profiling != nil {
 		pprof.StopCPUProfile()
-		profiling.Close()
+		err := profiling.Close()
 		profiling = nil
+		if err != nil {
+			return err
+		}
 	}
 	if profileDir == "" || name == "" {
-		return
+		return nil
 	}
 	f, err := os.Create(filepath.Join(profileDir, name+".pprof"))
-	if err == nil && pprof.StartCPUProfile(f) == nil {
-		profiling = f
+	if err != nil {
+		return err
 	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close() // empty
+		return err
+	}
+	profiling = f
+	return nil
 }
 
 func pct(ds []time.Duration) string {
@@ -84,7 +95,7 @@ func pct(ds []time.Duration) string {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func run(repo, file string, n int) error {
+func run(repo, file string, n int) (err error) {
 	ctx := context.Background()
 	ws, err := lore.Open(repo, lore.Options{})
 	if err != nil {
@@ -114,27 +125,44 @@ func run(repo, file string, n int) error {
 	if err != nil {
 		return err
 	}
-	defer os.WriteFile(abs, orig, 0o644)
+	// The measures below change the file: it must be put back.
+	defer func() {
+		if werr := os.WriteFile(abs, orig, 0o644); err == nil {
+			err = werr
+		}
+	}()
 
 	// The LSP server over a pipe.
 	a, b := net.Pipe()
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	served := make(chan struct{})
+	var serveErr error
 	go func() {
 		defer close(served)
-		lspserver.Run(sctx, a, a, lspserver.Options{Dir: root})
+		serveErr = lspserver.Run(sctx, a, a, lspserver.Options{Dir: root})
 	}()
 	published := make(chan int, 1000)
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b))
 	conn.Go(sctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
 			var p protocol.PublishDiagnosticsParams
-			json.Unmarshal(req.Params(), &p)
+			if err := json.Unmarshal(req.Params(), &p); err != nil {
+				return err // fails the connection: see diagnostics
+			}
 			published <- len(p.Diagnostics)
 		}
 		return reply(ctx, nil, nil)
 	})
+	// diagnostics waits for the next diagnostics the server publishes.
+	diagnostics := func() error {
+		select {
+		case <-published:
+			return nil
+		case <-conn.Done():
+			return fmt.Errorf("lsp connection: %w", conn.Err())
+		}
+	}
 	start := time.Now()
 	var init protocol.InitializeResult
 	if _, err := conn.Call(ctx, protocol.MethodInitialize, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: filepath.Base(root)}}}, &init); err != nil {
@@ -143,34 +171,50 @@ func run(repo, file string, n int) error {
 	fmt.Printf("initialize (open the view, read every learning): %.0f ms\n", ms(time.Since(start)))
 	u := protocol.DocumentURI(uri.File(abs))
 	start = time.Now()
-	conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Text: string(orig)}})
-	<-published
+	if err := conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Text: string(orig)}}); err != nil {
+		return err
+	}
+	if err := diagnostics(); err != nil {
+		return err
+	}
 	fmt.Printf("first diagnostics after open: %.0f ms\n", ms(time.Since(start)))
 
-	profile("hover")
+	if err := profile("hover"); err != nil {
+		return err
+	}
 	lines := strings.Count(string(orig), "\n")
 	var hov, diag []time.Duration
 	for i := range n {
 		t := time.Now()
 		var h *protocol.Hover
-		conn.Call(ctx, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: uint32(i * 7 % max(lines, 1))}}}, &h)
+		if _, err := conn.Call(ctx, protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: uint32(i * 7 % max(lines, 1))}}}, &h); err != nil {
+			return err
+		}
 		hov = append(hov, time.Since(t))
 	}
 	fmt.Println("hover:", pct(hov))
-	profile("diagnostics")
+	if err := profile("diagnostics"); err != nil {
+		return err
+	}
 	for i := range n / 4 {
 		text := string(orig) + fmt.Sprintf("\n// edit %d\n", i)
 		t := time.Now()
-		conn.Notify(ctx, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: int32(i + 2)},
-			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}}})
-		<-published
+		if err := conn.Notify(ctx, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: int32(i + 2)},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}}}); err != nil {
+			return err
+		}
+		if err := diagnostics(); err != nil {
+			return err
+		}
 		diag = append(diag, time.Since(t))
 	}
 	fmt.Println("diagnostics after a change (unsaved buffer):", pct(diag))
 
 	// Re-index after a save: the diagnostics the view's change report
 	// brings.
-	profile("save")
+	if err := profile("save"); err != nil {
+		return err
+	}
 	var reidx []time.Duration
 	for i := range 5 {
 		time.Sleep(200 * time.Millisecond)
@@ -178,15 +222,21 @@ func run(repo, file string, n int) error {
 			<-published
 		}
 		t := time.Now()
-		os.WriteFile(abs, append(append([]byte{}, orig...), fmt.Sprintf("\n// saved %d\n", i)...), 0o644)
-		<-published
+		if err := os.WriteFile(abs, append(append([]byte{}, orig...), fmt.Sprintf("\n// saved %d\n", i)...), 0o644); err != nil {
+			return err
+		}
+		if err := diagnostics(); err != nil {
+			return err
+		}
 		reidx = append(reidx, time.Since(t))
 	}
 	fmt.Println("save to refreshed diagnostics (re-index, by notification):", pct(reidx))
 	// Put back, and wait for the server's index to follow: an index
 	// interrupted by the server's end would make the next one resolve
 	// every file.
-	os.WriteFile(abs, orig, 0o644)
+	if err := os.WriteFile(abs, orig, 0o644); err != nil {
+		return err
+	}
 	select {
 	case <-published:
 	case <-time.After(10 * time.Second):
@@ -195,20 +245,25 @@ func run(repo, file string, n int) error {
 	// The LSP server lets go of the store before the next measures.
 	stop()
 	<-served
+	if serveErr != nil {
+		return serveErr
+	}
 
 	// HTTP /context from a warm view.
 	view, err := warm.Open(ctx, warm.Options{Dir: root})
 	if err != nil {
 		return err
 	}
-	defer view.Close()
+	defer func() { _ = view.Close() }() // on an early return; closed and checked below
 	h, err := httpapi.NewHandler(httpapi.Options{Dir: root, Do: view.Do})
 	if err != nil {
 		return err
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	profile("context")
+	if err := profile("context"); err != nil {
+		return err
+	}
 	var ctxd []time.Duration
 	var m0, m1 runtime.MemStats
 	for i := range n {
@@ -222,8 +277,11 @@ func run(repo, file string, n int) error {
 			return err
 		}
 		var v any
-		json.NewDecoder(resp.Body).Decode(&v)
-		resp.Body.Close()
+		err = json.NewDecoder(resp.Body).Decode(&v)
+		_ = resp.Body.Close() // only read
+		if err != nil {
+			return fmt.Errorf("/context: %w", err)
+		}
 		if resp.StatusCode != 200 {
 			return fmt.Errorf("/context: %d", resp.StatusCode)
 		}
@@ -240,20 +298,29 @@ func run(repo, file string, n int) error {
 		return err
 	}
 
-	view.Close()
+	if err := view.Close(); err != nil {
+		return err
+	}
 	srv.Close()
 
 	// A writer beside a busy server, and alone, in alternate rounds.
-	profile("writer")
+	if err := profile("writer"); err != nil {
+		return err
+	}
 	var beside, alone, extra []time.Duration
 	var added []string
+	// The learnings added are removed again: a failure leaves them in the
+	// workspace, which must be said.
 	defer func() {
-		w, err := lore.Open(root, lore.Options{})
-		if err != nil {
-			return
-		}
+		w, werr := lore.Open(root, lore.Options{})
 		for _, id := range added {
-			w.Remove(ctx, id)
+			if werr != nil {
+				break
+			}
+			_, werr = w.Remove(ctx, id)
+		}
+		if werr != nil && err == nil {
+			err = fmt.Errorf("remove the learnings the bench added (%s): %w", strings.Join(added, " "), werr)
 		}
 	}()
 	add := func() (time.Duration, error) {
@@ -281,7 +348,9 @@ func run(repo, file string, n int) error {
 		}
 		beside, alone, extra = append(beside, d), append(alone, a), append(extra, d-a)
 	}
-	profile("")
+	if err := profile(""); err != nil {
+		return err
+	}
 	fmt.Println("lore learn add (in process) beside a busy server:", pct(beside))
 	fmt.Println("lore learn add with no server:", pct(alone))
 	fmt.Println("  difference, per round:", pct(extra))
@@ -290,12 +359,16 @@ func run(repo, file string, n int) error {
 
 // besideBusy opens a warm view with the HTTP handler on it, asks /context
 // in a loop, and runs add beside it.
-func besideBusy(ctx context.Context, root, file string, add func() (time.Duration, error)) (time.Duration, error) {
+func besideBusy(ctx context.Context, root, file string, add func() (time.Duration, error)) (_ time.Duration, err error) {
 	view, err := warm.Open(ctx, warm.Options{Dir: root})
 	if err != nil {
 		return 0, err
 	}
-	defer view.Close()
+	defer func() {
+		if cerr := view.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	h, err := httpapi.NewHandler(httpapi.Options{Dir: root, Do: view.Do})
 	if err != nil {
 		return 0, err
@@ -313,7 +386,7 @@ func besideBusy(ctx context.Context, root, file string, add func() (time.Duratio
 			}
 			resp, err := http.Get(srv.URL + "/context?target=" + file)
 			if err == nil {
-				resp.Body.Close()
+				_ = resp.Body.Close() // the load is what matters, not the answer
 			}
 		}
 	}()
@@ -326,7 +399,7 @@ func besideBusy(ctx context.Context, root, file string, add func() (time.Duratio
 }
 
 // measureMCP times MCP tool calls answered from a warm view.
-func measureMCP(ctx context.Context, root, file string, n int, do func(context.Context, func(*lore.Workspace) error) error) error {
+func measureMCP(ctx context.Context, root, file string, n int, do func(context.Context, func(*lore.Workspace) error) error) (err error) {
 	s, err := mcpserver.New(mcpserver.Options{Dir: root, Do: do})
 	if err != nil {
 		return err
@@ -336,12 +409,20 @@ func measureMCP(ctx context.Context, root, file string, n int, do func(context.C
 	if err != nil {
 		return err
 	}
-	defer ss.Close()
+	defer func() {
+		if cerr := ss.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		return err
 	}
-	defer cs.Close()
+	defer func() {
+		if cerr := cs.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	for _, tool := range []struct {
 		name string
 		args map[string]any
@@ -349,7 +430,9 @@ func measureMCP(ctx context.Context, root, file string, n int, do func(context.C
 		{"lore_context", map[string]any{"targets": []string{file}}},
 		{"lore_impact", map[string]any{"targets": []string{file}}},
 	} {
-		profile("mcp-" + tool.name)
+		if err := profile("mcp-" + tool.name); err != nil {
+			return err
+		}
 		var ds []time.Duration
 		for range n {
 			t := time.Now()

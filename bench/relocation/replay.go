@@ -171,7 +171,7 @@ func snapshotTrees(ctx context.Context, dir string, c *commit) (*trees, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(scratch)
+	defer func() { _ = os.RemoveAll(scratch) }() // best effort: a scratch repository
 	gitDir := "--git-dir=" + filepath.Join(scratch, ".git")
 	if _, err := git(ctx, scratch, "init", "-q"); err != nil {
 		return nil, err

@@ -104,8 +104,7 @@ func newGraphShowCmd(a *app) *cobra.Command {
 			for k, v := range info.Node.Attrs {
 				fmt.Fprintf(a.stdout, "  %s: %s\n", k, v)
 			}
-			printEdges(a.stdout, info.Edges)
-			return nil
+			return printEdges(a.stdout, info.Edges)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -113,7 +112,7 @@ func newGraphShowCmd(a *app) *cobra.Command {
 	return c
 }
 
-func printEdges(w io.Writer, es []graph.Edge) {
+func printEdges(w io.Writer, es []graph.Edge) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, e := range es {
 		rel := ""
@@ -126,7 +125,7 @@ func printEdges(w io.Writer, es []graph.Edge) {
 		}
 		fmt.Fprintf(tw, "  %s %s\t%s\t→ %s\t%.2f\t%s\n", e.Type, rel, e.From, e.To, e.Weight, inv)
 	}
-	tw.Flush()
+	return tw.Flush()
 }
 
 func newGraphNeighborsCmd(a *app) *cobra.Command {
@@ -217,7 +216,7 @@ func newGraphPathCmd(a *app) *cobra.Command {
 	tf.depth = graph.MaxDepth
 	tf.bind(c, false)
 	c.Flags().Lookup("depth").DefValue = fmt.Sprint(graph.MaxDepth)
-	c.Flags().Set("depth", fmt.Sprint(graph.MaxDepth))
+	_ = c.Flags().Set("depth", fmt.Sprint(graph.MaxDepth)) // a flag of tf.bind, and a valid depth
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return c
 }
@@ -329,9 +328,11 @@ func writeFiles(names []string, write func([]io.Writer) error) (err error) {
 	defer func() {
 		for _, f := range files {
 			if f != nil {
-				f.Close()
+				// Not renamed into place: the export failed, and its
+				// failure is the one to report.
+				_ = f.Close()
 				if err != nil {
-					os.Remove(f.Name())
+					_ = os.Remove(f.Name())
 				}
 			}
 		}
@@ -383,7 +384,7 @@ between learnings are authored in learning files: use lore relate for those.`,
 				if err != nil {
 					return err
 				}
-				defer f.Close()
+				defer func() { _ = f.Close() }() // only read
 				in = f
 			}
 			ws, err := a.workspace()

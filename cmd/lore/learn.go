@@ -280,7 +280,7 @@ one. Links may point at learnings of the same import.`,
 				if err != nil {
 					return fmt.Errorf("import: %w", err)
 				}
-				defer f.Close()
+				defer func() { _ = f.Close() }() // only read
 				in = f
 			}
 			ws, err := a.workspace()

@@ -67,12 +67,14 @@ starts elsewhere).`,
 			view, err := warm.Open(c.Context(), warm.Options{Dir: a.dir, LockTimeout: a.lockTimeout, Notify: notify, OnChange: onChange})
 			if err != nil {
 				if ln != nil {
-					ln.Close()
+					_ = ln.Close() // not served: the failure above is the one to report
 				}
 				return err
 			}
 			defer close(changed) // after the view closed: no more changes
-			defer view.Close()
+			// The view holds the store read-only between calls: closing it
+			// loses nothing.
+			defer func() { _ = view.Close() }()
 			opts := mcpserver.Options{
 				Dir:         a.dir,
 				LockTimeout: a.lockTimeout,

@@ -55,8 +55,7 @@ and type again updates weight and note. --list prints links as graph JSON.`,
 				if asJSON {
 					return a.jsonObject(arrayMember("nodes", sub.Nodes), arrayMember("edges", sub.Edges))
 				}
-				printEdges(a.stdout, sub.Edges)
-				return nil
+				return printEdges(a.stdout, sub.Edges)
 			}
 			if len(args) != 2 {
 				return usageError(c, "relate takes FROM and TO")

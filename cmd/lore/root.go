@@ -103,7 +103,7 @@ func writeJSONArray[T any](a *app, indent string, items []T) error {
 			return err
 		}
 		io.WriteString(a.stdout, inner)
-		a.stdout.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		_, _ = a.stdout.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))) // its error sticks: see run
 		if i < len(items)-1 {
 			io.WriteString(a.stdout, ",")
 		}
@@ -138,7 +138,7 @@ func (a *app) jsonObject(members ...jsonMember) error {
 	for i, m := range members {
 		name, _ := json.Marshal(m.name)
 		io.WriteString(a.stdout, "  ")
-		a.stdout.Write(name)
+		_, _ = a.stdout.Write(name) // its error sticks: see run
 		io.WriteString(a.stdout, ": ")
 		if err := m.write(a, "  "); err != nil {
 			return err

@@ -48,10 +48,12 @@ lets go of the store whenever another lore command waits to write it.`,
 			notify := func(msg string) { fmt.Fprintln(a.stderr, "lore: warning:", msg) }
 			view, err := warm.Open(c.Context(), warm.Options{Dir: a.dir, LockTimeout: a.lockTimeout, Notify: notify})
 			if err != nil {
-				ln.Close()
+				_ = ln.Close() // not served: the failure above is the one to report
 				return err
 			}
-			defer view.Close()
+			// The view holds the store read-only between calls: closing it
+			// loses nothing.
+			defer func() { _ = view.Close() }()
 			fmt.Fprintf(a.stderr, "lore: serving on http://%s\n", ln.Addr())
 			return httpapi.Serve(c.Context(), ln, httpapi.Options{
 				Do:          view.Do,

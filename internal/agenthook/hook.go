@@ -65,7 +65,7 @@ func (in *Input) Files() []string {
 		Command      any    `json:"command"`
 		Input        string `json:"input"`
 	}
-	json.Unmarshal(in.ToolInput, &ti) // a tool input of another shape names no file
+	_ = json.Unmarshal(in.ToolInput, &ti) // a tool input of another shape names no file
 	var out []string
 	add := func(p string) {
 		if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {

@@ -112,7 +112,7 @@ func Install(root string, agent Agent, command string, merge bool) (*InstallResu
 		return nil, err
 	}
 	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+		_ = os.Remove(tmp) // the rename's failure is the one to report
 		return nil, err
 	}
 	return res, nil

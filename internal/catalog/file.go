@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -38,13 +40,15 @@ func WriteFile(path string, data []byte) error {
 	err := writeSynced(tmp, data)
 	if err == nil {
 		if err = os.Rename(tmp, path); err != nil {
-			os.Remove(tmp)
+			_ = os.Remove(tmp) // the rename's failure is the one to report
 		}
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	syncDir(filepath.Dir(path))
 	return nil
 }
 
@@ -62,18 +66,27 @@ func writeSynced(path string, data []byte) error {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(path)
+		_ = os.Remove(path) // the write's failure is the one to report
 	}
 	return err
 }
 
-// syncDir makes a rename in dir durable. Best effort: not every platform
-// can sync a directory.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+// syncDir makes a rename in dir durable. Where a directory cannot be
+// synced (Windows; file systems that answer EINVAL) there is nothing to do.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
 	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	_ = d.Close() // only read
+	if err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
 }
 
 func tmpName(path string) string {
@@ -112,18 +125,23 @@ func renameAll(dir string, pairs [][2]string) error {
 			if i > 0 {
 				return fmt.Errorf("write %s: %w (%d of %d files written; the next lore command writes the others)", p[1], err, i, len(pairs))
 			}
+			// Nothing was renamed: the temporary files and the
+			// journal go, and the rename's failure is the one to report.
 			for _, p := range pairs {
-				os.Remove(p[0])
+				_ = os.Remove(p[0])
 			}
 			if journal != "" {
-				os.Remove(journal)
+				_ = os.Remove(journal)
 			}
 			return fmt.Errorf("write %s: %w", p[1], err)
 		}
 	}
-	syncDir(dir)
+	if err := syncDir(dir); err != nil {
+		// The journal stays: sync finds its renames done and removes it.
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
 	if journal != "" {
-		os.Remove(journal)
+		_ = os.Remove(journal) // else sync finds its renames done and removes it
 	}
 	return nil
 }
@@ -145,7 +163,9 @@ func finishRenames(dir, journal string) error {
 			return err
 		}
 	}
-	syncDir(dir)
+	if err := syncDir(dir); err != nil {
+		return err
+	}
 	return os.Remove(filepath.Join(dir, journal))
 }
 
@@ -158,9 +178,10 @@ func WriteLearnings(root string, ls []*learnfile.Learning) error {
 		return nil
 	}
 	var pairs [][2]string // temporary file, learning file
+	// cleanup follows a failure, which is the one to report.
 	cleanup := func() {
 		for _, p := range pairs {
-			os.Remove(p[0])
+			_ = os.Remove(p[0])
 		}
 	}
 	for _, l := range ls {
@@ -197,7 +218,7 @@ func CreateFiles(dir string, files []NewFile) (taken []bool, err error) {
 	defer func() {
 		for _, t := range tmps {
 			if t != "" {
-				os.Remove(t)
+				_ = os.Remove(t) // linked into place, or not wanted
 			}
 		}
 	}()
@@ -230,6 +251,8 @@ func CreateFiles(dir string, files []NewFile) (taken []bool, err error) {
 			return nil, fmt.Errorf("write %s: %w (%d of %d files written)", filepath.Join(dir, f.Name), err, i, len(files))
 		}
 	}
-	syncDir(dir)
+	if err := syncDir(dir); err != nil {
+		return nil, fmt.Errorf("write %s: %w", dir, err)
+	}
 	return taken, nil
 }

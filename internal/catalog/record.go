@@ -281,7 +281,9 @@ type storeRef struct {
 }
 
 // view runs fn in a read transaction; it reports false, without running
-// fn, once the store is closed. fn's error is fn's to keep.
+// fn, once the store is closed. fn's error is fn's to keep, and a read that
+// fails leaves fn's results unset: what it did not find is parsed from its
+// file (see learningSource).
 func (r *storeRef) view(fn func(*graph.Tx) error) bool {
 	if r == nil {
 		return false
@@ -291,7 +293,7 @@ func (r *storeRef) view(fn func(*graph.Tx) error) bool {
 	if r.st == nil {
 		return false
 	}
-	r.st.View(fn)
+	_ = r.st.View(fn) // see above
 	return true
 }
 

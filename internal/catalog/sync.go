@@ -124,7 +124,7 @@ func (c *Learnings) syncListed(ctx context.Context, ls *listing) error {
 			// A writer's are left by a crash: no lore process writes
 			// meanwhile.
 			if writer || time.Since(time.Unix(0, e.mtime)) > staleTmp {
-				os.Remove(filepath.Join(dir, name))
+				_ = os.Remove(filepath.Join(dir, name)) // else the next sync tries again
 			}
 			continue
 		}

@@ -29,8 +29,10 @@ func stateKey(learning string, anchor int) string { return fmt.Sprintf("%s/%04d"
 // Record stores each anchor's status and a transition when it changed;
 // an anchor turning invalid adds INVALIDATED_BY learning→commit. States
 // are read in one transaction and only changes are written, through a
-// batch, so a first verification of many anchors fits.
-func Record(st *graph.Store, commit string, rs []anchors.Result) error {
+// batch, so a first verification of many anchors fits. A stored state
+// that does not decode is replaced as if the anchor had never been
+// verified; damaged lists those anchors ("learning/anchor").
+func Record(st *graph.Store, commit string, rs []anchors.Result) (damaged []string, err error) {
 	now := time.Now().UTC()
 	type change struct {
 		i   int // in rs, to write in result order
@@ -42,14 +44,15 @@ func Record(st *graph.Store, commit string, rs []anchors.Result) error {
 	compare := func(i int, stored []byte) {
 		r := &rs[i]
 		var old anchorState
-		if stored != nil {
-			json.Unmarshal(stored, &old)
+		if stored != nil && json.Unmarshal(stored, &old) != nil {
+			old = anchorState{} // what did decode may be wrong too
+			damaged = append(damaged, stateKey(r.Learning, r.Anchor))
 		}
 		if cur := (anchorState{Status: r.Status, Change: r.Change, Spec: r.Spec}); old != cur {
 			changes = append(changes, change{i, r, cur, old})
 		}
 	}
-	err := st.View(func(tx *graph.Tx) error {
+	err = st.View(func(tx *graph.Tx) error {
 		if len(rs) < 512 {
 			for i := range rs {
 				b, err := tx.Get(nsAnchorState, stateKey(rs[i].Learning, rs[i].Anchor))
@@ -80,9 +83,9 @@ func Record(st *graph.Store, commit string, rs []anchors.Result) error {
 		return err
 	})
 	if err != nil || len(changes) == 0 {
-		return err
+		return damaged, err
 	}
-	return st.Batch(func(b *graph.Batch) error {
+	return damaged, st.Batch(func(b *graph.Batch) error {
 		for _, c := range changes {
 			r := c.r
 			sb, _ := json.Marshal(c.cur)

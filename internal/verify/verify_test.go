@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -130,19 +131,27 @@ func TestFixMatchesAnchorsByIdentity(t *testing.T) {
 	}
 }
 
+// validResults returns an in-memory store and n results of valid anchors,
+// one per learning.
+func validResults(t *testing.T, n int) (*graph.Store, []anchors.Result) {
+	t.Helper()
+	st, err := graph.Open("", graph.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	rs := make([]anchors.Result, n)
+	for i := range rs {
+		rs[i] = anchors.Result{Learning: fmt.Sprintf("l%05d", i), Anchor: 1, Spec: "a.go", Status: anchors.Valid, Change: anchors.ChangeNone}
+	}
+	return st, rs
+}
+
 // Record reads stored states by lookup for a few results and in
 // one scan for many; both record exactly the anchors whose state changed.
 func TestRecordTransitionsFewAndMany(t *testing.T) {
 	for _, n := range []int{5, 700} {
-		st, err := graph.Open("", graph.Options{InMemory: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		rs := make([]anchors.Result, n)
-		for i := range rs {
-			rs[i] = anchors.Result{Learning: fmt.Sprintf("l%05d", i), Anchor: 1, Spec: "a.go", Status: anchors.Valid, Change: anchors.ChangeNone}
-		}
+		st, rs := validResults(t, n)
 		history := func() int {
 			count := 0
 			err := st.View(func(tx *graph.Tx) error {
@@ -154,7 +163,7 @@ func TestRecordTransitionsFewAndMany(t *testing.T) {
 			return count
 		}
 		record := func() {
-			if err := Record(st, "c1", rs); err != nil {
+			if _, err := Record(st, "c1", rs); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -172,6 +181,50 @@ func TestRecordTransitionsFewAndMany(t *testing.T) {
 		record()
 		if got := history(); got != n+3 {
 			t.Errorf("%d results: three drifts recorded %d transitions", n, got-n)
+		}
+	}
+}
+
+// A stored state that does not decode is not taken for a state: Record
+// names it, writes the current one over it and records the transition
+// from no status, for a few results (lookups) and for many (one scan).
+func TestRecordReplacesDamagedState(t *testing.T) {
+	for _, n := range []int{5, 700} {
+		st, rs := validResults(t, n)
+		if _, err := Record(st, "c1", rs); err != nil {
+			t.Fatal(err)
+		}
+		// A state cut short, and one whose status is of the wrong type
+		// (which json.Unmarshal reports after decoding the other fields).
+		bad := map[string]string{stateKey(rs[1].Learning, 1): `{"s":"valid","c":`, stateKey(rs[3].Learning, 1): `{"s":7,"c":"none","p":"a.go"}`}
+		if err := st.Update(func(tx *graph.Tx) error {
+			for k, v := range bad {
+				if err := tx.Set(nsAnchorState, k, []byte(v)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		damaged, err := Record(st, "c2", rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{stateKey(rs[1].Learning, 1), stateKey(rs[3].Learning, 1)}; !slices.Equal(damaged, want) {
+			t.Errorf("%d results: damaged = %v, want %v", n, damaged, want)
+		}
+		for _, i := range []int{1, 3} {
+			h, err := History(st, rs[i].Learning)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(h) != 2 || h[1].OldStatus != "" || h[1].NewStatus != anchors.Valid {
+				t.Errorf("%d results: history of %s = %+v, want a second transition from no status to valid", n, rs[i].Learning, h)
+			}
+		}
+		if damaged, err := Record(st, "c3", rs); err != nil || len(damaged) > 0 {
+			t.Errorf("%d results: after the repair, Record = %v, %v; want no damage", n, damaged, err)
 		}
 	}
 }

@@ -25,7 +25,7 @@ var learningsDir = filepath.Join(lore.Dir, "learnings")
 func (v *View) startFollowing(ctx context.Context) string {
 	w, err := v.watch()
 	if err == nil && v.opts.polling {
-		w.Close()
+		_ = w.Close() // not used
 		err = errors.New("polling asked for")
 	}
 	v.done.Add(1)
@@ -41,7 +41,7 @@ func (v *View) startFollowing(ctx context.Context) string {
 	}
 	go func() {
 		defer v.done.Done()
-		defer w.Close()
+		defer func() { _ = w.Close() }() // following ends: nothing to report to
 		v.notified(ctx, w)
 	}()
 	return "notify"
@@ -62,7 +62,7 @@ func (v *View) watch() (*fsnotify.Watcher, error) {
 		return nil, err
 	}
 	if err := v.addTree(w, v.Root()); err != nil {
-		w.Close()
+		_ = w.Close() // the failure above is the one to report
 		return nil, err
 	}
 	return w, nil
@@ -122,7 +122,12 @@ func (v *View) notified(ctx context.Context, w *fsnotify.Watcher) {
 			}
 			if ev.Has(fsnotify.Create) {
 				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() && !skipDir(rel) {
-					v.addTree(w, ev.Name) // best effort; files in it are noticed below
+					// Files in it now are noticed below; later changes in
+					// a directory that could not be followed (the system's
+					// limit of watches reached) would go unnoticed: say so.
+					if err := v.addTree(w, ev.Name); err != nil && !errors.Is(err, fs.ErrNotExist) && v.opts.Notify != nil {
+						v.opts.Notify("file-system notifications: " + err.Error() + "; changes below " + rel + " may go unnoticed")
+					}
 				}
 			}
 			switch {

@@ -133,8 +133,9 @@ func (v *View) Do(ctx context.Context, fn func(ws *lore.Workspace) error) error 
 	}
 	if graph.Waiting(v.db) {
 		// Let the writer in first: calls that opened the store one
-		// after another would keep it from ever finding it free.
-		v.ws.Release()
+		// after another would keep it from ever finding it free. The
+		// store is held read-only between calls: nothing to lose.
+		_ = v.ws.Release()
 		for deadline := time.Now().Add(yieldBound); graph.Waiting(v.db) && time.Now().Before(deadline); {
 			select {
 			case <-ctx.Done():
@@ -145,7 +146,7 @@ func (v *View) Do(ctx context.Context, fn func(ws *lore.Workspace) error) error 
 	} else if !v.ws.Held() {
 		// Without the store held the call opens it itself, as a
 		// command does: a failure here is the call's to report.
-		v.ws.Hold(ctx)
+		_ = v.ws.Hold(ctx)
 	}
 	if v.opts.Poll < 0 {
 		v.ws.Changed(true, true)
@@ -168,7 +169,7 @@ func (v *View) watchWriters(ctx context.Context) {
 		}
 		v.mu.Lock()
 		if v.ws.Held() && (time.Since(v.lastCall) > v.opts.Idle || graph.Waiting(v.db)) {
-			v.ws.Release()
+			_ = v.ws.Release() // read-only between calls: nothing to lose
 		}
 		v.mu.Unlock()
 	}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -27,7 +28,7 @@ func main() {
 	}
 }
 
-func run() error {
+func run() (err error) {
 	src := flag.String("src", "", "store directory to copy (required)")
 	runs := flag.Int("runs", 200, "short runs")
 	write := flag.Bool("write", false, "each run writes one small key")
@@ -38,11 +39,15 @@ func run() error {
 	if *src == "" {
 		return fmt.Errorf("-src is required")
 	}
+	schema, err := envSchema()
+	if err != nil {
+		return err
+	}
 	dir, err := os.MkdirTemp("", "lore-shortrun-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }() // best effort: not a measurement
 	db := filepath.Join(dir, "db")
 	if err := copyDir(*src, db); err != nil {
 		return err
@@ -55,18 +60,24 @@ func run() error {
 		n := 0
 		err := s.View(func(tx *graph.Tx) error {
 			for _, ns := range []string{"lf", "shortrun"} {
-				_ = tx.Keys(ns, "", func(string) error { n++; return nil })
+				if err := tx.Keys(ns, "", func(string) error { n++; return nil }); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
 		return n, err
 	}
-	readLatency := func(label string) error {
-		s, err := graph.Open(db, graph.Options{Schema: schemaOf(db)})
+	readLatency := func(label string) (err error) {
+		s, err := graph.Open(db, graph.Options{Schema: schema})
 		if err != nil {
 			return err
 		}
-		defer s.Close()
+		defer func() {
+			if cerr := s.Close(); err == nil {
+				err = cerr
+			}
+		}()
 		var d []time.Duration
 		for range *scans {
 			t0 := time.Now()
@@ -86,7 +97,11 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
 		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
 		}
@@ -94,7 +109,7 @@ func run() error {
 	var opens, closes, writes []time.Duration
 	for i := range *runs {
 		t0 := time.Now()
-		s, err := graph.Open(db, graph.Options{Schema: schemaOf(db), ReadWrite: *readWrite})
+		s, err := graph.Open(db, graph.Options{Schema: schema, ReadWrite: *readWrite})
 		if err != nil {
 			return err
 		}
@@ -131,7 +146,7 @@ func run() error {
 	if err := readLatency("after runs"); err != nil {
 		return err
 	}
-	s, err := graph.Open(db, graph.Options{Schema: schemaOf(db)})
+	s, err := graph.Open(db, graph.Options{Schema: schema})
 	if err != nil {
 		return err
 	}
@@ -144,13 +159,19 @@ func run() error {
 	return readLatency("compacted")
 }
 
-// schemaOf returns 0: the bench opens stores with Schema taken from the
+// envSchema returns the Schema the bench opens stores with: the
 // environment variable LORE_SCHEMA (the workspace's storeSchema), so that a
-// mismatch does not empty the copy.
-func schemaOf(string) int {
-	var n int
-	fmt.Sscan(os.Getenv("LORE_SCHEMA"), &n)
-	return n
+// mismatch does not empty the copy; 0 when it is not set.
+func envSchema() (int, error) {
+	v := os.Getenv("LORE_SCHEMA")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("LORE_SCHEMA: %w", err)
+	}
+	return n, nil
 }
 
 func pct(d []time.Duration, p int) time.Duration {
@@ -197,11 +218,11 @@ func copyDir(src, dst string) error {
 		}
 		out, err := os.Create(filepath.Join(dst, e.Name()))
 		if err != nil {
-			in.Close()
+			_ = in.Close() // only read
 			return err
 		}
 		_, err = io.Copy(out, in)
-		in.Close()
+		_ = in.Close() // only read
 		if cerr := out.Close(); err == nil {
 			err = cerr
 		}
