@@ -171,7 +171,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	c := cands[best]
 	_, cfq, _ := cutFQ(c.sym.FQName)
 	takenBy := v.takenOver(takers, f, sym, o.file, o.sym, self.sim, c.file, c.sym, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq)), c.sim)
-	if still && takenBy == "" {
+	if still && takenBy == "" || takenBy == "" && !c.sameName && v.keepsRole(o.file, o.sym, f, sym) {
 		return false
 	}
 	kept := here >= 0.4 || r.Change == ChangeBodyChanged
@@ -487,6 +487,12 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if b.sameBody && !c.sameBody || c.test && !b.test || b.related && !c.related {
 			continue
 		}
+		if pairedOnly(o, b, c) {
+			// A copy as like but for git's pairing of files: nobody can
+			// tell, whatever the names say.
+			conf = min(conf, b.score/2)
+			continue
+		}
 		if b.sameName && !c.sameName && b.likeness() >= c.likeness()-0.02 {
 			continue // as like, and it kept the name
 		}
@@ -529,6 +535,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		// appeared there like it, and the one that vanished like that
 		// symbol. A reviewer reads the change this way.
 		conf = max(conf, toldConfidence(b.likeness(), 0.6))
+	}
+	if conf >= v.opts.Threshold && v.absorbedBy(o, b) != "" {
+		return best, round(min(conf, b.score/2)) // inlined into another, not renamed
 	}
 	return best, round(conf)
 }

@@ -137,7 +137,10 @@ func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.
 
 // javaReturnType reads the return type of Java method s of f: the
 // tokens of its header between its modifiers (and annotations) and its
-// name, "" when none can be read (a constructor).
+// name, each type without its package or outer type, as selectors write
+// parameters (org.apache.flink.core.execution.CheckpointingMode, spelt
+// out while another CheckpointingMode was imported, is CheckpointingMode
+// once the import changed); "" when none can be read (a constructor).
 func javaReturnType(f *File, s analyzer.Symbol) string {
 	toks := headerTokens(f, s)
 	at := nameAt(toks, s.Name, f.Lang)
@@ -152,7 +155,14 @@ func javaReturnType(f *File, s analyzer.Symbol) string {
 			start = i + 1
 		}
 	}
-	return strings.Join(head[start:], " ")
+	var out []string
+	for i := start; i < len(head); i++ {
+		if head[i] == "." || i+1 < len(head) && head[i+1] == "." && isIdent(head[i]) {
+			continue // a qualifier
+		}
+		out = append(out, head[i])
+	}
+	return strings.Join(out, " ")
 }
 
 // javaTypeRenameTold reports whether a Java type moved and renamed to b

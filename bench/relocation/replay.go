@@ -349,7 +349,7 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 		}
 		r := run.results[in.anchor]
 		in.result = r
-		in.outcome, in.why = score(r, in.after)
+		in.outcome, in.why = score(r, in.before, in.after)
 	}
 	// One anchor, several targets (a method pushed down into several
 	// subclasses): the anchor can follow one of them; it counts once.
@@ -406,12 +406,16 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 }
 
 // score compares a verification result with where the oracle says the
-// anchored code went.
-func score(r anchors.Result, want target) (outcome, string) {
+// anchored code (was) went. A result that keeps the anchor on its own
+// name (a method made abstract, reported drifted with its new header)
+// followed it nowhere: a miss when the oracle says it went elsewhere,
+// never a wrong relocation.
+func score(r anchors.Result, was, want target) (outcome, string) {
 	hit := func(l anchors.Location) bool {
 		return l.FQName == want.FQName && (want.FQName != "" || l.Path == want.Path) && (!want.Overloaded || l.Lines == want.lines())
 	}
-	if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch {
+	stayed := r.To != nil && was.FQName != "" && r.To.FQName == was.FQName && !hit(*r.To)
+	if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch && !stayed {
 		if hit(*r.To) {
 			return right, ""
 		}

@@ -1,0 +1,114 @@
+package anchors
+
+import (
+	"path"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// Doubts a careful reviewer keeps where the scores alone would follow a
+// candidate: the change says something besides the bodies that makes the
+// move no move at all, or one of several.
+
+// copyLike is the least likeness of a rival copy that git's pairing of
+// files alone cannot outweigh.
+const copyLike = 0.9
+
+// copyTie is how close two copies' likeness must be to tell nothing, and
+// copyAhead how much more like the rival must be to outweigh the rest.
+const (
+	copyTie   = 0.01
+	copyAhead = 0.02
+)
+
+// pairedOnly reports whether rival c, new code in another file, is as
+// good a place for o's code as the best candidate b but for git's
+// pairing of files: b is in another file than the anchor's, the one git
+// paired with it (the diff of that pairing keeps the old lines in b).
+// Git pairs a deleted file with the most like of the files added, or one
+// of its base name, so a file copied to two places in one change (a
+// frozen copy for old indexes in lucene's backward-codecs, the next
+// version in core) is paired with one of them by a few lines. A reviewer
+// follows the pairing only when the rest agrees: the rival did not keep
+// the old name while b lost it, is not clearly more like, is not a tie
+// under the same naming, and is not in the anchor's own directory while
+// b left it (lucene f8be421ae1: CompressingTermVectorsReader became
+// Lucene90CompressingTermVectorsReader beside it, git paired it with
+// backward-codecs' Lucene50CompressingTermVectorsReader). Otherwise
+// nobody can tell which copy the anchor should follow. Without history
+// the score of the sketch stands for the body.
+func pairedOnly(o origin, b, c candidate) bool {
+	paired := b.keptKnown || o.renamedTo != "" && b.sym.Path == o.renamedTo
+	if !paired || c.keptKnown || b.sameBody || b.sym.Path == o.a.Path() || c.sym.Path == b.sym.Path || c.sym.Path == o.renamedTo {
+		return false
+	}
+	like := func(x candidate) float64 {
+		if x.sketched {
+			return x.score
+		}
+		return x.bodyLikeness()
+	}
+	lb, lc := like(b), like(c)
+	if lc < copyLike {
+		return false
+	}
+	dir := path.Dir(o.a.Path())
+	switch {
+	case c.sameName && !b.sameName, lc > lb+copyAhead:
+		return true
+	case c.sameName == b.sameName && lc >= lb-copyTie:
+		return true
+	}
+	return path.Dir(c.sym.Path) == dir && path.Dir(b.sym.Path) != dir
+}
+
+// keepsRole reports whether s, the symbol now under the anchored one's
+// name in its file f (bs of Base file bf before), is its declaration
+// without a body, with the same parameters: a method made abstract,
+// whose implementations are now the overrides (lucene c51fee9c1a:
+// DataInput.skipBytes became abstract, its old body kept as
+// skipBytesSlowly for subclasses to call). The name keeps its role; the
+// old body under another name is one of its implementations at most,
+// not where the anchor must go.
+func (v *Verifier) keepsRole(bf *File, bs analyzer.Symbol, f *File, s analyzer.Symbol) bool {
+	if !callableKind(s.Kind) || !callableKind(bs.Kind) || selectorOf(bf, bs) != selectorOf(f, s) {
+		return false
+	}
+	toks := v.symbolTokens(f, s)
+	return len(toks) > 0 && toks[len(toks)-1] == ";" && !slicesContains(toks, "{")
+}
+
+// absorbedBy returns the Base symbol of another name whose code the
+// best candidate b, in the anchored symbol's own file, continues: b has
+// that symbol's name (its parameters changed), and the diff of the file
+// keeps at least half of its lines in b. The anchored code was then
+// inlined into it rather than renamed (junit5 f6e73acdbe:
+// convertToTargetType went into convert, which took a new parameter):
+// a candidate, not a rename. "" when none.
+func (v *Verifier) absorbedBy(o origin, b candidate) string {
+	if !o.known() || b.sameName || b.sameBody || b.sym.Path != o.sym.Path || !callableKind(b.sym.Kind) {
+		return ""
+	}
+	for _, x := range sameNamed(o.file, b.sym.FQName) {
+		if x.StartLine == o.sym.StartLine || v.stillThere(o.file, x, b) {
+			continue
+		}
+		if k, ok := v.linesKept(o.file, x, b.file, b.sym); ok && k >= 0.5 {
+			_, fq, _ := cutFQ(x.FQName)
+			return fq + selectorOf(o.file, x)
+		}
+	}
+	return ""
+}
+
+// stillThere reports whether Base symbol x of bf is still in b's file
+// under its name and parameters, as another symbol than b.
+func (v *Verifier) stillThere(bf *File, x analyzer.Symbol, b candidate) bool {
+	sel := selectorOf(bf, x)
+	for _, y := range sameNamed(b.file, x.FQName) {
+		if y.StartLine != b.sym.StartLine && selectorOf(b.file, y) == sel {
+			return true
+		}
+	}
+	return false
+}
