@@ -199,6 +199,13 @@ func (l *loader) gather(read func(node func(Node) error, edge func(Edge) error) 
 		defer close(full)
 		batch := <-free
 		hand := func() error {
+			// A failed loader ends read at its next batch: with stop and
+			// a free place in full both ready, select would pick either.
+			select {
+			case <-stop:
+				return failed
+			default:
+			}
 			select {
 			case full <- batch:
 			case <-stop:
