@@ -100,7 +100,7 @@ func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.
 	}
 	for _, d := range v.vanished(ctx, o.sym.Path) {
 		_, dfq, _ := cutFQ(d.FQName)
-		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer {
+		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer || inlinedInto(o, d) {
 			continue
 		}
 		dt := normalize(v.symbolTokens(o.file, d), d.Name, o.outer)
