@@ -22,9 +22,9 @@ import (
 //     both became has_event): two places give the same old and new
 //     names, which says more than a stub's body can;
 //   - a new callable of the type takes its place with its parameters,
-//     and the uses of the old name in its file now call it
-//     (specialized_doctest became custom_doctest, which hands the work to
-//     a function elsewhere).
+//     the uses of the old name in its file now call it, and nothing else
+//     that vanished went into it (specialized_doctest became
+//     custom_doctest, which hands the work to a function elsewhere).
 
 // toldRenamePyJS reports whether candidate c (scored so far) is o's
 // Python or JavaScript callable renamed in its own type or module, as the
@@ -138,12 +138,50 @@ func (v *Verifier) renamedInHierarchy(ctx context.Context, o origin, cf *File, s
 
 // redirectedSuccessor reports whether s is o's successor in place (see
 // successor: new in its type, the same parameters) and the file o's
-// symbol left now calls s where it called o (see redirected).
+// symbol left now calls s where it called o (see redirected), and o
+// alone went into s (see mergedToo).
 func (v *Verifier) redirectedSuccessor(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
 	x, ok := successor(o.file, o.sym, cf)
 	if !ok || x.StartLine != s.StartLine || x.FQName != s.FQName {
 		return false
 	}
 	var before []string
-	return v.redirected(ctx, o, candidate{sym: s, file: cf}, &before)
+	return v.redirected(ctx, o, candidate{sym: s, file: cf}, &before) && !v.mergedToo(ctx, o, cf, s)
+}
+
+// mergedToo reports another callable that vanished from o's file, was
+// called there beside o, is called there no more, and whose code is like
+// s's: several were merged into s (getBoxWidth and getBoxHeight became
+// getBoxSize; calculateBarBase and calculateBarY became
+// calculateBarValuePixels), which no single anchor follows. A helper
+// only o called went with o (see inlinedInto).
+func (v *Verifier) mergedToo(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
+	f := v.fileOrNil(ctx, o.a.Path())
+	if f == nil {
+		return false
+	}
+	skipStart, skipEnd := 0, -1
+	if s.Path == f.Path {
+		skipStart, skipEnd = s.StartLine, s.EndLine
+	}
+	var now []string // f's tokens outside s, read once
+	sToks := normalize(v.symbolTokens(cf, s), s.Name, o.outer)
+	for _, d := range v.vanished(ctx, o.sym.Path) {
+		if d.StartLine == o.sym.StartLine || d.Name == o.name || !callableKind(d.Kind) {
+			continue
+		}
+		if countOf(outsideTokens(o.file, d.StartLine, d.EndLine), d.Name) <= countOf(o.toks, d.Name) {
+			continue // called nowhere but in o
+		}
+		if now == nil {
+			now = outsideTokens(f, skipStart, skipEnd)
+		}
+		if countOf(now, d.Name) > 0 {
+			continue
+		}
+		if similarity(normalize(v.symbolTokens(o.file, d), d.Name, o.outer), sToks) >= rewrittenLike {
+			return true
+		}
+	}
+	return false
 }
