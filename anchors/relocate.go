@@ -524,6 +524,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		// alike; a candidate at most, whatever else points there.
 		return best, round(min(conf, b.score/2))
 	}
+	if tinyValueElsewhere(a, o, b, v.symbolTokens(b.file, b.sym)) {
+		return best, round(min(conf, b.score/2))
+	}
 	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
 		// The uses of the old name turned into uses of this one: the
 		// change says where the symbol went, the body need only agree.
