@@ -63,6 +63,15 @@ func (v *Verifier) rewrittenPyJS(ctx context.Context, o origin, cf *File, s anal
 	if sim < rewrittenLike || names < 0.5 || tinyPair(o, v.symbolTokens(cf, s)) {
 		return false
 	}
+	return renameSigns(o, cf, s, names, kept, keptKnown) > 0 && v.onlyPair(ctx, o, cf, s, sim)
+}
+
+// renameSigns counts what says that s (of cf) is o's callable renamed in
+// place beside its body: a name all but the same (names: how alike the
+// two are), the diff of the file keeping its lines there (kept), the
+// same parameters (Python's self or cls aside: a method of none says
+// nothing by them).
+func renameSigns(o origin, cf *File, s analyzer.Symbol, names, kept float64, keptKnown bool) int {
 	signs := 0
 	if names >= 0.75 {
 		signs++
@@ -73,7 +82,7 @@ func (v *Verifier) rewrittenPyJS(ctx context.Context, o origin, cf *File, s anal
 	if ps, ok := params(o.file, o.sym); ok && len(ownParams(o.file.Lang, ps)) > 0 && selectorOf(o.file, o.sym) == selectorOf(cf, s) {
 		signs++
 	}
-	return signs > 0 && v.onlyPair(ctx, o, cf, s, sim)
+	return signs
 }
 
 // ownParams drops Python's self or cls from a parameter list.
