@@ -50,6 +50,9 @@ type candidate struct {
 	// wraps: new, its name holds the old one, and it defines a function
 	// of the old name inside (see markWrappers).
 	wraps bool
+	// named: the change names it the anchored symbol beside its body
+	// (see toldRenamePyJS).
+	named bool
 	// rivalScore is how like this one another vanished symbol of the
 	// files involved is, at best (-1: not looked at).
 	rivalScore float64
@@ -405,17 +408,19 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 }
 
 // listSuccessor adds o's successor in place (see successor) to the
-// candidates of r when they do not hold it yet: whatever its body, a
-// person may well take it. A name and parameters without the body say
+// candidates of r when they do not hold it yet, and says so where they
+// do: whatever its body, a person may well take it. A name and parameters without the body say
 // half as much as a score.
 func (v *Verifier) listSuccessor(a Anchor, o origin, r *Result) {
 	s := o.successor
 	if s == nil {
 		return
 	}
+	const note = "; new in its place, with its parameters"
 	at := symLocation(s.file, s.sym)
-	for _, c := range r.Candidates {
+	for i, c := range r.Candidates {
 		if c.Location.FQName == at.FQName && c.Location.Lines == at.Lines {
+			r.Candidates[i].Reason += note
 			return
 		}
 	}
@@ -424,7 +429,7 @@ func (v *Verifier) listSuccessor(a Anchor, o origin, r *Result) {
 		conf = s.likeness() / 2
 	}
 	r.Candidates = append(r.Candidates, Candidate{Location: *at, Confidence: round(conf),
-		Reason: v.candidateReason(a, *s, o.renamedTo) + "; new in its place, with its parameters"})
+		Reason: v.candidateReason(a, *s, o.renamedTo) + note})
 }
 
 // closeGap is how far below the best a rival's score must be not to
@@ -502,7 +507,7 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {
 			continue // the diff of the file shows the code stayed in the best
 		}
-		if b.keptKnown && b.kept <= 0.5 && !c.keptKnown && !b.sameBody && c.bodyLikeness() >= b.bodyLikeness() {
+		if b.keptKnown && b.kept <= 0.5 && !c.keptKnown && !b.sameBody && !b.named && c.bodyLikeness() >= b.bodyLikeness() {
 			// Git pairs files, not symbols: when the diff keeps no more
 			// than half of the old lines in the best and the rival is at
 			// least as like by its body, only that pairing puts the best
@@ -523,6 +528,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		// A declaration with next to no body under another name in
 		// another file (a trampoline, an empty function): countless look
 		// alike; a candidate at most, whatever else points there.
+		return best, round(min(conf, b.score/2))
+	}
+	if tinyValueElsewhere(a, o, b, v.symbolTokens(b.file, b.sym)) {
 		return best, round(min(conf, b.score/2))
 	}
 	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
@@ -932,6 +940,10 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		c.score = min(sketchScore(c.sim), 0.75)
 	case c.simKnown && like < 0.85 && v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown):
 		// Renamed in its type, its body rewritten: see rewrittenInPlace.
+		c.score = 0.8 + 0.15*like
+	case c.simKnown && like < 0.85 && v.toldRenamePyJS(ctx, o, &c):
+		// Python or JavaScript renamed in place, as the change says
+		// beside the body: see toldRenamePyJS.
 		c.score = 0.8 + 0.15*like
 	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks) || keepsName(o, c)):
 		// Renamed: the body (and the diff) must speak; the same header

@@ -254,3 +254,21 @@ func wrapper(o origin, cands []candidate) (int, float64, bool) {
 	}
 	return w, round(min(0.99, max(top, toldConfidence(like, 0.6)))), true
 }
+
+// tinyValueElsewhere reports a Python or JavaScript variable or constant
+// of a few tokens followed under another name into another file (not the
+// one its file was renamed to): such one-liners look alike everywhere
+// (var helpers = require('../helpers/index') is
+// var LinearScaleBase = require('./scale.linearbase') once the names are
+// set aside), whatever else points there; a candidate at most, unless
+// the new name says the same words (infinity became INFINITY).
+func tinyValueElsewhere(a Anchor, o origin, b candidate, toks []string) bool {
+	k := b.sym.Kind
+	if !pyjsLang(b.file.Lang) || b.sameName || k != analyzer.KindVariable && k != analyzer.KindConstant || nameSimilarity(o.name, b.sym.Name) >= 0.5 {
+		return false
+	}
+	if b.sym.Path == a.Path() || b.sym.Path == o.renamedTo {
+		return false
+	}
+	return len(toks) < tinyBody || o.known() && len(o.toks) < tinyBody
+}

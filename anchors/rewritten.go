@@ -47,16 +47,7 @@ func (v *Verifier) rewrittenInPlace(ctx context.Context, o origin, cf *File, s a
 	if names < 0.5 || tinyPair(o, v.symbolTokens(cf, s)) || v.hadName(ctx, cf, s) {
 		return false
 	}
-	signs := 0
-	if names >= 0.75 {
-		signs++
-	}
-	if keptKnown && kept >= 0.3 {
-		signs++
-	}
-	if ps, ok := params(o.file, o.sym); ok && len(ps) > 0 && selectorOf(o.file, o.sym) == selectorOf(cf, s) {
-		signs++
-	}
+	signs := renameSigns(o, cf, s, names, kept, keptKnown)
 	if rt := javaReturnType(o.file, o.sym); rt != "" && rt != "void" && rt == javaReturnType(cf, s) {
 		signs++
 	}
@@ -100,7 +91,7 @@ func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.
 	}
 	for _, d := range v.vanished(ctx, o.sym.Path) {
 		_, dfq, _ := cutFQ(d.FQName)
-		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer {
+		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer || inlinedInto(o, d) {
 			continue
 		}
 		dt := normalize(v.symbolTokens(o.file, d), d.Name, o.outer)
