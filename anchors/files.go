@@ -177,7 +177,9 @@ func NewSource(fsys fs.FS, opts SourceOptions) (*Source, error) {
 	return s, nil
 }
 
-// Close frees the parser when the Source created it.
+// Close frees the parsers the Source made (SourceOptions.Parser only when
+// it made that one too), once the parses under way end; a later parse
+// fails, but for the one File.withShape asks for (see parse).
 func (s *Source) Close() {
 	// Wait for the parses under way; later ones fail.
 	for range cap(s.slots) {
