@@ -172,17 +172,8 @@ func TestLines(t *testing.T) {
 // symbol the shape its parse does: the verifier compares the shape of a
 // symbol read from the index, which keeps none, through the stream.
 func TestStreamShapesSymbols(t *testing.T) {
-	p := NewParser(nil)
-	defer p.Close()
 	n := 0
-	eachFixtureFile(t, func(file string, f txtar.File) {
-		if p.Table().ForPath(f.Name) == nil {
-			return
-		}
-		pf, err := p.Parse(f.Name, f.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachParsedFixture(t, func(file string, f txtar.File, _ *Parser, pf *File) {
 		st := ShapeCanonical.Stream(pf.Lang, f.Data)
 		for _, s := range pf.Symbols {
 			if s.Shape == "" {

@@ -425,17 +425,8 @@ func TestEditKeepingImports(t *testing.T) {
 // index keeps no shapes), on every file of the fixtures (every language,
 // syntax errors included), plus a symbol whose lines are not in the file.
 func TestRawDigestsRecord(t *testing.T) {
-	p := NewParser(nil)
-	defer p.Close()
 	n := 0
-	eachFixtureFile(t, func(file string, f txtar.File) {
-		if p.Table().ForPath(f.Name) == nil {
-			return
-		}
-		want, err := p.Parse(f.Name, f.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachParsedFixture(t, func(file string, f txtar.File, p *Parser, want *File) {
 		got, sums, err := p.parse(context.Background(), f.Name, f.Data, want.Hash, true)
 		if err != nil {
 			t.Fatal(err)
@@ -463,6 +454,24 @@ func TestRawDigestsRecord(t *testing.T) {
 
 // eachFixtureFile calls fn with every file of every analyzer fixture
 // (testdata/analyzer/*.txtar) and the archive it is in.
+// eachParsedFixture calls fn for every fixture file in a language lore
+// parses, with the parser that parsed it and the parse.
+func eachParsedFixture(t *testing.T, fn func(archive string, f txtar.File, p *Parser, pf *File)) {
+	t.Helper()
+	p := NewParser(nil)
+	defer p.Close()
+	eachFixtureFile(t, func(archive string, f txtar.File) {
+		if p.Table().ForPath(f.Name) == nil {
+			return
+		}
+		pf, err := p.Parse(f.Name, f.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(archive, f, p, pf)
+	})
+}
+
 func eachFixtureFile(t *testing.T, fn func(archive string, f txtar.File)) {
 	t.Helper()
 	archives, err := filepath.Glob("../testdata/analyzer/*.txtar")
