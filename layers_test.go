@@ -30,7 +30,7 @@ func TestPackageLayers(t *testing.T) {
 		"internal/catalog":   {"anchors", "graph", "learnfile", "rank", "source"},
 		"internal/verify":    {"anchors", "graph", "internal/catalog", "internal/udiff", "learnfile", "source"},
 		"internal/loopback":  nil,
-		"internal/agenthook": {".", "anchors"},
+		"internal/agenthook": {".", "anchors", "internal/catalog"},
 		"mcpserver":          {".", "analyzer", "anchors", "graph", "cochange", "learnfile", "rank", "internal/loopback"},
 		"httpapi":            {".", "graph", "learnfile", "rank", "internal/loopback"},
 		"internal/warm":      {".", "graph"},

@@ -353,6 +353,9 @@ func writeFiles(names []string, write func([]io.Writer) error) (err error) {
 		if err := f.Chmod(0o644); err != nil {
 			return err
 		}
+		if err := f.Sync(); err != nil { // on disk before its name is
+			return err
+		}
 		if err := f.Close(); err != nil {
 			return err
 		}

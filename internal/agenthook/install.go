@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lorehq/lore/internal/catalog"
 )
 
 // Agent is a coding agent whose hooks lore installs.
@@ -107,12 +109,9 @@ func Install(root string, agent Agent, command string, merge bool) (*InstallResu
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return nil, err
 	}
-	tmp := p + ".lore-tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		_ = os.Remove(tmp) // the rename's failure is the one to report
+	// The agent's settings are the person's: a crash leaves the old file
+	// or the new one, never a truncated one.
+	if err := catalog.WriteFile(p, b.Bytes()); err != nil {
 		return nil, err
 	}
 	return res, nil
