@@ -144,9 +144,13 @@ func (v *View) Do(ctx context.Context, fn func(ws *lore.Workspace) error) error 
 			}
 		}
 	} else if !v.ws.Held() {
-		// Without the store held the call opens it itself, as a
-		// command does: a failure here is the call's to report.
-		_ = v.ws.Hold(ctx)
+		// Another process holding the store past the lock timeout ends
+		// the call: it would wait as long again opening the store
+		// itself. On any other failure it does so, as a command does,
+		// and reports.
+		if err := v.ws.Hold(ctx); errors.Is(err, graph.ErrLocked) {
+			return err
+		}
 	}
 	if v.opts.Poll < 0 {
 		v.ws.Changed(true, true)

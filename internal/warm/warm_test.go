@@ -2,6 +2,8 @@ package warm
 
 import (
 	"context"
+	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/lorehq/lore"
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/graph"
 	"github.com/lorehq/lore/internal/testrepo"
 	"github.com/lorehq/lore/rank"
 )
@@ -308,5 +311,36 @@ func TestContextStaysCurrent(t *testing.T) {
 	}
 	if !reflect.DeepEqual(warm, cold) {
 		t.Errorf("warm view's answer %+v\ncommand's %+v", warm, cold)
+	}
+}
+
+// A call that finds the store held by another writer past the lock
+// timeout fails after one wait for it, not two.
+func TestDoLockedWaitsOnce(t *testing.T) {
+	dir, _ := repo(t)
+	const timeout = 400 * time.Millisecond
+	v, err := Open(context.Background(), Options{Dir: dir, Poll: -1, LockTimeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	v.mu.Lock()
+	_ = v.ws.Release() // held read-only: nothing to lose
+	v.mu.Unlock()
+	st, err := graph.Open(filepath.Join(dir, ".lore", "db"), graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	start := time.Now()
+	err = v.Do(context.Background(), func(ws *lore.Workspace) error {
+		_, err := ws.Index(context.Background(), lore.IndexOptions{})
+		return err
+	})
+	if !errors.Is(err, graph.ErrLocked) {
+		t.Fatalf("got %v, want the lock's error", err)
+	}
+	if d := time.Since(start); d > timeout*3/2 {
+		t.Errorf("the call waited %v for a lock timeout of %v", d, timeout)
 	}
 }
