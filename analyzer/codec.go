@@ -57,13 +57,8 @@ func digestPrefix(flag byte) string {
 }
 
 // sum stores a raw text hash as digest stores its "sha256:<hex>" form.
-func (e *enc) sum(d *[32]byte) { e.sumAs(1, d) }
-
-// shapeSum stores a raw format 2 shape as digest stores its "s2:<hex>".
-func (e *enc) shapeSum(d *[32]byte) { e.sumAs(2, d) }
-
-func (e *enc) sumAs(flag byte, d *[32]byte) {
-	e.b = append(e.b, flag)
+func (e *enc) sum(d *[32]byte) {
+	e.b = append(e.b, 1)
 	e.b = append(e.b, d[:]...)
 }
 
@@ -279,7 +274,7 @@ func lastSegment(q string) string {
 
 // encodeSymbols stores a file's symbols and diagnostics, FQNames without
 // their "path::" prefix, fingerprints taken from sums when it is not nil
-// (see Parser.parse).
+// (the hash alone, see Parser.parse).
 func encodeSymbols(f *File, sums []digests) []byte {
 	e := enc{b: make([]byte, 0, 64+len(f.Symbols)*120)}
 	e.b = append(e.b, symbolsFormat)
@@ -297,9 +292,7 @@ func encodeSymbols(f *File, sums []digests) []byte {
 		var d *digests
 		if sums != nil {
 			d = &sums[i]
-			if !d.ok || d.hashOnly || d.sig == d.shape {
-				head |= headSigSame
-			}
+			head |= headSigSame // no shape: Sig is Shape
 		} else if s.Sig == s.Shape {
 			head |= headSigSame
 		}
@@ -320,15 +313,9 @@ func encodeSymbols(f *File, sums []digests) []byte {
 			if head&headSigSame == 0 {
 				e.digest(s.Sig)
 			}
-		case d.ok && d.hashOnly:
-			e.sum(&d.hash)
-			e.b = append(e.b, 0, 0) // an empty Shape; Sig is Shape
 		case d.ok:
 			e.sum(&d.hash)
-			e.shapeSum(&d.shape)
-			if head&headSigSame == 0 {
-				e.shapeSum(&d.sig)
-			}
+			e.b = append(e.b, 0, 0) // an empty Shape; Sig is Shape
 		default:
 			e.b = append(e.b, 0, 0, 0, 0) // two empty strings; Sig is Shape
 		}

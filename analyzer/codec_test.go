@@ -53,18 +53,15 @@ func TestSymbolsRecord(t *testing.T) {
 	}
 }
 
-// Sums the index hands over raw encode as their digest strings do.
+// Sums the index hands over raw (hashes only) encode as their digest
+// strings do.
 func TestSymbolsRecordSums(t *testing.T) {
 	const p = "a.py"
 	syms := recordSymbols(p)[:4]
 	sums := make([]digests, len(syms))
 	for i := range syms[:3] {
-		sums[i] = digests{ok: true, hash: sha256.Sum256([]byte{byte(i)}), shape: sha256.Sum256([]byte{byte(i), 1})}
-		sums[i].sig = sums[i].shape
-		if i == 0 {
-			sums[i].sig = sha256.Sum256([]byte{9})
-		}
-		syms[i].Hash, syms[i].Shape, syms[i].Sig = sumString(sums[i].hash), shapeSumString(sums[i].shape), shapeSumString(sums[i].sig)
+		sums[i] = digests{ok: true, hash: sha256.Sum256([]byte{byte(i)})}
+		syms[i].Hash, syms[i].Shape, syms[i].Sig = sumString(sums[i].hash), "", ""
 	}
 	f := &File{Path: p, Lang: "python", Symbols: syms}
 	raw := encodeSymbols(&File{Path: p, Lang: "python", Symbols: stripFingerprints(syms)}, sums)
@@ -94,14 +91,10 @@ func TestSymbolsRecordFormat1(t *testing.T) {
 	}
 }
 
-func sumString(d [32]byte) string { return flaggedSumString(1, d) }
-
-func shapeSumString(d [32]byte) string { return flaggedSumString(2, d) }
-
-// flaggedSumString is d stored with the digest flag, read back.
-func flaggedSumString(flag byte, d [32]byte) string {
+// sumString is raw hash d as the index stores it, read back.
+func sumString(d [32]byte) string {
 	var e enc
-	e.sumAs(flag, &d)
+	e.sum(&d)
 	var x dec
 	x.b = e.b
 	return x.digest()

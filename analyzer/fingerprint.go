@@ -442,12 +442,12 @@ func lineSpan(src []byte, ls []int, start, end int) (a, b int, ok bool) {
 	return a, b, true
 }
 
-// digests are a symbol's Hash, Shape and Sig as raw SHA-256 sums; ok is
-// false for a symbol whose lines are not in the file (its fingerprints
-// are then empty); hashOnly says that Shape and Sig were not computed.
+// digests is a symbol's Hash as a raw SHA-256 sum, all the index keeps
+// of its fingerprints (see Parser.parse); ok is false for a symbol whose
+// lines are not in the file (its fingerprints are then empty).
 type digests struct {
-	ok, hashOnly     bool
-	hash, shape, sig [sha256.Size]byte
+	ok   bool
+	hash [sha256.Size]byte
 }
 
 // fingerprint fills Hash, Shape and Sig of syms from the file's line
@@ -467,14 +467,13 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 		if !ok {
 			continue
 		}
-		d := digests{ok: true}
 		buf = appendNormalized(buf[:0], src[a:b])
-		d.hash = sha256.Sum256(buf)
+		hash := sha256.Sum256(buf)
 		if raw != nil {
-			d.hashOnly = true
-			raw[i] = d
+			raw[i] = digests{ok: true, hash: hash}
 			continue
 		}
+		var shape, sig [sha256.Size]byte
 		lo, hi := canonRange(ct, a, b)
 		sigEnd := -1
 		if header[i] >= 0 && header[i] < b {
@@ -494,20 +493,19 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 			sigLen = len(buf)
 		}
 		if sigEnd < 0 {
-			d.shape = sha256.Sum256(buf)
-			d.sig = d.shape
+			shape = sha256.Sum256(buf)
 		} else {
 			h.Reset()
 			h.Write(buf[:sigLen])
-			h.Sum(d.sig[:0])
+			h.Sum(sig[:0])
 			h.Write(buf[sigLen:])
-			h.Sum(d.shape[:0])
+			h.Sum(shape[:0])
 		}
-		s.Hash = sumAs(hashPrefix, &d.hash)
-		s.Shape = sumAs(shapePrefix, &d.shape)
+		s.Hash = sumAs(hashPrefix, &hash)
+		s.Shape = sumAs(shapePrefix, &shape)
 		s.Sig = s.Shape
 		if sigEnd >= 0 {
-			s.Sig = sumAs(shapePrefix, &d.sig)
+			s.Sig = sumAs(shapePrefix, &sig)
 		}
 	}
 	return buf

@@ -2,6 +2,7 @@ package anchors
 
 import (
 	"path"
+	"slices"
 
 	"github.com/lorehq/lore/analyzer"
 )
@@ -75,7 +76,7 @@ func (v *Verifier) keepsRole(bf *File, bs analyzer.Symbol, f *File, s analyzer.S
 		return false
 	}
 	toks := v.symbolTokens(f, s)
-	return len(toks) > 0 && toks[len(toks)-1] == ";" && !slicesContains(toks, "{")
+	return len(toks) > 0 && toks[len(toks)-1] == ";" && !slices.Contains(toks, "{")
 }
 
 // absorbedBy returns the Base symbol of another name whose code the

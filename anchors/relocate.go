@@ -178,7 +178,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	kept := here >= 0.4 || r.Change == ChangeBodyChanged
-	extracted := len(o.toks) >= 20 && kept && !c.sameBody && c.sim < 0.95 && slicesContains(v.symbolTokens(f, sym), c.sym.Name)
+	extracted := len(o.toks) >= 20 && kept && !c.sameBody && c.sim < 0.95 && slices.Contains(v.symbolTokens(f, sym), c.sym.Name)
 	// The diff of the file keeps the old lines in the other symbol, not
 	// under the name: the name was given to new code.
 	diffSays := c.keptKnown && c.kept >= 0.5 && self.keptKnown && self.kept <= c.kept-0.2 && c.likeness() >= 0.9
@@ -219,15 +219,6 @@ func (c candidate) bodyLikeness() float64 {
 		return 1
 	}
 	return c.sim
-}
-
-func slicesContains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // candidates gathers and scores the symbols a's symbol may have become.
@@ -938,12 +929,9 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Siblings look this much alike (startPos and endPos): without
 		// the same header, only a candidate.
 		c.score = min(sketchScore(c.sim), 0.75)
-	case c.simKnown && like < 0.85 && v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown):
-		// Renamed in its type, its body rewritten: see rewrittenInPlace.
-		c.score = 0.8 + 0.15*like
-	case c.simKnown && like < 0.85 && v.toldRenamePyJS(ctx, o, &c):
-		// Python or JavaScript renamed in place, as the change says
-		// beside the body: see toldRenamePyJS.
+	case c.simKnown && like < 0.85 && (v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown) || v.toldRenamePyJS(ctx, o, &c)):
+		// Renamed in place, its body rewritten, as the change says beside
+		// the body: see rewrittenInPlace (Java) and toldRenamePyJS.
 		c.score = 0.8 + 0.15*like
 	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks) || keepsName(o, c)):
 		// Renamed: the body (and the diff) must speak; the same header

@@ -34,15 +34,7 @@ import (
 // old body is where part of it went, not a reason to doubt.
 func (v *Verifier) toldRenamePyJS(ctx context.Context, o origin, c *candidate) bool {
 	cf, s := c.file, c.sym
-	if !o.known() || v.opts.Base == nil || !pyjsLang(cf.Lang) || cf.Lang != o.file.Lang || c.likeness() < rewrittenLike ||
-		!callableKind(s.Kind) || s.Kind != o.sym.Kind || s.Name == o.name {
-		return false
-	}
-	if s.Path != o.sym.Path && s.Path != o.renamedTo {
-		return false
-	}
-	_, sfq, _ := cutFQ(s.FQName)
-	if outerName(sfq) != o.outer || v.hadName(ctx, cf, s) {
+	if !pyjsLang(cf.Lang) || c.likeness() < rewrittenLike || !v.renamedInItsPlace(ctx, o, cf, s) {
 		return false
 	}
 	if v.renamedInHierarchy(ctx, o, cf, s) || v.redirectedSuccessor(ctx, o, cf, s) {

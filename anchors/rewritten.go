@@ -32,19 +32,11 @@ const rewrittenPairMargin = 0.05
 // return type, the diff of the file keeping its lines there, or a name
 // all but the same).
 func (v *Verifier) rewrittenInPlace(ctx context.Context, o origin, cf *File, s analyzer.Symbol, sim, kept float64, keptKnown bool) bool {
-	if !o.known() || v.opts.Base == nil || cf.Lang != "java" || o.file.Lang != "java" || sim < rewrittenLike ||
-		!callableKind(s.Kind) || !callableKind(o.sym.Kind) || s.Kind != o.sym.Kind || s.Name == o.name {
-		return false
-	}
-	if s.Path != o.sym.Path && s.Path != o.renamedTo {
-		return false
-	}
-	_, sfq, _ := cutFQ(s.FQName)
-	if outerName(sfq) != o.outer || o.outer == "" {
+	if cf.Lang != "java" || sim < rewrittenLike || o.outer == "" || !v.renamedInItsPlace(ctx, o, cf, s) {
 		return false
 	}
 	names := nameSimilarity(o.name, s.Name)
-	if names < 0.5 || tinyPair(o, v.symbolTokens(cf, s)) || v.hadName(ctx, cf, s) {
+	if names < 0.5 || tinyPair(o, v.symbolTokens(cf, s)) {
 		return false
 	}
 	signs := renameSigns(o, cf, s, names, kept, keptKnown)
@@ -55,6 +47,21 @@ func (v *Verifier) rewrittenInPlace(ctx context.Context, o origin, cf *File, s a
 		return false
 	}
 	return v.onlyPair(ctx, o, cf, s, sim)
+}
+
+// renamedInItsPlace reports whether s (of cf) could be o's callable
+// renamed where it was, as the in-place rules read it: with history, a
+// callable of o's kind and language under another name, in o's file (or
+// the one it was renamed to) and type, whose name is new there.
+func (v *Verifier) renamedInItsPlace(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
+	if !o.known() || v.opts.Base == nil || cf.Lang != o.file.Lang || !callableKind(s.Kind) || s.Kind != o.sym.Kind || s.Name == o.name {
+		return false
+	}
+	if s.Path != o.sym.Path && s.Path != o.renamedTo {
+		return false
+	}
+	_, sfq, _ := cutFQ(s.FQName)
+	return outerName(sfq) == o.outer && !v.hadName(ctx, cf, s)
 }
 
 // rewrittenScope bounds how many methods new in a type, or vanished from
