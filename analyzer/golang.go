@@ -23,7 +23,18 @@ import (
 // What is lost is syntax errors inside the left-out braces: go/parser no
 // longer sees them, so lore reports a Go file's syntax errors only where
 // they change its declarations.
+//
+// Most files never reach go/parser: readGoDecls reads the same from the
+// tokens, and parseGoSyntax is its fallback for what it does not follow.
 func parseGo(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
+	if header, ok := readGoDecls(f, src, ls, toks); ok {
+		return header
+	}
+	return parseGoSyntax(f, src, ls, toks, sk)
+}
+
+// parseGoSyntax is parseGo with go/parser.
+func parseGoSyntax(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
 	sk.build(src, toks)
 	fset := token.NewFileSet()
 	af, err := parser.ParseFile(fset, f.Path, sk.buf, parser.ParseComments|parser.SkipObjectResolution)
