@@ -29,7 +29,7 @@ import (
 func readGoDecls(f *File, src []byte, ls []int, toks []span) (header []int, ok bool) {
 	// Scanner errors anywhere in the skeleton, which the token spans do
 	// not show: invalid UTF-8, a NUL byte, a byte order mark past the start.
-	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) || bytes.LastIndex(src, goBOM) > 0 {
+	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) || bytes.LastIndex(src, []byte("\uFEFF")) > 0 {
 		return nil, false
 	}
 	r := goDeclReader{src: src, toks: toks, ls: ls, path: f.Path}
@@ -53,8 +53,6 @@ func readGoDecls(f *File, src []byte, ls []int, toks []span) (header []int, ok b
 	f.Symbols, f.Imports = r.syms, append(f.Imports, r.imps...)
 	return r.header, true
 }
-
-var goBOM = []byte{0xEF, 0xBB, 0xBF}
 
 // goMaxNest bounds the recursion of goDeclReader; deeper files go to
 // go/parser, which has its own bound.
@@ -1189,8 +1187,8 @@ func (r *goDeclReader) literal() bool {
 	case '`':
 		return len(t) >= 2 && t[len(t)-1] == '`'
 	case '\'':
-		_, err := strconv.Unquote(string(t))
-		return err == nil
+		v, err := strconv.Unquote(string(t)) // which takes '' for a rune
+		return err == nil && utf8.RuneCountInString(v) == 1
 	}
 	return goNumberOK(t)
 }
