@@ -29,7 +29,7 @@ import (
 func readGoDecls(f *File, src []byte, ls []int, toks []span) (header []int, ok bool) {
 	// Scanner errors anywhere in the skeleton, which the token spans do
 	// not show: invalid UTF-8, a NUL byte, a byte order mark past the start.
-	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) || bytes.LastIndex(src, []byte("\uFEFF")) > 0 {
+	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) || (len(src) > 1 && bytes.Contains(src[1:], []byte("\uFEFF"))) {
 		return nil, false
 	}
 	r := goDeclReader{src: src, toks: toks, ls: ls, path: f.Path}
@@ -268,46 +268,46 @@ func (r *goDeclReader) docStart() int {
 		r.fail()
 		return 0
 	}
-	tokLine := r.line(r.toks[k].start)
 	from, prevLine, insert := 0, 0, false
 	if k > 0 {
 		prev := r.toks[k-1]
 		from, prevLine = prev.end, r.line(prev.start)
 		insert = goInsertsSemi(r.src[prev.start:prev.end])
 	}
+	line := r.line(from) // of src[i], counted on through the gap
 	cs := r.cs[:0]
-	semiAt := func(o int) {
-		cs, prevLine, insert = cs[:0], r.line(o), false
+	semiAt := func(line int) {
+		cs, prevLine, insert = cs[:0], line, false
 	}
 	for i := from; i < r.toks[k].start; i++ {
 		switch r.src[i] {
 		case '\n':
 			if insert {
-				semiAt(i)
+				semiAt(line)
 			}
+			line++
 		case ';':
-			semiAt(i)
+			semiAt(line)
 		case '/':
 			j := goCommentEnd(r.src[:r.toks[k].start], i)
 			if j < 0 {
 				r.fail()
 				return 0
 			}
-			c := goComment{line: r.line(i)}
-			c.endLine = c.line
-			nl := -1
+			c := goComment{line: line, endLine: line}
 			if r.src[i+1] == '*' {
 				c.endLine += bytes.Count(r.src[i:j], []byte("\n"))
-				nl = bytes.IndexByte(r.src[i:j], '\n')
 			}
 			cs = append(cs, c)
-			if insert && nl >= 0 {
-				semiAt(i + nl)
+			if insert && c.endLine > c.line {
+				semiAt(c.line) // at the comment's first line break
 			}
+			line = c.endLine
 			i = j - 1
 		}
 	}
 	r.cs = cs
+	tokLine := line
 	i := 0
 	if len(cs) > 0 && cs[0].line == prevLine {
 		end := cs[0].endLine
