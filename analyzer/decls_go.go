@@ -331,8 +331,11 @@ func (r *goDeclReader) docStart() int {
 // add records a symbol from line start to the last token read, unless
 // it is named _.
 func (r *goDeclReader) add(scope string, name int, kind string, start, body int) bool {
+	if r.bad {
+		return false
+	}
 	n := string(r.src[r.toks[name].start:r.toks[name].end])
-	if r.bad || n == "_" {
+	if n == "_" {
 		return false
 	}
 	fq := r.path + "::" + n
