@@ -128,6 +128,9 @@ func TestGoDecls(t *testing.T) {
 		{"package a\n\x00", true},
 		{"package a\n// \xff\n", true},
 		{"package a\nvar x = " + strings.Repeat("(", 1000) + strings.Repeat(")", 1000) + "\n", true},
+		{"package a\ntype T " + strings.Repeat("[]", 200000) + "int\n", true},
+		{"package a\nfunc F() {" + strings.Repeat("{", 200000) + strings.Repeat("}", 200000) + "}\n", false},
+		{"package a\n" + strings.Repeat("// F does.\nfunc F(a, b int) (int, error) { return a + b, nil }\n", 50000), false},
 	} {
 		fellBack, diff := goDeclsDiff([]byte(tc.src))
 		if diff != "" {
