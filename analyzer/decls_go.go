@@ -641,14 +641,7 @@ func (r *goDeclReader) typ() {
 	defer r.leave()
 	switch {
 	case r.isIdent():
-		r.next()
-		if r.at(".") {
-			r.next()
-			r.ident()
-		}
-		if r.at("[") {
-			r.typeArgs()
-		}
+		r.typeName()
 	case r.at("*"):
 		r.next()
 		r.typ()
@@ -789,11 +782,7 @@ func (r *goDeclReader) params(ddd bool) (first, n int) {
 			switch {
 			case r.at("."):
 				kind = typeOnly
-				r.next()
-				r.ident()
-				if r.at("[") {
-					r.typeArgs()
-				}
+				r.typeNameRest()
 			case r.at("["):
 				if !r.arrayOrInstance() {
 					kind = typeOnly
@@ -898,11 +887,7 @@ func (r *goDeclReader) structType() {
 			r.next()
 			switch {
 			case r.at("."):
-				r.next()
-				r.ident()
-				if r.at("[") {
-					r.typeArgs()
-				}
+				r.typeNameRest()
 			case r.isString() || r.semi() || r.at("}"):
 			default:
 				names := 1
@@ -930,6 +915,12 @@ func (r *goDeclReader) structType() {
 // typeName reads a possibly qualified and instantiated type name.
 func (r *goDeclReader) typeName() {
 	r.ident()
+	r.typeNameRest()
+}
+
+// typeNameRest reads what may follow a type name's first identifier: a
+// selected name and type arguments.
+func (r *goDeclReader) typeNameRest() {
 	if r.at(".") {
 		r.next()
 		r.ident()
