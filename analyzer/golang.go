@@ -12,18 +12,27 @@ import (
 	"unicode/utf8"
 )
 
-// parseGo extracts symbols and imports of a Go file with go/parser, given
-// the file's line starts, its tokens (goLexer) and a scratch skeleton. It
-// returns each symbol's header end offset (see fingerprint).
-//
-// go/parser reads a skeleton of the file (goSkel): symbols are
-// declarations at the top level, and most of parsing a Go file is its
-// function bodies and table literals. The imported names a file uses
-// (pkg.Name) are read from the tokens instead of the bodies' syntax trees.
-// What is lost is syntax errors inside the left-out braces: go/parser no
-// longer sees them, so lore reports a Go file's syntax errors only where
-// they change its declarations.
+// parseGo extracts symbols and imports of a Go file as go/parser reads
+// them, given the file's line starts, its tokens (goLexer) and a scratch
+// skeleton. It returns each symbol's header end offset (see fingerprint).
+// Most files never reach go/parser: readGoDecls reads the same from the
+// tokens, and parseGoSyntax is its fallback for the files it does not
+// follow, syntax errors among them.
 func parseGo(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
+	if header, ok := readGoDecls(f, src, ls, toks); ok {
+		return header
+	}
+	return parseGoSyntax(f, src, ls, toks, sk)
+}
+
+// parseGoSyntax is parseGo with go/parser, which reads a skeleton of the
+// file (goSkel): symbols are declarations at the top level, and most of
+// parsing a Go file is its function bodies and table literals. The
+// imported names a file uses (pkg.Name) are read from the tokens instead
+// of the bodies' syntax trees. What is lost is syntax errors inside the
+// left-out braces: go/parser no longer sees them, so lore reports a Go
+// file's syntax errors only where they change its declarations.
+func parseGoSyntax(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
 	sk.build(src, toks)
 	fset := token.NewFileSet()
 	af, err := parser.ParseFile(fset, f.Path, sk.buf, parser.ParseComments|parser.SkipObjectResolution)

@@ -20,8 +20,8 @@ Each round runs every COMMAND once, in the order given. Prints, per
 command, wall time min / p50 / p95, CPU (user + sys) p50 and peak RSS (p50
 and the largest of its runs, from wait4; it cannot read below this
 interpreter's own, about 14 MB, which the spawned child starts from), and for each pair
-of commands the median of their per-round ratio of wall times (and the
-spread as p25..p75). A command that exits non-zero is reported, not fatal (lore
+of commands the median of their per-round ratio of wall times and of CPU
+times (and the spread as p25..p75). A command that exits non-zero is reported, not fatal (lore
 verify exits 1 on findings).
 """
 import os
@@ -112,9 +112,10 @@ def main():
     labels = [label for label, _, _ in cmds]
     for j, label in enumerate(labels):
         for base in labels[:j]:
-            ratios = [a[0] / b[0] for a, b in zip(res[label], res[base])]
-            print(f"ratio {label!r} / {base!r}: p50 {statistics.median(ratios):.3f}"
-                  f" (p25 {pct(ratios, .25):.3f}, p75 {pct(ratios, .75):.3f})")
+            for i, what in ((0, "wall"), (1, "CPU")):
+                ratios = [a[i] / b[i] for a, b in zip(res[label], res[base])]
+                print(f"{what} ratio {label!r} / {base!r}: p50 {statistics.median(ratios):.3f}"
+                      f" (p25 {pct(ratios, .25):.3f}, p75 {pct(ratios, .75):.3f})")
 
 
 if __name__ == "__main__":
