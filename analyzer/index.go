@@ -107,7 +107,7 @@ type result struct {
 	config []byte
 	// names and top (Go: package-level names) of file, made by the worker
 	names []bucketed
-	top   map[string]bool
+	top   []string
 }
 
 // Update brings the analyzer's index in store up to date with fsys:
@@ -647,7 +647,7 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 			}
 		}
 	}
-	var oldTop map[string]bool
+	var oldTop []string
 	keptNames := false // the file declares the names it did
 	if had && m.Lang != "" {
 		var err error
@@ -657,7 +657,7 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 	}
 	if f.Lang == "go" {
 		u.tops = append(u.tops, pathRecord{p, topRecord(r.top)})
-		if had && !sameSet(oldTop, r.top) {
+		if had && !slices.Equal(oldTop, r.top) {
 			u.declChanged = true // importers' edges may point elsewhere now
 			u.changedDirs[path.Dir(p)] = true
 		}
@@ -725,6 +725,7 @@ func (u *indexRun) writeTops(b *graph.Batch) error {
 			return err
 		}
 	}
+	clear(u.tops) // the backing array would keep the records alive
 	u.tops = u.tops[:0]
 	return nil
 }
@@ -1027,15 +1028,17 @@ func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
 	return werr
 }
 
-// topLevelNames are the names a file declares at package level.
-func topLevelNames(syms []Symbol) map[string]bool {
-	out := map[string]bool{}
+// topLevelNames are the names a file declares at package level, sorted
+// and distinct.
+func topLevelNames(syms []Symbol) []string {
+	var out []string
 	for _, s := range syms {
 		if strings.Count(s.FQName[len(s.Path):], "::") == 1 {
-			out[s.Name] = true
+			out = append(out, s.Name)
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // resolveAll resolves the imports of parsed files, and of every file when
@@ -1295,10 +1298,22 @@ func newGoDecls() *goDecls {
 }
 
 // topRecord is the stored record of a Go file's package-level names
-// (nsTop): the format, then the sorted names joined by NUL (Go names hold
-// none).
-func topRecord(names map[string]bool) []byte {
-	return append([]byte{recordFormat}, strings.Join(sortedKeys(names), "\x00")...)
+// (nsTop), given sorted: the format, then the names joined by NUL (Go
+// names hold none).
+func topRecord(names []string) []byte {
+	n := 1
+	for _, s := range names {
+		n += len(s) + 1
+	}
+	b := make([]byte, 1, n)
+	b[0] = recordFormat
+	for i, s := range names {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, s...)
+	}
+	return b
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -1403,18 +1418,6 @@ func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRe
 	d.pkgs[dir] = refs
 	d.cached += len(refs)
 	return refs
-}
-
-func sameSet(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // edgeMaker turns a file's resolved imports into IMPORTS edges, one per
