@@ -251,6 +251,7 @@ type indexRun struct {
 	decls         *goDecls
 	metaWrites    []string     // paths whose file record is written
 	tops          []pathRecord // package-level names of the batch's Go files (see writeTops)
+	topBytes      int          // bytes of the records in tops
 	written       int          // bytes of symbol records written by parseAll
 	joined        []string     // files parsed that are new or changed language
 }
@@ -656,7 +657,13 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		}
 	}
 	if f.Lang == "go" {
-		u.tops = append(u.tops, pathRecord{p, topRecord(r.top)})
+		t := pathRecord{p, topRecord(r.top)}
+		u.tops = append(u.tops, t)
+		if u.topBytes += len(t.rec); u.topBytes >= topsAt {
+			if err := u.writeTops(b); err != nil {
+				return err
+			}
+		}
 		if had && !slices.Equal(oldTop, r.top) {
 			u.declChanged = true // importers' edges may point elsewhere now
 			u.changedDirs[path.Dir(p)] = true
@@ -715,10 +722,10 @@ type pathRecord struct {
 }
 
 // writeTops writes the records of package-level names (nsTop) of a
-// batch's Go files together, at its end. Resolution reads them back, and
-// those a first index sends to the value log are mapped page by page as
-// they are read: together, they take a few pages of it rather than a page
-// of every stretch of symbol records.
+// batch's Go files together, at its end or once they hold topsAt bytes.
+// Resolution reads them back, and those a first index sends to the value
+// log are mapped page by page as they are read: together, they take a few
+// pages of it rather than a page of every stretch of symbol records.
 func (u *indexRun) writeTops(b *graph.Batch) error {
 	for _, t := range u.tops {
 		if err := b.SetOwned(nsTop, t.path, t.rec); err != nil {
@@ -726,9 +733,14 @@ func (u *indexRun) writeTops(b *graph.Batch) error {
 		}
 	}
 	clear(u.tops) // the backing array would keep the records alive
-	u.tops = u.tops[:0]
+	u.tops, u.topBytes = u.tops[:0], 0
 	return nil
 }
+
+// topsAt is how many bytes of records of package-level names a run holds
+// before it writes them (see writeTops): a stretch of the value log that
+// many of them fill is as few pages as all of them together.
+const topsAt = 1 << 20
 
 // reopenAfter is how many bytes of symbol records a run writes between
 // reopenings of the store (see reopen).
@@ -1401,15 +1413,21 @@ func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRe
 	if refs, ok := d.pkgs[dir]; ok {
 		return refs
 	}
-	var refs []declRef
+	lists := make([][]string, len(files))
+	n := 0
 	_ = store.View(func(tx *graph.Tx) error {
 		for i, t := range files {
-			for _, n := range namesIn(tx, t) {
-				refs = append(refs, declRef{n, i})
-			}
+			lists[i] = namesIn(tx, t)
+			n += len(lists[i])
 		}
 		return nil
 	})
+	refs := make([]declRef, 0, n)
+	for i, names := range lists {
+		for _, name := range names {
+			refs = append(refs, declRef{name, i})
+		}
+	}
 	slices.SortFunc(refs, func(a, b declRef) int { return cmp.Or(strings.Compare(a.name, b.name), a.file-b.file) })
 	if d.cached+len(refs) > declCacheRefs {
 		clear(d.pkgs)

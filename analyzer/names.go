@@ -247,6 +247,7 @@ func sameNames(syms []Symbol, names []bucketed) bool {
 // again that declares a name it did) are left alone. Call it once.
 func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 	if x.cold {
+		defer func() { x.adds = nil }() // nothing is learnt after
 		if x.pending == 0 && x.flushes > 0 {
 			return nil
 		}
