@@ -185,6 +185,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	if err == nil {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
 	}
+	u.entries, u.todo = nil, nil // what is left needs neither
 	if err == nil && len(u.old) == 0 {
 		err = u.resolveFirst(ctx)
 	} else if err == nil {

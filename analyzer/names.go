@@ -66,7 +66,7 @@ func partKey(bucket string, seq uint64, n int) string {
 // nameIndex collects the changes of one update to the name index.
 type nameIndex struct {
 	cold    bool                       // nothing stored yet: no need to read buckets back
-	adds    [][]nameEntry              // by bucket: names learnt and not yet written
+	adds    [][]nameEntry              // by bucket (nil until learn): names learnt and not yet written
 	dels    map[string]map[string]bool // bucket key -> "name\x00path"
 	pending int                        // pairs in adds
 	flushAt int                        // pairs pending at which a first index flushes
@@ -75,7 +75,7 @@ type nameIndex struct {
 }
 
 func newNameIndex(cold bool) *nameIndex {
-	return &nameIndex{cold: cold, adds: make([][]nameEntry, nameBuckets), dels: map[string]map[string]bool{}, flushAt: nameFlushAt}
+	return &nameIndex{cold: cold, dels: map[string]map[string]bool{}, flushAt: nameFlushAt}
 }
 
 // begin takes the run's sequence number for its parts, in the transaction
@@ -124,6 +124,9 @@ type bucketed struct {
 
 // learn records the names of a parsed file (from fileNames).
 func (x *nameIndex) learn(names []bucketed) {
+	if x.adds == nil {
+		x.adds = make([][]nameEntry, nameBuckets)
+	}
 	for _, n := range names {
 		x.adds[n.bucket] = append(x.adds[n.bucket], n.e)
 	}

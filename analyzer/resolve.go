@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -24,7 +25,7 @@ type resolver struct {
 	workspaces []jsPackage          // longest name first
 
 	paths      []string            // every file (see newResolver)
-	byBase     map[string][]string // file name -> paths, built on first use (see base)
+	byBase     []string            // paths by file name, else as in paths; built on first use (see base)
 	byDirBase  map[string][]string // directory name -> directories, built on first use (see dirsNamed)
 	rustCrates map[string]string   // crate name -> crate root dir (the dir holding lib.rs/main.rs)
 	pyRoots    []string
@@ -72,16 +73,20 @@ func newResolver(fsys fs.FS, paths []string) *resolver {
 	return r
 }
 
-// base returns the files named name, in path order.
+// base returns the files named name, in the order of paths: a stretch of
+// one list of every path sorted by file name, a fraction of the memory of
+// a map of lists.
 func (r *resolver) base(name string) []string {
 	if r.byBase == nil {
-		r.byBase = map[string][]string{}
-		for _, p := range r.paths {
-			b := path.Base(p)
-			r.byBase[b] = append(r.byBase[b], p)
-		}
+		r.byBase = slices.Clone(r.paths)
+		slices.SortStableFunc(r.byBase, func(a, b string) int { return strings.Compare(path.Base(a), path.Base(b)) })
 	}
-	return r.byBase[name]
+	i, _ := slices.BinarySearchFunc(r.byBase, name, func(p, name string) int { return strings.Compare(path.Base(p), name) })
+	j := i
+	for j < len(r.byBase) && path.Base(r.byBase[j]) == name {
+		j++
+	}
+	return r.byBase[i:j:j]
 }
 
 func (r *resolver) hasDir(d string) bool {
