@@ -1292,22 +1292,31 @@ func (m importsOf) get(p string) ([]Import, bool) {
 // imported are kept (see index), within a bound: the names of every file
 // of a large repository would stay in memory to the end of the run.
 type goDecls struct {
-	pkgs   map[string][]declRef // see index
-	cached int                  // references in pkgs
+	pkgs   map[string]*declIndex // see index
+	cached int                   // references in pkgs
 }
 
 // declCacheRefs bounds the references goDecls.index keeps: past it, the
 // lists of the packages met so far are dropped and made again when needed.
 const declCacheRefs = 1 << 18
 
-// declRef is a package-level name and the index of a file declaring it.
-type declRef struct {
-	name string
-	file int
+// declIndex is the package-level names of a package's files: each name
+// once per file that declares it, as a reference into names (the names
+// one after the other), sorted by name, then file. References into one
+// string take half the memory of a string each.
+type declIndex struct {
+	names string
+	refs  []declRef
 }
 
+// declRef is a package-level name, names[off:end] of its declIndex, and
+// the index of a file declaring it.
+type declRef struct{ off, end, file uint32 }
+
+func (x *declIndex) name(r declRef) string { return x.names[r.off:r.end] }
+
 func newGoDecls() *goDecls {
-	return &goDecls{pkgs: map[string][]declRef{}}
+	return &goDecls{pkgs: map[string]*declIndex{}}
 }
 
 // topRecord is the stored record of a Go file's package-level names
@@ -1347,15 +1356,15 @@ func (d *goDecls) users(store *graph.Store, im Import) []string {
 	}
 	var out []string
 	if im.pkgDir != "" { // the whole package: through its inverted index
-		refs := d.index(store, im.pkgDir, im.Targets)
+		x := d.index(store, im.pkgDir, im.Targets)
 		var hit []bool
 		for _, n := range im.Names {
-			i := sort.Search(len(refs), func(i int) bool { return refs[i].name >= n })
-			for ; i < len(refs) && refs[i].name == n; i++ {
+			i := sort.Search(len(x.refs), func(i int) bool { return x.name(x.refs[i]) >= n })
+			for ; i < len(x.refs) && x.name(x.refs[i]) == n; i++ {
 				if hit == nil {
 					hit = make([]bool, len(im.Targets))
 				}
-				hit[refs[i].file] = true
+				hit[x.refs[i].file] = true
 			}
 		}
 		for i, ok := range hit {
@@ -1410,33 +1419,46 @@ func namesIn(tx *graph.Tx, t string) []string {
 // by name, built once per package: every whole-package import of dir has
 // the same files. A sorted list takes a fraction of a map's memory, which
 // every package imported would otherwise hold to the end of the run.
-func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRef {
-	if refs, ok := d.pkgs[dir]; ok {
-		return refs
+func (d *goDecls) index(store *graph.Store, dir string, files []string) *declIndex {
+	if x, ok := d.pkgs[dir]; ok {
+		return x
 	}
 	lists := make([][]string, len(files))
-	n := 0
+	n, size := 0, 0
 	_ = store.View(func(tx *graph.Tx) error {
 		for i, t := range files {
 			lists[i] = namesIn(tx, t)
 			n += len(lists[i])
+			for _, name := range lists[i] {
+				size += len(name)
+			}
 		}
 		return nil
 	})
+	var names strings.Builder
+	names.Grow(size)
 	refs := make([]declRef, 0, n)
-	for i, names := range lists {
-		for _, name := range names {
-			refs = append(refs, declRef{name, i})
+	for i, list := range lists {
+		for _, name := range list {
+			off := uint32(names.Len())
+			names.WriteString(name)
+			refs = append(refs, declRef{off, uint32(names.Len()), uint32(i)})
 		}
 	}
-	slices.SortFunc(refs, func(a, b declRef) int { return cmp.Or(strings.Compare(a.name, b.name), a.file-b.file) })
+	x := &declIndex{names: names.String(), refs: refs}
+	slices.SortFunc(refs, func(a, b declRef) int {
+		if c := strings.Compare(x.name(a), x.name(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.file, b.file)
+	})
 	if d.cached+len(refs) > declCacheRefs {
 		clear(d.pkgs)
 		d.cached = 0
 	}
-	d.pkgs[dir] = refs
+	d.pkgs[dir] = x
 	d.cached += len(refs)
-	return refs
+	return x
 }
 
 // edgeMaker turns a file's resolved imports into IMPORTS edges, one per
