@@ -103,16 +103,14 @@ func (x *nameIndex) begin(tx *graph.Tx) error {
 // written, so that a cold index does not hold a new string per symbol.
 type nameEntry struct{ name, path string }
 
-// fileNames lists the distinct names of a parsed file with their buckets;
-// workers compute it so that the writer only appends (learn).
+// fileNames lists the names of a parsed file's symbols with their
+// buckets; workers compute it so that the writer only appends (learn). A
+// name declared twice is listed twice: a bucket's pairs are made distinct
+// as it is written (sortEntries), which costs less than a set per file.
 func fileNames(p string, syms []Symbol) []bucketed {
-	seen := make(map[string]bool, len(syms))
-	out := make([]bucketed, 0, len(syms))
-	for _, s := range syms {
-		if !seen[s.Name] {
-			seen[s.Name] = true
-			out = append(out, bucketed{bucketOf(s.Name), nameEntry{s.Name, p}})
-		}
+	out := make([]bucketed, len(syms))
+	for i, s := range syms {
+		out[i] = bucketed{bucketOf(s.Name), nameEntry{s.Name, p}}
 	}
 	return out
 }
@@ -222,8 +220,8 @@ func (x *nameIndex) forget(store *graph.Store, p string, keep []bucketed) (top [
 	return topLevelNames(syms), false, nil
 }
 
-// sameNames reports whether syms have exactly the distinct names of
-// names (from fileNames).
+// sameNames reports whether syms have exactly the names of names (from
+// fileNames), as sets.
 func sameNames(syms []Symbol, names []bucketed) bool {
 	found := make(map[string]bool, len(names)) // name -> met in syms
 	for _, n := range names {
