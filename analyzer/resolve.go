@@ -26,6 +26,7 @@ type resolver struct {
 
 	paths      []string            // every file (see newResolver)
 	byBase     []string            // paths by file name, else as in paths; built on first use (see base)
+	bases      []string            // the file names of byBase
 	byDirBase  map[string][]string // directory name -> directories, built on first use (see dirsNamed)
 	rustCrates map[string]string   // crate name -> crate root dir (the dir holding lib.rs/main.rs)
 	pyRoots    []string
@@ -78,12 +79,20 @@ func newResolver(fsys fs.FS, paths []string) *resolver {
 // a map of lists.
 func (r *resolver) base(name string) []string {
 	if r.byBase == nil {
-		r.byBase = slices.Clone(r.paths)
-		slices.SortStableFunc(r.byBase, func(a, b string) int { return strings.Compare(path.Base(a), path.Base(b)) })
+		type named struct{ base, path string }
+		all := make([]named, len(r.paths))
+		for i, p := range r.paths {
+			all[i] = named{path.Base(p), p}
+		}
+		slices.SortStableFunc(all, func(a, b named) int { return strings.Compare(a.base, b.base) })
+		r.byBase, r.bases = make([]string, len(all)), make([]string, len(all))
+		for i, n := range all {
+			r.byBase[i], r.bases[i] = n.path, n.base
+		}
 	}
-	i, _ := slices.BinarySearchFunc(r.byBase, name, func(p, name string) int { return strings.Compare(path.Base(p), name) })
+	i := sort.SearchStrings(r.bases, name)
 	j := i
-	for j < len(r.byBase) && path.Base(r.byBase[j]) == name {
+	for j < len(r.bases) && r.bases[j] == name {
 		j++
 	}
 	return r.byBase[i:j:j]
