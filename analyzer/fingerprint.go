@@ -467,8 +467,12 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 		if !ok {
 			continue
 		}
-		buf = appendNormalized(buf[:0], src[a:b])
-		hash := sha256.Sum256(buf)
+		text, ok := normalText(src[a:b])
+		if !ok {
+			buf = appendNormalized(buf[:0], src[a:b])
+			text = buf
+		}
+		hash := sha256.Sum256(text)
 		if raw != nil {
 			raw[i] = digests{ok: true, hash: hash}
 			continue
@@ -509,6 +513,35 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 		}
 	}
 	return buf
+}
+
+// normalText returns what appendNormalized would append for text when
+// that is text itself less its final line break, which it is when no line
+// ends in a blank, a tab or a carriage return (most files and symbols):
+// the text is then hashed as it is, not copied first.
+func normalText(text []byte) ([]byte, bool) {
+	if n := len(text); n > 0 && text[n-1] == '\n' {
+		text = text[:n-1]
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
+	}
+	for rest := text; ; {
+		i := bytes.IndexByte(rest, '\n')
+		end := i
+		if i < 0 {
+			end = len(rest)
+		}
+		if end > 0 {
+			if c := rest[end-1]; c == ' ' || c == '\t' || c == '\r' {
+				return nil, false
+			}
+		}
+		if i < 0 {
+			return text, true
+		}
+		rest = rest[i+1:]
+	}
 }
 
 // appendNormalized appends text as writeNormalized hashes it.

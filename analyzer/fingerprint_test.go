@@ -35,6 +35,15 @@ func TestNormalizeAsHashText(t *testing.T) {
 		if got, want := digestString(norm), HashText([]byte(v)); got != want {
 			t.Errorf("appendNormalized(%q) = %q: %s, HashText %s", v, norm, got, want)
 		}
+		// normalText hands the text back exactly when nothing but a
+		// final line break is read away.
+		plain := v
+		if p, ok := strings.CutSuffix(plain, "\n"); ok {
+			plain = strings.TrimSuffix(p, "\r")
+		}
+		if text, ok := normalText([]byte(v)); ok != (plain == string(norm)) || ok && string(text) != plain {
+			t.Errorf("normalText(%q) = %q, %v; appendNormalized %q", v, text, ok, norm)
+		}
 	}
 }
 

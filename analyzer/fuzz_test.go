@@ -34,6 +34,9 @@ func FuzzNormalize(f *testing.F) {
 		if got, want := digestString(norm), HashText(b); got != want {
 			t.Errorf("appendNormalized(%q) = %q: %s, HashText %s", b, norm, got, want)
 		}
+		if text, ok := normalText(b); ok && string(text) != string(norm) {
+			t.Errorf("normalText(%q) = %q, appendNormalized %q", b, text, norm)
+		}
 	})
 }
 

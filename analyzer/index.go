@@ -107,7 +107,7 @@ type result struct {
 	config []byte
 	// names and top (Go: package-level names) of file, made by the worker
 	names []bucketed
-	top   map[string]bool
+	top   []string
 }
 
 // Update brings the analyzer's index in store up to date with fsys:
@@ -185,6 +185,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	if err == nil {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
 	}
+	u.entries, u.todo = nil, nil // what is left needs neither
 	if err == nil && len(u.old) == 0 {
 		err = u.resolveFirst(ctx)
 	} else if err == nil {
@@ -251,6 +252,7 @@ type indexRun struct {
 	decls         *goDecls
 	metaWrites    []string     // paths whose file record is written
 	tops          []pathRecord // package-level names of the batch's Go files (see writeTops)
+	topBytes      int          // bytes of the records in tops
 	written       int          // bytes of symbol records written by parseAll
 	joined        []string     // files parsed that are new or changed language
 }
@@ -647,7 +649,7 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 			}
 		}
 	}
-	var oldTop map[string]bool
+	var oldTop []string
 	keptNames := false // the file declares the names it did
 	if had && m.Lang != "" {
 		var err error
@@ -656,8 +658,14 @@ func (u *indexRun) record(b *graph.Batch, r result) error {
 		}
 	}
 	if f.Lang == "go" {
-		u.tops = append(u.tops, pathRecord{p, topRecord(r.top)})
-		if had && !sameSet(oldTop, r.top) {
+		t := pathRecord{p, topRecord(r.top)}
+		u.tops = append(u.tops, t)
+		if u.topBytes += len(t.rec); u.topBytes >= topsAt {
+			if err := u.writeTops(b); err != nil {
+				return err
+			}
+		}
+		if had && !slices.Equal(oldTop, r.top) {
 			u.declChanged = true // importers' edges may point elsewhere now
 			u.changedDirs[path.Dir(p)] = true
 		}
@@ -715,19 +723,25 @@ type pathRecord struct {
 }
 
 // writeTops writes the records of package-level names (nsTop) of a
-// batch's Go files together, at its end. Resolution reads them back, and
-// those a first index sends to the value log are mapped page by page as
-// they are read: together, they take a few pages of it rather than a page
-// of every stretch of symbol records.
+// batch's Go files together, at its end or once they hold topsAt bytes.
+// Resolution reads them back, and those a first index sends to the value
+// log are mapped page by page as they are read: together, they take a few
+// pages of it rather than a page of every stretch of symbol records.
 func (u *indexRun) writeTops(b *graph.Batch) error {
 	for _, t := range u.tops {
 		if err := b.SetOwned(nsTop, t.path, t.rec); err != nil {
 			return err
 		}
 	}
-	u.tops = u.tops[:0]
+	clear(u.tops) // the backing array would keep the records alive
+	u.tops, u.topBytes = u.tops[:0], 0
 	return nil
 }
+
+// topsAt is how many bytes of records of package-level names a run holds
+// before it writes them (see writeTops): a stretch of the value log that
+// many of them fill is as few pages as all of them together.
+const topsAt = 1 << 20
 
 // reopenAfter is how many bytes of symbol records a run writes between
 // reopenings of the store (see reopen).
@@ -1027,15 +1041,17 @@ func parallel(ctx context.Context, table *Table, workers int, todo []Entry,
 	return werr
 }
 
-// topLevelNames are the names a file declares at package level.
-func topLevelNames(syms []Symbol) map[string]bool {
-	out := map[string]bool{}
+// topLevelNames are the names a file declares at package level, sorted
+// and distinct.
+func topLevelNames(syms []Symbol) []string {
+	var out []string
 	for _, s := range syms {
 		if strings.Count(s.FQName[len(s.Path):], "::") == 1 {
-			out[s.Name] = true
+			out = append(out, s.Name)
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // resolveAll resolves the imports of parsed files, and of every file when
@@ -1276,29 +1292,50 @@ func (m importsOf) get(p string) ([]Import, bool) {
 // imported are kept (see index), within a bound: the names of every file
 // of a large repository would stay in memory to the end of the run.
 type goDecls struct {
-	pkgs   map[string][]declRef // see index
-	cached int                  // references in pkgs
+	pkgs   map[string]*declIndex // see index
+	cached int                   // references in pkgs
 }
 
 // declCacheRefs bounds the references goDecls.index keeps: past it, the
 // lists of the packages met so far are dropped and made again when needed.
 const declCacheRefs = 1 << 18
 
-// declRef is a package-level name and the index of a file declaring it.
-type declRef struct {
-	name string
-	file int
+// declIndex is the package-level names of a package's files: each name
+// once per file that declares it, as a reference into names (the names
+// one after the other), sorted by name, then file. References into one
+// string take half the memory of a string each.
+type declIndex struct {
+	names string
+	refs  []declRef
 }
 
+// declRef is a package-level name, names[off:end] of its declIndex, and
+// the index of a file declaring it.
+type declRef struct{ off, end, file uint32 }
+
+func (x *declIndex) name(r declRef) string { return x.names[r.off:r.end] }
+
 func newGoDecls() *goDecls {
-	return &goDecls{pkgs: map[string][]declRef{}}
+	return &goDecls{pkgs: map[string]*declIndex{}}
 }
 
 // topRecord is the stored record of a Go file's package-level names
-// (nsTop): the format, then the sorted names joined by NUL (Go names hold
-// none).
-func topRecord(names map[string]bool) []byte {
-	return append([]byte{recordFormat}, strings.Join(sortedKeys(names), "\x00")...)
+// (nsTop), given sorted: the format, then the names joined by NUL (Go
+// names hold none).
+func topRecord(names []string) []byte {
+	n := 1
+	for _, s := range names {
+		n += len(s) + 1
+	}
+	b := make([]byte, 1, n)
+	b[0] = recordFormat
+	for i, s := range names {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, s...)
+	}
+	return b
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -1319,15 +1356,15 @@ func (d *goDecls) users(store *graph.Store, im Import) []string {
 	}
 	var out []string
 	if im.pkgDir != "" { // the whole package: through its inverted index
-		refs := d.index(store, im.pkgDir, im.Targets)
+		x := d.index(store, im.pkgDir, im.Targets)
 		var hit []bool
 		for _, n := range im.Names {
-			i := sort.Search(len(refs), func(i int) bool { return refs[i].name >= n })
-			for ; i < len(refs) && refs[i].name == n; i++ {
+			i := sort.Search(len(x.refs), func(i int) bool { return x.name(x.refs[i]) >= n })
+			for ; i < len(x.refs) && x.name(x.refs[i]) == n; i++ {
 				if hit == nil {
 					hit = make([]bool, len(im.Targets))
 				}
-				hit[refs[i].file] = true
+				hit[x.refs[i].file] = true
 			}
 		}
 		for i, ok := range hit {
@@ -1382,39 +1419,46 @@ func namesIn(tx *graph.Tx, t string) []string {
 // by name, built once per package: every whole-package import of dir has
 // the same files. A sorted list takes a fraction of a map's memory, which
 // every package imported would otherwise hold to the end of the run.
-func (d *goDecls) index(store *graph.Store, dir string, files []string) []declRef {
-	if refs, ok := d.pkgs[dir]; ok {
-		return refs
+func (d *goDecls) index(store *graph.Store, dir string, files []string) *declIndex {
+	if x, ok := d.pkgs[dir]; ok {
+		return x
 	}
-	var refs []declRef
+	lists := make([][]string, len(files))
+	n, size := 0, 0
 	_ = store.View(func(tx *graph.Tx) error {
 		for i, t := range files {
-			for _, n := range namesIn(tx, t) {
-				refs = append(refs, declRef{n, i})
+			lists[i] = namesIn(tx, t)
+			n += len(lists[i])
+			for _, name := range lists[i] {
+				size += len(name)
 			}
 		}
 		return nil
 	})
-	slices.SortFunc(refs, func(a, b declRef) int { return cmp.Or(strings.Compare(a.name, b.name), a.file-b.file) })
+	var names strings.Builder
+	names.Grow(size)
+	refs := make([]declRef, 0, n)
+	for i, list := range lists {
+		for _, name := range list {
+			off := uint32(names.Len())
+			names.WriteString(name)
+			refs = append(refs, declRef{off, uint32(names.Len()), uint32(i)})
+		}
+	}
+	x := &declIndex{names: names.String(), refs: refs}
+	slices.SortFunc(refs, func(a, b declRef) int {
+		if c := strings.Compare(x.name(a), x.name(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.file, b.file)
+	})
 	if d.cached+len(refs) > declCacheRefs {
 		clear(d.pkgs)
 		d.cached = 0
 	}
-	d.pkgs[dir] = refs
+	d.pkgs[dir] = x
 	d.cached += len(refs)
-	return refs
-}
-
-func sameSet(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
+	return x
 }
 
 // edgeMaker turns a file's resolved imports into IMPORTS edges, one per

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -38,16 +37,23 @@ const (
 // for its parts.
 const nameSeqKey = "nameseq"
 
-// nameBucket is the record of name: FNV-1a of the name modulo
-// nameBuckets, as three hex digits.
-func nameBucket(name string) string {
-	const digits = "0123456789abcdef"
+// nameBucket is the record of name: bucketKey of its bucketOf.
+func nameBucket(name string) string { return bucketKey(bucketOf(name)) }
+
+// bucketOf is the bucket of name: FNV-1a of the name modulo nameBuckets.
+func bucketOf(name string) uint16 {
 	h := uint32(2166136261)
 	for i := 0; i < len(name); i++ {
 		h ^= uint32(name[i])
 		h *= 16777619
 	}
-	v := h % nameBuckets
+	return uint16(h % nameBuckets)
+}
+
+// bucketKey is the key of bucket v: three hex digits, which sort as the
+// numbers do.
+func bucketKey(v uint16) string {
+	const digits = "0123456789abcdef"
 	return string([]byte{digits[v>>8&15], digits[v>>4&15], digits[v&15]})
 }
 
@@ -60,8 +66,8 @@ func partKey(bucket string, seq uint64, n int) string {
 // nameIndex collects the changes of one update to the name index.
 type nameIndex struct {
 	cold    bool                       // nothing stored yet: no need to read buckets back
-	adds    map[string][]nameEntry     // bucket -> names learnt and not yet written
-	dels    map[string]map[string]bool // bucket -> "name\x00path"
+	adds    [][]nameEntry              // by bucket (nil until learn): names learnt and not yet written
+	dels    map[string]map[string]bool // bucket key -> "name\x00path"
 	pending int                        // pairs in adds
 	flushAt int                        // pairs pending at which a first index flushes
 	seq     uint64                     // this run's sequence number (see begin)
@@ -69,7 +75,7 @@ type nameIndex struct {
 }
 
 func newNameIndex(cold bool) *nameIndex {
-	return &nameIndex{cold: cold, adds: map[string][]nameEntry{}, dels: map[string]map[string]bool{}, flushAt: nameFlushAt}
+	return &nameIndex{cold: cold, dels: map[string]map[string]bool{}, flushAt: nameFlushAt}
 }
 
 // begin takes the run's sequence number for its parts, in the transaction
@@ -97,27 +103,28 @@ func (x *nameIndex) begin(tx *graph.Tx) error {
 // written, so that a cold index does not hold a new string per symbol.
 type nameEntry struct{ name, path string }
 
-// fileNames lists the distinct names of a parsed file with their buckets;
-// workers compute it so that the writer only appends (learn).
+// fileNames lists the names of a parsed file's symbols with their
+// buckets; workers compute it so that the writer only appends (learn). A
+// name declared twice is listed twice: a bucket's pairs are made distinct
+// as it is written (sortEntries), which costs less than a set per file.
 func fileNames(p string, syms []Symbol) []bucketed {
-	seen := make(map[string]bool, len(syms))
-	out := make([]bucketed, 0, len(syms))
-	for _, s := range syms {
-		if !seen[s.Name] {
-			seen[s.Name] = true
-			out = append(out, bucketed{nameBucket(s.Name), nameEntry{s.Name, p}})
-		}
+	out := make([]bucketed, len(syms))
+	for i, s := range syms {
+		out[i] = bucketed{bucketOf(s.Name), nameEntry{s.Name, p}}
 	}
 	return out
 }
 
 type bucketed struct {
-	bucket string
+	bucket uint16
 	e      nameEntry
 }
 
 // learn records the names of a parsed file (from fileNames).
 func (x *nameIndex) learn(names []bucketed) {
+	if x.adds == nil {
+		x.adds = make([][]nameEntry, nameBuckets)
+	}
 	for _, n := range names {
 		x.adds[n.bucket] = append(x.adds[n.bucket], n.e)
 	}
@@ -148,21 +155,21 @@ func (x *nameIndex) flush(store *graph.Store, b *graph.Batch) error {
 			}
 		}
 	}
-	buckets := make([]string, 0, len(x.adds))
-	for k := range x.adds {
-		buckets = append(buckets, k)
-	}
-	sort.Strings(buckets) // keys in order: cheaper for Badger to take in
-	for _, k := range buckets {
-		entries := sortEntries(x.adds[k])
-		delete(x.adds, k)
-		key := k
-		if x.flushes > 0 {
-			key = partKey(k, x.seq, x.flushes)
+	// Buckets in order, so keys in order: cheaper for Badger to take in.
+	for v, entries := range x.adds {
+		if len(entries) == 0 {
+			continue
 		}
-		if err := b.SetOwned(nsNames, key, encodeNames(entries)); err != nil {
+		key := bucketKey(uint16(v))
+		if x.flushes > 0 {
+			key = partKey(key, x.seq, x.flushes)
+		}
+		if err := b.SetOwned(nsNames, key, encodeNames(sortEntries(entries))); err != nil {
 			return err
 		}
+		// The record is a copy: the slice takes the next flush's pairs.
+		clear(entries[:cap(entries)])
+		x.adds[v] = entries[:0]
 	}
 	x.flushes++
 	x.pending = 0
@@ -171,7 +178,11 @@ func (x *nameIndex) flush(store *graph.Store, b *graph.Batch) error {
 
 func sortEntries(entries []nameEntry) []nameEntry {
 	slices.SortFunc(entries, func(a, b nameEntry) int {
-		return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.path, b.path))
+		// Paths only for equal names: they share long prefixes.
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.path, b.path)
 	})
 	return slices.Compact(entries)
 }
@@ -180,7 +191,7 @@ func sortEntries(entries []nameEntry) []nameEntry {
 // removed), unless they are exactly the names of keep, the file's names
 // now: then its entries stand, learn is not needed, and kept is set. It
 // returns p's stored package-level names.
-func (x *nameIndex) forget(store *graph.Store, p string, keep []bucketed) (top map[string]bool, kept bool, err error) {
+func (x *nameIndex) forget(store *graph.Store, p string, keep []bucketed) (top []string, kept bool, err error) {
 	var syms []Symbol
 	err = store.View(func(tx *graph.Tx) error {
 		v, err := tx.Get(nsSymbols, p)
@@ -209,8 +220,8 @@ func (x *nameIndex) forget(store *graph.Store, p string, keep []bucketed) (top m
 	return topLevelNames(syms), false, nil
 }
 
-// sameNames reports whether syms have exactly the distinct names of
-// names (from fileNames).
+// sameNames reports whether syms have exactly the names of names (from
+// fileNames), as sets.
 func sameNames(syms []Symbol, names []bucketed) bool {
 	found := make(map[string]bool, len(names)) // name -> met in syms
 	for _, n := range names {
@@ -237,17 +248,25 @@ func sameNames(syms []Symbol, names []bucketed) bool {
 // again that declares a name it did) are left alone. Call it once.
 func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 	if x.cold {
-		if len(x.adds) == 0 && x.flushes > 0 {
+		defer func() { x.adds = nil }() // nothing is learnt after
+		if x.pending == 0 && x.flushes > 0 {
 			return nil
 		}
 		return x.flush(store, b)
 	}
-	touched := make([]string, 0, len(x.adds)+len(x.dels))
-	for k := range x.adds {
+	adds := map[string][]nameEntry{} // bucket key -> pairs learnt
+	for v, entries := range x.adds {
+		if len(entries) > 0 {
+			adds[bucketKey(uint16(v))] = entries
+		}
+	}
+	x.adds = nil
+	touched := make([]string, 0, len(adds)+len(x.dels))
+	for k := range adds {
 		touched = append(touched, k)
 	}
 	for k := range x.dels {
-		if _, ok := x.adds[k]; !ok {
+		if _, ok := adds[k]; !ok {
 			touched = append(touched, k)
 		}
 	}
@@ -266,33 +285,32 @@ func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 		return fmt.Errorf("name index: %w", err)
 	}
 	for _, k := range touched {
-		var adds, dels []nameEntry
-		for _, n := range x.adds[k] {
+		var added, dels []nameEntry
+		for _, n := range adds[k] {
 			if !x.dels[k][n.name+"\x00"+n.path] {
-				adds = append(adds, n)
+				added = append(added, n)
 			}
 		}
-		added := make(map[string]bool, len(x.adds[k]))
-		for _, n := range x.adds[k] {
-			added[n.name+"\x00"+n.path] = true
+		learnt := make(map[string]bool, len(adds[k]))
+		for _, n := range adds[k] {
+			learnt[n.name+"\x00"+n.path] = true
 		}
 		for s := range x.dels[k] {
-			if !added[s] {
+			if !learnt[s] {
 				name, p, _ := strings.Cut(s, "\x00")
 				dels = append(dels, nameEntry{name, p})
 			}
 		}
-		delete(x.adds, k)
-		if len(adds) == 0 && len(dels) == 0 {
+		if len(added) == 0 && len(dels) == 0 {
 			continue
 		}
 		if parts[k]+1 < nameMaxParts {
-			if err := b.SetOwned(nsNames, partKey(k, x.seq, 0), encodeDelta(sortEntries(adds), sortEntries(dels))); err != nil {
+			if err := b.SetOwned(nsNames, partKey(k, x.seq, 0), encodeDelta(sortEntries(added), sortEntries(dels))); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := fold(store, b, k, adds, dels); err != nil {
+		if err := fold(store, b, k, added, dels); err != nil {
 			return err
 		}
 	}

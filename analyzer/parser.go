@@ -148,6 +148,9 @@ func (p *Parser) read(fsys fs.FS, e Entry) ([]byte, error) {
 
 // hashText is HashText through the parser's scratch buffer.
 func (p *Parser) hashText(src []byte) string {
+	if text, ok := normalText(src); ok {
+		return digestString(text)
+	}
 	p.buf = appendNormalized(p.buf[:0], src)
 	h := digestString(p.buf)
 	if cap(p.buf) > 1<<22 {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -24,7 +25,8 @@ type resolver struct {
 	workspaces []jsPackage          // longest name first
 
 	paths      []string            // every file (see newResolver)
-	byBase     map[string][]string // file name -> paths, built on first use (see base)
+	byBase     []string            // paths by file name, else as in paths; built on first use (see base)
+	bases      []string            // the file names of byBase
 	byDirBase  map[string][]string // directory name -> directories, built on first use (see dirsNamed)
 	rustCrates map[string]string   // crate name -> crate root dir (the dir holding lib.rs/main.rs)
 	pyRoots    []string
@@ -72,16 +74,28 @@ func newResolver(fsys fs.FS, paths []string) *resolver {
 	return r
 }
 
-// base returns the files named name, in path order.
+// base returns the files named name, in the order of paths: a stretch of
+// one list of every path sorted by file name, a fraction of the memory of
+// a map of lists.
 func (r *resolver) base(name string) []string {
 	if r.byBase == nil {
-		r.byBase = map[string][]string{}
-		for _, p := range r.paths {
-			b := path.Base(p)
-			r.byBase[b] = append(r.byBase[b], p)
+		type named struct{ base, path string }
+		all := make([]named, len(r.paths))
+		for i, p := range r.paths {
+			all[i] = named{path.Base(p), p}
+		}
+		slices.SortStableFunc(all, func(a, b named) int { return strings.Compare(a.base, b.base) })
+		r.byBase, r.bases = make([]string, len(all)), make([]string, len(all))
+		for i, n := range all {
+			r.byBase[i], r.bases[i] = n.path, n.base
 		}
 	}
-	return r.byBase[name]
+	i := sort.SearchStrings(r.bases, name)
+	j := i
+	for j < len(r.bases) && r.bases[j] == name {
+		j++
+	}
+	return r.byBase[i:j:j]
 }
 
 func (r *resolver) hasDir(d string) bool {
