@@ -334,14 +334,15 @@ func (r *goDeclReader) add(scope string, name int, kind string, start, body int)
 	if r.bad {
 		return false
 	}
-	n := string(r.src[r.toks[name].start:r.toks[name].end])
-	if n == "_" {
+	b := r.src[r.toks[name].start:r.toks[name].end]
+	if string(b) == "_" {
 		return false
 	}
-	fq := r.path + "::" + n
+	fq := r.path + "::" + string(b)
 	if scope != "" {
-		fq = r.path + "::" + scope + "::" + n
+		fq = r.path + "::" + scope + "::" + string(b)
 	}
+	n := fq[len(fq)-len(b):] // the name shares fq's bytes
 	end := r.line(r.toks[r.last].end - 1)
 	r.syms = append(r.syms, Symbol{Path: r.path, FQName: fq, Name: n, Kind: kind, StartLine: start, EndLine: end})
 	r.header = append(r.header, body)
