@@ -339,6 +339,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 		return cands[i].sym.Path+cands[i].sym.FQName < cands[j].sym.Path+cands[j].sym.FQName
 	})
 	v.markClaims(ctx, o, cands)
+	v.markPairs(ctx, o, cands)
 	v.markRedirects(ctx, o, cands)
 	v.markWrappers(ctx, o, cands)
 	return cands
