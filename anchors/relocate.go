@@ -468,7 +468,11 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 			return placeScore(a, cands[copiesAt[x]], renamedTo) > placeScore(a, cands[copiesAt[y]], renamedTo)
 		})
 		if placeScore(a, cands[copiesAt[0]], renamedTo) <= placeScore(a, cands[copiesAt[1]], renamedTo) {
-			return best, round(cands[best].score / 2) // nobody can tell
+			k := diffKeeper(cands, copiesAt)
+			if k < 0 {
+				return best, round(cands[best].score / 2) // nobody can tell
+			}
+			copiesAt[0], copiesAt[k] = copiesAt[k], copiesAt[0]
 		}
 		best = copiesAt[0]
 		for _, i := range copiesAt[1:] {
@@ -498,6 +502,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		}
 		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {
 			continue // the diff of the file shows the code stayed in the best
+		}
+		if b.likeness() >= 0.9 && diffKeeps(b, c) && c.bodyLikeness() <= b.bodyLikeness()+copyAhead {
+			continue // a near copy beside it: the diff tells (see diffKeeps)
 		}
 		if b.keptKnown && b.kept <= 0.5 && !c.keptKnown && !b.sameBody && !b.named && c.bodyLikeness() >= b.bodyLikeness() {
 			// Git pairs files, not symbols: when the diff keeps no more
@@ -711,6 +718,36 @@ func successor(bf *File, bs analyzer.Symbol, f *File) (analyzer.Symbol, bool) {
 // both nearly so: only where they are can tell them apart.
 func copiesOf(b, c candidate) bool {
 	return b.sameName == c.sameName && (b.sameBody && c.sameBody || b.sim >= 0.95 && c.sim >= 0.95 && math.Abs(b.sim-c.sim) <= 0.01)
+}
+
+// diffKeeps reports whether the diff of the anchored symbol's file keeps
+// most of its old lines in b and next to none in c, both in that file: a
+// near copy added beside the renamed one (a test split in two:
+// target_byClass_invalidClass became target_byClass_invalidClass_noEntitySubType
+// in its place and target_byClass_invalidClass_noIndexedSubtype, the same
+// test for another class, took the place of a deleted test below it;
+// hibernate-search 8c37bc87c1). Their bodies cannot tell them apart; the
+// diff can, as a reviewer reads it.
+func diffKeeps(b, c candidate) bool {
+	return b.keptKnown && b.kept >= 0.6 && c.keptKnown && c.kept <= 0.1
+}
+
+// diffKeeper returns the index into at of the one copy the diff keeps
+// the old lines in, none in the others (see diffKeeps); -1 when none.
+func diffKeeper(cands []candidate, at []int) int {
+	for k, i := range at {
+		all := true
+		for _, j := range at {
+			if j != i && !diffKeeps(cands[i], cands[j]) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return k
+		}
+	}
+	return -1
 }
 
 // placeScore rates where a copy of the anchored code is: in the anchor's
