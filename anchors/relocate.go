@@ -938,12 +938,19 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		if related {
 			c.score += 0.05
 		}
-		if (o.named == 1 && s.Kind == a.Kind || o.namedAlike == 1 && madeFunction(o, s)) && distinctive(name) && like >= 0.3 && !v.hadName(ctx, cf, s) {
+		only := (o.named == 1 && s.Kind == a.Kind || o.namedAlike == 1 && madeFunction(o, s)) && distinctive(name) && !v.hadName(ctx, cf, s)
+		if only && like >= 0.3 {
 			// The only symbol of a telling name, of the same kind, new
 			// there: moved and much edited, most likely. (One that already
 			// had the name, as an abstract method its overrides were
 			// renamed away from, says so only by its body.)
 			c.score = max(c.score, 0.7+0.3*like)
+		}
+		if only && like >= outlineLike && typeKind(s.Kind) && s.Kind == a.Kind && membersKept(o, cf, s) {
+			// Such a type that keeps every method it had, by name and
+			// parameters, while their bodies were written (see
+			// membersKept): its outline says what its body cannot.
+			c.score = max(c.score, 0.8+0.15*like)
 		}
 	case sameName && c.simKnown:
 		c.score = 0.4 + 0.5*c.sim
