@@ -41,9 +41,12 @@ type candidate struct {
 	// renamed file).
 	kept      float64
 	keptKnown bool
-	test      bool   // in test code, the anchor not
-	related   bool   // in a super or subtype of the anchor's type
-	claimedBy string // another vanished symbol this one matches better
+	test      bool // in test code, the anchor not
+	// sameParams: a callable that takes the anchored one's parameters,
+	// at least one (Python's self or cls aside).
+	sameParams bool
+	related    bool   // in a super or subtype of the anchor's type
+	claimedBy  string // another vanished symbol this one matches better
 	// redirected: the file the anchored symbol left now uses this one's
 	// name where it used the old one (see redirected).
 	redirected bool
@@ -506,6 +509,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if b.likeness() >= 0.9 && diffKeeps(b, c) && c.bodyLikeness() <= b.bodyLikeness()+copyAhead {
 			continue // a near copy beside it: the diff tells (see diffKeeps)
 		}
+		if allAhead(o, b, c) {
+			continue // ahead by its body, its name and its parameters alike
+		}
 		if b.keptKnown && b.kept <= 0.5 && !c.keptKnown && !b.sameBody && !b.named && c.bodyLikeness() >= b.bodyLikeness() {
 			// Git pairs files, not symbols: when the diff keeps no more
 			// than half of the old lines in the best and the rival is at
@@ -720,6 +726,21 @@ func copiesOf(b, c candidate) bool {
 	return b.sameName == c.sameName && (b.sameBody && c.sameBody || b.sim >= 0.95 && c.sim >= 0.95 && math.Abs(b.sim-c.sim) <= 0.01)
 }
 
+// allAhead reports whether b is ahead of rival c by each thing a
+// reviewer weighs, not by its score alone: its body is like enough and
+// at least as like, its name at least as near the old one, and it takes
+// the old parameters while c does not (hibernate-search 8c37bc87c1:
+// allIndexedForSuperType(PojoRawTypeIdentifier) became
+// indexedForSuperType(PojoRawTypeIdentifier), 88% alike, while
+// indexedForSuperTypes(Collection), 78% alike, was added beside it). A
+// rival behind on every count is not genuinely close.
+func allAhead(o origin, b, c candidate) bool {
+	if !b.sameParams || c.sameParams || b.likeness() < 0.85 || b.bodyLikeness() < c.bodyLikeness() || b.sym.Kind != c.sym.Kind {
+		return false
+	}
+	return nameSimilarity(o.name, b.sym.Name) >= nameSimilarity(o.name, c.sym.Name)
+}
+
 // diffKeeps reports whether the diff of the anchored symbol's file keeps
 // most of its old lines in b and next to none in c, both in that file: a
 // near copy added beside the renamed one (a test split in two:
@@ -885,6 +906,10 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	// The same parameters tell overloads apart; a class up or down the
 	// hierarchy is where methods are pulled up or pushed down to.
 	sameParams := o.file != nil && callableKind(s.Kind) && selectorOf(o.file, o.sym) == selectorOf(cf, s)
+	if sameParams {
+		ps, _ := params(o.file, o.sym)
+		c.sameParams = len(ownParams(o.file.Lang, ps)) > 0
+	}
 	related := o.file != nil && sOuter != outer && v.relatedTypes(ctx, o, cf, s)
 	c.related = related
 	switch {
