@@ -31,7 +31,7 @@ const pairLike = 0.75
 // with b, for c to be d's; the other way round b is d's, and the rival
 // is weighed again as the best.
 func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
-	if !o.known() || v.opts.Base == nil {
+	if !o.known() || v.opts.Base == nil || !closeRival(cands) {
 		return
 	}
 	type other struct {
@@ -52,9 +52,15 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 	if len(others) == 0 {
 		return
 	}
-	like := func(d other, c candidate) float64 {
-		_, cfq, _ := cutFQ(c.sym.FQName)
-		now := normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq))
+	norm := map[int][]string{} // by index into cands
+	like := func(d other, i int) float64 {
+		now, ok := norm[i]
+		if !ok {
+			c := cands[i]
+			_, cfq, _ := cutFQ(c.sym.FQName)
+			now = normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq))
+			norm[i] = now
+		}
 		if bagSimilarity(d.toks, now) < pairLike {
 			return 0 // cannot be like enough: spare the exact measure
 		}
@@ -82,7 +88,7 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 				break
 			}
 			for _, d := range others {
-				db, dc := like(d, *b), like(d, *c)
+				db, dc := like(d, best), like(d, i)
 				switch {
 				case dc >= pairLike && b.sim+dc >= c.sim+db+swapGain:
 					c.claimedBy = d.name
@@ -102,4 +108,26 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 			return
 		}
 	}
+}
+
+// closeRival reports whether the best candidate not claimed, known by
+// its body, has a rival of the same sort within closeGap: only then can
+// a pairing change anything.
+func closeRival(cands []candidate) bool {
+	best := -1
+	for i, c := range cands {
+		switch {
+		case c.claimedBy != "" || c.sameBody || !c.simKnown || c.sketched:
+			if best < 0 && c.claimedBy == "" {
+				return false // the best is certain, or known by its sketch only
+			}
+		case best < 0:
+			best = i
+		case c.score >= cands[best].score-closeGap:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
