@@ -218,19 +218,14 @@ func goInsertsSemi(t []byte) bool {
 	return false
 }
 
-func goKeyword(t []byte) bool {
-	switch string(t) {
-	case "break", "case", "chan", "const", "continue", "default", "defer", "else",
-		"fallthrough", "for", "func", "go", "goto", "if", "import", "interface",
-		"map", "package", "range", "return", "select", "struct", "switch", "type", "var":
-		return true
-	}
-	return false
-}
+// goKeyword reports whether t is one of Go's keywords.
+func goKeyword(t []byte) bool { return goKeywordTag(t) != 0 }
 
+// goKeywordEndsStmt reports whether a line break after keyword t ends
+// a statement.
 func goKeywordEndsStmt(t []byte) bool {
-	switch string(t) {
-	case "break", "continue", "fallthrough", "return":
+	switch goKeywordTag(t) {
+	case gBreak, gContinue, gFallthrough, gReturn:
 		return true
 	}
 	return false
@@ -541,8 +536,8 @@ func (r *goDeclReader) peek() []byte {
 
 // goTypeKeyword reports whether keyword t starts a type.
 func goTypeKeyword(t []byte) bool {
-	switch string(t) {
-	case "chan", "func", "interface", "map", "struct":
+	switch goKeywordTag(t) {
+	case gChan, gFunc, gInterface, gMap, gStruct:
 		return true
 	}
 	return false

@@ -1323,19 +1323,7 @@ func newGoDecls() *goDecls {
 // (nsTop), given sorted: the format, then the names joined by NUL (Go
 // names hold none).
 func topRecord(names []string) []byte {
-	n := 1
-	for _, s := range names {
-		n += len(s) + 1
-	}
-	b := make([]byte, 1, n)
-	b[0] = recordFormat
-	for i, s := range names {
-		if i > 0 {
-			b = append(b, 0)
-		}
-		b = append(b, s...)
-	}
-	return b
+	return append([]byte{recordFormat}, strings.Join(names, "\x00")...)
 }
 
 func sortedKeys(m map[string]bool) []string {
