@@ -97,7 +97,7 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 	if s.runBytes > 0 {
 		limit = s.runBytes
 	}
-	l.runs = newRuns(tmp, limit)
+	l.runs = newEdgeRuns(tmp, limit)
 	defer l.runs.close()
 	gather := l.gather
 	if !maybeLarge {
@@ -110,11 +110,11 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 		return fmt.Errorf("load: %w", err)
 	}
 	if empty && l.edges >= s.streamMin && !s.opts.InMemory {
-		return l.stream(meta)
+		return l.stream(meta, nil)
 	}
 	w := newBatchLoad(s.db, s.roomToWrite)
 	defer w.cancel()
-	if err := l.write(w, nil); err != nil {
+	if err := l.write(w, nil, nil); err != nil {
 		return err
 	}
 	if err := w.flush(); err != nil {
@@ -123,11 +123,11 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 	return nil
 }
 
-// stream writes the load through Badger's stream writer, which replaces
-// the whole (empty) store: meta are the keys it held. While it writes, a
-// marker in the store's directory says so (see markLoading); a failure
-// empties the store again.
-func (l *loader) stream(meta [][2][]byte) error {
+// stream writes the load, and a fill's entries kv (nil for a load),
+// through Badger's stream writer, which replaces the whole (empty) store:
+// meta are the keys it held. While it writes, a marker in the store's
+// directory says so (see markLoading); a failure empties the store again.
+func (l *loader) stream(meta [][2][]byte, kv *runs) error {
 	s := l.s
 	unmark := markLoading(s.dir)
 	sw, err := newStreamLoad(s.db)
@@ -137,7 +137,7 @@ func (l *loader) stream(meta [][2][]byte) error {
 		if s.loading != nil {
 			s.loading()
 		}
-		err = l.write(sw, meta)
+		err = l.write(sw, meta, kv)
 		if err == nil {
 			if err = sw.flush(); err != nil {
 				err = fmt.Errorf("load: %w", err)
@@ -332,9 +332,9 @@ func (l *loader) edge(e Edge) error {
 }
 
 // write puts the load's keys, in ascending order: the ids of the nodes to
-// store, meta (for the stream writer, which starts from nothing), the
-// nodes, then the edges.
-func (l *loader) write(w bulkWriter, meta [][2][]byte) error {
+// store, a fill's entries kv (when not nil), meta (for the stream writer,
+// which starts from nothing), the nodes, then the edges.
+func (l *loader) write(w bulkWriter, meta [][2][]byte, kv *runs) error {
 	var write []loadNode
 	for _, n := range l.nodes {
 		if n.write {
@@ -348,6 +348,11 @@ func (l *loader) write(w bulkWriter, meta [][2][]byte) error {
 			return fmt.Errorf("load: %w", err)
 		}
 	}
+	if kv != nil {
+		if err := l.put(w, kv); err != nil {
+			return err
+		}
+	}
 	for _, kv := range meta {
 		if err := w.put(kv[0], kv[1]); err != nil {
 			return fmt.Errorf("load: %w", err)
@@ -359,8 +364,13 @@ func (l *loader) write(w bulkWriter, meta [][2][]byte) error {
 			return fmt.Errorf("load: %w", err)
 		}
 	}
+	return l.put(w, l.runs)
+}
+
+// put puts the keys of rs in ascending order.
+func (l *loader) put(w bulkWriter, rs *runs) error {
 	i := 0
-	return l.runs.merge(func(k, v []byte) error {
+	return rs.merge(func(k, v []byte) error {
 		if i++; i%4096 == 0 {
 			if err := l.ctx.Err(); err != nil {
 				return err
