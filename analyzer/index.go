@@ -169,10 +169,11 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			return summarize(&u.sum, u.metas, u.start), nil
 		}
 	}
-	// A first index into a store that holds nothing writes everything at
-	// once, at the end (see fill); a store that holds something (learnings
-	// of the graph, say) is written as any other.
-	if len(u.old) == 0 {
+	// A first index, into a store that holds no record of an index run,
+	// not even of an interrupted one, writes everything at once at the end
+	// (see fill) when the store holds little else (the learnings of the
+	// graph, say); otherwise it writes as any run does.
+	if u.lastRun == 0 && !u.interrupted {
 		err := store.Fill(ctx, func(f *graph.Filler) error { return u.fill(ctx, f) })
 		if err == nil {
 			return summarize(&u.sum, u.metas, u.start), nil
@@ -231,13 +232,13 @@ type records interface {
 	Delete(ns, key string) error
 }
 
-// fill is a first index into a store that holds nothing: parseAll,
-// resolveFirst and commit, writing into f, which writes it all into the
-// store when the run is done, and atomically (see graph.Store.Fill). No
-// mark of a run in progress is needed: a run cut short leaves the store
-// empty, or one that Open reports corrupt, to be made again. The store
-// is not read or reopened meanwhile: it holds nothing the run could need
-// and waits for f.
+// fill is a first index into a store that holds none of the index's
+// records: parseAll, resolveFirst and commit, writing into f, which
+// writes it all into the store when the run is done, and atomically (see
+// graph.Store.Fill). No mark of a run in progress is needed: a run cut
+// short leaves the store as it was, or one that Open reports corrupt, to
+// be made again. The store is not read or reopened meanwhile: it holds
+// nothing the run needs, and waits for f.
 func (u *indexRun) fill(ctx context.Context, f *graph.Filler) error {
 	u.filler = f
 	u.names.fresh = true

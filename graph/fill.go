@@ -6,27 +6,30 @@ import (
 	"fmt"
 )
 
-// ErrNotEmpty is Fill's answer for a store it cannot fill: one that holds
-// more than its schema, or one in memory. Nothing was called or written.
+// ErrNotEmpty is Fill's answer for a store it does not fill: one that
+// holds more than a little (see Fill), or one in memory. Nothing was
+// called or written.
 var ErrNotEmpty = errors.New("store not empty")
 
-// Fill fills a store that holds nothing but its schema, such as a first
-// index or a rebuild: fill gives it entries of the key-value space, nodes
-// and edges through the Filler, in any order, and Fill writes them all at
-// once when fill returns, through Badger's stream writer (see Load), which
-// builds the tables directly instead of taking every key through the
-// write-ahead log and the memtables. Entries and edges wait in sorted runs
-// of bounded size, spilled to temporary files in the store's directory
-// (see runs); nodes are held in memory.
+// Fill fills a store that holds little or nothing, such as a first index
+// after a rebuild, when at most the learnings of the graph are stored:
+// fill gives it entries of the key-value space, nodes and edges through
+// the Filler, in any order, and Fill writes them all at once when fill
+// returns, with what the store held, through Badger's stream writer (see
+// Load), which builds the tables directly instead of taking every key
+// through the write-ahead log and the memtables: a fraction of the cost.
+// Entries and edges wait in sorted runs of bounded size, spilled to
+// temporary files in the store's directory (see runs); nodes, and what
+// the store held, are kept in memory.
 //
-// Fill is atomic: an error of fill is returned as it is, and an error
-// while writing or a cancelled ctx leaves the store empty; a process
-// killed meanwhile leaves the store empty, or a marker that makes the
-// next Open report ErrCorrupt (see LoadFrom), so that the caller rebuilds
-// it. While Fill runs, the Store's other calls wait for it, so that none
-// sees a store half written: fill must not call them.
+// Fill is atomic: an error of fill is returned as it is and leaves the
+// store as it was, and so does an error while writing or a cancelled ctx;
+// a process killed while Fill writes leaves a marker that makes the next
+// Open report ErrCorrupt (see LoadFrom), so that the caller rebuilds the
+// store. While Fill runs, the Store's other calls wait for it, so that
+// none sees a store half written: fill must not call them.
 //
-// A store that holds more than its schema, or one in memory, is not
+// A store that holds more than fillBaseBytes, or one in memory, is not
 // filled: Fill returns ErrNotEmpty without calling fill, and the caller
 // writes another way (Batch, Load).
 func (s *Store) Fill(ctx context.Context, fill func(*Filler) error) error {
@@ -42,14 +45,17 @@ func (s *Store) Fill(ctx context.Context, fill func(*Filler) error) error {
 	return s.guard(func() error {
 		s.exclusive.Lock()
 		defer s.exclusive.Unlock()
-		empty, meta, err := s.streamable()
+		base, ok, err := s.contents(fillBaseBytes)
 		if err != nil {
 			return fmt.Errorf("fill: %w", err)
 		}
-		if !empty {
+		if !ok {
 			return ErrNotEmpty
 		}
 		l := &loader{s: s, ctx: ctx, index: map[string]int{}, now: nanos(timeNow())}
+		if l.known, err = knownUIDs(base); err != nil {
+			return fmt.Errorf("fill: %w", err)
+		}
 		removeRunFiles(s.dir)
 		limit := fillRunBytes
 		if s.runBytes > 0 {
@@ -71,7 +77,7 @@ func (s *Store) Fill(ctx context.Context, fill func(*Filler) error) error {
 		if err := f.kv.spillAll(); err != nil {
 			return fmt.Errorf("fill: %w", err)
 		}
-		return l.stream(meta, f.kv)
+		return l.stream(base, f.kv)
 	})
 }
 
@@ -115,3 +121,24 @@ func (f *Filler) Node(n Node) error { return f.l.node(n) }
 
 // Edge stores e, as Load does.
 func (f *Filler) Edge(e Edge) error { return f.l.edge(e) }
+
+// fillBaseBytes bounds what a store may hold for Fill to fill it: the
+// keys and values are held in memory meanwhile, and written again.
+const fillBaseBytes = 4 << 20
+
+// knownUIDs returns the uids of the nodes whose ids base, the store's
+// contents, holds.
+func knownUIDs(base [][2][]byte) (map[string]uint64, error) {
+	known := map[string]uint64{}
+	for _, kv := range base {
+		if kv[0][0] != prefixID {
+			continue
+		}
+		u, _, err := getUID(kv[1])
+		if err != nil {
+			return nil, err
+		}
+		known[string(kv[0][1:])] = u
+	}
+	return known, nil
+}
