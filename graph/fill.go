@@ -42,32 +42,45 @@ func (s *Store) Fill(ctx context.Context, fill func(*Filler) error) error {
 	if err := s.roomToWrite(); err != nil {
 		return fmt.Errorf("fill: %w", err)
 	}
+	s.exclusive.Lock()
+	defer s.exclusive.Unlock()
+	var base [][2][]byte
+	ok := false
+	err := s.guard(func() error {
+		var err error
+		base, ok, err = s.contents(fillBaseBytes)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("fill: %w", err)
+	}
+	if !ok {
+		return ErrNotEmpty
+	}
+	l := &loader{s: s, ctx: ctx, index: map[string]int{}, now: nanos(timeNow())}
+	if l.known, err = knownUIDs(base); err != nil {
+		return fmt.Errorf("fill: %w", err)
+	}
+	removeRunFiles(s.dir)
+	limit := fillRunBytes
+	if s.runBytes > 0 {
+		limit = s.runBytes
+	}
+	l.runs = newEdgeRuns(s.dir, limit)
+	f := &Filler{s: s, l: l, kv: newKVRuns(s.dir, limit)}
+	closeRuns := func() {
+		l.runs.close()
+		f.kv.close()
+	}
+	// fill runs here, not through guard, which would run it on a
+	// goroutine of its own: it is the caller's code, which calls no
+	// Badger.
+	if err := fill(f); err != nil {
+		closeRuns()
+		return err
+	}
 	return s.guard(func() error {
-		s.exclusive.Lock()
-		defer s.exclusive.Unlock()
-		base, ok, err := s.contents(fillBaseBytes)
-		if err != nil {
-			return fmt.Errorf("fill: %w", err)
-		}
-		if !ok {
-			return ErrNotEmpty
-		}
-		l := &loader{s: s, ctx: ctx, index: map[string]int{}, now: nanos(timeNow())}
-		if l.known, err = knownUIDs(base); err != nil {
-			return fmt.Errorf("fill: %w", err)
-		}
-		removeRunFiles(s.dir)
-		limit := fillRunBytes
-		if s.runBytes > 0 {
-			limit = s.runBytes
-		}
-		l.runs = newEdgeRuns(s.dir, limit)
-		defer l.runs.close()
-		f := &Filler{s: s, l: l, kv: newKVRuns(s.dir, limit)}
-		defer f.kv.close()
-		if err := fill(f); err != nil {
-			return err
-		}
+		defer closeRuns()
 		if err := ctx.Err(); err != nil {
 			return err
 		}
