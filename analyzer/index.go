@@ -46,11 +46,13 @@ type Options struct {
 	// Force re-parses every file.
 	Force bool
 	// Progress, when set, is called after each file that had to be read,
-	// always from the goroutine that called Update.
+	// always from the goroutine that called Update. It must not call the
+	// store: a first index holds it meanwhile (see graph.Store.Fill).
 	Progress func(Progress)
 
-	reopenAfter int // bytes of symbol records between reopenings; 0 for reopenAfter
-	reopenEdges int // IMPORTS edges of a first index between reopenings; 0 for reopenEdges
+	reopenAfter int  // bytes of symbol records between reopenings; 0 for reopenAfter
+	reopenEdges int  // IMPORTS edges of a first index between reopenings; 0 for reopenEdges
+	noFill      bool // a first index writes in batches, as into a store that holds much
 }
 
 // Progress reports how far Update got: Done of Total files to read.
@@ -173,7 +175,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	// not even of an interrupted one, writes everything at once at the end
 	// (see fill) when the store holds little else (the learnings of the
 	// graph, say); otherwise it writes as any run does.
-	if u.lastRun == 0 && !u.interrupted {
+	if u.lastRun == 0 && !u.interrupted && !opts.noFill {
 		err := store.Fill(ctx, func(f *graph.Filler) error { return u.fill(ctx, f) })
 		if err == nil {
 			return summarize(&u.sum, u.metas, u.start), nil
