@@ -174,8 +174,9 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	// A first index, into a store that holds no record of an index run,
 	// not even of an interrupted one, writes everything at once at the end
 	// (see fill) when the store holds little else (the learnings of the
-	// graph, say); otherwise it writes as any run does.
-	if u.lastRun == 0 && !u.interrupted && !opts.noFill {
+	// graph, say) and the source is not too large (see fillMaxSource);
+	// otherwise it writes as any run does.
+	if u.lastRun == 0 && !u.interrupted && !opts.noFill && u.todoBytes() <= fillMaxSource {
 		err := store.Fill(ctx, func(f *graph.Filler) error { return u.fill(ctx, f) })
 		if err == nil {
 			return summarize(&u.sum, u.metas, u.start), nil
@@ -259,6 +260,23 @@ func (u *indexRun) fill(ctx context.Context, f *graph.Filler) error {
 	}
 	u.sum.Phases.Resolve = time.Since(u.start) - u.sum.Phases.Walk - u.sum.Phases.Parse
 	return u.commit(f)
+}
+
+// fillMaxSource is the most bytes of files to read for which a first
+// index fills the store (see fill). A fill's tables and value log stay
+// mapped, and count as the process's memory, until the store closes, so
+// that its memory grows with the store it writes, while batches reopen
+// the store as they go (see reopen) and hold a bounded part of it: past
+// this size a fill would take more memory than batches (see BENCHMARKS.md).
+const fillMaxSource = 160 << 20
+
+// todoBytes is the size of the files to read.
+func (u *indexRun) todoBytes() int64 {
+	var n int64
+	for _, e := range u.todo {
+		n += e.Size
+	}
+	return n
 }
 
 // batches runs write in a batch of the store.
@@ -909,7 +927,9 @@ func (u *indexRun) paths() []string {
 // imports of the next are resolved meanwhile. The name index is written
 // meanwhile too, in a batch of its own. After each reopenEdges edges the
 // batch ends and the store is reopened, as parseAll does: the tables of
-// the edges would otherwise stay mapped to the end of the run.
+// the edges would otherwise stay mapped to the end of the run. A first
+// index that fills the store (see fill) gives the Filler its name index,
+// import records and edges instead, in one pass.
 func (u *indexRun) resolveFirst(ctx context.Context) error {
 	paths := u.paths()
 	var r *resolver // built on first use: a tree may import nothing
@@ -990,7 +1010,7 @@ func (u *indexRun) resolveFirst(ctx context.Context) error {
 const reopenEdges = 1 << 17
 
 // resolveSome resolves the imports of the files of paths from index i on
-// until it has made every IMPORTS edges or reached the end, writes their
+// until it has made at least every IMPORTS edges or reached the end, writes their
 // import records into b and hands their edges to send in chunks of
 // edgeChunk (send owns each chunk); it returns the index of the next
 // file. *r is the resolver, built on first use: a tree may import nothing.

@@ -20,7 +20,9 @@ var ErrNotEmpty = errors.New("store not empty")
 // through the write-ahead log and the memtables: a fraction of the cost.
 // Entries and edges wait in sorted runs of bounded size, spilled to
 // temporary files in the store's directory (see runs); nodes, and what
-// the store held, are kept in memory.
+// the store held, are kept in memory. What the stream writer writes stays
+// mapped until the store is reopened or closed, as everything Badger
+// writes does (see Reopen): the memory of a fill grows with the store.
 //
 // Fill is atomic: an error of fill is returned as it is and leaves the
 // store as it was, and so does an error while writing or a cancelled ctx;

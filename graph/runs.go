@@ -611,17 +611,17 @@ func (r *kvRun) sort(tmp []runKey) []runKey {
 	return tmp
 }
 
-// addKV adds key k, with value v or deleted, to runs of entries (newKVRuns).
+// kvEntSize is what an entry of a kvRun takes besides its key and value.
+const kvEntSize = 16
+
+// addKV adds key k, with value v or deleted, to runs of entries
+// (newKVRuns), handing the current run over once it holds the limit.
 func (rs *runs) addKV(k, v []byte, del bool) {
-	r := rs.cur.(*kvRun)
-	if len(r.ents) > 0 && len(r.arena)+len(k)+len(v) > cap(r.arena) && cap(r.arena) >= rs.limit {
+	need := len(k) + len(v) + kvEntSize
+	if r := rs.cur.(*kvRun); len(r.ents) > 0 && len(r.arena)+len(r.ents)*kvEntSize+need > rs.limit {
 		rs.handOver()
-		r = rs.cur.(*kvRun)
 	}
-	if len(r.arena)+len(k)+len(v) > cap(r.arena) {
-		// Grown here rather than by append, so that it stops at the limit.
-		r.arena = slices.Grow(r.arena, max(min(max(2*cap(r.arena), 4096), rs.limit)-len(r.arena), len(k)+len(v)))
-	}
+	r := rs.cur.(*kvRun)
 	off := uint32(len(r.arena))
 	r.arena = append(append(r.arena, k...), v...)
 	r.ents = append(r.ents, kvEnt{off, uint32(len(k)), uint32(len(v)), del})
