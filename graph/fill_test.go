@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -407,18 +404,7 @@ func TestFillKilled(t *testing.T) {
 			holdLearnings(t, s)
 			before := contents(t, s)
 			s.Close()
-			cmd, out := startChild(t, "fill-stage "+dir+" "+stage)
-			if !out.Scan() || out.Text() != stage {
-				t.Fatalf("child did not get to %s: %q", stage, out.Text())
-			}
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			cmd.Wait()
-			if names, _ := filepath.Glob(filepath.Join(dir, runFilePattern)); len(names) > 0 {
-				t.Fatalf("spilled runs left behind: %v", names)
-			}
-			s, err = Open(dir, Options{Schema: 1, LockTimeout: 5 * time.Second})
+			s, err = killChild(t, dir, "fill-stage "+dir+" "+stage, stage)
 			if stage == "giving" {
 				if err != nil || s.Rebuilt() {
 					t.Fatalf("reopen after a kill while giving: %v", err)
@@ -429,15 +415,7 @@ func TestFillKilled(t *testing.T) {
 				}
 				return
 			}
-			if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
-				if err == nil {
-					s.Close()
-				}
-				t.Skip("no load markers here (openmark_other.go): a fill killed while streaming is not detected")
-			}
-			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), loadMarkPrefix) {
-				t.Fatalf("reopen after a kill while streaming: %v, want ErrCorrupt naming the marker", err)
-			}
+			wantMarked(t, s, err)
 		})
 	}
 }
