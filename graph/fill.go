@@ -31,8 +31,8 @@ var ErrNotEmpty = errors.New("store not empty")
 // store. While Fill runs, the Store's other calls wait for it, so that
 // none sees a store half written: fill must not call them.
 //
-// A store that holds more than fillBaseBytes, or one in memory, is not
-// filled: Fill returns ErrNotEmpty without calling fill, and the caller
+// A store that holds more than a few megabytes (fillBaseBytes), or one in
+// memory, is not filled: Fill returns ErrNotEmpty without calling fill, and the caller
 // writes another way (Batch, Load).
 func (s *Store) Fill(ctx context.Context, fill func(*Filler) error) error {
 	if s.opts.InMemory {
