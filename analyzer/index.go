@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path"
 	"runtime"
 	"slices"
@@ -45,11 +46,13 @@ type Options struct {
 	// Force re-parses every file.
 	Force bool
 	// Progress, when set, is called after each file that had to be read,
-	// always from the goroutine that called Update.
+	// always from the goroutine that called Update. It must not call the
+	// store: a first index holds it meanwhile (see graph.Store.Fill).
 	Progress func(Progress)
 
-	reopenAfter int // bytes of symbol records between reopenings; 0 for reopenAfter
-	reopenEdges int // IMPORTS edges of a first index between reopenings; 0 for reopenEdges
+	reopenAfter int  // bytes of symbol records between reopenings; 0 for reopenAfter
+	reopenEdges int  // IMPORTS edges of a first index between reopenings; 0 for reopenEdges
+	noFill      bool // a first index writes in batches, as into a store that holds much
 }
 
 // Progress reports how far Update got: Done of Total files to read.
@@ -168,6 +171,20 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 			return summarize(&u.sum, u.metas, u.start), nil
 		}
 	}
+	// A first index, into a store that holds no record of an index run,
+	// not even of an interrupted one, writes everything at once at the end
+	// (see fill) when the store holds little else (the learnings of the
+	// graph, say) and the source is not too large (see fillMaxSource);
+	// otherwise it writes as any run does.
+	if u.lastRun == 0 && !u.interrupted && !opts.noFill && u.todoBytes() <= fillMaxSource {
+		err := store.Fill(ctx, func(f *graph.Filler) error { return u.fill(ctx, f) })
+		if err == nil {
+			return summarize(&u.sum, u.metas, u.start), nil
+		}
+		if !errors.Is(err, graph.ErrNotEmpty) {
+			return u.sum, fmt.Errorf("update index: %w", err)
+		}
+	}
 	// Marked before the first write, cleared with the last: a run that
 	// finds the mark knows the import records and edges of an interrupted
 	// run may disagree (they go through separate transactions), and
@@ -181,7 +198,7 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 	if err != nil {
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
-	err = u.parseAll(ctx)
+	err = u.parseAll(ctx, u.batches)
 	if err == nil {
 		u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
 	}
@@ -203,10 +220,68 @@ func Update(ctx context.Context, store *graph.Store, fsys fs.FS, opts Options) (
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
 	u.sum.Phases.Resolve = time.Since(u.start) - u.sum.Phases.Walk - u.sum.Phases.Parse
-	if err := u.commit(); err != nil {
+	err = u.store.Batch(func(b *graph.Batch) error { return u.commit(b) })
+	if err != nil {
 		return u.sum, fmt.Errorf("update index: %w", err)
 	}
 	return summarize(&u.sum, u.metas, u.start), nil
+}
+
+// records is where a run writes its records: a graph.Batch, or the
+// graph.Filler of a first index (see fill).
+type records interface {
+	Set(ns, key string, val []byte) error
+	SetOwned(ns, key string, val []byte) error
+	Delete(ns, key string) error
+}
+
+// fill is a first index into a store that holds none of the index's
+// records: parseAll, resolveFirst and commit, writing into f, which
+// writes it all into the store when the run is done, and atomically (see
+// graph.Store.Fill). No mark of a run in progress is needed: a run cut
+// short leaves the store as it was, or one that Open reports corrupt, to
+// be made again. The store is not read or reopened meanwhile: it holds
+// nothing the run needs, and waits for f.
+func (u *indexRun) fill(ctx context.Context, f *graph.Filler) error {
+	u.filler = f
+	u.names.fresh = true
+	u.decls.tops = map[string][]byte{}
+	if err := f.Set(nsState, nameSeqKey, u.names.take(nil)); err != nil {
+		return err
+	}
+	err := u.parseAll(ctx, func(write func(records) error) error { return write(f) })
+	if err != nil {
+		return err
+	}
+	u.sum.Phases.Parse = time.Since(u.start) - u.sum.Phases.Walk
+	u.entries, u.todo = nil, nil
+	if err := u.resolveFirst(ctx); err != nil {
+		return err
+	}
+	u.sum.Phases.Resolve = time.Since(u.start) - u.sum.Phases.Walk - u.sum.Phases.Parse
+	return u.commit(f)
+}
+
+// fillMaxSource is the most bytes of files to read for which a first
+// index fills the store (see fill). A fill's tables and value log stay
+// mapped, and count as the process's memory, until the store closes, so
+// that its memory grows with the store it writes, while batches reopen
+// the store as they go (see reopen) and hold a bounded part of it: past
+// this size a fill would take more memory than batches (see BENCHMARKS.md).
+const fillMaxSource = 160 << 20
+
+// todoBytes is the size of the files to read.
+func (u *indexRun) todoBytes() int64 {
+	var n int64
+	for _, e := range u.todo {
+		n += e.Size
+	}
+	return n
+}
+
+// batches runs write in a batch of the store.
+func (u *indexRun) batches(write func(records) error) error {
+	return u.store.Batch(func(b *graph.Batch) error { return write(b) })
 }
 
 // indexRun is one run of Update: its options, what it found of the last
@@ -250,11 +325,12 @@ type indexRun struct {
 	parsedImports importsOf
 	names         *nameIndex
 	decls         *goDecls
-	metaWrites    []string     // paths whose file record is written
-	tops          []pathRecord // package-level names of the batch's Go files (see writeTops)
-	topBytes      int          // bytes of the records in tops
-	written       int          // bytes of symbol records written by parseAll
-	joined        []string     // files parsed that are new or changed language
+	metaWrites    []string      // paths whose file record is written
+	tops          []pathRecord  // package-level names of the batch's Go files (see writeTops)
+	topBytes      int           // bytes of the records in tops
+	written       int           // bytes of symbol records written by parseAll
+	joined        []string      // files parsed that are new or changed language
+	filler        *graph.Filler // a first index's writer into an empty store (see fill), else nil
 }
 
 func newIndexRun(store *graph.Store, fsys fs.FS, opts Options) *indexRun {
@@ -464,7 +540,7 @@ func (u *indexRun) staleBin() bool {
 // comes (see record), in batches: after each reopenAfter bytes of symbol
 // records, and after the last batch unless it was small, it ends the batch
 // and reopens the store (see reopen).
-func (u *indexRun) parseAll(ctx context.Context) error {
+func (u *indexRun) parseAll(ctx context.Context, batch func(func(records) error) error) error {
 	if len(u.todo) == 0 {
 		return nil
 	}
@@ -515,7 +591,7 @@ func (u *indexRun) parseAll(ctx context.Context) error {
 	done, reopened := 0, 0 // reopened: u.written at the last reopening
 	for {
 		more := false
-		err := u.store.Batch(func(b *graph.Batch) error {
+		err := batch(func(b records) error {
 			until := u.written + every
 			for u.written < until {
 				r, ok, err := next()
@@ -599,7 +675,7 @@ func (u *indexRun) process(ctx context.Context, p *Parser, e Entry) (result, err
 // record writes one file's result into b, on the calling goroutine: its
 // binary mark, or its symbol record and names, and notes what the file
 // changes for import resolution and what its file record will be.
-func (u *indexRun) record(b *graph.Batch, r result) error {
+func (u *indexRun) record(b records, r result) error {
 	p := r.e.Path
 	m, had := u.old[p]
 	if _, wasBin := u.oldBin[p]; r.skip == "binary" {
@@ -727,8 +803,11 @@ type pathRecord struct {
 // Resolution reads them back, and those a first index sends to the value
 // log are mapped page by page as they are read: together, they take a few
 // pages of it rather than a page of every stretch of symbol records.
-func (u *indexRun) writeTops(b *graph.Batch) error {
+func (u *indexRun) writeTops(b records) error {
 	for _, t := range u.tops {
+		if u.decls.tops != nil {
+			u.decls.tops[t.path] = t.rec
+		}
 		if err := b.SetOwned(nsTop, t.path, t.rec); err != nil {
 			return err
 		}
@@ -764,7 +843,7 @@ func (u *indexRun) mark() []byte {
 // between the close and the open; a run that finds its mark gone or
 // changed stops, since that process's writes and its own may not agree.
 func (u *indexRun) reopen() error {
-	if dir := u.store.Dir(); dir == "" || graph.Waiting(dir) {
+	if dir := u.store.Dir(); dir == "" || u.filler != nil || graph.Waiting(dir) {
 		return nil
 	}
 	if err := u.store.Reopen(); err != nil {
@@ -848,16 +927,37 @@ func (u *indexRun) paths() []string {
 // imports of the next are resolved meanwhile. The name index is written
 // meanwhile too, in a batch of its own. After each reopenEdges edges the
 // batch ends and the store is reopened, as parseAll does: the tables of
-// the edges would otherwise stay mapped to the end of the run.
+// the edges would otherwise stay mapped to the end of the run. A first
+// index that fills the store (see fill) gives the Filler its name index,
+// import records and edges instead, in one pass.
 func (u *indexRun) resolveFirst(ctx context.Context) error {
+	paths := u.paths()
+	var r *resolver // built on first use: a tree may import nothing
+	mk := newEdgeMaker(u.store, u.metas, u.decls)
+	if f := u.filler; f != nil {
+		if err := u.names.write(u.store, f); err != nil {
+			return err
+		}
+		send := func(edges []graph.Edge) error {
+			for _, e := range edges {
+				if err := f.Edge(e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := send(u.packageEdges()); err != nil {
+			return err
+		}
+		_, err := u.resolveSome(ctx, f, send, paths, 0, math.MaxInt, &r, mk)
+		u.parsedImports, u.decls = nil, nil
+		return err
+	}
 	namesDone := make(chan error, 1)
 	go func() {
 		namesDone <- u.store.Batch(func(b *graph.Batch) error { return u.names.write(u.store, b) })
 	}()
-	paths := u.paths()
 	every := cmp.Or(u.opts.reopenEdges, reopenEdges)
-	var r *resolver // built on first use: a tree may import nothing
-	mk := newEdgeMaker(u.store, u.metas, u.decls)
 	i := 0
 	for {
 		first := i == 0
@@ -881,41 +981,9 @@ func (u *indexRun) resolveFirst(ctx context.Context) error {
 					}
 				}
 			}
-			edges := make([]graph.Edge, 0, edgeChunk)
-			for n := 0; i < len(paths) && n < every; i++ {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				p := paths[i]
-				imps, ok := u.parsedImports.get(p)
-				if !ok {
-					continue
-				}
-				if r == nil {
-					r = newResolver(u.fsys, paths)
-				}
-				l := u.table.Lookup(u.metas[p].Lang)
-				for k := range imps {
-					r.resolve(l, &imps[k])
-				}
-				u.sum.Imports += len(imps)
-				if err := b.SetOwned(nsImports, p, encodeImports(imps)); err != nil {
-					return err
-				}
-				had := len(edges)
-				edges = mk.append(edges, p, imps)
-				n += len(edges) - had
-				if len(edges) >= edgeChunk {
-					if err := load.send(edges); err != nil { // the loader owns the chunk
-						return err
-					}
-					edges = make([]graph.Edge, 0, edgeChunk)
-				}
-			}
-			if len(edges) > 0 {
-				if err := load.send(edges); err != nil {
-					return err
-				}
+			var err error
+			if i, err = u.resolveSome(ctx, b, load.send, paths, i, every, &r, mk); err != nil {
+				return err
 			}
 			return load.stop()
 		})
@@ -941,25 +1009,68 @@ func (u *indexRun) resolveFirst(ctx context.Context) error {
 // reopenings of the store (see resolveFirst).
 const reopenEdges = 1 << 17
 
+// resolveSome resolves the imports of the files of paths from index i on
+// until it has made at least every IMPORTS edges or reached the end, writes their
+// import records into b and hands their edges to send in chunks of
+// edgeChunk (send owns each chunk); it returns the index of the next
+// file. *r is the resolver, built on first use: a tree may import nothing.
+func (u *indexRun) resolveSome(ctx context.Context, b records, send func([]graph.Edge) error, paths []string, i, every int, r **resolver, mk *edgeMaker) (int, error) {
+	edges := make([]graph.Edge, 0, edgeChunk)
+	for n := 0; i < len(paths) && n < every; i++ {
+		if err := ctx.Err(); err != nil {
+			return i, err
+		}
+		p := paths[i]
+		imps, ok := u.parsedImports.get(p)
+		if !ok {
+			continue
+		}
+		if *r == nil {
+			*r = newResolver(u.fsys, paths)
+		}
+		l := u.table.Lookup(u.metas[p].Lang)
+		for k := range imps {
+			(*r).resolve(l, &imps[k])
+		}
+		u.sum.Imports += len(imps)
+		if err := b.SetOwned(nsImports, p, encodeImports(imps)); err != nil {
+			return i, err
+		}
+		had := len(edges)
+		edges = mk.append(edges, p, imps)
+		n += len(edges) - had
+		if len(edges) >= edgeChunk {
+			if err := send(edges); err != nil {
+				return i, err
+			}
+			edges = make([]graph.Edge, 0, edgeChunk)
+		}
+	}
+	if len(edges) > 0 {
+		if err := send(edges); err != nil {
+			return i, err
+		}
+	}
+	return i, nil
+}
+
 // commit writes the file records that changed and the run's state (its
 // time and file count), and clears the mark of a run in progress.
-func (u *indexRun) commit() error {
-	return u.store.Batch(func(b *graph.Batch) error {
-		for _, p := range u.metaWrites {
-			if m, ok := u.metas[p]; ok {
-				if err := b.SetOwned(nsMeta, p, encodeMeta(m)); err != nil {
-					return err
-				}
+func (u *indexRun) commit(b records) error {
+	for _, p := range u.metaWrites {
+		if m, ok := u.metas[p]; ok {
+			if err := b.SetOwned(nsMeta, p, encodeMeta(m)); err != nil {
+				return err
 			}
 		}
-		e := enc{}
-		e.int(u.start.UnixNano())
-		e.int(int64(len(u.metas)))
-		if err := b.Set(nsState, "state", e.b); err != nil {
-			return err
-		}
-		return b.Delete(nsState, "running")
-	})
+	}
+	e := enc{}
+	e.int(u.start.UnixNano())
+	e.int(int64(len(u.metas)))
+	if err := b.Set(nsState, "state", e.b); err != nil {
+		return err
+	}
+	return b.Delete(nsState, "running")
 }
 
 // summarize completes sum from the files of the index.
@@ -1294,6 +1405,9 @@ func (m importsOf) get(p string) ([]Import, bool) {
 type goDecls struct {
 	pkgs   map[string]*declIndex // see index
 	cached int                   // references in pkgs
+	// tops holds the records of a first index into an empty store (see
+	// indexRun.fill), which writes nothing before the end: path -> record.
+	tops map[string][]byte
 }
 
 // declCacheRefs bounds the references goDecls.index keeps: past it, the
@@ -1361,23 +1475,47 @@ func (d *goDecls) users(store *graph.Store, im Import) []string {
 			}
 		}
 	} else {
-		_ = store.View(func(tx *graph.Tx) error {
-			for _, t := range im.Targets {
-				names := namesIn(tx, t)
-				for _, n := range im.Names {
-					if i := sort.SearchStrings(names, n); i < len(names) && names[i] == n {
-						out = append(out, t)
-						break
-					}
+		for i, names := range d.lists(store, im.Targets) {
+			for _, n := range im.Names {
+				if j := sort.SearchStrings(names, n); j < len(names) && names[j] == n {
+					out = append(out, im.Targets[i])
+					break
 				}
 			}
-			return nil
-		})
+		}
 	}
 	if len(out) == 0 {
 		return im.Targets
 	}
 	return out
+}
+
+// lists returns the package-level names of each of files: from tops when
+// it is set, else read from the store (see namesIn).
+func (d *goDecls) lists(store *graph.Store, files []string) [][]string {
+	lists := make([][]string, len(files))
+	if d.tops != nil {
+		for i, t := range files {
+			lists[i] = topNames(d.tops[t])
+		}
+		return lists
+	}
+	_ = store.View(func(tx *graph.Tx) error {
+		for i, t := range files {
+			lists[i] = namesIn(tx, t)
+		}
+		return nil
+	})
+	return lists
+}
+
+// topNames decodes a record of package-level names (topRecord); one that
+// is not (none) gives no names.
+func topNames(v []byte) []string {
+	if len(v) <= 1 || v[0] != recordFormat {
+		return nil
+	}
+	return strings.Split(string(v[1:]), "\x00")
 }
 
 // namesIn reads the package-level names of Go file t in tx. A record that
@@ -1411,18 +1549,14 @@ func (d *goDecls) index(store *graph.Store, dir string, files []string) *declInd
 	if x, ok := d.pkgs[dir]; ok {
 		return x
 	}
-	lists := make([][]string, len(files))
+	lists := d.lists(store, files)
 	n, size := 0, 0
-	_ = store.View(func(tx *graph.Tx) error {
-		for i, t := range files {
-			lists[i] = namesIn(tx, t)
-			n += len(lists[i])
-			for _, name := range lists[i] {
-				size += len(name)
-			}
+	for _, list := range lists {
+		n += len(list)
+		for _, name := range list {
+			size += len(name)
 		}
-		return nil
-	})
+	}
 	var names strings.Builder
 	names.Grow(size)
 	refs := make([]declRef, 0, n)

@@ -543,7 +543,9 @@ func TestEdgeLoader(t *testing.T) {
 // TestReopenedRunAgrees indexes a tree into a store on disk reopened
 // after every file's symbols (see parseAll) and every IMPORTS edge of
 // the resolution (see resolveFirst), with one worker and with
-// several, and compares the index with one written without reopening.
+// several, and compares the index with one written without reopening
+// (a first index that writes in batches: one that fills the store
+// reopens nothing).
 // A run whose mark another run replaced meanwhile stops.
 func TestReopenedRunAgrees(t *testing.T) {
 	dir := t.TempDir()
@@ -573,7 +575,7 @@ func TestReopenedRunAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustUpdate(t, store, dir, Options{Workers: workers, reopenAfter: 1, reopenEdges: 1})
+		mustUpdate(t, store, dir, Options{Workers: workers, reopenAfter: 1, reopenEdges: 1, noFill: true})
 		if got := dump(store); len(want) < 100 || !reflect.DeepEqual(got, want) {
 			t.Errorf("workers %d: the reopened run's index differs (%d entries, want %d)", workers, len(got), len(want))
 		}
@@ -626,7 +628,7 @@ func TestReopenKeepsAWaitedStore(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	sum := mustUpdate(t, store, dir, Options{Workers: 1, reopenAfter: 1})
+	sum := mustUpdate(t, store, dir, Options{Workers: 1, reopenAfter: 1, noFill: true})
 	if sum.Parsed != 21 {
 		t.Errorf("parsed %d files, want 21", sum.Parsed)
 	}
@@ -710,5 +712,97 @@ func TestFirstIndexWorkersAgree(t *testing.T) {
 	mustUpdate(t, cancelled, dir, o)
 	if got := indexDump(t, cancelled); !reflect.DeepEqual(got, wantDump) {
 		t.Errorf("index after a cancelled first one differs from one worker's")
+	}
+}
+
+// TestFirstIndexFills: a first index on disk fills the store at once
+// (graph.Store.Fill: its tables are the stream writer's, at the bottom
+// level) and writes what one written in batches writes, keeping what the
+// store held (learnings of the graph); records of an earlier run, even an
+// interrupted one, make the next first index write in batches.
+func TestFirstIndexFills(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module x\n", "bin.dat": "a\x00b", "bad/b.go": "package bad\n\nfunc (\n"}
+	for i := range 30 {
+		files[fmt.Sprintf("p%d/f.go", i%7)] = fmt.Sprintf("package p%d\n\nimport \"x/q\"\n\nfunc F%d() { q.Q%d() }\n", i%7, i, i%3)
+		files[fmt.Sprintf("q/q%d.go", i)] = fmt.Sprintf("package q\n\nfunc Q%d() {}\n\ntype T%d struct{}\n", i, i)
+		files[fmt.Sprintf("py/m%d.py", i)] = fmt.Sprintf("from py import m%d\n\nclass C%d:\n    def m(self):\n        pass\n", (i+1)%30, i)
+	}
+	writeFiles(t, dir, files)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	learnings := func(store *graph.Store) {
+		t.Helper()
+		e := graph.Edge{Type: graph.AnchoredTo, From: "learning:k1", To: "file:q/q1.go", Weight: 1, CreatedAt: at, UpdatedAt: at}
+		if err := store.Load(context.Background(), nil, []graph.Edge{e}); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Update(func(tx *graph.Tx) error { return tx.Set("lrn", "k1", []byte("a learning")) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dump := func(store *graph.Store) []string {
+		t.Helper()
+		out := indexDump(t, store)
+		err := AllSymbols(store, func(s Symbol) error {
+			out = append(out, "symbol "+s.FQName+" "+s.Hash)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		edges, err := store.Edges("learning:k1", graph.Out, graph.Filter{})
+		if err != nil || len(edges) != 1 {
+			t.Fatalf("the learning's edge: %v, %v", edges, err)
+		}
+		err = store.View(func(tx *graph.Tx) error {
+			v, err := tx.Get("lrn", "k1")
+			out = append(out, "lrn "+string(v))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	plain := openStore(t)
+	learnings(plain)
+	sum := mustUpdate(t, plain, dir, Options{Workers: 1})
+	want := dump(plain)
+
+	store, err := graph.Open(filepath.Join(t.TempDir(), "db"), graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	learnings(store)
+	got := mustUpdate(t, store, dir, Options{Workers: 3})
+	if got.Files != sum.Files || got.Symbols != sum.Symbols || got.Imports != sum.Imports || got.ErrorFiles != sum.ErrorFiles {
+		t.Errorf("summary %+v, want %+v", got, sum)
+	}
+	if lv := store.Tables(); len(lv) == 0 || lv[len(lv)-1] == 0 || lv[0] != 0 {
+		t.Errorf("tables per level %v: the first index did not fill the store", lv)
+	}
+	if d := dump(store); !reflect.DeepEqual(d, want) {
+		t.Errorf("the filled index differs from one written in batches (%d entries, want %d)", len(d), len(want))
+	}
+	if again := mustUpdate(t, store, dir, Options{Workers: 3}); again.Parsed != 0 {
+		t.Errorf("the run after a fill parsed %d files", again.Parsed)
+	}
+
+	// An interrupted run's mark: the store may hold its records, which a
+	// fill would keep; the next run writes in batches and agrees.
+	marked, err := graph.Open(filepath.Join(t.TempDir(), "db"), graph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer marked.Close()
+	learnings(marked)
+	err = marked.Update(func(tx *graph.Tx) error { return tx.Set(nsState, "running", []byte{1}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUpdate(t, marked, dir, Options{Workers: 3})
+	if d := dump(marked); !reflect.DeepEqual(d, want) {
+		t.Errorf("after an interrupted run, the index differs from one written in batches")
 	}
 }

@@ -66,6 +66,7 @@ func partKey(bucket string, seq uint64, n int) string {
 // nameIndex collects the changes of one update to the name index.
 type nameIndex struct {
 	cold    bool                       // nothing stored yet: no need to read buckets back
+	fresh   bool                       // the store holds nothing: no stale parts to remove (see flush)
 	adds    [][]nameEntry              // by bucket (nil until learn): names learnt and not yet written
 	dels    map[string]map[string]bool // bucket key -> "name\x00path"
 	pending int                        // pairs in adds
@@ -86,16 +87,22 @@ func (x *nameIndex) begin(tx *graph.Tx) error {
 	if err != nil && !errors.Is(err, graph.ErrNotFound) {
 		return err
 	}
-	d := dec{b: v}
+	return tx.Set(nsState, nameSeqKey, x.take(v))
+}
+
+// take takes the sequence number after last, the stored record of the
+// last one taken (nil when none was), and returns its record.
+func (x *nameIndex) take(last []byte) []byte {
+	d := dec{b: last}
 	x.seq = 1
-	if len(v) > 0 {
+	if len(last) > 0 {
 		if x.seq = d.uint() + 1; d.err != nil {
 			x.seq = 1
 		}
 	}
 	e := enc{}
 	e.uint(x.seq)
-	return tx.Set(nsState, nameSeqKey, e.b)
+	return e.b
 }
 
 // nameEntry is a learnt (name, path) pair; it shares the strings of the
@@ -137,8 +144,8 @@ func (x *nameIndex) full() bool { return x.cold && x.pending >= x.flushAt }
 // flush writes the pairs learnt by a first index, a part per bucket, and
 // forgets them. The first flush writes the bases, after removing what an
 // interrupted first index may have left.
-func (x *nameIndex) flush(store *graph.Store, b *graph.Batch) error {
-	if x.flushes == 0 {
+func (x *nameIndex) flush(store *graph.Store, b records) error {
+	if x.flushes == 0 && !x.fresh {
 		var stale []string
 		err := store.View(func(tx *graph.Tx) error {
 			return tx.Keys(nsNames, "", func(k string) error {
@@ -246,7 +253,7 @@ func sameNames(syms []Symbol, names []bucketed) bool {
 // the pairs it added and removed, or the bucket folded into one base when
 // it has nameMaxParts parts. Pairs both removed and added (a file parsed
 // again that declares a name it did) are left alone. Call it once.
-func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
+func (x *nameIndex) write(store *graph.Store, b records) error {
 	if x.cold {
 		defer func() { x.adds = nil }() // nothing is learnt after
 		if x.pending == 0 && x.flushes > 0 {
@@ -319,7 +326,7 @@ func (x *nameIndex) write(store *graph.Store, b *graph.Batch) error {
 
 // fold rewrites bucket k as one base: its stored parts merged, with adds
 // added and dels removed.
-func fold(store *graph.Store, b *graph.Batch, k string, adds, dels []nameEntry) error {
+func fold(store *graph.Store, b records, k string, adds, dels []nameEntry) error {
 	set := map[string]bool{}
 	var keys []string
 	err := store.View(func(tx *graph.Tx) error {

@@ -178,26 +178,46 @@ func (s *Store) streamable() (bool, [][2][]byte, error) {
 	if s.db.Opts().InMemory {
 		return false, nil, nil
 	}
-	var meta [][2][]byte
-	ok := true
+	meta, ok, err := s.contents(metaBytes)
+	if err != nil || !ok {
+		return false, nil, err
+	}
+	for _, kv := range meta {
+		if kv[0][0] != prefixMeta {
+			return false, nil, nil
+		}
+	}
+	return true, meta, nil
+}
+
+// metaBytes is more than the meta keys of a store and their values take.
+const metaBytes = 64 << 10
+
+// contents returns a copy of every key of the store and its value, in
+// order, or false when they take more than limit bytes.
+func (s *Store) contents(limit int) ([][2][]byte, bool, error) {
+	var kvs [][2][]byte
+	size := 0
 	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			item := it.Item()
-			if item.Key()[0] != prefixMeta {
-				ok = false
+			if size += len(item.Key()) + int(item.ValueSize()); size > limit {
 				return nil
 			}
 			v, err := item.ValueCopy(nil)
 			if err != nil {
 				return err
 			}
-			meta = append(meta, [2][]byte{item.KeyCopy(nil), v})
+			kvs = append(kvs, [2][]byte{item.KeyCopy(nil), v})
 		}
 		return nil
 	})
-	return ok && err == nil, meta, err
+	if err != nil || size > limit {
+		return nil, false, err
+	}
+	return kvs, true, nil
 }
 
 // defaultStreamMin is the smallest load worth the stream writer's fixed

@@ -45,10 +45,12 @@
 // of both ends, so it is followed whatever Direction a query asks for.
 //
 // Writes go through Store.Update (one transaction, *Tx), Store.Batch (bulk
-// operations committed in chunks, *Batch) or Store.Load and Store.LoadFrom
+// operations committed in chunks, *Batch), Store.Load and Store.LoadFrom
 // (rebuilds and imports: keys sorted in bounded runs, spilled to temporary
 // files and merged, then written in order; an empty store's tables are built
-// directly). Reads go through Store.View or
+// directly) or Store.Fill (a store that holds little, such as before a first
+// index, filled with entries, nodes and edges at once, its tables built
+// directly, atomically). Reads go through Store.View or
 // the Store's wrappers: Node, Edge, Edges, Traverse (best-first, scored by
 // the product of weights along the best path), Neighborhood, Path and Stats.
 // Export and Import speak lore's graph JSON (ReadJSON, or ScanJSON one node

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -51,7 +52,8 @@ type loadNode struct {
 type loader struct {
 	s     *Store
 	ctx   context.Context
-	snap  *badger.Txn // for the uids of stored nodes; nil when the store is empty
+	snap  *badger.Txn       // for the uids of stored nodes; nil when the store is empty
+	known map[string]uint64 // or those uids, for a fill (see Fill)
 	nodes []loadNode
 	index map[string]int // id → index in nodes
 	runs  *runs
@@ -68,10 +70,10 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 	// tables directly and needs the store to itself; otherwise a write
 	// batch adds to what is stored.
 	var empty bool
-	var meta [][2][]byte
+	var base [][2][]byte
 	if maybeLarge && s.exclusive.TryLock() {
 		var err error
-		empty, meta, err = s.streamable()
+		empty, base, err = s.streamable()
 		if err != nil || !empty {
 			s.exclusive.Unlock()
 		} else {
@@ -97,7 +99,7 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 	if s.runBytes > 0 {
 		limit = s.runBytes
 	}
-	l.runs = newRuns(tmp, limit)
+	l.runs = newEdgeRuns(tmp, limit)
 	defer l.runs.close()
 	gather := l.gather
 	if !maybeLarge {
@@ -110,7 +112,7 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 		return fmt.Errorf("load: %w", err)
 	}
 	if empty && l.edges >= s.streamMin && !s.opts.InMemory {
-		return l.stream(meta)
+		return l.stream(base, nil)
 	}
 	w := newBatchLoad(s.db, s.roomToWrite)
 	defer w.cancel()
@@ -123,11 +125,12 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 	return nil
 }
 
-// stream writes the load through Badger's stream writer, which replaces
-// the whole (empty) store: meta are the keys it held. While it writes, a
-// marker in the store's directory says so (see markLoading); a failure
-// empties the store again.
-func (l *loader) stream(meta [][2][]byte) error {
+// stream writes the load, and a fill's entries kv (nil for a load),
+// through Badger's stream writer, which replaces the whole store: base
+// are the keys it held, in order, which are written again among the
+// load's (see withBase). While it writes, a marker in the store's
+// directory says so (see markLoading); a failure puts base back.
+func (l *loader) stream(base [][2][]byte, kv *runs) error {
 	s := l.s
 	unmark := markLoading(s.dir)
 	sw, err := newStreamLoad(s.db)
@@ -137,18 +140,19 @@ func (l *loader) stream(meta [][2][]byte) error {
 		if s.loading != nil {
 			s.loading()
 		}
-		err = l.write(sw, meta)
+		w := &withBase{w: sw, base: base}
+		err = l.write(w, kv)
 		if err == nil {
-			if err = sw.flush(); err != nil {
+			if err = w.flush(); err != nil {
 				err = fmt.Errorf("load: %w", err)
 			}
 		}
 		sw.cancel()
 	}
 	if err != nil {
-		// Put the store back as it was, empty; should that fail too,
-		// the marker stays for the next Open to report.
-		if rerr := restore(s.db, meta); rerr != nil {
+		// Put the store back as it was; should that fail too, the
+		// marker stays for the next Open to report.
+		if rerr := restore(s.db, base); rerr != nil {
 			unmark(false)
 			return fmt.Errorf("%w (and the store could not be emptied again: %v)", err, rerr)
 		}
@@ -157,20 +161,56 @@ func (l *loader) stream(meta [][2][]byte) error {
 	return err
 }
 
-// restore empties db and writes meta back into it.
-func restore(db *badger.DB, meta [][2][]byte) error {
+// restore empties db and writes base back into it.
+func restore(db *badger.DB, base [][2][]byte) error {
 	if err := db.DropAll(); err != nil {
 		return err
 	}
-	return db.Update(func(txn *badger.Txn) error {
-		for _, kv := range meta {
-			if err := txn.Set(kv[0], kv[1]); err != nil {
+	wb := db.NewWriteBatch()
+	defer wb.Cancel()
+	for _, kv := range base {
+		if err := wb.Set(kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	return wb.Flush()
+}
+
+// withBase puts base, keys in ascending order and their values, among the
+// keys put through it: a key of both is put once, with the value put
+// through withBase.
+type withBase struct {
+	w    bulkWriter
+	base [][2][]byte
+}
+
+func (b *withBase) put(k, v []byte) error {
+	for len(b.base) > 0 {
+		c := bytes.Compare(b.base[0][0], k)
+		if c > 0 {
+			break
+		}
+		if c < 0 {
+			if err := b.w.put(b.base[0][0], b.base[0][1]); err != nil {
 				return err
 			}
 		}
-		return nil
-	})
+		b.base = b.base[1:]
+	}
+	return b.w.put(k, v)
 }
+
+func (b *withBase) flush() error {
+	for _, kv := range b.base {
+		if err := b.w.put(kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	b.base = nil
+	return b.w.flush()
+}
+
+func (b *withBase) cancel() { b.w.cancel() }
 
 // gatherBatch is how many nodes and edges read hands over at a time.
 const gatherBatch = 1024
@@ -260,6 +300,8 @@ func (l *loader) intern(id string, attrs map[string]string, set bool) (uint64, e
 	err := ErrNotFound
 	if l.snap != nil {
 		u, err = lookupUID(l.snap, id)
+	} else if k, ok := l.known[id]; ok {
+		u, err = k, nil
 	}
 	fresh := false
 	switch {
@@ -332,9 +374,8 @@ func (l *loader) edge(e Edge) error {
 }
 
 // write puts the load's keys, in ascending order: the ids of the nodes to
-// store, meta (for the stream writer, which starts from nothing), the
-// nodes, then the edges.
-func (l *loader) write(w bulkWriter, meta [][2][]byte) error {
+// store, a fill's entries kv (when not nil), the nodes, then the edges.
+func (l *loader) write(w bulkWriter, kv *runs) error {
 	var write []loadNode
 	for _, n := range l.nodes {
 		if n.write {
@@ -348,9 +389,9 @@ func (l *loader) write(w bulkWriter, meta [][2][]byte) error {
 			return fmt.Errorf("load: %w", err)
 		}
 	}
-	for _, kv := range meta {
-		if err := w.put(kv[0], kv[1]); err != nil {
-			return fmt.Errorf("load: %w", err)
+	if kv != nil {
+		if err := l.put(w, kv); err != nil {
+			return err
 		}
 	}
 	slices.SortFunc(write, func(x, y loadNode) int { return cmp.Compare(x.uid, y.uid) })
@@ -359,8 +400,13 @@ func (l *loader) write(w bulkWriter, meta [][2][]byte) error {
 			return fmt.Errorf("load: %w", err)
 		}
 	}
+	return l.put(w, l.runs)
+}
+
+// put puts the keys of rs in ascending order.
+func (l *loader) put(w bulkWriter, rs *runs) error {
 	i := 0
-	return l.runs.merge(func(k, v []byte) error {
+	return rs.merge(func(k, v []byte) error {
 		if i++; i%4096 == 0 {
 			if err := l.ctx.Err(); err != nil {
 				return err

@@ -225,19 +225,7 @@ func TestLoadKilled(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.Close()
-			cmd, out := startChild(t, "load "+dir+" "+stage)
-			if !out.Scan() || out.Text() != stage {
-				t.Fatalf("child did not get to %s: %q", stage, out.Text())
-			}
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			cmd.Wait()
-			names, _ := filepath.Glob(filepath.Join(dir, runFilePattern))
-			if len(names) > 0 {
-				t.Fatalf("spilled runs left behind: %v", names)
-			}
-			s, err = Open(dir, Options{Schema: 1, LockTimeout: 5 * time.Second})
+			s, err = killChild(t, dir, "load "+dir+" "+stage, stage)
 			if stage == "reading" {
 				if err != nil || s.Rebuilt() {
 					t.Fatalf("reopen after a kill while reading: %v", err)
@@ -248,16 +236,42 @@ func TestLoadKilled(t *testing.T) {
 				}
 				return
 			}
-			if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
-				if err == nil {
-					s.Close()
-				}
-				t.Skip("no load markers here (openmark_other.go): a load killed while streaming is not detected")
-			}
-			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), loadMarkPrefix) {
-				t.Fatalf("reopen after a kill while streaming: %v, want ErrCorrupt naming the marker", err)
-			}
+			wantMarked(t, s, err)
 		})
+	}
+}
+
+// killChild starts the child spec, kills it once it has printed stage
+// and opens dir again, after checking that no spilled run is left there.
+func killChild(t *testing.T, dir, spec, stage string) (*Store, error) {
+	t.Helper()
+	cmd, out := startChild(t, spec)
+	if !out.Scan() || out.Text() != stage {
+		t.Fatalf("child did not get to %s: %q", stage, out.Text())
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if names, _ := filepath.Glob(filepath.Join(dir, runFilePattern)); len(names) > 0 {
+		t.Fatalf("spilled runs left behind: %v", names)
+	}
+	return Open(dir, Options{Schema: 1, LockTimeout: 5 * time.Second})
+}
+
+// wantMarked checks what opening a store whose writer was killed while
+// the stream writer replaced its tables gave: ErrCorrupt, naming the
+// marker the writer left.
+func wantMarked(t *testing.T, s *Store, err error) {
+	t.Helper()
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		if err == nil {
+			s.Close()
+		}
+		t.Skip("no load markers here (openmark_other.go): a writer killed while streaming is not detected")
+	}
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), loadMarkPrefix) {
+		t.Fatalf("reopen after a kill while streaming: %v, want ErrCorrupt naming the marker", err)
 	}
 }
 

@@ -50,7 +50,9 @@ type run struct {
 	arena []byte
 }
 
-func (r *run) reset() { r.keys, r.arena = r.keys[:0], r.arena[:0] }
+func (r *run) reset()      { r.keys, r.arena = r.keys[:0], r.arena[:0] }
+func (r *run) empty() bool { return len(r.keys) == 0 }
+func (r *run) release()    { r.keys, r.arena = nil, nil }
 
 // rel and rec return the relation and the record at off.
 func (r *run) rel(off uint32) []byte {
@@ -137,56 +139,83 @@ func radixSort(keys, tmp []runKey) (sorted, spare []runKey) {
 	return src, dst
 }
 
+// sortedRun is a run of keys and their values, held in the order given
+// until it is sorted: a run of a load's edges (*run) or of a fill's
+// entries of the key-value space (*kvRun).
+type sortedRun interface {
+	// sort orders the run's keys as their bytes, and equal keys as
+	// given; tmp is scratch space, and what is left of it is returned.
+	sort(tmp []runKey) []runKey
+	reset()
+	empty() bool
+	release() // reset, and let the memory go
+}
+
 // each calls fn with each key of a sorted run and its value, in order; of
-// equal keys only the last given. k and v are valid during the call.
-func (r *run) each(fn func(k, v []byte) error) error {
-	c := &cursor{mem: r}
+// equal keys only the last given, which may be a deletion (del). k and v
+// are valid during the call.
+func each(r sortedRun, fn func(k, v []byte, del bool) error) error {
+	c := memCursor(r, 0)
 	for {
 		if err := c.next(); err != nil || !c.ok {
 			return err
 		}
-		if err := fn(c.k, c.v); err != nil {
+		if err := fn(c.k, c.v, c.del); err != nil {
 			return err
 		}
 	}
 }
 
-// runs sorts a load's edge keys in runs of bounded size: a full run is
-// sorted and spilled to a temporary file by a goroutine of its own while
-// the next one fills; the last stays in memory. merge then reads them all
-// in order.
+// runs sorts keys in runs of bounded size: a full run is sorted and
+// spilled to a temporary file by a goroutine of its own while the next
+// one fills; the last stays in memory. merge then reads them all in
+// order. A load's edges take runs of edge keys (newEdgeRuns), a fill's
+// entries of the key-value space runs of their own (newKVRuns).
 type runs struct {
 	dir   string // for the temporary files; "" for the system's
 	limit int
-	cur   *run
-	free  chan *run  // a run to fill next
-	full  chan *run  // runs to sort and spill
-	done  chan error // the spiller's end
-	tmp   []runKey   // scratch space of the sort
-	files []*os.File // spilled runs, in order
-	left  []string   // names of files not yet removed
+	cur   sortedRun
+	free  chan sortedRun // a run to fill next
+	full  chan sortedRun // runs to sort and spill
+	done  chan error     // the spiller's end
+	tmp   []runKey       // scratch space of the sort
+	files []*os.File     // spilled runs, in order
+	left  []string       // names of files not yet removed
 }
 
-func newRuns(dir string, limit int) *runs {
-	rs := &runs{dir: dir, limit: limit, cur: &run{}, free: make(chan *run, 1), full: make(chan *run), done: make(chan error, 1)}
-	rs.free <- &run{}
+func newEdgeRuns(dir string, limit int) *runs {
+	return newRuns(dir, limit, &run{}, &run{})
+}
+
+func newKVRuns(dir string, limit int) *runs {
+	return newRuns(dir, limit, &kvRun{}, &kvRun{})
+}
+
+func newRuns(dir string, limit int, cur, other sortedRun) *runs {
+	rs := &runs{dir: dir, limit: limit, cur: cur, free: make(chan sortedRun, 1), full: make(chan sortedRun), done: make(chan error, 1)}
+	rs.free <- other
 	go rs.spiller()
 	return rs
 }
 
-// add adds the keys of an edge between the nodes of uids f and t.
+// handOver hands the current run, full, to the spiller and goes on with
+// the other. The spiller's failure is seen by finish.
+func (rs *runs) handOver() {
+	rs.full <- rs.cur
+	rs.cur = <-rs.free
+}
+
+// add adds the keys of an edge between the nodes of uids f and t to runs
+// of edge keys.
 func (rs *runs) add(f, t uint64, code byte, symmetric bool, rel string, rec []byte) error {
 	if f > maxLoadUID || t > maxLoadUID {
 		return fmt.Errorf("node uid %d: too large to load in bulk", max(f, t))
 	}
 	need := 8 + len(rel) + len(rec)
 	if !rs.room(4, need) {
-		// Hand the full run over and go on with the other. The
-		// spiller's failure is seen by finish.
-		rs.full <- rs.cur
-		rs.cur = <-rs.free
+		rs.handOver()
 	}
-	r := rs.cur
+	r := rs.cur.(*run)
 	off := uint32(len(r.arena))
 	r.arena = binary.LittleEndian.AppendUint32(r.arena, uint32(len(rel)))
 	r.arena = binary.LittleEndian.AppendUint32(r.arena, uint32(len(rec)))
@@ -208,7 +237,7 @@ func (rs *runs) add(f, t uint64, code byte, symmetric bool, rel string, rec []by
 // need more bytes of arena, growing it up to its share of the limit: three
 // quarters for keys, the rest for the arena. An empty run always has.
 func (rs *runs) room(keys, need int) bool {
-	r := rs.cur
+	r := rs.cur.(*run)
 	if len(r.keys) == 0 {
 		return true
 	}
@@ -243,11 +272,11 @@ func (rs *runs) spiller() {
 	rs.done <- err
 }
 
-func (rs *runs) spill(r *run) error {
+func (rs *runs) spill(r sortedRun) error {
 	rs.tmp = r.sort(rs.tmp)
 	f, name, err := createRunFile(rs.dir)
 	if err != nil {
-		return fmt.Errorf("spill sorted edges: %w", err)
+		return fmt.Errorf("spill sorted keys: %w", err)
 	}
 	if name != "" {
 		rs.left = append(rs.left, name)
@@ -255,9 +284,11 @@ func (rs *runs) spill(r *run) error {
 	rs.files = append(rs.files, f)
 	w := bufio.NewWriterSize(f, 1<<20)
 	var head []byte
-	err = r.each(func(k, v []byte) error {
+	err = each(r, func(k, v []byte, del bool) error {
+		// The value's length, shifted left, leaves room for a bit
+		// saying the key is deleted.
 		head = binary.AppendUvarint(head[:0], uint64(len(k)))
-		head = binary.AppendUvarint(head, uint64(len(v)))
+		head = binary.AppendUvarint(head, uint64(len(v))<<1|b2u(del))
 		w.Write(head)
 		w.Write(k)
 		_, err := w.Write(v)
@@ -270,7 +301,7 @@ func (rs *runs) spill(r *run) error {
 		_, err = f.Seek(0, io.SeekStart)
 	}
 	if err != nil {
-		return fmt.Errorf("spill sorted edges: %w", err)
+		return fmt.Errorf("spill sorted keys: %w", err)
 	}
 	return nil
 }
@@ -283,6 +314,21 @@ func (rs *runs) finish() error {
 	// The other run's memory is not needed any more.
 	<-rs.free
 	rs.tmp = rs.cur.sort(rs.tmp)
+	rs.tmp = nil
+	return nil
+}
+
+// spillAll is finish for a load that wants the runs' memory back before
+// it merges them: the last run is spilled too, and none is kept.
+func (rs *runs) spillAll() error {
+	if !rs.cur.empty() {
+		rs.handOver()
+	}
+	if err := rs.stopSpiller(); err != nil {
+		return err
+	}
+	<-rs.free
+	rs.cur.release()
 	rs.tmp = nil
 	return nil
 }
@@ -341,17 +387,22 @@ func removeRunFiles(dir string) {
 }
 
 // merge calls fn with every key of the runs and its value in ascending
-// order; of equal keys only the one given last. k and v are valid during
-// the call.
+// order; of equal keys only the one given last, and none when that one
+// deletes the key. k and v are valid during the call.
 func (rs *runs) merge(fn func(k, v []byte) error) error {
 	if len(rs.files) == 0 {
-		return rs.cur.each(fn)
+		return each(rs.cur, func(k, v []byte, del bool) error {
+			if del {
+				return nil
+			}
+			return fn(k, v)
+		})
 	}
 	var h cursors
 	for i, f := range rs.files {
 		h = append(h, &cursor{file: bufio.NewReaderSize(f, 256<<10), order: i})
 	}
-	h = append(h, &cursor{mem: rs.cur, order: len(rs.files)})
+	h = append(h, memCursor(rs.cur, len(rs.files)))
 	live := h[:0]
 	for _, c := range h {
 		if err := c.next(); err != nil {
@@ -370,8 +421,10 @@ func (rs *runs) merge(fn func(k, v []byte) error) error {
 		// The latest run comes first among equal keys: the others'
 		// are older duplicates.
 		if first || !bytes.Equal(c.k, last) {
-			if err := fn(c.k, c.v); err != nil {
-				return err
+			if !c.del {
+				if err := fn(c.k, c.v); err != nil {
+					return err
+				}
 			}
 			last = append(last[:0], c.k...)
 			first = false
@@ -411,7 +464,8 @@ func (h *cursors) Pop() any {
 // cursor reads the keys of a sorted run in order, with their values: of a
 // run in memory, or of one spilled to a file.
 type cursor struct {
-	mem   *run
+	mem   *run   // a run of edge keys in memory
+	kv    *kvRun // a run of entries in memory
 	i     int
 	ahead int  // keys of mem before it have had their arena entries touched
 	touch byte // what touching read, kept so that the reads are not left out
@@ -420,12 +474,27 @@ type cursor struct {
 	buf   []byte
 	adj   [9]byte
 	k, v  []byte
+	del   bool // k is deleted
 	ok    bool // k and v hold a key and its value
+}
+
+// memCursor returns a cursor over r, in memory.
+func memCursor(r sortedRun, order int) *cursor {
+	switch r := r.(type) {
+	case *run:
+		return &cursor{mem: r, order: order}
+	case *kvRun:
+		return &cursor{kv: r, order: order}
+	}
+	panic("graph: unknown kind of run")
 }
 
 func (c *cursor) next() error {
 	if c.file != nil {
 		return c.nextInFile()
+	}
+	if c.kv != nil {
+		return c.nextKV()
 	}
 	r := c.mem
 	if c.i >= c.ahead {
@@ -494,16 +563,82 @@ func (c *cursor) nextInFile() error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("read sorted edges: %w", err)
+		return fmt.Errorf("read sorted keys: %w", err)
 	}
 	vn, err := binary.ReadUvarint(c.file)
 	if err != nil {
-		return fmt.Errorf("read sorted edges: %w", err)
+		return fmt.Errorf("read sorted keys: %w", err)
 	}
+	c.del = vn&1 != 0
+	vn >>= 1
 	c.buf = slices.Grow(c.buf[:0], int(kn+vn))[:kn+vn]
 	if _, err := io.ReadFull(c.file, c.buf); err != nil {
-		return fmt.Errorf("read sorted edges: %w", err)
+		return fmt.Errorf("read sorted keys: %w", err)
 	}
 	c.k, c.v, c.ok = c.buf[:kn], c.buf[kn:], true
+	return nil
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// kvRun holds entries of the key-value space: in the arena, each key then
+// its value, one after the other; ents in the order given until sorted.
+type kvRun struct {
+	ents  []kvEnt
+	arena []byte
+}
+
+// kvEnt is an entry of a kvRun: the key at arena[off:off+klen], its value
+// after it, or the key's deletion.
+type kvEnt struct {
+	off, klen, vlen uint32
+	del             bool
+}
+
+func (r *kvRun) reset()      { r.ents, r.arena = r.ents[:0], r.arena[:0] }
+func (r *kvRun) empty() bool { return len(r.ents) == 0 }
+func (r *kvRun) release()    { r.ents, r.arena = nil, nil }
+
+func (r *kvRun) key(e kvEnt) []byte { return r.arena[e.off : e.off+e.klen] }
+
+func (r *kvRun) sort(tmp []runKey) []runKey {
+	slices.SortStableFunc(r.ents, func(x, y kvEnt) int { return bytes.Compare(r.key(x), r.key(y)) })
+	return tmp
+}
+
+// kvEntSize is what an entry of a kvRun takes besides its key and value.
+const kvEntSize = 16
+
+// addKV adds key k, with value v or deleted, to runs of entries
+// (newKVRuns), handing the current run over once it holds the limit.
+func (rs *runs) addKV(k, v []byte, del bool) {
+	need := len(k) + len(v) + kvEntSize
+	if r := rs.cur.(*kvRun); len(r.ents) > 0 && len(r.arena)+len(r.ents)*kvEntSize+need > rs.limit {
+		rs.handOver()
+	}
+	r := rs.cur.(*kvRun)
+	off := uint32(len(r.arena))
+	r.arena = append(append(r.arena, k...), v...)
+	r.ents = append(r.ents, kvEnt{off, uint32(len(k)), uint32(len(v)), del})
+}
+
+func (c *cursor) nextKV() error {
+	r := c.kv
+	for ; c.i+1 < len(r.ents) && bytes.Equal(r.key(r.ents[c.i]), r.key(r.ents[c.i+1])); c.i++ {
+		// a later duplicate wins
+	}
+	if c.i >= len(r.ents) {
+		c.ok = false
+		return nil
+	}
+	e := r.ents[c.i]
+	c.i++
+	c.k, c.v = r.key(e), r.arena[e.off+e.klen:e.off+e.klen+e.vlen]
+	c.del, c.ok = e.del, true
 	return nil
 }

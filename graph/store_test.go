@@ -26,6 +26,7 @@ import (
 //	              and wait to be killed before Badger closes
 //	read DIR      open DIR, read every edge and KV pair, print "read"
 //	load DIR STAGE  open DIR and load in bulk, stopping at STAGE (loadChild)
+//	fill-stage DIR STAGE  open DIR and fill it, stopping at STAGE (fillChild)
 func TestMain(m *testing.M) {
 	if spec := os.Getenv("LORE_GRAPH_CHILD"); spec != "" {
 		os.Exit(child(strings.Fields(spec)))
@@ -49,6 +50,8 @@ func child(args []string) int {
 		}
 	case "load":
 		return loadChild(s, args[2])
+	case "fill-stage":
+		return fillChild(s, args[2])
 	case "read":
 		if err := readStore(s); err != nil {
 			fmt.Fprintln(os.Stderr, err)
