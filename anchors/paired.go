@@ -1,0 +1,133 @@
+package anchors
+
+import "context"
+
+// Siblings renamed together in one change: a test class rewritten so
+// that fieldsAreProperlyClosed became
+// fieldsAreProperlyClosedWithInstancePerMethodTestClass while its sibling
+// instancePerClass became fieldsAreProperlyClosedWithInstancePerClassTestClass
+// (junit5 89a0201073). Each old method is like both new ones, so each
+// sees the other's new name as a close rival, and the diff of the file,
+// which keeps half of instancePerClass's lines in the wrong one, even
+// puts that one first. A reviewer pairs what vanished with what appeared
+// over the whole change: the pairing that matches better over both pairs
+// decides, when it does so clearly. markClaims weighs one vanished symbol
+// against one candidate; this weighs two pairs at once.
+
+// pairScan bounds how many vanished symbols of a file markPairs weighs: a
+// file rewritten wholesale pairs nothing.
+const pairScan = 40
+
+// pairLike is the least body likeness a vanished symbol must have to the
+// candidate it takes for the pairing to count: it must be renamed there,
+// not merely alike.
+const pairLike = 0.75
+
+// markPairs marks as claimed the best candidate, or a close rival of it,
+// that another symbol which vanished from o's file goes to when the two
+// are paired as a whole (with history only): with b the best candidate
+// not claimed and c a close rival, and d vanished, pairing o with b and d
+// with c must match better by swapGain, over both, than o with c and d
+// with b, for c to be d's; the other way round b is d's, and the rival
+// is weighed again as the best.
+func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
+	if !o.known() || v.opts.Base == nil || !closeRival(cands) {
+		return
+	}
+	type other struct {
+		name string
+		toks []string // normalized
+	}
+	var others []other
+	for _, d := range v.vanished(ctx, o.sym.Path) {
+		if d.StartLine == o.sym.StartLine || !kindsCompatible(d.Kind, o.sym.Kind) || d.Name == o.name {
+			continue
+		}
+		if len(others) == pairScan {
+			return
+		}
+		_, dfq, _ := cutFQ(d.FQName)
+		others = append(others, other{dfq, normalize(v.symbolTokens(o.file, d), d.Name, outerName(dfq))})
+	}
+	if len(others) == 0 {
+		return
+	}
+	norm := map[int][]string{} // by index into cands
+	like := func(d other, i int) float64 {
+		now, ok := norm[i]
+		if !ok {
+			c := cands[i]
+			_, cfq, _ := cutFQ(c.sym.FQName)
+			now = normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq))
+			norm[i] = now
+		}
+		if bagSimilarity(d.toks, now) < pairLike {
+			return 0 // cannot be like enough: spare the exact measure
+		}
+		return similarity(d.toks, now)
+	}
+	for round := 0; round < 3; round++ {
+		best := -1
+		for i, c := range cands {
+			if c.claimedBy == "" {
+				best = i
+				break
+			}
+		}
+		if best < 0 || cands[best].sameBody || !cands[best].simKnown {
+			return
+		}
+		b := &cands[best]
+		again := false
+		for i := range cands {
+			c := &cands[i]
+			if i == best || c.claimedBy != "" || c.sameBody || !c.simKnown || c.sketched {
+				continue
+			}
+			if c.score < b.score-closeGap {
+				break
+			}
+			for _, d := range others {
+				db, dc := like(d, best), like(d, i)
+				switch {
+				case dc >= pairLike && b.sim+dc >= c.sim+db+swapGain:
+					c.claimedBy = d.name
+				case db >= pairLike && c.sim+db >= b.sim+dc+swapGain:
+					b.claimedBy = d.name
+					again = true
+				}
+				if c.claimedBy != "" || again {
+					break
+				}
+			}
+			if again {
+				break
+			}
+		}
+		if !again {
+			return
+		}
+	}
+}
+
+// closeRival reports whether the best candidate not claimed, known by
+// its body, has a rival of the same sort within closeGap: only then can
+// a pairing change anything.
+func closeRival(cands []candidate) bool {
+	best := -1
+	for i, c := range cands {
+		switch {
+		case c.claimedBy != "" || c.sameBody || !c.simKnown || c.sketched:
+			if best < 0 && c.claimedBy == "" {
+				return false // the best is certain, or known by its sketch only
+			}
+		case best < 0:
+			best = i
+		case c.score >= cands[best].score-closeGap:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
