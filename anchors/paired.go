@@ -25,18 +25,20 @@ const pairLike = 0.75
 
 // markPairs marks as claimed the best candidate, or a close rival of it,
 // that another symbol which vanished from o's file goes to when the two
-// are paired as a whole (with history only): with b the best candidate
-// not claimed and c a close rival, and d vanished, pairing o with b and d
-// with c must match better by swapGain, over both, than o with c and d
-// with b, for c to be d's; the other way round b is d's, and the rival
-// is weighed again as the best.
+// are paired as a whole (with history only). With b the best candidate
+// not claimed, c a close rival and d vanished, the bodies and the names
+// each vote on pairing o with b and d with c against the crossed pairing
+// (see pairVote): when the votes take the straight pairing c is d's, when
+// they take the crossed one b is d's and the rival is weighed again as
+// the best, and when they disagree both b and c are marked doubted, so
+// that neither is followed.
 func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 	if !o.known() || v.opts.Base == nil || !closeRival(cands) {
 		return
 	}
 	type other struct {
-		name string
-		toks []string // normalized
+		fq, name string
+		toks     []string // normalized
 	}
 	var others []other
 	for _, d := range v.vanished(ctx, o.sym.Path) {
@@ -47,7 +49,7 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 			return
 		}
 		_, dfq, _ := cutFQ(d.FQName)
-		others = append(others, other{dfq, normalize(v.symbolTokens(o.file, d), d.Name, outerName(dfq))})
+		others = append(others, other{dfq, d.Name, normalize(v.symbolTokens(o.file, d), d.Name, outerName(dfq))})
 	}
 	if len(others) == 0 {
 		return
@@ -89,12 +91,25 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 			}
 			for _, d := range others {
 				db, dc := like(d, best), like(d, i)
-				switch {
-				case dc >= pairLike && b.sim+dc >= c.sim+db+swapGain:
-					c.claimedBy = d.name
-				case db >= pairLike && c.sim+db >= b.sim+dc+swapGain:
-					b.claimedBy = d.name
-					again = true
+				if db < pairLike && dc < pairLike {
+					continue // d is like neither: no pairing to weigh
+				}
+				body := b.sim + dc - c.sim - db
+				names := nameSimilarity(o.name, b.sym.Name) + nameSimilarity(d.name, c.sym.Name) -
+					nameSimilarity(o.name, c.sym.Name) - nameSimilarity(d.name, b.sym.Name)
+				switch pairVote(body, names) {
+				case pairStraight:
+					if dc >= pairLike {
+						c.claimedBy = d.fq
+					}
+				case pairCrossed:
+					if db >= pairLike {
+						b.claimedBy = d.fq
+						again = true
+					}
+				case pairDoubt:
+					b.doubted, c.doubted = true, true
+					return
 				}
 				if c.claimedBy != "" || again {
 					break
@@ -108,6 +123,41 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 			return
 		}
 	}
+}
+
+// The votes of pairVote.
+const (
+	pairNone     = iota // no pairing clear enough: the scores decide
+	pairStraight        // o with b, d with c
+	pairCrossed         // o with c, d with b
+	pairDoubt           // the bodies take one pairing, the names the other
+)
+
+// pairVote weighs two siblings renamed together as a reviewer does, the
+// bodies and the names alike. body is how much better the straight
+// pairing (the anchored symbol with the best candidate, the other
+// vanished symbol with the rival) matches than the crossed one, summed
+// over both pairs (positive: straight); names is the same over the
+// words of their names (see nameSimilarity): a prefix renamed in every
+// sibling (expectThrows… became assertThrows…) counts alike in both
+// pairings, so the words that tell the siblings apart decide. Each
+// takes a side when it leans by swapGain. A pairing is taken when
+// neither takes the other side and together they lean its way by
+// swapGain: bodies that clearly decide while the names say nothing, or
+// names that tell the pairing between near copies whose bodies differ
+// by less than that (sibling tests that differ in a type or two). When
+// the bodies take one side and the names the other, nobody can tell:
+// pairDoubt, and lore lists the candidates instead of guessing.
+func pairVote(body, names float64) int {
+	switch {
+	case body >= swapGain && names <= -swapGain, body <= -swapGain && names >= swapGain:
+		return pairDoubt
+	case body+names >= swapGain && body > -swapGain && names > -swapGain:
+		return pairStraight
+	case body+names <= -swapGain && body < swapGain && names < swapGain:
+		return pairCrossed
+	}
+	return pairNone
 }
 
 // closeRival reports whether the best candidate not claimed, known by

@@ -47,6 +47,9 @@ type candidate struct {
 	sameParams bool
 	related    bool   // in a super or subtype of the anchor's type
 	claimedBy  string // another vanished symbol this one matches better
+	// doubted: the names of siblings renamed together pair this one
+	// otherwise than their bodies do (see pairVote).
+	doubted bool
 	// redirected: the file the anchored symbol left now uses this one's
 	// name where it used the old one (see redirected).
 	redirected bool
@@ -483,6 +486,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		}
 	}
 	b := cands[best]
+	if b.doubted {
+		return best, round(b.score / 2) // names and bodies pair it apart: a candidate only
+	}
 	conf := b.score
 	for i, c := range cands {
 		if i == best || c.claimedBy != "" || placed[i] {
@@ -823,6 +829,9 @@ func (v *Verifier) relocationReason(a Anchor, c candidate, renamedTo string) (Ch
 	}
 	if c.claimedBy != "" {
 		body += "; it matches " + c.claimedBy + " better"
+	}
+	if c.doubted {
+		body += "; the names of the siblings renamed with it pair them otherwise than their bodies"
 	}
 	samePath := s.Path == a.Path()
 	sameName := s.Name == lastName(a.FQName())
