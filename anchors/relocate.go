@@ -474,7 +474,7 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 			return placeScore(a, cands[copiesAt[x]], renamedTo) > placeScore(a, cands[copiesAt[y]], renamedTo)
 		})
 		if placeScore(a, cands[copiesAt[0]], renamedTo) <= placeScore(a, cands[copiesAt[1]], renamedTo) {
-			k := diffKeeper(cands, copiesAt)
+			k := diffKeeper(o, cands, copiesAt)
 			if k < 0 {
 				return best, round(cands[best].score / 2) // nobody can tell
 			}
@@ -512,7 +512,7 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {
 			continue // the diff of the file shows the code stayed in the best
 		}
-		if b.likeness() >= 0.9 && diffKeeps(b, c) && c.bodyLikeness() <= b.bodyLikeness()+copyAhead {
+		if b.likeness() >= 0.9 && diffKeeps(o, b, c) && c.bodyLikeness() <= b.bodyLikeness()+copyAhead {
 			continue // a near copy beside it: the diff tells (see diffKeeps)
 		}
 		if allAhead(o, b, c) {
@@ -754,18 +754,22 @@ func allAhead(o origin, b, c candidate) bool {
 // in its place and target_byClass_invalidClass_noIndexedSubtype, the same
 // test for another class, took the place of a deleted test below it;
 // hibernate-search 8c37bc87c1). Their bodies cannot tell them apart; the
-// diff can, as a reviewer reads it.
-func diffKeeps(b, c candidate) bool {
-	return b.keptKnown && b.kept >= 0.6 && c.keptKnown && c.kept <= 0.1
+// diff can, as a reviewer reads it, unless the name of c is clearly the
+// nearer to the old one: the diff pairs lines by their place, and
+// siblings renamed together may each take the other's (expectErrorUses…
+// became assertErrorUses… where expectErrorSupplies… was).
+func diffKeeps(o origin, b, c candidate) bool {
+	return b.keptKnown && b.kept >= 0.6 && c.keptKnown && c.kept <= 0.1 &&
+		nameSimilarity(o.name, c.sym.Name) < nameSimilarity(o.name, b.sym.Name)+swapGain
 }
 
 // diffKeeper returns the index into at of the one copy the diff keeps
 // the old lines in, none in the others (see diffKeeps); -1 when none.
-func diffKeeper(cands []candidate, at []int) int {
+func diffKeeper(o origin, cands []candidate, at []int) int {
 	for k, i := range at {
 		all := true
 		for _, j := range at {
-			if j != i && !diffKeeps(cands[i], cands[j]) {
+			if j != i && !diffKeeps(o, cands[i], cands[j]) {
 				all = false
 				break
 			}
