@@ -10,9 +10,11 @@ import "context"
 // sees the other's new name as a close rival, and the diff of the file,
 // which keeps half of instancePerClass's lines in the wrong one, even
 // puts that one first. A reviewer pairs what vanished with what appeared
-// over the whole change: the pairing that matches better over both pairs
-// decides, when it does so clearly. markClaims weighs one vanished symbol
-// against one candidate; this weighs two pairs at once.
+// over the whole change, reading the bodies and the names: the pairing
+// both favour, or one favours clearly and the other does not oppose,
+// decides; when they oppose each other, nobody can tell. markClaims
+// weighs one vanished symbol against one candidate; this weighs two
+// pairs at once.
 
 // pairScan bounds how many vanished symbols of a file markPairs weighs: a
 // file rewritten wholesale pairs nothing.

@@ -1,0 +1,60 @@
+package anchors_test
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/lorehq/lore/anchors"
+)
+
+// Siblings whose names pair them otherwise than their bodies are not
+// followed (see the scenario java-renamed-siblings-names-contradict),
+// but both new names are offered, the one the names tell among them,
+// with the reason, so that the person can take it with anchor accept
+// --to.
+func TestDoubtedSiblingsAreOffered(t *testing.T) {
+	ar, err := txtar.ParseFile("../testdata/anchors/java-renamed-siblings-names-contradict.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := map[string]fstest.MapFS{"before/": {}, "after/": {}}
+	for _, f := range ar.Files {
+		for prefix, fsys := range sides {
+			if name, ok := strings.CutPrefix(f.Name, prefix); ok {
+				fsys[name] = &fstest.MapFile{Data: f.Data}
+			}
+		}
+	}
+	source := func(fsys fstest.MapFS) *anchors.Source {
+		s, err := anchors.NewSource(fsys, anchors.SourceOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	before, after := source(sides["before/"]), source(sides["after/"])
+	const file = "src/test/java/org/example/CaptorTest.java"
+	a := baseline(t, before, file+"::CaptorTest::should_capture_all_vararg")
+	r := verify(t, after, anchors.Options{Base: before}, a)
+	if r.Status != anchors.Invalid || r.To != nil {
+		t.Fatalf("got %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+	found := map[string]string{}
+	for _, c := range r.Candidates {
+		found[c.Location.FQName] = c.Reason
+	}
+	for _, want := range []string{"should_capture_all_vararg_with_captor", "should_capture_all_vararg_with_array_captor"} {
+		reason, ok := found[file+"::CaptorTest::"+want]
+		if !ok {
+			t.Errorf("candidates %v: %s not offered", found, want)
+			continue
+		}
+		if !strings.Contains(reason, "pair them otherwise than their bodies") {
+			t.Errorf("%s offered as %q: no word of the names", want, reason)
+		}
+	}
+}
