@@ -3,9 +3,6 @@ package anchors_test
 import (
 	"strings"
 	"testing"
-	"testing/fstest"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/lorehq/lore/anchors"
 )
@@ -16,27 +13,7 @@ import (
 // with the reason, so that the person can take it with anchor accept
 // --to.
 func TestDoubtedSiblingsAreOffered(t *testing.T) {
-	ar, err := txtar.ParseFile("../testdata/anchors/java-renamed-siblings-names-contradict.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sides := map[string]fstest.MapFS{"before/": {}, "after/": {}}
-	for _, f := range ar.Files {
-		for prefix, fsys := range sides {
-			if name, ok := strings.CutPrefix(f.Name, prefix); ok {
-				fsys[name] = &fstest.MapFile{Data: f.Data}
-			}
-		}
-	}
-	source := func(fsys fstest.MapFS) *anchors.Source {
-		s, err := anchors.NewSource(fsys, anchors.SourceOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Close)
-		return s
-	}
-	before, after := source(sides["before/"]), source(sides["after/"])
+	before, after := scenarioSides(t, "../testdata/anchors/java-renamed-siblings-names-contradict.txtar")
 	const file = "src/test/java/org/example/CaptorTest.java"
 	a := baseline(t, before, file+"::CaptorTest::should_capture_all_vararg")
 	r := verify(t, after, anchors.Options{Base: before}, a)
