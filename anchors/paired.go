@@ -33,7 +33,8 @@ const pairLike = 0.75
 // (see pairVote): when the votes take the straight pairing c is d's, when
 // they take the crossed one b is d's and the rival is weighed again as
 // the best, and when they disagree both b and c are marked doubted, so
-// that neither is followed.
+// that neither is followed. A vanished symbol went to one place: once a
+// pairing gives it a candidate, it weighs no other.
 func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 	if !o.known() || v.opts.Base == nil || !closeRival(cands) {
 		return
@@ -70,6 +71,11 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 		}
 		return similarity(d.toks, now)
 	}
+	// The vanished symbols a pairing gave a candidate: weighed again
+	// against the next rival, one not like that rival at all would take
+	// the best too (paired with the best against each rival in turn, it
+	// claims them one by one and leaves o the last).
+	paired := map[string]bool{}
 	for round := 0; round < 3; round++ {
 		best := -1
 		for i, c := range cands {
@@ -92,6 +98,9 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 				break
 			}
 			for _, d := range others {
+				if paired[d.fq] {
+					continue
+				}
 				db, dc := like(d, best), like(d, i)
 				if db < pairLike && dc < pairLike {
 					continue // d is like neither: no pairing to weigh
@@ -102,11 +111,11 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 				switch pairVote(body, names) {
 				case pairStraight:
 					if dc >= pairLike {
-						c.claimedBy = d.fq
+						c.claimedBy, paired[d.fq] = d.fq, true
 					}
 				case pairCrossed:
 					if db >= pairLike {
-						b.claimedBy = d.fq
+						b.claimedBy, paired[d.fq] = d.fq, true
 						again = true
 					}
 				case pairDoubt:
