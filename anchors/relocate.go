@@ -41,9 +41,15 @@ type candidate struct {
 	// renamed file).
 	kept      float64
 	keptKnown bool
-	test      bool   // in test code, the anchor not
-	related   bool   // in a super or subtype of the anchor's type
-	claimedBy string // another vanished symbol this one matches better
+	test      bool // in test code, the anchor not
+	// sameParams: a callable that takes the anchored one's parameters,
+	// at least one (Python's self or cls aside).
+	sameParams bool
+	related    bool   // in a super or subtype of the anchor's type
+	claimedBy  string // another vanished symbol this one matches better
+	// doubted: the names of siblings renamed together pair this one
+	// otherwise than their bodies do (see pairVote).
+	doubted bool
 	// redirected: the file the anchored symbol left now uses this one's
 	// name where it used the old one (see redirected).
 	redirected bool
@@ -339,6 +345,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 		return cands[i].sym.Path+cands[i].sym.FQName < cands[j].sym.Path+cands[j].sym.FQName
 	})
 	v.markClaims(ctx, o, cands)
+	v.markPairs(ctx, o, cands)
 	v.markRedirects(ctx, o, cands)
 	v.markWrappers(ctx, o, cands)
 	return cands
@@ -467,7 +474,11 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 			return placeScore(a, cands[copiesAt[x]], renamedTo) > placeScore(a, cands[copiesAt[y]], renamedTo)
 		})
 		if placeScore(a, cands[copiesAt[0]], renamedTo) <= placeScore(a, cands[copiesAt[1]], renamedTo) {
-			return best, round(cands[best].score / 2) // nobody can tell
+			k := diffKeeper(o, cands, copiesAt)
+			if k < 0 {
+				return best, round(cands[best].score / 2) // nobody can tell
+			}
+			copiesAt[0], copiesAt[k] = copiesAt[k], copiesAt[0]
 		}
 		best = copiesAt[0]
 		for _, i := range copiesAt[1:] {
@@ -475,6 +486,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		}
 	}
 	b := cands[best]
+	if b.doubted {
+		return best, round(b.score / 2) // names and bodies pair it apart: a candidate only
+	}
 	conf := b.score
 	for i, c := range cands {
 		if i == best || c.claimedBy != "" || placed[i] {
@@ -497,6 +511,12 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		}
 		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {
 			continue // the diff of the file shows the code stayed in the best
+		}
+		if b.likeness() >= 0.9 && diffKeeps(o, b, c) && c.bodyLikeness() <= b.bodyLikeness()+copyAhead {
+			continue // a near copy beside it: the diff tells (see diffKeeps)
+		}
+		if allAhead(o, b, c) {
+			continue // ahead by its body, its name and its parameters alike
 		}
 		if b.keptKnown && b.kept <= 0.5 && !c.keptKnown && !b.sameBody && !b.named && c.bodyLikeness() >= b.bodyLikeness() {
 			// Git pairs files, not symbols: when the diff keeps no more
@@ -712,6 +732,55 @@ func copiesOf(b, c candidate) bool {
 	return b.sameName == c.sameName && (b.sameBody && c.sameBody || b.sim >= 0.95 && c.sim >= 0.95 && math.Abs(b.sim-c.sim) <= 0.01)
 }
 
+// allAhead reports whether b is ahead of rival c by each thing a
+// reviewer weighs, not by its score alone: its body is like enough and
+// at least as like, its name at least as near the old one, and it takes
+// the old parameters while c does not (hibernate-search 8c37bc87c1:
+// allIndexedForSuperType(PojoRawTypeIdentifier) became
+// indexedForSuperType(PojoRawTypeIdentifier), 88% alike, while
+// indexedForSuperTypes(Collection), 78% alike, was added beside it). A
+// rival behind on every count is not genuinely close.
+func allAhead(o origin, b, c candidate) bool {
+	if !b.sameParams || c.sameParams || b.likeness() < 0.85 || b.bodyLikeness() < c.bodyLikeness() || b.sym.Kind != c.sym.Kind {
+		return false
+	}
+	return nameSimilarity(o.name, b.sym.Name) >= nameSimilarity(o.name, c.sym.Name)
+}
+
+// diffKeeps reports whether the diff of the anchored symbol's file keeps
+// most of its old lines in b and next to none in c, both in that file: a
+// near copy added beside the renamed one (a test split in two:
+// target_byClass_invalidClass became target_byClass_invalidClass_noEntitySubType
+// in its place and target_byClass_invalidClass_noIndexedSubtype, the same
+// test for another class, took the place of a deleted test below it;
+// hibernate-search 8c37bc87c1). Their bodies cannot tell them apart; the
+// diff can, as a reviewer reads it, unless the name of c is clearly the
+// nearer to the old one: the diff pairs lines by their place, and
+// siblings renamed together may each take the other's (expectErrorUses…
+// became assertErrorUses… where expectErrorSupplies… was).
+func diffKeeps(o origin, b, c candidate) bool {
+	return b.keptKnown && b.kept >= 0.6 && c.keptKnown && c.kept <= 0.1 &&
+		nameSimilarity(o.name, c.sym.Name) < nameSimilarity(o.name, b.sym.Name)+swapGain
+}
+
+// diffKeeper returns the index into at of the one copy the diff keeps
+// the old lines in, none in the others (see diffKeeps); -1 when none.
+func diffKeeper(o origin, cands []candidate, at []int) int {
+	for k, i := range at {
+		all := true
+		for _, j := range at {
+			if j != i && !diffKeeps(o, cands[i], cands[j]) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return k
+		}
+	}
+	return -1
+}
+
 // placeScore rates where a copy of the anchored code is: in the anchor's
 // own file, or in a type its type extends or that extends it. Copies
 // elsewhere are as good as each other (a file copied to two places in
@@ -764,6 +833,9 @@ func (v *Verifier) relocationReason(a Anchor, c candidate, renamedTo string) (Ch
 	}
 	if c.claimedBy != "" {
 		body += "; it matches " + c.claimedBy + " better"
+	}
+	if c.doubted {
+		body += "; the names of the siblings renamed with it pair them otherwise than their bodies"
 	}
 	samePath := s.Path == a.Path()
 	sameName := s.Name == lastName(a.FQName())
@@ -847,6 +919,10 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	// The same parameters tell overloads apart; a class up or down the
 	// hierarchy is where methods are pulled up or pushed down to.
 	sameParams := o.file != nil && callableKind(s.Kind) && selectorOf(o.file, o.sym) == selectorOf(cf, s)
+	if sameParams {
+		ps, _ := params(o.file, o.sym)
+		c.sameParams = len(ownParams(o.file.Lang, ps)) > 0
+	}
 	related := o.file != nil && sOuter != outer && v.relatedTypes(ctx, o, cf, s)
 	c.related = related
 	switch {
@@ -900,12 +976,19 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		if related {
 			c.score += 0.05
 		}
-		if (o.named == 1 && s.Kind == a.Kind || o.namedAlike == 1 && madeFunction(o, s)) && distinctive(name) && like >= 0.3 && !v.hadName(ctx, cf, s) {
+		only := (o.named == 1 && s.Kind == a.Kind || o.namedAlike == 1 && madeFunction(o, s)) && distinctive(name) && !v.hadName(ctx, cf, s)
+		if only && like >= 0.3 {
 			// The only symbol of a telling name, of the same kind, new
 			// there: moved and much edited, most likely. (One that already
 			// had the name, as an abstract method its overrides were
 			// renamed away from, says so only by its body.)
 			c.score = max(c.score, 0.7+0.3*like)
+		}
+		if only && like >= outlineLike && typeKind(s.Kind) && s.Kind == a.Kind && membersKept(o, cf, s) {
+			// Such a type that keeps every method it had, by name and
+			// parameters, while their bodies were written (see
+			// membersKept): its outline says what its body cannot.
+			c.score = max(c.score, 0.8+0.15*like)
 		}
 	case sameName && c.simKnown:
 		c.score = 0.4 + 0.5*c.sim

@@ -92,12 +92,7 @@ func inlinedInto(o origin, d analyzer.Symbol) bool {
 	if !pyjsLang(o.file.Lang) || !callableKind(d.Kind) || d.Name == o.name {
 		return false
 	}
-	for i := 0; i+1 < len(o.toks); i++ {
-		if o.toks[i] == d.Name && o.toks[i+1] == "(" {
-			return true
-		}
-	}
-	return false
+	return calls(o.toks, d.Name)
 }
 
 // renamedInHierarchy reports whether the rename of o's method to s (in

@@ -15,7 +15,28 @@ import (
 // python-successor-in-place), but the successor is offered among the
 // candidates, so that the person can take it with anchor accept --to.
 func TestSuccessorInPlaceIsOffered(t *testing.T) {
-	ar, err := txtar.ParseFile("../testdata/anchors/python-successor-in-place.txtar")
+	before, after := scenarioSides(t, "../testdata/anchors/python-successor-in-place.txtar")
+	a := baseline(t, before, "directive.py::EmbeddedShell::specialized_doctest")
+	r := verify(t, after, anchors.Options{Base: before}, a)
+	if r.Status != anchors.Invalid || r.To != nil {
+		t.Fatalf("got %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
+	}
+	var got []string
+	for _, c := range r.Candidates {
+		got = append(got, c.Location.FQName)
+		if c.Location.FQName == "directive.py::EmbeddedShell::custom_doctest" && strings.Contains(c.Reason, "new in its place") {
+			return
+		}
+	}
+	t.Errorf("candidates %v: no successor in place: %s", got, r.Reason)
+}
+
+// scenarioSides reads the before/ and after/ files of a scenario (see
+// TestScenarios) as two sources, without git: for tests that look at
+// one anchor's result closer than a scenario's want lines do.
+func scenarioSides(t *testing.T, path string) (before, after *anchors.Source) {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,18 +56,5 @@ func TestSuccessorInPlaceIsOffered(t *testing.T) {
 		t.Cleanup(s.Close)
 		return s
 	}
-	before, after := source(sides["before/"]), source(sides["after/"])
-	a := baseline(t, before, "directive.py::EmbeddedShell::specialized_doctest")
-	r := verify(t, after, anchors.Options{Base: before}, a)
-	if r.Status != anchors.Invalid || r.To != nil {
-		t.Fatalf("got %s/%s %+v: %s", r.Status, r.Change, r.To, r.Reason)
-	}
-	var got []string
-	for _, c := range r.Candidates {
-		got = append(got, c.Location.FQName)
-		if c.Location.FQName == "directive.py::EmbeddedShell::custom_doctest" && strings.Contains(c.Reason, "new in its place") {
-			return
-		}
-	}
-	t.Errorf("candidates %v: no successor in place: %s", got, r.Reason)
+	return source(sides["before/"]), source(sides["after/"])
 }
