@@ -25,16 +25,19 @@ import (
 // embedded instantiated type in an interface, a number with an unusual
 // base, a unary <- or ~) give up instead of being followed. What it
 // accepts go/parser accepts without error, so a file with a syntax error
-// in its declarations always gets go/parser's diagnostics.
-func readGoDecls(f *File, src []byte, ls []int, toks []span) (header []int, ok bool) {
+// in its declarations always gets go/parser's diagnostics. The header
+// offsets are in b's scratch, valid until b's next use.
+func readGoDecls(f *File, src []byte, ls []int, toks []span, b *goDeclBufs) (header []int, ok bool) {
 	// Scanner errors anywhere in the skeleton, which the token spans do
 	// not show: invalid UTF-8, a NUL byte, a byte order mark past the start.
 	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) || (len(src) > 1 && bytes.Contains(src[1:], []byte("\uFEFF"))) {
 		return nil, false
 	}
-	r := goDeclReader{src: src, toks: toks, ls: ls, path: f.Path}
+	r := goDeclReader{src: src, toks: toks, ls: ls, path: f.Path,
+		syms: b.syms[:0], header: b.header[:0], imps: b.imps[:0], names: b.names[:0], cs: b.cs[:0]}
 	r.semis = r.gapSemis(0)
 	r.file()
+	defer b.keep(&r)
 	if r.bad {
 		return nil, false
 	}
@@ -47,11 +50,30 @@ func readGoDecls(f *File, src []byte, ls []int, toks []span) (header []int, ok b
 	if len(local) > 0 {
 		goUsedNames(src, toks, local, r.imps)
 	}
-	if r.syms == nil {
-		r.syms = []Symbol{}
-	}
-	f.Symbols, f.Imports = r.syms, append(f.Imports, r.imps...)
+	// Copied out at their size: the scratch grew by doubling.
+	f.Symbols = append(make([]Symbol, 0, len(r.syms)), r.syms...)
+	f.Imports = append(f.Imports, r.imps...)
 	return r.header, true
+}
+
+// goDeclBufs is readGoDecls's scratch, reused from file to file: the
+// slices a goDeclReader grows as it reads.
+type goDeclBufs struct {
+	syms   []Symbol
+	header []int
+	imps   []Import
+	names  []string
+	cs     []goComment
+}
+
+// keep takes back the slices r grew, unless a large file left them
+// large. What they hold stays until overwritten: one file's strings.
+func (b *goDeclBufs) keep(r *goDeclReader) {
+	if cap(r.syms) > 1<<14 || cap(r.header) > 1<<14 {
+		*b = goDeclBufs{}
+		return
+	}
+	*b = goDeclBufs{syms: r.syms, header: r.header, imps: r.imps, names: r.names, cs: r.cs}
 }
 
 // goMaxNest bounds the recursion of goDeclReader; deeper files go to

@@ -28,9 +28,9 @@ type Parser struct {
 	skel    []byte  // a skeleton's scratch (Language.skeleton)
 	// squeezed maps the offsets of the last skeleton back to its source.
 	squeezed squeezed
-	forest   forest // the nodes of the tree being walked
-	goSkel   goSkel // parseGo's scratch
-	src      []byte // file buffer of read, reused from file to file
+	forest   forest    // the nodes of the tree being walked
+	goSc     goScratch // parseGo's scratch
+	src      []byte    // file buffer of read, reused from file to file
 }
 
 // NewParser returns a parser over table (the default table when nil).
@@ -190,7 +190,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 		p.canon = canonTokens(&p.scratch, l.Name, src, p.spans, p.canon[:0])
 	}
 	if l.grammar == nil {
-		header = parseGo(f, src, p.lines, p.spans, &p.goSkel)
+		header = parseGo(f, src, p.lines, p.spans, &p.goSc)
 	} else {
 		var err error
 		header, err = p.parseTS(ctx, l, f, src)
@@ -263,8 +263,8 @@ func (p *Parser) trim() {
 		p.squeezed = squeezed{}
 	}
 	p.forest.trim()
-	if cap(p.goSkel.buf) > 1<<22 || cap(p.goSkel.shifts) > 1<<16 {
-		p.goSkel = goSkel{}
+	if cap(p.goSc.skel.buf) > 1<<22 || cap(p.goSc.skel.shifts) > 1<<16 {
+		p.goSc.skel = goSkel{}
 	}
 	if cap(p.buf) > 1<<22 {
 		p.buf = nil
