@@ -445,7 +445,8 @@ func (r *goDeclReader) importSpec() {
 }
 
 func (r *goDeclReader) valueSpec(isConst bool, start int) {
-	names := []int{r.ident()}
+	var few [8]int // room for the names of most specs
+	names := append(few[:0], r.ident())
 	for r.at(",") {
 		r.next()
 		names = append(names, r.ident())

@@ -21,11 +21,12 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
 	spans   []span
-	canon   []ctok  // the canonical stream (shapes) of the file being parsed
-	scratch scratch // canonTokens' buffers
-	lines   []int   // line starts of the file being parsed
-	buf     []byte  // fingerprint scratch
-	skel    []byte  // a skeleton's scratch (Language.skeleton)
+	canon   []ctok    // the canonical stream (shapes) of the file being parsed
+	scratch scratch   // canonTokens' buffers
+	lines   []int     // line starts of the file being parsed
+	buf     []byte    // fingerprint scratch
+	sums    []digests // parse's symbol hashes (raw)
+	skel    []byte    // a skeleton's scratch (Language.skeleton)
 	// squeezed maps the offsets of the last skeleton back to its source.
 	squeezed squeezed
 	forest   forest    // the nodes of the tree being walked
@@ -161,7 +162,8 @@ func (p *Parser) hashText(src []byte) string {
 
 // parse parses src; with raw (the index's parse), the symbols'
 // fingerprints are left empty and their hashes returned as sums instead
-// (see fingerprint), one per symbol. The index keeps no shapes: reading
+// (see fingerprint), one per symbol, in the parser's scratch: valid until
+// its next parse. The index keeps no shapes: reading
 // the canonical stream is a large part of a parse, and a shape is needed
 // only for the few symbols whose hash an anchor no longer matches, which
 // Parse computes from their file (see Symbol).
@@ -208,7 +210,12 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	}
 	var sums []digests
 	if raw {
-		sums = make([]digests, len(f.Symbols))
+		// Each is written in full by fingerprint, or left not ok.
+		if cap(p.sums) < len(f.Symbols) {
+			p.sums = make([]digests, len(f.Symbols))
+		}
+		sums = p.sums[:len(f.Symbols)]
+		clear(sums)
 	}
 	switch {
 	case raw:
@@ -268,6 +275,9 @@ func (p *Parser) trim() {
 	}
 	if cap(p.buf) > 1<<22 {
 		p.buf = nil
+	}
+	if cap(p.sums) > 1<<14 {
+		p.sums = nil
 	}
 }
 
