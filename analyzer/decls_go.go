@@ -84,21 +84,22 @@ const goMaxNest = 500
 // semicolon while semis > 0, else toks[k] (the end of the file when k is
 // len(toks)).
 type goDeclReader struct {
-	src    []byte
-	toks   []span
-	ls     []int
-	path   string
-	k      int // current token
-	semis  int // semicolons before toks[k] not yet read
-	last   int // the last token read
-	nest   int // recursion depth
-	kept   int // depth in struct and interface bodies, which the skeleton keeps
-	bad    bool
-	syms   []Symbol
-	header []int
-	imps   []Import
-	names  []string    // the name each import is referred to by
-	cs     []goComment // docStart's scratch
+	src      []byte
+	toks     []span
+	ls       []int
+	path     string
+	k        int // current token
+	semis    int // semicolons before toks[k] not yet read
+	last     int // the last token read
+	lastLine int // the line line found last
+	nest     int // recursion depth
+	kept     int // depth in struct and interface bodies, which the skeleton keeps
+	bad      bool
+	syms     []Symbol
+	header   []int
+	imps     []Import
+	names    []string    // the name each import is referred to by
+	cs       []goComment // docStart's scratch
 }
 
 // goComment is a comment's first and last line.
@@ -270,8 +271,24 @@ func (r *goDeclReader) ident() int {
 	return k
 }
 
-// line is the line of offset o, as parseGo counts it.
-func (r *goDeclReader) line(o int) int { return goLine(r.ls, len(r.src), o) }
+// line is the line of offset o, as parseGo counts it (goLine). The
+// reader asks in the order of the file, but for a step back to the token
+// before a declaration: the line is found from the last one, not by a
+// search of all, and the lines walked over add up to the file's.
+func (r *goDeclReader) line(o int) int {
+	if o >= len(r.src) && len(r.src) > 0 {
+		o = len(r.src) - 1
+	}
+	ls, l := r.ls, max(r.lastLine, 1)
+	for l > 1 && ls[l-1] > o {
+		l--
+	}
+	for l < len(ls) && ls[l] <= o {
+		l++
+	}
+	r.lastLine = l
+	return l
+}
 
 // docStart is the line where the declaration or spec at the current
 // token starts: its doc comment's first line, if it has one, else its own.
