@@ -276,11 +276,23 @@ func lastSegment(q string) string {
 // their "path::" prefix, fingerprints taken from sums when it is not nil
 // (the hash alone, see Parser.parse).
 func encodeSymbols(f *File, sums []digests) []byte {
-	e := enc{b: make([]byte, 0, 64+len(f.Symbols)*120)}
+	prefix := f.Path + "::"
+	// Room for what most records hold: each symbol's FQName less the
+	// prefix, a few varints and its digests (three, or the hash alone
+	// from sums), so that the record, which the store keeps until its
+	// batch is written, is not twice what it holds.
+	per := 8 + 3*(1+32)
+	if sums != nil {
+		per = 8 + 1 + 32 + 2
+	}
+	size := 64
+	for i := range f.Symbols {
+		size += per + len(f.Symbols[i].FQName) - len(prefix)
+	}
+	e := enc{b: make([]byte, 0, size)}
 	e.b = append(e.b, symbolsFormat)
 	e.str(f.Lang)
 	e.uint(uint64(len(f.Symbols)))
-	prefix := f.Path + "::"
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		rest := strings.TrimPrefix(s.FQName, prefix)

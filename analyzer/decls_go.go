@@ -25,16 +25,19 @@ import (
 // embedded instantiated type in an interface, a number with an unusual
 // base, a unary <- or ~) give up instead of being followed. What it
 // accepts go/parser accepts without error, so a file with a syntax error
-// in its declarations always gets go/parser's diagnostics.
-func readGoDecls(f *File, src []byte, ls []int, toks []span) (header []int, ok bool) {
+// in its declarations always gets go/parser's diagnostics. The header
+// offsets are in b's scratch, valid until b's next use.
+func readGoDecls(f *File, src []byte, ls []int, toks []span, b *goDeclBufs) (header []int, ok bool) {
 	// Scanner errors anywhere in the skeleton, which the token spans do
 	// not show: invalid UTF-8, a NUL byte, a byte order mark past the start.
 	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) || (len(src) > 1 && bytes.Contains(src[1:], []byte("\uFEFF"))) {
 		return nil, false
 	}
-	r := goDeclReader{src: src, toks: toks, ls: ls, path: f.Path}
+	r := goDeclReader{src: src, toks: toks, ls: ls, path: f.Path,
+		syms: b.syms[:0], header: b.header[:0], imps: b.imps[:0], names: b.names[:0], cs: b.cs[:0]}
 	r.semis = r.gapSemis(0)
 	r.file()
+	defer b.keep(&r)
 	if r.bad {
 		return nil, false
 	}
@@ -47,11 +50,30 @@ func readGoDecls(f *File, src []byte, ls []int, toks []span) (header []int, ok b
 	if len(local) > 0 {
 		goUsedNames(src, toks, local, r.imps)
 	}
-	if r.syms == nil {
-		r.syms = []Symbol{}
-	}
-	f.Symbols, f.Imports = r.syms, append(f.Imports, r.imps...)
+	// Copied out at their size: the scratch grew by doubling.
+	f.Symbols = append(make([]Symbol, 0, len(r.syms)), r.syms...)
+	f.Imports = append(f.Imports, r.imps...)
 	return r.header, true
+}
+
+// goDeclBufs is readGoDecls's scratch, reused from file to file: the
+// slices a goDeclReader grows as it reads.
+type goDeclBufs struct {
+	syms   []Symbol
+	header []int
+	imps   []Import
+	names  []string
+	cs     []goComment
+}
+
+// keep takes back the slices r grew, unless a large file left them
+// large. What they hold stays until overwritten: one file's strings.
+func (b *goDeclBufs) keep(r *goDeclReader) {
+	if cap(r.syms) > 1<<14 || cap(r.header) > 1<<14 {
+		*b = goDeclBufs{}
+		return
+	}
+	*b = goDeclBufs{syms: r.syms, header: r.header, imps: r.imps, names: r.names, cs: r.cs}
 }
 
 // goMaxNest bounds the recursion of goDeclReader; deeper files go to
@@ -62,21 +84,22 @@ const goMaxNest = 500
 // semicolon while semis > 0, else toks[k] (the end of the file when k is
 // len(toks)).
 type goDeclReader struct {
-	src    []byte
-	toks   []span
-	ls     []int
-	path   string
-	k      int // current token
-	semis  int // semicolons before toks[k] not yet read
-	last   int // the last token read
-	nest   int // recursion depth
-	kept   int // depth in struct and interface bodies, which the skeleton keeps
-	bad    bool
-	syms   []Symbol
-	header []int
-	imps   []Import
-	names  []string    // the name each import is referred to by
-	cs     []goComment // docStart's scratch
+	src      []byte
+	toks     []span
+	ls       []int
+	path     string
+	k        int // current token
+	semis    int // semicolons before toks[k] not yet read
+	last     int // the last token read
+	lastLine int // the line line found last
+	nest     int // recursion depth
+	kept     int // depth in struct and interface bodies, which the skeleton keeps
+	bad      bool
+	syms     []Symbol
+	header   []int
+	imps     []Import
+	names    []string    // the name each import is referred to by
+	cs       []goComment // docStart's scratch
 }
 
 // goComment is a comment's first and last line.
@@ -248,8 +271,24 @@ func (r *goDeclReader) ident() int {
 	return k
 }
 
-// line is the line of offset o, as parseGo counts it.
-func (r *goDeclReader) line(o int) int { return goLine(r.ls, len(r.src), o) }
+// line is the line of offset o, as parseGo counts it (goLine). The
+// reader asks in the order of the file, but for a step back to the token
+// before a declaration: the line is found from the last one, not by a
+// search of all, and the lines walked over add up to the file's.
+func (r *goDeclReader) line(o int) int {
+	if o >= len(r.src) && len(r.src) > 0 {
+		o = len(r.src) - 1
+	}
+	ls, l := r.ls, max(r.lastLine, 1)
+	for l > 1 && ls[l-1] > o {
+		l--
+	}
+	for l < len(ls) && ls[l] <= o {
+		l++
+	}
+	r.lastLine = l
+	return l
+}
 
 // docStart is the line where the declaration or spec at the current
 // token starts: its doc comment's first line, if it has one, else its own.
@@ -423,7 +462,8 @@ func (r *goDeclReader) importSpec() {
 }
 
 func (r *goDeclReader) valueSpec(isConst bool, start int) {
-	names := []int{r.ident()}
+	var few [8]int // room for the names of most specs
+	names := append(few[:0], r.ident())
 	for r.at(",") {
 		r.next()
 		names = append(names, r.ident())

@@ -12,14 +12,15 @@ import (
 	"testing"
 )
 
-// goDeclsDiff runs both of parseGo's paths over src: readGoDecls and
-// go/parser (parseGoSyntax). It reports whether readGoDecls fell back,
-// and how the two differ where it did not ("" if they agree).
-func goDeclsDiff(src []byte) (fellBack bool, diff string) {
+// goDeclsDiff runs both of parseGo's paths over src: readGoDecls, with
+// scratch b (which may hold other files' leftovers), and go/parser
+// (parseGoSyntax). It reports whether readGoDecls fell back, and how the
+// two differ where it did not ("" if they agree).
+func goDeclsDiff(src []byte, b *goDeclBufs) (fellBack bool, diff string) {
 	toks := goLexer{}.tokens(src, nil)
 	ls := lineStarts(src)
 	got := &File{Path: "x.go", Symbols: []Symbol{}, Imports: []Import{}}
-	header, ok := readGoDecls(got, src, ls, toks)
+	header, ok := readGoDecls(got, src, ls, toks, b)
 	if !ok {
 		if len(got.Symbols) > 0 || len(got.Imports) > 0 {
 			return true, "fell back after setting symbols or imports"
@@ -64,6 +65,7 @@ func TestGoDeclsOracle(t *testing.T) {
 	// More code to hold it to, e.g. projects it was not developed on.
 	roots = append(roots, filepath.SplitList(os.Getenv("LORE_GO_ROOTS"))...)
 	files, equal, fallbacks, sampled := 0, 0, 0, 0
+	var b goDeclBufs // one scratch for all files, as a parser's
 	for i, root := range roots {
 		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
@@ -78,7 +80,7 @@ func TestGoDeclsOracle(t *testing.T) {
 				return nil
 			}
 			files++
-			fellBack, diff := goDeclsDiff(src)
+			fellBack, diff := goDeclsDiff(src, &b)
 			switch {
 			case fellBack && diff == "":
 				fallbacks++
@@ -134,7 +136,7 @@ func TestGoDecls(t *testing.T) {
 		{"package a\nfunc F() {" + strings.Repeat("{", 200000) + strings.Repeat("}", 200000) + "}\n", false},
 		{"package a\n" + strings.Repeat("// F does.\nfunc F(a, b int) (int, error) { return a + b, nil }\n", 50000), false},
 	} {
-		fellBack, diff := goDeclsDiff([]byte(tc.src))
+		fellBack, diff := goDeclsDiff([]byte(tc.src), &goDeclBufs{})
 		if diff != "" {
 			t.Errorf("%q: %s", tc.src, diff)
 		}
@@ -157,7 +159,7 @@ func FuzzGoDecls(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if _, diff := goDeclsDiff(src); diff != "" {
+		if _, diff := goDeclsDiff(src, &goDeclBufs{}); diff != "" {
 			t.Errorf("%q: %s", src, diff)
 		}
 	})

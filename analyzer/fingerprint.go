@@ -461,14 +461,17 @@ type digests struct {
 // or token.
 func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, buf []byte, raw []digests) []byte {
 	h := sha256.New() // a header's state, summed, goes on to the body
+	clean := cleanLines(src, ls)
 	for i := range syms {
 		s := &syms[i]
 		a, b, ok := lineSpan(src, ls, s.StartLine, s.EndLine)
 		if !ok {
 			continue
 		}
-		text, ok := normalText(src[a:b])
-		if !ok {
+		var text []byte
+		if clean {
+			text = bytes.TrimSuffix(src[a:b], []byte("\n"))
+		} else if text, ok = normalText(src[a:b]); !ok {
 			buf = appendNormalized(buf[:0], src[a:b])
 			text = buf
 		}
@@ -513,6 +516,20 @@ func fingerprint(src []byte, ls []int, ct []ctok, syms []Symbol, header []int, b
 		}
 	}
 	return buf
+}
+
+// cleanLines reports whether no line of src (with line starts ls) ends
+// in a blank, a tab or a carriage return, as most files: normalText then
+// reads nothing away from any run of its whole lines but a final line
+// break, and symbols need not be scanned for it one by one.
+func cleanLines(src []byte, ls []int) bool {
+	blank := func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+	for _, s := range ls[1:] { // src[s-1] is a line break
+		if s >= 2 && blank(src[s-2]) {
+			return false
+		}
+	}
+	return len(src) == 0 || !blank(src[len(src)-1])
 }
 
 // normalText returns what appendNormalized would append for text when

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -43,6 +44,42 @@ func TestNormalizeAsHashText(t *testing.T) {
 		}
 		if text, ok := normalText([]byte(v)); ok != (plain == string(norm)) || ok && string(text) != plain {
 			t.Errorf("normalText(%q) = %q, %v; appendNormalized %q", v, text, ok, norm)
+		}
+	}
+}
+
+// checkCleanLines checks that when cleanLines holds for src, normalText
+// reads away nothing but the final line break of any run of its lines,
+// as fingerprint takes it to.
+func checkCleanLines(t *testing.T, src []byte) {
+	ls := lineStarts(src)
+	if !cleanLines(src, ls) {
+		return
+	}
+	for start := 1; start <= len(ls) && start <= 20; start++ {
+		for end := start; end <= len(ls) && end <= start+20; end++ {
+			a, b, ok := lineSpan(src, ls, start, end)
+			if !ok {
+				continue
+			}
+			want := bytes.TrimSuffix(src[a:b], []byte("\n"))
+			if text, ok := normalText(src[a:b]); !ok || !bytes.Equal(text, want) {
+				t.Errorf("%q, lines %d-%d: normalText = %q, %v; cleanLines says %q", src, start, end, text, ok, want)
+			}
+		}
+	}
+}
+
+func TestCleanLines(t *testing.T) {
+	for _, v := range []string{"", "\n", "\n\n", "a", "a\n", "a\nb", "a\nb\n", "a\n\nb\n\n", "\tx\n y\n"} {
+		if !cleanLines([]byte(v), lineStarts([]byte(v))) {
+			t.Errorf("cleanLines(%q) = false", v)
+		}
+		checkCleanLines(t, []byte(v))
+	}
+	for _, v := range []string{" ", "a \n", "a\t\nb\n", "a\r\n", "a\nb\r\n", "a\nb ", "a\nb\t", "a\r", "\r\n"} {
+		if cleanLines([]byte(v), lineStarts([]byte(v))) {
+			t.Errorf("cleanLines(%q) = true", v)
 		}
 	}
 }

@@ -37,6 +37,7 @@ func FuzzNormalize(f *testing.F) {
 		if text, ok := normalText(b); ok && string(text) != string(norm) {
 			t.Errorf("normalText(%q) = %q, appendNormalized %q", b, text, norm)
 		}
+		checkCleanLines(t, b)
 	})
 }
 

@@ -14,15 +14,22 @@ import (
 
 // parseGo extracts symbols and imports of a Go file as go/parser reads
 // them, given the file's line starts, its tokens (goLexer) and a scratch
-// skeleton. It returns each symbol's header end offset (see fingerprint).
+// skeleton. It returns each symbol's header end offset (see fingerprint),
+// which may be sc's, valid until its next use.
 // Most files never reach go/parser: readGoDecls reads the same from the
 // tokens, and parseGoSyntax is its fallback for the files it does not
 // follow, syntax errors among them.
-func parseGo(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int {
-	if header, ok := readGoDecls(f, src, ls, toks); ok {
+func parseGo(f *File, src []byte, ls []int, toks []span, sc *goScratch) []int {
+	if header, ok := readGoDecls(f, src, ls, toks, &sc.decls); ok {
 		return header
 	}
-	return parseGoSyntax(f, src, ls, toks, sk)
+	return parseGoSyntax(f, src, ls, toks, &sc.skel)
+}
+
+// goScratch is parseGo's scratch, reused from file to file.
+type goScratch struct {
+	decls goDeclBufs
+	skel  goSkel
 }
 
 // parseGoSyntax is parseGo with go/parser, which reads a skeleton of the

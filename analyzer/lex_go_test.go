@@ -105,8 +105,7 @@ func TestFingerprintReference(t *testing.T) {
 		ct := canonGo(nil, src, toks, nil)
 		ls := lineStarts(src)
 		ref := &File{Path: "x.go"}
-		var sk goSkel
-		header := parseGo(ref, src, ls, toks, &sk)
+		header := parseGo(ref, src, ls, toks, &goScratch{})
 		if len(ref.Symbols) != len(f.Symbols) {
 			t.Fatalf("%s: %d symbols, parseGo %d", path, len(f.Symbols), len(ref.Symbols))
 		}

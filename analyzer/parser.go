@@ -21,16 +21,17 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
 	spans   []span
-	canon   []ctok  // the canonical stream (shapes) of the file being parsed
-	scratch scratch // canonTokens' buffers
-	lines   []int   // line starts of the file being parsed
-	buf     []byte  // fingerprint scratch
-	skel    []byte  // a skeleton's scratch (Language.skeleton)
+	canon   []ctok    // the canonical stream (shapes) of the file being parsed
+	scratch scratch   // canonTokens' buffers
+	lines   []int     // line starts of the file being parsed
+	buf     []byte    // fingerprint scratch
+	sums    []digests // parse's symbol hashes (raw)
+	skel    []byte    // a skeleton's scratch (Language.skeleton)
 	// squeezed maps the offsets of the last skeleton back to its source.
 	squeezed squeezed
-	forest   forest // the nodes of the tree being walked
-	goSkel   goSkel // parseGo's scratch
-	src      []byte // file buffer of read, reused from file to file
+	forest   forest    // the nodes of the tree being walked
+	goSc     goScratch // parseGo's scratch
+	src      []byte    // file buffer of read, reused from file to file
 }
 
 // NewParser returns a parser over table (the default table when nil).
@@ -161,7 +162,8 @@ func (p *Parser) hashText(src []byte) string {
 
 // parse parses src; with raw (the index's parse), the symbols'
 // fingerprints are left empty and their hashes returned as sums instead
-// (see fingerprint), one per symbol. The index keeps no shapes: reading
+// (see fingerprint), one per symbol, in the parser's scratch: valid until
+// its next parse. The index keeps no shapes: reading
 // the canonical stream is a large part of a parse, and a shape is needed
 // only for the few symbols whose hash an anchor no longer matches, which
 // Parse computes from their file (see Symbol).
@@ -190,7 +192,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 		p.canon = canonTokens(&p.scratch, l.Name, src, p.spans, p.canon[:0])
 	}
 	if l.grammar == nil {
-		header = parseGo(f, src, p.lines, p.spans, &p.goSkel)
+		header = parseGo(f, src, p.lines, p.spans, &p.goSc)
 	} else {
 		var err error
 		header, err = p.parseTS(ctx, l, f, src)
@@ -208,7 +210,12 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, hash string
 	}
 	var sums []digests
 	if raw {
-		sums = make([]digests, len(f.Symbols))
+		// Each is written in full by fingerprint, or left not ok.
+		if cap(p.sums) < len(f.Symbols) {
+			p.sums = make([]digests, len(f.Symbols))
+		}
+		sums = p.sums[:len(f.Symbols)]
+		clear(sums)
 	}
 	switch {
 	case raw:
@@ -263,11 +270,14 @@ func (p *Parser) trim() {
 		p.squeezed = squeezed{}
 	}
 	p.forest.trim()
-	if cap(p.goSkel.buf) > 1<<22 || cap(p.goSkel.shifts) > 1<<16 {
-		p.goSkel = goSkel{}
+	if cap(p.goSc.skel.buf) > 1<<22 || cap(p.goSc.skel.shifts) > 1<<16 {
+		p.goSc.skel = goSkel{}
 	}
 	if cap(p.buf) > 1<<22 {
 		p.buf = nil
+	}
+	if cap(p.sums) > 1<<14 {
+		p.sums = nil
 	}
 }
 

@@ -51,8 +51,7 @@ func TestGoSkeletonErrorPosition(t *testing.T) {
 	// file's, not the skeleton's.
 	src := []byte("package a\n\nfunc f() { return 1 } )\n")
 	f := &File{Path: "x.go"}
-	var sk goSkel
-	parseGo(f, src, lineStarts(src), goLexer{}.tokens(src, nil), &sk)
+	parseGo(f, src, lineStarts(src), goLexer{}.tokens(src, nil), &goScratch{})
 	if len(f.Errors) == 0 {
 		t.Fatal("no syntax error reported")
 	}
@@ -128,7 +127,7 @@ func FuzzGoSkeleton(f *testing.F) {
 			return true
 		})
 		f := &File{Path: "x.go"}
-		parseGo(f, src, ls, goLexer{}.tokens(src, nil), &goSkel{})
+		parseGo(f, src, ls, goLexer{}.tokens(src, nil), &goScratch{})
 		if got, want := goImportNames(f.Imports), goSelectorNames(src); got != want {
 			t.Fatalf("names used through imports of %q\n got %s\nwant %s", src, got, want)
 		}
