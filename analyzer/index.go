@@ -1527,10 +1527,7 @@ func topNames(v []byte) []string {
 // all of it.
 func namesIn(tx *graph.Tx, t string) []string {
 	if v, err := tx.Get(nsTop, t); err == nil && len(v) > 0 && v[0] == recordFormat {
-		if len(v) == 1 {
-			return nil
-		}
-		return strings.Split(string(v[1:]), "\x00")
+		return topNames(v)
 	}
 	v, err := tx.Get(nsSymbols, t)
 	if err != nil {

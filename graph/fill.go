@@ -122,7 +122,8 @@ func (f *Filler) Set(ns, key string, val []byte) error {
 // Batch so that a caller can write into either).
 func (f *Filler) SetOwned(ns, key string, val []byte) error { return f.Set(ns, key, val) }
 
-// Delete removes ns/key from what was given before.
+// Delete removes ns/key, given before or held by the store before the
+// fill, as a Batch's Delete does.
 func (f *Filler) Delete(ns, key string) error {
 	if err := validNS(ns); err != nil {
 		return err

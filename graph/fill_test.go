@@ -419,3 +419,39 @@ func TestFillKilled(t *testing.T) {
 		})
 	}
 }
+
+// A fill's Delete removes a key the store held before it, as a batch's
+// does, and its Set replaces one.
+func TestFillDeletesWhatTheStoreHeld(t *testing.T) {
+	ref := openMem(t)
+	holdLearnings(t, ref)
+	err := ref.Batch(func(b *Batch) error {
+		if err := b.Delete("lrn", "k1"); err != nil {
+			return err
+		}
+		return b.Set("lrn", "k2", []byte("retitled"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := contents(t, ref)
+
+	s, err := Open(t.TempDir(), Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	holdLearnings(t, s)
+	err = s.Fill(context.Background(), func(f *Filler) error {
+		if err := f.Delete("lrn", "k1"); err != nil {
+			return err
+		}
+		return f.Set("lrn", "k2", []byte("retitled"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := contents(t, s); got != want {
+		t.Fatalf("fill differs from a batch:\n%s\n---\n%s", got, want)
+	}
+}

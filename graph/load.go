@@ -178,13 +178,21 @@ func restore(db *badger.DB, base [][2][]byte) error {
 
 // withBase puts base, keys in ascending order and their values, among the
 // keys put through it: a key of both is put once, with the value put
-// through withBase.
+// through withBase, and a key dropped through it is not put at all.
 type withBase struct {
 	w    bulkWriter
 	base [][2][]byte
 }
 
 func (b *withBase) put(k, v []byte) error {
+	if err := b.drop(k); err != nil {
+		return err
+	}
+	return b.w.put(k, v)
+}
+
+// drop puts the keys of base before k and leaves out k's.
+func (b *withBase) drop(k []byte) error {
 	for len(b.base) > 0 {
 		c := bytes.Compare(b.base[0][0], k)
 		if c > 0 {
@@ -197,7 +205,7 @@ func (b *withBase) put(k, v []byte) error {
 		}
 		b.base = b.base[1:]
 	}
-	return b.w.put(k, v)
+	return nil
 }
 
 func (b *withBase) flush() error {
@@ -403,14 +411,21 @@ func (l *loader) write(w bulkWriter, kv *runs) error {
 	return l.put(w, l.runs)
 }
 
-// put puts the keys of rs in ascending order.
+// put puts the keys of rs in ascending order. A key rs deletes is not
+// put, and when w holds what the store held (withBase), that loses it too.
 func (l *loader) put(w bulkWriter, rs *runs) error {
 	i := 0
-	return rs.merge(func(k, v []byte) error {
+	return rs.merge(func(k, v []byte, del bool) error {
 		if i++; i%4096 == 0 {
 			if err := l.ctx.Err(); err != nil {
 				return err
 			}
+		}
+		if del {
+			if b, ok := w.(*withBase); ok {
+				return b.drop(k)
+			}
+			return nil
 		}
 		if err := w.put(k, v); err != nil {
 			return fmt.Errorf("load: %w", err)

@@ -387,16 +387,11 @@ func removeRunFiles(dir string) {
 }
 
 // merge calls fn with every key of the runs and its value in ascending
-// order; of equal keys only the one given last, and none when that one
-// deletes the key. k and v are valid during the call.
-func (rs *runs) merge(fn func(k, v []byte) error) error {
+// order; of equal keys only the one given last, which may delete the key
+// (del). k and v are valid during the call.
+func (rs *runs) merge(fn func(k, v []byte, del bool) error) error {
 	if len(rs.files) == 0 {
-		return each(rs.cur, func(k, v []byte, del bool) error {
-			if del {
-				return nil
-			}
-			return fn(k, v)
-		})
+		return each(rs.cur, fn)
 	}
 	var h cursors
 	for i, f := range rs.files {
@@ -421,10 +416,8 @@ func (rs *runs) merge(fn func(k, v []byte) error) error {
 		// The latest run comes first among equal keys: the others'
 		// are older duplicates.
 		if first || !bytes.Equal(c.k, last) {
-			if !c.del {
-				if err := fn(c.k, c.v); err != nil {
-					return err
-				}
+			if err := fn(c.k, c.v, c.del); err != nil {
+				return err
 			}
 			last = append(last[:0], c.k...)
 			first = false
