@@ -64,8 +64,9 @@ func (e entity) String() string {
 
 // loadOracle reads the datasets under dir (RefactoringMiner's
 // src/test/resources/oracle): tse-dataset/*.json, python-dataset and
-// javascript-dataset.
-func loadOracle(dir string) ([]commit, error) {
+// javascript-dataset, and main, a sample of the main oracle (data.json,
+// the same record format as python-dataset), when that file exists.
+func loadOracle(dir, main string) ([]commit, error) {
 	var out []commit
 	tse, _ := filepath.Glob(filepath.Join(dir, "tse-dataset", "*.json"))
 	sort.Strings(tse)
@@ -97,35 +98,54 @@ func loadOracle(dir string) ([]commit, error) {
 			out = append(out, c)
 		}
 	}
-	for _, ds := range []struct{ name, lang string }{{"python", "python"}, {"javascript", "javascript"}} {
-		p := filepath.Join(dir, ds.name+"-dataset", "data.json")
-		b, err := os.ReadFile(p)
-		if os.IsNotExist(err) {
+	for _, ds := range []struct{ name, lang, path string }{
+		{"python", "python", filepath.Join(dir, "python-dataset", "data.json")},
+		{"javascript", "javascript", filepath.Join(dir, "javascript-dataset", "data.json")},
+		{"main", "java", main},
+	} {
+		if ds.path == "" {
 			continue
 		}
+		cs, err := loadArray(ds.path, ds.name, ds.lang)
 		if err != nil {
 			return nil, err
 		}
-		var d []struct {
-			Repository string `json:"repository"`
-			SHA        string `json:"sha1"`
-			Refs       []struct {
-				Type        string `json:"type"`
-				Description string `json:"description"`
-				Validation  string `json:"validation"`
-			} `json:"refactorings"`
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+// loadArray reads a JSON array of {repository, sha1, refactorings: [{type,
+// description, validation}]}; a file that does not exist holds no
+// commits.
+func loadArray(path, dataset, lang string) ([]commit, error) {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var d []struct {
+		Repository string `json:"repository"`
+		SHA        string `json:"sha1"`
+		Refs       []struct {
+			Type        string `json:"type"`
+			Description string `json:"description"`
+			Validation  string `json:"validation"`
+		} `json:"refactorings"`
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []commit
+	for _, r := range d {
+		c := commit{Dataset: dataset, Project: repoName(r.Repository), SHA: r.SHA, Lang: lang}
+		for _, x := range r.Refs {
+			rest := strings.TrimPrefix(x.Description, x.Type+" ")
+			c.add(x.Type, rest, x.Validation == "TP" || x.Validation == "CTP")
 		}
-		if err := json.Unmarshal(b, &d); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		for _, r := range d {
-			c := commit{Dataset: ds.name, Project: repoName(r.Repository), SHA: r.SHA, Lang: ds.lang}
-			for _, x := range r.Refs {
-				rest := strings.TrimPrefix(x.Description, x.Type+" ")
-				c.add(x.Type, rest, x.Validation == "TP" || x.Validation == "CTP")
-			}
-			out = append(out, c)
-		}
+		out = append(out, c)
 	}
 	return out, nil
 }
