@@ -175,7 +175,7 @@ func TestFillWritesWhatBatchAndLoadWrite(t *testing.T) {
 			}
 			s.runBytes = 16 << 10
 			streamed := false
-			s.loading = func() { streamed = true }
+			s.loading = func(int) error { streamed = true; return nil }
 			if err := s.Fill(context.Background(), x.give); err != nil {
 				t.Fatal(err)
 			}
@@ -258,7 +258,7 @@ func TestFillFailureLeavesTheStore(t *testing.T) {
 				case "cancelled while giving":
 					cancel()
 				case "cancelled while streaming":
-					s.loading = cancel
+					s.loading = func(int) error { cancel(); return nil }
 				case "refused":
 					want = ErrTooBig
 					if err := f.Set("axs", "big", make([]byte, maxValue+1)); err != nil {
@@ -368,7 +368,7 @@ func fillChild(s *Store, stage string) int {
 		time.Sleep(time.Hour)
 	}
 	if stage == "streaming" {
-		s.loading = hold
+		s.loading = func(int) error { hold(); return nil }
 	}
 	err := s.Fill(context.Background(), func(f *Filler) error {
 		half := x

@@ -156,7 +156,7 @@ func TestLoadFailureWritesNothing(t *testing.T) {
 			defer cancel()
 			bad := errors.New("bad input")
 			if stage == "streaming" {
-				s.loading = cancel
+				s.loading = func(int) error { cancel(); return nil }
 			}
 			err = s.LoadFrom(ctx, func(node func(Node) error, edge func(Edge) error) error {
 				err := reading(nodes, edges, -1, nil)(node, edge)
@@ -198,7 +198,7 @@ func loadChild(s *Store, stage string) int {
 		time.Sleep(time.Hour)
 	}
 	if stage == "streaming" {
-		s.loading = hold
+		s.loading = func(int) error { hold(); return nil }
 	}
 	at := -1
 	if stage == "reading" {

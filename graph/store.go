@@ -85,10 +85,13 @@ type Store struct {
 	// stream writer (tests lower it).
 	streamMin int
 	// runBytes bounds a run of a load's sorted keys (see runs), 0 for
-	// loadRunBytes; loading, when set, runs once a stream load has begun
-	// to replace the tables. Tests set them.
-	runBytes int
-	loading  func()
+	// loadRunBytes; partBytes bounds a part of a stream load (see parts),
+	// 0 for partSize's; loading, when set, runs as each part of a stream
+	// load begins (the first replaces the tables), and fails the load
+	// when it returns an error. Tests set them.
+	runBytes  int
+	partBytes int
+	loading   func(part int) error
 	// created is set when Open created the database: its first writer
 	// fills it in bulk (see valueThreshold).
 	created bool
@@ -596,10 +599,21 @@ func (s *Store) reopen(readOnly, collect bool, what, busy string) error {
 		return err
 	}
 	defer s.exclusive.Unlock()
+	if err := s.cycle(readOnly, collect); err != nil {
+		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
+	}
+	s.names.clear()
+	return s.read(s.loadCounters)
+}
+
+// cycle closes the handle (see reopen) and opens the database again, for a
+// caller that holds s.upgrade and s.exclusive. On failure the Store is
+// closed.
+func (s *Store) cycle(readOnly, collect bool) error {
 	err := s.closeHandle(s.db, collect)
 	s.db = nil
 	if err != nil {
-		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
+		return err
 	}
 	db, ro, err := s.openDB(readOnly, false)
 	if err == nil && !ro {
@@ -612,12 +626,11 @@ func (s *Store) reopen(readOnly, collect bool, what, busy string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
+		return err
 	}
 	s.db = db
 	s.readOnly.Store(ro)
-	s.names.clear()
-	return s.read(s.loadCounters)
+	return nil
 }
 
 // writable makes sure the Store's handle can write, reopening the database
