@@ -327,15 +327,18 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 	delay := 5 * time.Millisecond
 	repaired := false // empty log files of a crashed writer removed once
 	var unmark func() // removes this writer's waiting marker
+	loader := ""      // a process loading into the database
+	waited := false
 	for {
 		var db *badger.DB
 		var err error
 		if tryReadOnly {
 			db, err = s.openHandle(s.badgerOptions(false).WithReadOnly(true))
 			if err == nil {
-				return db, true, nil
-			}
-			if !isLockErr(err) {
+				if loader, err = s.aside(db, waited); err != nil || loader == "" {
+					return db, true, err
+				}
+			} else if !isLockErr(err) {
 				// A crashed writer left a write-ahead log to replay, or
 				// the store needs repair: only a writer can do that.
 				tryReadOnly = false
@@ -354,9 +357,10 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 					compactOnClose = true
 					continue
 				}
-				return db, false, nil
-			}
-			if !isLockErr(err) {
+				if loader, err = s.aside(db, waited); err != nil || loader == "" {
+					return db, false, err
+				}
+			} else if !isLockErr(err) {
 				if !repaired {
 					// Badger sizes an empty log file while failing on it,
 					// and opens it the next time (dgraph-io/badger#2207).
@@ -382,13 +386,36 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 			if pid := lockHolder(s.dir); pid != "" {
 				holder = " (pid " + pid + ")"
 			}
+			if loader != "" {
+				holder = " (pid " + loader + ", loading into it)"
+			}
 			return nil, false, fmt.Errorf("open store %s: %w%s; waited %s, try again when it finishes", s.dir, ErrLocked, holder, max(wait, 0))
 		}
 		time.Sleep(min(delay, remaining))
+		waited = true
 		if delay < 100*time.Millisecond {
 			delay *= 2
 		}
 	}
+}
+
+// aside closes db, just opened, when another process is loading into the
+// database (see loadingElsewhere), and returns that process's id: openDB
+// then waits for it as for a lock. After waiting (waited), it also looks
+// for a process that died while loading (see Open), and closes db with
+// ErrCorrupt when one did.
+func (s *Store) aside(db *badger.DB, waited bool) (string, error) {
+	if waited {
+		if name := diedOpening(s.dir); name != "" {
+			_ = s.closeHandle(db, false) // the damage is what to report
+			return "", fmt.Errorf("open store %s: %w: a process died while loading it (%s left behind)", s.dir, ErrCorrupt, name)
+		}
+	}
+	pid := loadingElsewhere(s.dir)
+	if pid == "" {
+		return "", nil
+	}
+	return pid, s.closeHandle(db, false)
 }
 
 // openHandle opens a Badger handle with a logger of its own (see fault),
