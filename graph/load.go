@@ -24,10 +24,11 @@ import (
 // that error to read, and LoadFrom returns it whatever read returns.
 //
 // A load into a store that holds nothing but its schema goes through
-// Badger's stream writer (see Load) and is atomic: an error or a cancelled
-// ctx leaves the store empty again, and a process killed meanwhile leaves
-// a marker that makes the next Open report ErrCorrupt, so that the caller
-// rebuilds the store. Into a store that holds a graph, a load is not
+// Badger's stream writer (see Load), in parts (see Fill), and is atomic:
+// an error or a cancelled ctx leaves the store empty again, and a process
+// killed meanwhile leaves a marker that makes the next Open report
+// ErrCorrupt, so that the caller rebuilds the store; until the load ends,
+// another process's Open waits for it. Into a store that holds a graph, a load is not
 // atomic: after a failure, run it again.
 func (s *Store) LoadFrom(ctx context.Context, read func(node func(Node) error, edge func(Edge) error) error) error {
 	if err := s.writable(); err != nil {
