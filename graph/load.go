@@ -28,8 +28,8 @@ import (
 // an error or a cancelled ctx leaves the store empty again, and a process
 // killed meanwhile leaves a marker that makes the next Open report
 // ErrCorrupt, so that the caller rebuilds the store; until the load ends,
-// another process's Open waits for it. Into a store that holds a graph, a load is not
-// atomic: after a failure, run it again.
+// another process's Open waits for it. Into a store that holds a graph, a
+// load is not atomic: after a failure, run it again.
 func (s *Store) LoadFrom(ctx context.Context, read func(node func(Node) error, edge func(Edge) error) error) error {
 	if err := s.writable(); err != nil {
 		return fmt.Errorf("load: %w", err)
@@ -179,7 +179,9 @@ func (l *loader) stream(base [][2][]byte, kv *runs) error {
 // badger.StreamWriter.PrepareIncremental): into the level above the last
 // part's, each part a range of keys after the ones before it. The first
 // part replaces the whole database, as a stream load does; the levels
-// bound the parts to most, and the last takes what is left.
+// bound the parts to most, and the last takes what is left. A reopening
+// that fails leaves the Store closed and the load's marker in place, for
+// the next Open to report.
 type parts struct {
 	s     *Store
 	size  int64 // bytes of a part's keys and values
