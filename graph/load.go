@@ -237,8 +237,10 @@ func (p *parts) cancel() {
 }
 
 // partFloor is the least a part of a stream load takes (see parts): each
-// part costs a reopening of the database.
-const partFloor = 16 << 20
+// part after the first costs a reopening of the database, which reads the
+// value-log file just written through (see Store.cycle), and a smaller
+// part saves less memory than that costs (see BENCHMARKS.md).
+const partFloor = 32 << 20
 
 // partSize returns the bytes of keys and values of a part of the load (see
 // parts): the load's, roughly, spread over the levels there is room for,
