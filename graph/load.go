@@ -135,7 +135,8 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 func (l *loader) stream(base [][2][]byte, kv *runs) error {
 	s := l.s
 	unmark := markLoading(s.dir)
-	p := &parts{s: s, size: l.partSize(base, kv), most: s.db.Opts().MaxLevels - 1}
+	most := s.db.Opts().MaxLevels - 1
+	p := &parts{s: s, size: l.partSize(base, kv, most), most: most}
 	err := p.begin()
 	if err != nil {
 		err = fmt.Errorf("load: %w", err)
@@ -243,9 +244,9 @@ func (p *parts) cancel() {
 const partFloor = 32 << 20
 
 // partSize returns the bytes of keys and values of a part of the load (see
-// parts): the load's, roughly, spread over the levels there is room for,
-// and no less than partFloor.
-func (l *loader) partSize(base [][2][]byte, kv *runs) int64 {
+// parts): the load's, roughly, spread evenly over as many parts of
+// partFloor as it fills, one at least and most at most.
+func (l *loader) partSize(base [][2][]byte, kv *runs, most int) int64 {
 	if l.s.partBytes > 0 {
 		return int64(l.s.partBytes)
 	}
@@ -266,7 +267,8 @@ func (l *loader) partSize(base [][2][]byte, kv *runs) int64 {
 			n += int64(len(k) + len(v))
 		}
 	}
-	return max(partFloor, n/int64(l.s.db.Opts().MaxLevels-1)+1)
+	parts := min(max(n/partFloor, 1), int64(most))
+	return max(n/parts+1, partFloor)
 }
 
 // restore empties db and writes base back into it.
