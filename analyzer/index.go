@@ -263,12 +263,12 @@ func (u *indexRun) fill(ctx context.Context, f *graph.Filler) error {
 }
 
 // fillMaxSource is the most bytes of files to read for which a first
-// index fills the store (see fill). A fill's tables and value log stay
-// mapped, and count as the process's memory, until the store closes, so
-// that its memory grows with the store it writes, while batches reopen
-// the store as they go (see reopen) and hold a bounded part of it: past
-// this size a fill would take more memory than batches (see BENCHMARKS.md).
-const fillMaxSource = 160 << 20
+// index fills the store (see fill). A fill writes the store in parts,
+// releasing what it wrote between them (see graph.Store.Fill), but in no
+// more parts than the store has levels for: past this size its parts, and
+// the memory they hold, would grow past what batches, which reopen the
+// store as they go (see reopen), hold (see BENCHMARKS.md).
+const fillMaxSource = 1 << 30
 
 // todoBytes is the size of the files to read.
 func (u *indexRun) todoBytes() int64 {

@@ -274,9 +274,15 @@ const (
 	streamBuffers = 3
 )
 
-func newStreamLoad(db *badger.DB) (*streamLoad, error) {
+// newStreamLoad begins a stream load; incremental adds to the database
+// (see parts) rather than replacing it.
+func newStreamLoad(db *badger.DB, incremental bool) (*streamLoad, error) {
 	sw := db.NewStreamWriter()
-	if err := sw.Prepare(); err != nil {
+	prepare := sw.Prepare
+	if incremental {
+		prepare = sw.PrepareIncremental
+	}
+	if err := prepare(); err != nil {
 		sw.Cancel()
 		return nil, err
 	}

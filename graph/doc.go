@@ -12,7 +12,8 @@
 // almost nothing to open and close it; a writer compacts level 0 on close
 // only once short writers have left several tables there. Badger keeps
 // every file it wrote mapped while its handle is open; a bulk writer calls
-// Reopen between batches to release those pages. Nothing of
+// Reopen between batches to release those pages, and Fill and LoadFrom
+// reopen the store between the parts they stream. Nothing of
 // Badger leaks out: callers see Store, Tx, Batch and domain types, and every
 // byte slice they get is their own copy.
 //

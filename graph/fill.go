@@ -22,14 +22,18 @@ var ErrNotEmpty = errors.New("store not empty")
 // temporary files in the store's directory (see runs); nodes, and what
 // the store held, are kept in memory. What the stream writer writes stays
 // mapped until the store is reopened or closed, as everything Badger
-// writes does (see Reopen): the memory of a fill grows with the store.
+// writes does (see Reopen): Fill writes in parts of ascending keys,
+// reopening the store between them (see parts), so that it holds one part
+// mapped at a time; the store's levels bound the parts (see parts), so a
+// part, and the memory of a fill, still grows with the store.
 //
 // Fill is atomic: an error of fill is returned as it is and leaves the
 // store as it was, and so does an error while writing or a cancelled ctx;
 // a process killed while Fill writes leaves a marker that makes the next
 // Open report ErrCorrupt (see LoadFrom), so that the caller rebuilds the
-// store. While Fill runs, the Store's other calls wait for it, so that
-// none sees a store half written: fill must not call them.
+// store. While Fill runs, the Store's other calls wait for it, and so does
+// another process's Open, between two parts too, so that none sees a
+// store half written: fill must not call them.
 //
 // A store that holds more than a few megabytes (fillBaseBytes), or one in
 // memory, is not filled: Fill returns ErrNotEmpty without calling fill, and the caller

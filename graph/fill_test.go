@@ -153,10 +153,25 @@ func holdLearnings(t *testing.T, s *Store) {
 // A fill writes what a batch and a load write, in one pass of the stream
 // writer, with its entries and edges sorted in runs spilled to files, into
 // an empty store or one holding learnings, which it keeps.
+//
+// It writes in parts (see parts): one, a few, or more than there are
+// levels for, when the last part takes what is left.
 func TestFillWritesWhatBatchAndLoadWrite(t *testing.T) {
 	x := newFillSample()
-	for _, held := range []bool{false, true} {
-		t.Run(fmt.Sprintf("held=%v", held), func(t *testing.T) {
+	for _, c := range []struct {
+		held      bool
+		partBytes int
+		parts     string // how many parts the fill writes
+	}{
+		{false, 0, "one"},
+		{true, 0, "one"},
+		{false, 256 << 10, "few"},
+		{true, 256 << 10, "few"},
+		{false, 4 << 10, "all"},
+		{true, 4 << 10, "all"},
+	} {
+		held := c.held
+		t.Run(fmt.Sprintf("held=%v/parts=%s", held, c.parts), func(t *testing.T) {
 			ref := openMem(t)
 			if held {
 				holdLearnings(t, ref)
@@ -174,14 +189,16 @@ func TestFillWritesWhatBatchAndLoadWrite(t *testing.T) {
 				holdLearnings(t, s)
 			}
 			s.runBytes = 16 << 10
-			streamed := false
-			s.loading = func() { streamed = true }
+			s.partBytes = c.partBytes
+			parts := 0
+			s.loading = func(n int) error { parts = n; return nil }
 			if err := s.Fill(context.Background(), x.give); err != nil {
 				t.Fatal(err)
 			}
-			if !streamed {
+			if parts == 0 {
 				t.Fatal("the fill did not go through the stream writer")
 			}
+			wantParts(t, s, parts, c.parts)
 			if got := contents(t, s); got != want {
 				t.Fatalf("fill differs from batch and load:\n%.2000s\n---\n%.2000s", got, want)
 			}
@@ -205,6 +222,35 @@ func TestFillWritesWhatBatchAndLoadWrite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wantParts checks that a stream load wrote parts parts, as many as want
+// says ("one", "few": more than one and fewer than there are levels for,
+// "all": as many as there are levels for), each into a level of its own,
+// and none into level 0.
+func wantParts(t *testing.T, s *Store, parts int, want string) {
+	t.Helper()
+	most := s.db.Opts().MaxLevels - 1
+	switch {
+	case want == "one" && parts != 1,
+		want == "few" && (parts < 2 || parts >= most),
+		want == "all" && parts != most:
+		t.Fatalf("%d parts written, want %s (room for %d)", parts, want, most)
+	}
+	filled := 0
+	for _, l := range s.db.Levels() {
+		if l.NumTables == 0 {
+			continue
+		}
+		if l.Level == 0 {
+			t.Fatalf("a part went into level 0: %+v", s.db.Levels())
+		}
+		filled++
+	}
+	if filled != parts {
+		t.Fatalf("%d parts in %d levels: %+v", parts, filled, s.db.Levels())
+	}
+	t.Logf("%d parts", parts)
 }
 
 // A store in memory, or one holding more than Fill takes along, is not
@@ -233,7 +279,8 @@ func TestFillRefuses(t *testing.T) {
 func TestFillFailureLeavesTheStore(t *testing.T) {
 	x := newFillSample()
 	bad := errors.New("bad input")
-	for _, stage := range []string{"giving", "cancelled while giving", "cancelled while streaming", "refused"} {
+	for _, stage := range []string{"giving", "cancelled while giving", "cancelled while streaming", "refused",
+		"failed as part 1 begins", "failed as part 3 begins", "failed as the last part begins", "cancelled in part 2"} {
 		t.Run(stage, func(t *testing.T) {
 			dir := t.TempDir()
 			s, err := Open(dir, Options{Schema: 1})
@@ -244,9 +291,34 @@ func TestFillFailureLeavesTheStore(t *testing.T) {
 			holdLearnings(t, s)
 			before := contents(t, s)
 			s.runBytes = 16 << 10
+			s.partBytes = 8 << 10
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var want error = context.Canceled
+			var at int // the part that fails
+			fmt.Sscanf(stage, "failed as part %d begins", &at)
+			if stage == "failed as the last part begins" {
+				at = s.db.Opts().MaxLevels - 1
+			}
+			if at > 0 {
+				want = bad
+				s.loading = func(n int) error {
+					if n == at {
+						return bad
+					}
+					return nil
+				}
+			}
+			if stage == "cancelled in part 2" {
+				// Noticed further on, among the part's keys or a
+				// later part's.
+				s.loading = func(n int) error {
+					if n == 2 {
+						cancel()
+					}
+					return nil
+				}
+			}
 			err = s.Fill(ctx, func(f *Filler) error {
 				switch stage {
 				case "giving":
@@ -258,7 +330,7 @@ func TestFillFailureLeavesTheStore(t *testing.T) {
 				case "cancelled while giving":
 					cancel()
 				case "cancelled while streaming":
-					s.loading = cancel
+					s.loading = func(int) error { cancel(); return nil }
 				case "refused":
 					want = ErrTooBig
 					if err := f.Set("axs", "big", make([]byte, maxValue+1)); err != nil {
@@ -288,7 +360,8 @@ func TestFillFailureLeavesTheStore(t *testing.T) {
 }
 
 // While a fill runs, readers of the same Store wait for it: each sees the
-// store as it was or as it is after, never a part of the fill.
+// store as it was or as it is after, never a part of the fill, nor the
+// database reopened between its parts.
 func TestFillReadersSeeAllOrNothing(t *testing.T) {
 	x := newFillSample()
 	s, err := Open(t.TempDir(), Options{Schema: 1})
@@ -296,7 +369,7 @@ func TestFillReadersSeeAllOrNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.runBytes = 16 << 10
+	s.runBytes, s.partBytes = 16<<10, 8<<10
 	ref := openMem(t)
 	x.write(t, ref)
 	full := len(exported(t, ref).Edges)
@@ -367,8 +440,19 @@ func fillChild(s *Store, stage string) int {
 		fmt.Println(stage)
 		time.Sleep(time.Hour)
 	}
-	if stage == "streaming" {
-		s.loading = hold
+	switch stage {
+	case "streaming":
+		s.loading = func(int) error { hold(); return nil }
+	case "parts":
+		// Killed after two parts were written and the database was
+		// reopened.
+		s.partBytes = 8 << 10
+		s.loading = func(n int) error {
+			if n == 3 {
+				hold()
+			}
+			return nil
+		}
 	}
 	err := s.Fill(context.Background(), func(f *Filler) error {
 		half := x
@@ -394,7 +478,7 @@ func fillChild(s *Store, stage string) int {
 // that makes the next Open report damage, so that the caller rebuilds
 // the store. Neither leaves a spilled run behind.
 func TestFillKilled(t *testing.T) {
-	for _, stage := range []string{"giving", "streaming"} {
+	for _, stage := range []string{"giving", "streaming", "parts"} {
 		t.Run(stage, func(t *testing.T) {
 			dir := t.TempDir()
 			s, err := Open(dir, Options{Schema: 1})

@@ -24,11 +24,12 @@ import (
 // that error to read, and LoadFrom returns it whatever read returns.
 //
 // A load into a store that holds nothing but its schema goes through
-// Badger's stream writer (see Load) and is atomic: an error or a cancelled
-// ctx leaves the store empty again, and a process killed meanwhile leaves
-// a marker that makes the next Open report ErrCorrupt, so that the caller
-// rebuilds the store. Into a store that holds a graph, a load is not
-// atomic: after a failure, run it again.
+// Badger's stream writer (see Load), in parts (see Fill), and is atomic:
+// an error or a cancelled ctx leaves the store empty again, and a process
+// killed meanwhile leaves a marker that makes the next Open report
+// ErrCorrupt, so that the caller rebuilds the store; until the load ends,
+// another process's Open waits for it. Into a store that holds a graph, a
+// load is not atomic: after a failure, run it again.
 func (s *Store) LoadFrom(ctx context.Context, read func(node func(Node) error, edge func(Edge) error) error) error {
 	if err := s.writable(); err != nil {
 		return fmt.Errorf("load: %w", err)
@@ -128,37 +129,146 @@ func (s *Store) load(ctx context.Context, maybeLarge bool, read func(node func(N
 // stream writes the load, and a fill's entries kv (nil for a load),
 // through Badger's stream writer, which replaces the whole store: base
 // are the keys it held, in order, which are written again among the
-// load's (see withBase). While it writes, a marker in the store's
-// directory says so (see markLoading); a failure puts base back.
+// load's (see withBase). It writes in parts (see parts). While it writes,
+// a marker in the store's directory says so (see markLoading); a failure
+// puts base back.
 func (l *loader) stream(base [][2][]byte, kv *runs) error {
 	s := l.s
 	unmark := markLoading(s.dir)
-	sw, err := newStreamLoad(s.db)
+	most := s.db.Opts().MaxLevels - 1
+	p := &parts{s: s, size: l.partSize(base, kv, most), most: most}
+	err := p.begin()
 	if err != nil {
 		err = fmt.Errorf("load: %w", err)
 	} else {
-		if s.loading != nil {
-			s.loading()
-		}
-		w := &withBase{w: sw, base: base}
+		w := &withBase{w: p, base: base}
 		err = l.write(w, kv)
 		if err == nil {
 			if err = w.flush(); err != nil {
 				err = fmt.Errorf("load: %w", err)
 			}
 		}
-		sw.cancel()
 	}
-	if err != nil {
-		// Put the store back as it was; should that fail too, the
-		// marker stays for the next Open to report.
-		if rerr := restore(s.db, base); rerr != nil {
-			unmark(false)
-			return fmt.Errorf("%w (and the store could not be emptied again: %v)", err, rerr)
-		}
+	p.cancel()
+	if err == nil {
+		unmark(true)
+		return nil
+	}
+	if s.db == nil {
+		// A reopening between parts failed: the store is closed, and
+		// the marker stays for the next Open to report.
+		unmark(false)
+		return err
+	}
+	// Put the store back as it was; should that fail too, the marker
+	// stays for the next Open to report.
+	if rerr := restore(s.db, base); rerr != nil {
+		unmark(false)
+		return fmt.Errorf("%w (and the store could not be emptied again: %v)", err, rerr)
 	}
 	unmark(true)
 	return err
+}
+
+// parts writes the keys of a stream load, in ascending order, in parts of
+// about size bytes of keys and values, each through a stream writer of its
+// own: Badger keeps every table and value-log page it writes mapped, and
+// counted in the process's memory, until the handle closes, so a load
+// written whole holds as much memory as the store takes on disk at its
+// end. After a part, parts closes the handle and opens the database again,
+// which releases those pages, and writes the next part incrementally (see
+// badger.StreamWriter.PrepareIncremental): into the level above the last
+// part's, each part a range of keys after the ones before it. The first
+// part replaces the whole database, as a stream load does; the levels
+// bound the parts to most, and the last takes what is left. A reopening
+// that fails leaves the Store closed and the load's marker in place, for
+// the next Open to report.
+type parts struct {
+	s     *Store
+	size  int64 // bytes of a part's keys and values
+	most  int   // parts there is room for
+	n     int   // parts begun
+	sofar int64 // bytes put into the current part
+	cur   *streamLoad
+}
+
+// begin ends the current part, if any, and begins the next.
+func (p *parts) begin() error {
+	s := p.s
+	if p.cur != nil {
+		if err := p.cur.flush(); err != nil {
+			return err
+		}
+		p.cur.cancel()
+		p.cur = nil
+		s.upgrade.Lock()
+		err := s.cycle(false, false)
+		s.upgrade.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	cur, err := newStreamLoad(s.db, p.n > 0)
+	if err != nil {
+		return err
+	}
+	p.cur, p.n, p.sofar = cur, p.n+1, 0
+	if s.loading != nil {
+		return s.loading(p.n)
+	}
+	return nil
+}
+
+func (p *parts) put(k, v []byte) error {
+	if p.sofar >= p.size && p.n < p.most {
+		if err := p.begin(); err != nil {
+			return err
+		}
+	}
+	p.sofar += int64(len(k) + len(v))
+	return p.cur.put(k, v)
+}
+
+func (p *parts) flush() error { return p.cur.flush() }
+
+func (p *parts) cancel() {
+	if p.cur != nil {
+		p.cur.cancel()
+	}
+}
+
+// partFloor is the least a part of a stream load takes (see parts): each
+// part after the first costs a reopening of the database, which reads the
+// value-log file just written through (see Store.cycle), and a smaller
+// part saves less memory than that costs (see BENCHMARKS.md).
+const partFloor = 32 << 20
+
+// partSize returns the bytes of keys and values of a part of the load (see
+// parts): the load's, roughly, spread evenly over as many parts of
+// partFloor as it fills, one at least and most at most.
+func (l *loader) partSize(base [][2][]byte, kv *runs, most int) int64 {
+	if l.s.partBytes > 0 {
+		return int64(l.s.partBytes)
+	}
+	n := l.runs.size()
+	if kv != nil {
+		n += kv.size()
+	}
+	for _, e := range base {
+		n += int64(len(e[0]) + len(e[1]))
+	}
+	for _, d := range l.nodes {
+		if !d.write {
+			continue
+		}
+		// An id key and a node key, each with a uid.
+		n += int64(2*len(d.id) + 24)
+		for k, v := range d.attrs {
+			n += int64(len(k) + len(v))
+		}
+	}
+	parts := min(max(n/partFloor, 1), int64(most))
+	return max(n/parts+1, partFloor)
 }
 
 // restore empties db and writes base back into it.

@@ -84,7 +84,7 @@ func TestLoadInRuns(t *testing.T) {
 			t.Fatalf("%s: %v weight %v, want the last given, %v", k, err, got.Weight, w)
 		}
 	}
-	for _, name := range []string{"stream", "batch"} {
+	for _, name := range []string{"stream", "stream in parts", "batch"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			s, err := Open(dir, Options{Schema: 1})
@@ -93,9 +93,14 @@ func TestLoadInRuns(t *testing.T) {
 			}
 			defer s.Close()
 			s.runBytes = 4 << 10
-			if name == "stream" {
+			parts := 0
+			s.loading = func(n int) error { parts = n; return nil }
+			switch name {
+			case "stream":
 				s.streamMin = 0
-			} else {
+			case "stream in parts":
+				s.streamMin, s.partBytes = 0, 4<<10
+			default:
 				s.streamMin = 1 << 30
 			}
 			hidden := false
@@ -115,6 +120,12 @@ func TestLoadInRuns(t *testing.T) {
 			checkAdjacency(t, s)
 			if left := leftovers(t, dir); len(left) > 0 {
 				t.Fatalf("left behind: %v", left)
+			}
+			switch name {
+			case "stream":
+				wantParts(t, s, parts, "one")
+			case "stream in parts":
+				wantParts(t, s, parts, "all")
 			}
 		})
 	}
@@ -156,7 +167,7 @@ func TestLoadFailureWritesNothing(t *testing.T) {
 			defer cancel()
 			bad := errors.New("bad input")
 			if stage == "streaming" {
-				s.loading = cancel
+				s.loading = func(int) error { cancel(); return nil }
 			}
 			err = s.LoadFrom(ctx, func(node func(Node) error, edge func(Edge) error) error {
 				err := reading(nodes, edges, -1, nil)(node, edge)
@@ -198,7 +209,7 @@ func loadChild(s *Store, stage string) int {
 		time.Sleep(time.Hour)
 	}
 	if stage == "streaming" {
-		s.loading = hold
+		s.loading = func(int) error { hold(); return nil }
 	}
 	at := -1
 	if stage == "reading" {

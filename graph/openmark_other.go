@@ -11,3 +11,5 @@ func markOpening(string) func() { return func() {} }
 func markLoading(string) func(bool) { return func(bool) {} }
 
 func diedOpening(string) string { return "" }
+
+func loadingElsewhere(string) string { return "" }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -94,6 +95,35 @@ func diedOpening(dir string) string {
 			// A process killed while making its marker, or one that
 			// could not remove it. Best effort: the next look tries again.
 			_ = os.Remove(p)
+		}
+	}
+	return ""
+}
+
+// loadingElsewhere returns the process id of another process that is
+// loading into the database in dir, "" when none is: its marker of
+// markLoading is in place and locked. A load in parts closes its handle
+// between them (see parts), when another process could open the database
+// half written.
+func loadingElsewhere(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	own := strconv.Itoa(os.Getpid())
+	for _, e := range entries {
+		pid, ok := strings.CutPrefix(e.Name(), loadMarkPrefix)
+		if !ok || pid == own {
+			continue
+		}
+		f, err := os.Open(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue // its process finished meanwhile
+		}
+		held := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil
+		_ = f.Close() // only read
+		if held {
+			return pid
 		}
 	}
 	return ""

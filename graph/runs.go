@@ -181,6 +181,7 @@ type runs struct {
 	tmp   []runKey       // scratch space of the sort
 	files []*os.File     // spilled runs, in order
 	left  []string       // names of files not yet removed
+	bytes int64          // of the keys and values of the sorted runs
 }
 
 func newEdgeRuns(dir string, limit int) *runs {
@@ -287,6 +288,7 @@ func (rs *runs) spill(r sortedRun) error {
 	err = each(r, func(k, v []byte, del bool) error {
 		// The value's length, shifted left, leaves room for a bit
 		// saying the key is deleted.
+		rs.bytes += int64(len(k) + len(v))
 		head = binary.AppendUvarint(head[:0], uint64(len(k)))
 		head = binary.AppendUvarint(head, uint64(len(v))<<1|b2u(del))
 		w.Write(head)
@@ -316,6 +318,17 @@ func (rs *runs) finish() error {
 	rs.tmp = rs.cur.sort(rs.tmp)
 	rs.tmp = nil
 	return nil
+}
+
+// size returns how many bytes the keys and values of the runs take, once
+// they are finished or all spilled.
+func (rs *runs) size() int64 {
+	n := rs.bytes
+	_ = each(rs.cur, func(k, v []byte, _ bool) error { // fn fails nothing
+		n += int64(len(k) + len(v))
+		return nil
+	})
+	return n
 }
 
 // spillAll is finish for a load that wants the runs' memory back before

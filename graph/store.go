@@ -85,10 +85,13 @@ type Store struct {
 	// stream writer (tests lower it).
 	streamMin int
 	// runBytes bounds a run of a load's sorted keys (see runs), 0 for
-	// loadRunBytes; loading, when set, runs once a stream load has begun
-	// to replace the tables. Tests set them.
-	runBytes int
-	loading  func()
+	// loadRunBytes; partBytes bounds a part of a stream load (see parts),
+	// 0 for partSize's; loading, when set, runs as each part of a stream
+	// load begins (the first replaces the tables), and fails the load
+	// when it returns an error. Tests set them.
+	runBytes  int
+	partBytes int
+	loading   func(part int) error
 	// created is set when Open created the database: its first writer
 	// fills it in bulk (see valueThreshold).
 	created bool
@@ -324,15 +327,18 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 	delay := 5 * time.Millisecond
 	repaired := false // empty log files of a crashed writer removed once
 	var unmark func() // removes this writer's waiting marker
+	loader := ""      // a process loading into the database
+	waited := false
 	for {
 		var db *badger.DB
 		var err error
 		if tryReadOnly {
 			db, err = s.openHandle(s.badgerOptions(false).WithReadOnly(true))
 			if err == nil {
-				return db, true, nil
-			}
-			if !isLockErr(err) {
+				if loader, err = s.aside(db, waited); err != nil || loader == "" {
+					return db, true, err
+				}
+			} else if !isLockErr(err) {
 				// A crashed writer left a write-ahead log to replay, or
 				// the store needs repair: only a writer can do that.
 				tryReadOnly = false
@@ -351,9 +357,10 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 					compactOnClose = true
 					continue
 				}
-				return db, false, nil
-			}
-			if !isLockErr(err) {
+				if loader, err = s.aside(db, waited); err != nil || loader == "" {
+					return db, false, err
+				}
+			} else if !isLockErr(err) {
 				if !repaired {
 					// Badger sizes an empty log file while failing on it,
 					// and opens it the next time (dgraph-io/badger#2207).
@@ -379,13 +386,36 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 			if pid := lockHolder(s.dir); pid != "" {
 				holder = " (pid " + pid + ")"
 			}
+			if loader != "" {
+				holder = " (pid " + loader + ", loading into it)"
+			}
 			return nil, false, fmt.Errorf("open store %s: %w%s; waited %s, try again when it finishes", s.dir, ErrLocked, holder, max(wait, 0))
 		}
 		time.Sleep(min(delay, remaining))
+		waited = true
 		if delay < 100*time.Millisecond {
 			delay *= 2
 		}
 	}
+}
+
+// aside closes db, just opened, when another process is loading into the
+// database (see loadingElsewhere), and returns that process's id: openDB
+// then waits for it as for a lock. After waiting (waited), it also looks
+// for a process that died while loading (see Open), and closes db with
+// ErrCorrupt when one did.
+func (s *Store) aside(db *badger.DB, waited bool) (string, error) {
+	if waited {
+		if name := diedOpening(s.dir); name != "" {
+			_ = s.closeHandle(db, false) // the damage is what to report
+			return "", fmt.Errorf("open store %s: %w: a process died while loading it (%s left behind)", s.dir, ErrCorrupt, name)
+		}
+	}
+	pid := loadingElsewhere(s.dir)
+	if pid == "" {
+		return "", nil
+	}
+	return pid, s.closeHandle(db, false)
 }
 
 // openHandle opens a Badger handle with a logger of its own (see fault),
@@ -596,10 +626,21 @@ func (s *Store) reopen(readOnly, collect bool, what, busy string) error {
 		return err
 	}
 	defer s.exclusive.Unlock()
+	if err := s.cycle(readOnly, collect); err != nil {
+		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
+	}
+	s.names.clear()
+	return s.read(s.loadCounters)
+}
+
+// cycle closes the handle (see reopen) and opens the database again, for a
+// caller that holds s.upgrade and s.exclusive. On failure the Store is
+// closed.
+func (s *Store) cycle(readOnly, collect bool) error {
 	err := s.closeHandle(s.db, collect)
 	s.db = nil
 	if err != nil {
-		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
+		return err
 	}
 	db, ro, err := s.openDB(readOnly, false)
 	if err == nil && !ro {
@@ -612,12 +653,11 @@ func (s *Store) reopen(readOnly, collect bool, what, busy string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("store %s: %s: %w", s.dir, what, err)
+		return err
 	}
 	s.db = db
 	s.readOnly.Store(ro)
-	s.names.clear()
-	return s.read(s.loadCounters)
+	return nil
 }
 
 // writable makes sure the Store's handle can write, reopening the database
