@@ -379,10 +379,7 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 	}
 	best, conf := v.confidence(a, o, cands)
 	if best < 0 || conf < v.opts.Threshold {
-		for i, c := range cands {
-			if i == 3 {
-				break
-			}
+		for _, c := range listed(cands, 3) {
 			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
 		}
 		v.listSuccessor(a, o, r)
@@ -403,6 +400,21 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 		st = Drifted
 	}
 	r.set(st, ch, conf, reason)
+}
+
+// listed returns up to n candidates to offer, best first: those no other
+// vanished symbol claims before those it does (where that one went, most
+// likely).
+func listed(cands []candidate, n int) []candidate {
+	var out []candidate
+	for _, claimed := range []bool{false, true} {
+		for _, c := range cands {
+			if len(out) < n && (c.claimedBy != "") == claimed {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // listSuccessor adds o's successor in place (see successor) to the
@@ -526,6 +538,10 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 			// BreakOutside, AllowedInSwitchCase and NotAllowedInSwitchCase)
 			// reads this way: nobody can tell which part the anchor was
 			// about.
+			conf = min(conf, b.score/2)
+			continue
+		}
+		if splitTie(o, b, c) {
 			conf = min(conf, b.score/2)
 			continue
 		}
@@ -1379,7 +1395,11 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 		if top >= 0 && c.score < top-closeGap || checked == 16 {
 			break
 		}
-		if c.sameBody || c.score < 0.5 {
+		if c.sameBody {
+			c.claimedBy = v.copyOwner(ctx, o, *c)
+			continue
+		}
+		if c.score < 0.5 {
 			continue
 		}
 		checked++
@@ -1409,6 +1429,9 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 				c.rivalScore = max(c.rivalScore, oc.likeness())
 				if !ok || oc.score <= c.score+0.02 || !d.vanished {
 					continue // a symbol still there (changed) claims nothing
+				}
+				if v.wentElsewhere(ctx, bf, d.Symbol, c.sym) {
+					continue // it went elsewhere unchanged: it claims nothing more
 				}
 				_, dfq, _ := cutFQ(d.FQName)
 				c.claimedBy = dfq

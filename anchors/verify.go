@@ -54,6 +54,7 @@ type Verifier struct {
 	gone     sync.Map // Base path → symbols gone from the source, see vanished
 	pairs    sync.Map // path → the path it was renamed to, see renamedTo
 	removed  sync.Map // "" → Base files gone from the source, see removedFiles
+	whole    sync.Map // Base symbol → whether it went elsewhere unchanged, see wentWhole
 }
 
 // errStopScan ends a walk over the source's symbols early.

@@ -1,0 +1,44 @@
+package anchors_test
+
+import (
+	"testing"
+
+	"github.com/lorehq/lore/anchors"
+)
+
+// Where relocation doubts, the candidates it lists hold each place a
+// reviewer would weigh, so that the person can take one with anchor
+// accept --to. Each case is a scenario of testdata/anchors whose want
+// says the anchor is not followed.
+func TestDoubtsOffered(t *testing.T) {
+	for _, tc := range []struct {
+		scenario, spec string
+		want           []string // full names among the candidates
+	}{
+		// A property split in two: both halves.
+		{"python-copied-class-split", "pkg/data/paired_text_data.py::PairedTextData::text_tensor_name",
+			[]string{"pkg/data/paired_text_data.py::PairedTextData::source_text_name", "pkg/data/paired_text_data.py::PairedTextData::target_text_name"}},
+		// A test class split in three: the parts.
+		{"java-split-test-class", "src/test/java/org/example/rules/CollectorTest.java::CollectorTest::UsesCollectorCheckThat",
+			[]string{"src/test/java/org/example/rules/CollectorTest.java::CollectorTest::CheckMatcherThatFailsWithoutProvidedReason",
+				"src/test/java/org/example/rules/CollectorTest.java::CollectorTest::CheckTwoMatchersThatFail"}},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			before, after := scenarioSides(t, "../testdata/anchors/"+tc.scenario+".txtar")
+			a := baseline(t, before, tc.spec)
+			r := verify(t, after, anchors.Options{Base: before}, a)
+			if r.To != nil {
+				t.Fatalf("followed to %s (%.2f): %s", r.To.FQName, r.Confidence, r.Reason)
+			}
+			found := map[string]bool{}
+			for _, c := range r.Candidates {
+				found[c.Location.FQName] = true
+			}
+			for _, w := range tc.want {
+				if !found[w] {
+					t.Errorf("%s not among the candidates %v", w, r.Candidates)
+				}
+			}
+		})
+	}
+}
