@@ -13,7 +13,7 @@ import (
 func TestDoubtsOffered(t *testing.T) {
 	for _, tc := range []struct {
 		scenario, spec string
-		want           []string // full names among the candidates
+		want           []string // full names among the candidates (twice: two overloads)
 	}{
 		// A property split in two: both halves.
 		{"python-copied-class-split", "pkg/data/paired_text_data.py::PairedTextData::text_tensor_name",
@@ -22,6 +22,13 @@ func TestDoubtsOffered(t *testing.T) {
 		{"java-split-test-class", "src/test/java/org/example/rules/CollectorTest.java::CollectorTest::UsesCollectorCheckThat",
 			[]string{"src/test/java/org/example/rules/CollectorTest.java::CollectorTest::CheckMatcherThatFailsWithoutProvidedReason",
 				"src/test/java/org/example/rules/CollectorTest.java::CollectorTest::CheckTwoMatchersThatFail"}},
+		// Code and header parted: where the code went and the delegate
+		// with the header.
+		{"java-overload-took-header", "src/main/java/org/example/Checks.java::Checks::expectThrows",
+			[]string{"src/main/java/org/example/Checks.java::Checks::assertThrows", "src/main/java/org/example/Checks.java::Checks::assertThrows"}},
+		{"java-pulled-up-delegate", "src/main/java/org/example/gen/LifecycleMethod.java::LifecycleMethod::isReactiveSession",
+			[]string{"src/main/java/org/example/gen/MetaEntity.java::MetaEntity::usingReactiveSessionAccess",
+				"src/main/java/org/example/gen/AnnotatedMethod.java::AnnotatedMethod::isReactiveSessionAccess"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			before, after := scenarioSides(t, "../testdata/anchors/"+tc.scenario+".txtar")
@@ -30,14 +37,15 @@ func TestDoubtsOffered(t *testing.T) {
 			if r.To != nil {
 				t.Fatalf("followed to %s (%.2f): %s", r.To.FQName, r.Confidence, r.Reason)
 			}
-			found := map[string]bool{}
+			found := map[string]int{}
 			for _, c := range r.Candidates {
-				found[c.Location.FQName] = true
+				found[c.Location.FQName]++
 			}
 			for _, w := range tc.want {
-				if !found[w] {
+				if found[w] == 0 {
 					t.Errorf("%s not among the candidates %v", w, r.Candidates)
 				}
+				found[w]--
 			}
 		})
 	}

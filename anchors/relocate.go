@@ -62,6 +62,9 @@ type candidate struct {
 	// rivalScore is how like this one another vanished symbol of the
 	// files involved is, at best (-1: not looked at).
 	rivalScore float64
+	// delegate: a method with the anchored one's header that now calls
+	// this one (see markDelegates).
+	delegate *candidate
 }
 
 // origin is what relocation knows of the anchored symbol as it was.
@@ -348,6 +351,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 	v.markPairs(ctx, o, cands)
 	v.markRedirects(ctx, o, cands)
 	v.markWrappers(ctx, o, cands)
+	v.markDelegates(ctx, o, cands)
 	return cands
 }
 
@@ -383,6 +387,9 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
 		}
 		v.listSuccessor(a, o, r)
+		if best >= 0 {
+			v.listDelegate(a, o, cands[best], r)
+		}
 		what := fmt.Sprintf("%s no longer exists in %s", fq, a.Path())
 		ch := ChangeDeleted
 		if gone {
@@ -570,6 +577,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		// appeared there like it, and the one that vanished like that
 		// symbol. A reviewer reads the change this way.
 		conf = max(conf, toldConfidence(b.likeness(), 0.6))
+	}
+	if b.delegate != nil {
+		return best, round(min(conf, b.score/2)) // the code went here, the header to its delegate
 	}
 	if conf >= v.opts.Threshold && v.absorbedBy(o, b) != "" {
 		return best, round(min(conf, b.score/2)) // inlined into another, not renamed
