@@ -176,3 +176,16 @@ func splitTie(o origin, b, c candidate) bool {
 	}
 	return c.bodyLikeness() >= b.bodyLikeness()-copyTie && nameSimilarity(o.name, c.sym.Name) >= nameSimilarity(o.name, b.sym.Name)
 }
+
+// relatedCopy reports a rival c, nearly the anchored code, in a type up
+// or down the anchored one's hierarchy, while the best candidate b has
+// the very code under the same name in a type outside it: a method
+// pulled up into an interface, where its modifiers change (public
+// became default), and a copy added to an unrelated class in the same
+// change (pmd fa60d0e8a7: ASTMethodDeclaration's isStatic went to
+// ASTExecutableDeclaration, and ASTVariableId gained its own). The
+// identical body says one thing, the hierarchy the other: c stays a
+// rival.
+func relatedCopy(b, c candidate) bool {
+	return c.related && !b.related && c.sameName == b.sameName && c.bodyLikeness() >= copyLike
+}

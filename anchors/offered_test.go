@@ -29,6 +29,10 @@ func TestDoubtsOffered(t *testing.T) {
 		{"java-pulled-up-delegate", "src/main/java/org/example/gen/LifecycleMethod.java::LifecycleMethod::isReactiveSession",
 			[]string{"src/main/java/org/example/gen/MetaEntity.java::MetaEntity::usingReactiveSessionAccess",
 				"src/main/java/org/example/gen/AnnotatedMethod.java::AnnotatedMethod::isReactiveSessionAccess"}},
+		// An identical copy outside the hierarchy, a near one up it.
+		{"java-pulled-up-into-interface", "src/main/java/org/example/ast/MethodDecl.java::MethodDecl::isStatic",
+			[]string{"src/main/java/org/example/ast/ExecutableDecl.java::ExecutableDecl::isStatic",
+				"src/main/java/org/example/ast/VariableId.java::VariableId::isStatic"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			before, after := scenarioSides(t, "../testdata/anchors/"+tc.scenario+".txtar")

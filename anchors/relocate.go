@@ -513,7 +513,7 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if i == best || c.claimedBy != "" || placed[i] {
 			continue
 		}
-		if b.sameBody && !c.sameBody || c.test && !b.test || b.related && !c.related {
+		if b.sameBody && !c.sameBody && !relatedCopy(b, c) || c.test && !b.test || b.related && !c.related {
 			continue
 		}
 		if pairedOnly(o, b, c) {
@@ -1478,7 +1478,11 @@ func (v *Verifier) relatedTypes(ctx context.Context, o origin, cf *File, s analy
 			return true
 		}
 	}
-	return false
+	// Further up or down, through types between them.
+	if now := v.fileOrNil(ctx, o.file.Path); now != nil && v.ancestors(ctx, now, now.Path+"::"+o.outer)[s.Path+"::"+sOuter] {
+		return true
+	}
+	return v.ancestors(ctx, cf, s.Path+"::"+sOuter)[o.file.Path+"::"+o.outer]
 }
 
 // refersTo reports whether type name in file f can be the type declared
