@@ -65,8 +65,8 @@ func (v *Verifier) copyOwner(ctx context.Context, o origin, c candidate) string 
 }
 
 // wentWhole returns where d, a symbol of Base file bf that vanished,
-// went unchanged: a symbol new in its file (or the file it was renamed
-// to) under another name with d's code. Renamed and nothing else, d went
+// went unchanged: the one symbol new in its file (or the file it was
+// renamed to) under another name with d's code. Renamed and nothing else, d went
 // there and lays claim to no other candidate (junit4 f7d4f2835e:
 // UsesErrorCollector became AddSingleError as it was, while
 // UsesErrorCollectorCheckThat was split in three, one of which reads a
@@ -84,9 +84,10 @@ func (v *Verifier) wentWhole(ctx context.Context, bf *File, d analyzer.Symbol) (
 	}
 	_, dfq, _ := cutFQ(d.FQName)
 	dtoks := v.symbolTokens(bf, d)
+	n := 0
 	for _, p := range []string{d.Path, v.renamedTo(ctx, d.Path)} {
 		cf := v.fileOrNil(ctx, p)
-		if cf == nil || ok {
+		if cf == nil {
 			continue
 		}
 		for _, x := range cf.Symbols {
@@ -95,11 +96,14 @@ func (v *Verifier) wentWhole(ctx context.Context, bf *File, d analyzer.Symbol) (
 				continue // not new in the file
 			}
 			if sameCode(dtoks, d.Name, outerName(dfq), v.symbolTokens(cf, x), x.Name, outerName(xfq)) {
-				at, ok = x, true
-				break
+				at = x
+				n++
 			}
 		}
 	}
+	// Two such places (siblings whose code is their own name: isalpha
+	// returning data.isalpha()) tell nothing of where it went.
+	ok = n == 1
 	v.whole.Store(key, whole{at, ok})
 	return at, ok
 }
