@@ -66,12 +66,11 @@ func (v *Verifier) copyOwner(ctx context.Context, o origin, c candidate) string 
 
 // wentWhole returns where d, a symbol of Base file bf that vanished,
 // went unchanged: the one symbol new in its file (or the file it was
-// renamed to) under another name with d's code. Renamed and nothing else, d went
-// there and lays claim to no other candidate (junit4 f7d4f2835e:
+// renamed to) under another name with d's code (junit4 f7d4f2835e:
 // UsesErrorCollector became AddSingleError as it was, while
-// UsesErrorCollectorCheckThat was split in three, one of which reads a
-// little more like the former). ok is false when there is none. Cached
-// for the run.
+// UsesErrorCollectorCheckThat was split in three, one of which, where
+// the diff keeps its lines, reads a little more like the former). ok is
+// false when there is none, or more than one. Cached for the run.
 func (v *Verifier) wentWhole(ctx context.Context, bf *File, d analyzer.Symbol) (at analyzer.Symbol, ok bool) {
 	type whole struct {
 		at analyzer.Symbol
@@ -108,9 +107,22 @@ func (v *Verifier) wentWhole(ctx context.Context, bf *File, d analyzer.Symbol) (
 	return at, ok
 }
 
-// wentElsewhere reports whether d went unchanged (see wentWhole) to
-// another symbol than c.
-func (v *Verifier) wentElsewhere(ctx context.Context, bf *File, d analyzer.Symbol, c analyzer.Symbol) bool {
+// keptFrom reports whether candidate c continues o's symbol as the diff
+// of its file reads it (it keeps at least half of the old lines) while
+// d, another symbol that vanished and that c is like, went unchanged to
+// another place (see wentWhole): then d lays no claim to c. A sibling
+// merely renamed says nothing of where the anchored one went; a sibling
+// that was also copied into a near twin beside its new name still
+// claims the twin, which the diff does not give the anchored one
+// (spring-boot ba3602b8b7).
+func (v *Verifier) keptFrom(ctx context.Context, o origin, c candidate, d analyzer.Symbol) bool {
+	if !c.keptKnown || c.kept < 0.5 {
+		return false
+	}
+	bf, err := v.opts.Base.File(ctx, d.Path)
+	if err != nil {
+		return false
+	}
 	at, ok := v.wentWhole(ctx, bf, d)
-	return ok && !(at.Path == c.Path && at.StartLine == c.StartLine)
+	return ok && !(at.Path == c.sym.Path && at.StartLine == c.sym.StartLine)
 }

@@ -103,8 +103,8 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 				break
 			}
 			for _, d := range others {
-				if paired[d.fq] || v.wentElsewhere(ctx, o.file, d.sym, b.sym) && v.wentElsewhere(ctx, o.file, d.sym, c.sym) {
-					continue // paired, or renamed and nothing else elsewhere: it went there
+				if paired[d.fq] {
+					continue
 				}
 				db, dc := like(d, best), like(d, i)
 				if db < pairLike && dc < pairLike {
@@ -119,7 +119,7 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 						c.claimedBy, paired[d.fq] = d.fq, true
 					}
 				case pairCrossed:
-					if db >= pairLike {
+					if db >= pairLike && !v.keptFrom(ctx, o, *b, d.sym) {
 						b.claimedBy, paired[d.fq] = d.fq, true
 						again = true
 					}

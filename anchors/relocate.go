@@ -1440,8 +1440,8 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 				if !ok || oc.score <= c.score+0.02 || !d.vanished {
 					continue // a symbol still there (changed) claims nothing
 				}
-				if v.wentElsewhere(ctx, bf, d.Symbol, c.sym) {
-					continue // it went elsewhere unchanged: it claims nothing more
+				if v.keptFrom(ctx, o, *c, d.Symbol) {
+					continue // the diff keeps o's lines in c, and d went elsewhere
 				}
 				_, dfq, _ := cutFQ(d.FQName)
 				c.claimedBy = dfq
