@@ -120,21 +120,7 @@ func delegateNote(c candidate) string {
 // listDelegate adds the delegate of b (see markDelegates), when it has
 // one, to the candidates of r, or says so where they hold it.
 func (v *Verifier) listDelegate(a Anchor, o origin, b candidate, r *Result) {
-	d := b.delegate
-	if d == nil {
-		return
+	if b.delegate != nil {
+		v.listWith(a, o, *b.delegate, delegateNote(b), r)
 	}
-	note := delegateNote(b)
-	at := symLocation(d.file, d.sym)
-	for i, c := range r.Candidates {
-		if c.Location.FQName == at.FQName && c.Location.Lines == at.Lines {
-			r.Candidates[i].Reason += note
-			return
-		}
-	}
-	conf := d.score
-	if conf == 0 {
-		conf = d.likeness() / 2
-	}
-	r.Candidates = append(r.Candidates, Candidate{Location: *at, Confidence: round(conf), Reason: v.candidateReason(a, *d, o.renamedTo) + note})
 }

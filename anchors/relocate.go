@@ -429,11 +429,15 @@ func listed(cands []candidate, n int) []candidate {
 // do: whatever its body, a person may well take it. A name and parameters without the body say
 // half as much as a score.
 func (v *Verifier) listSuccessor(a Anchor, o origin, r *Result) {
-	s := o.successor
-	if s == nil {
-		return
+	if o.successor != nil {
+		v.listWith(a, o, *o.successor, "; new in its place, with its parameters", r)
 	}
-	const note = "; new in its place, with its parameters"
+}
+
+// listWith adds s to the candidates of r with note, or adds note to its
+// reason where they hold it already. Without a score, its likeness
+// says half as much.
+func (v *Verifier) listWith(a Anchor, o origin, s candidate, note string, r *Result) {
 	at := symLocation(s.file, s.sym)
 	for i, c := range r.Candidates {
 		if c.Location.FQName == at.FQName && c.Location.Lines == at.Lines {
@@ -446,7 +450,7 @@ func (v *Verifier) listSuccessor(a Anchor, o origin, r *Result) {
 		conf = s.likeness() / 2
 	}
 	r.Candidates = append(r.Candidates, Candidate{Location: *at, Confidence: round(conf),
-		Reason: v.candidateReason(a, *s, o.renamedTo) + note})
+		Reason: v.candidateReason(a, s, o.renamedTo) + note})
 }
 
 // closeGap is how far below the best a rival's score must be not to
