@@ -161,3 +161,31 @@ func members(f *File, t analyzer.Symbol) []analyzer.Symbol {
 	}
 	return out
 }
+
+// splitTie reports a rival c in the anchored symbol's own file that is
+// as like as the best candidate b by its body and as near by its name,
+// b being ahead only by the diff of the file, which keeps no more than
+// half of the old lines in it: a symbol split in two (texar fb7b2f8211:
+// text_tensor_name became source_text_name and target_text_name, the
+// same code for either side). The diff pairs lines by their place, so
+// the first of the two gets them; a reviewer cannot tell which one the
+// anchor was about.
+func splitTie(o origin, b, c candidate) bool {
+	if !b.keptKnown || !c.keptKnown || b.kept > 0.5 || c.kept >= b.kept || b.sameBody || b.named || c.sym.Path != b.sym.Path {
+		return false
+	}
+	return c.bodyLikeness() >= b.bodyLikeness()-copyTie && nameSimilarity(o.name, c.sym.Name) >= nameSimilarity(o.name, b.sym.Name)
+}
+
+// relatedCopy reports a rival c, nearly the anchored code, in a type up
+// or down the anchored one's hierarchy, while the best candidate b has
+// the very code under the same name in a type outside it: a method
+// pulled up into an interface, where its modifiers change (public
+// became default), and a copy added to an unrelated class in the same
+// change (pmd fa60d0e8a7: ASTMethodDeclaration's isStatic went to
+// ASTExecutableDeclaration, and ASTVariableId gained its own). The
+// identical body says one thing, the hierarchy the other: c stays a
+// rival.
+func relatedCopy(b, c candidate) bool {
+	return c.related && !b.related && c.sameName == b.sameName && c.bodyLikeness() >= copyLike
+}

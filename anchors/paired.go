@@ -1,6 +1,10 @@
 package anchors
 
-import "context"
+import (
+	"context"
+
+	"github.com/lorehq/lore/analyzer"
+)
 
 // Siblings renamed together in one change: a test class rewritten so
 // that fieldsAreProperlyClosed became
@@ -40,6 +44,7 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 		return
 	}
 	type other struct {
+		sym      analyzer.Symbol
 		fq, name string
 		toks     []string // normalized
 	}
@@ -52,7 +57,7 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 			return
 		}
 		_, dfq, _ := cutFQ(d.FQName)
-		others = append(others, other{dfq, d.Name, normalize(v.symbolTokens(o.file, d), d.Name, outerName(dfq))})
+		others = append(others, other{d, dfq, d.Name, normalize(v.symbolTokens(o.file, d), d.Name, outerName(dfq))})
 	}
 	if len(others) == 0 {
 		return
@@ -114,7 +119,7 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 						c.claimedBy, paired[d.fq] = d.fq, true
 					}
 				case pairCrossed:
-					if db >= pairLike {
+					if db >= pairLike && !v.keptFrom(ctx, o, *b, d.sym) {
 						b.claimedBy, paired[d.fq] = d.fq, true
 						again = true
 					}

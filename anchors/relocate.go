@@ -62,6 +62,9 @@ type candidate struct {
 	// rivalScore is how like this one another vanished symbol of the
 	// files involved is, at best (-1: not looked at).
 	rivalScore float64
+	// delegate: a method with the anchored one's header that now calls
+	// this one (see markDelegates).
+	delegate *candidate
 }
 
 // origin is what relocation knows of the anchored symbol as it was.
@@ -348,6 +351,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 	v.markPairs(ctx, o, cands)
 	v.markRedirects(ctx, o, cands)
 	v.markWrappers(ctx, o, cands)
+	v.markDelegates(ctx, o, cands)
 	return cands
 }
 
@@ -379,13 +383,13 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 	}
 	best, conf := v.confidence(a, o, cands)
 	if best < 0 || conf < v.opts.Threshold {
-		for i, c := range cands {
-			if i == 3 {
-				break
-			}
+		for _, c := range listed(cands, 3) {
 			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
 		}
 		v.listSuccessor(a, o, r)
+		if best >= 0 {
+			v.listDelegate(a, o, cands[best], r)
+		}
 		what := fmt.Sprintf("%s no longer exists in %s", fq, a.Path())
 		ch := ChangeDeleted
 		if gone {
@@ -405,16 +409,35 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 	r.set(st, ch, conf, reason)
 }
 
+// listed returns up to n candidates to offer, best first: those no other
+// vanished symbol claims before those it does (where that one went, most
+// likely).
+func listed(cands []candidate, n int) []candidate {
+	var out []candidate
+	for _, claimed := range []bool{false, true} {
+		for _, c := range cands {
+			if len(out) < n && (c.claimedBy != "") == claimed {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // listSuccessor adds o's successor in place (see successor) to the
 // candidates of r when they do not hold it yet, and says so where they
 // do: whatever its body, a person may well take it. A name and parameters without the body say
 // half as much as a score.
 func (v *Verifier) listSuccessor(a Anchor, o origin, r *Result) {
-	s := o.successor
-	if s == nil {
-		return
+	if o.successor != nil {
+		v.listWith(a, o, *o.successor, "; new in its place, with its parameters", r)
 	}
-	const note = "; new in its place, with its parameters"
+}
+
+// listWith adds s to the candidates of r with note, or adds note to its
+// reason where they hold it already. Without a score, its likeness
+// says half as much.
+func (v *Verifier) listWith(a Anchor, o origin, s candidate, note string, r *Result) {
 	at := symLocation(s.file, s.sym)
 	for i, c := range r.Candidates {
 		if c.Location.FQName == at.FQName && c.Location.Lines == at.Lines {
@@ -427,7 +450,7 @@ func (v *Verifier) listSuccessor(a Anchor, o origin, r *Result) {
 		conf = s.likeness() / 2
 	}
 	r.Candidates = append(r.Candidates, Candidate{Location: *at, Confidence: round(conf),
-		Reason: v.candidateReason(a, *s, o.renamedTo) + note})
+		Reason: v.candidateReason(a, s, o.renamedTo) + note})
 }
 
 // closeGap is how far below the best a rival's score must be not to
@@ -494,7 +517,7 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if i == best || c.claimedBy != "" || placed[i] {
 			continue
 		}
-		if b.sameBody && !c.sameBody || c.test && !b.test || b.related && !c.related {
+		if b.sameBody && !c.sameBody && !relatedCopy(b, c) || c.test && !b.test || b.related && !c.related {
 			continue
 		}
 		if pairedOnly(o, b, c) {
@@ -529,6 +552,10 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 			conf = min(conf, b.score/2)
 			continue
 		}
+		if splitTie(o, b, c) {
+			conf = min(conf, b.score/2)
+			continue
+		}
 		gap := b.score - c.score
 		if gap >= closeGap {
 			break // sorted: the rest are further behind
@@ -554,6 +581,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		// appeared there like it, and the one that vanished like that
 		// symbol. A reviewer reads the change this way.
 		conf = max(conf, toldConfidence(b.likeness(), 0.6))
+	}
+	if b.delegate != nil {
+		return best, round(min(conf, b.score/2)) // the code went here, the header to its delegate
 	}
 	if conf >= v.opts.Threshold && v.absorbedBy(o, b) != "" {
 		return best, round(min(conf, b.score/2)) // inlined into another, not renamed
@@ -1379,7 +1409,11 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 		if top >= 0 && c.score < top-closeGap || checked == 16 {
 			break
 		}
-		if c.sameBody || c.score < 0.5 {
+		if c.sameBody {
+			c.claimedBy = v.copyOwner(ctx, o, *c)
+			continue
+		}
+		if c.score < 0.5 {
 			continue
 		}
 		checked++
@@ -1409,6 +1443,9 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 				c.rivalScore = max(c.rivalScore, oc.likeness())
 				if !ok || oc.score <= c.score+0.02 || !d.vanished {
 					continue // a symbol still there (changed) claims nothing
+				}
+				if v.keptFrom(ctx, o, *c, d.Symbol) {
+					continue // the diff keeps o's lines in c, and d went elsewhere
 				}
 				_, dfq, _ := cutFQ(d.FQName)
 				c.claimedBy = dfq
@@ -1445,7 +1482,11 @@ func (v *Verifier) relatedTypes(ctx context.Context, o origin, cf *File, s analy
 			return true
 		}
 	}
-	return false
+	// Further up or down, through types between them.
+	if now := v.fileOrNil(ctx, o.file.Path); now != nil && v.ancestors(ctx, now, now.Path+"::"+o.outer)[s.Path+"::"+sOuter] {
+		return true
+	}
+	return v.ancestors(ctx, cf, s.Path+"::"+sOuter)[o.file.Path+"::"+o.outer]
 }
 
 // refersTo reports whether type name in file f can be the type declared

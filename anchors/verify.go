@@ -54,6 +54,8 @@ type Verifier struct {
 	gone     sync.Map // Base path → symbols gone from the source, see vanished
 	pairs    sync.Map // path → the path it was renamed to, see renamedTo
 	removed  sync.Map // "" → Base files gone from the source, see removedFiles
+	whole    sync.Map // Base symbol → where it went unchanged, see wentWhole
+	lineage  sync.Map // type → the types it descends from, see ancestors
 }
 
 // errStopScan ends a walk over the source's symbols early.

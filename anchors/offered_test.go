@@ -1,0 +1,56 @@
+package anchors_test
+
+import (
+	"testing"
+
+	"github.com/lorehq/lore/anchors"
+)
+
+// Where relocation doubts, the candidates it lists hold each place a
+// reviewer would weigh, so that the person can take one with anchor
+// accept --to. Each case is a scenario of testdata/anchors whose want
+// says the anchor is not followed.
+func TestDoubtsOffered(t *testing.T) {
+	for _, tc := range []struct {
+		scenario, spec string
+		want           []string // full names among the candidates (twice: two overloads)
+	}{
+		// A property split in two: both halves.
+		{"python-copied-class-split", "pkg/data/paired_text_data.py::PairedTextData::text_tensor_name",
+			[]string{"pkg/data/paired_text_data.py::PairedTextData::source_text_name", "pkg/data/paired_text_data.py::PairedTextData::target_text_name"}},
+		// A test class split in three: the parts.
+		{"java-split-test-class", "src/test/java/org/example/rules/CollectorTest.java::CollectorTest::UsesCollectorCheckThat",
+			[]string{"src/test/java/org/example/rules/CollectorTest.java::CollectorTest::CheckMatcherThatFailsWithoutProvidedReason",
+				"src/test/java/org/example/rules/CollectorTest.java::CollectorTest::CheckTwoMatchersThatFail"}},
+		// Code and header parted: where the code went and the delegate
+		// with the header.
+		{"java-overload-took-header", "src/main/java/org/example/Checks.java::Checks::expectThrows",
+			[]string{"src/main/java/org/example/Checks.java::Checks::assertThrows", "src/main/java/org/example/Checks.java::Checks::assertThrows"}},
+		{"java-pulled-up-delegate", "src/main/java/org/example/gen/LifecycleMethod.java::LifecycleMethod::isReactiveSession",
+			[]string{"src/main/java/org/example/gen/MetaEntity.java::MetaEntity::usingReactiveSessionAccess",
+				"src/main/java/org/example/gen/AnnotatedMethod.java::AnnotatedMethod::isReactiveSessionAccess"}},
+		// An identical copy outside the hierarchy, a near one up it.
+		{"java-pulled-up-into-interface", "src/main/java/org/example/ast/MethodDecl.java::MethodDecl::isStatic",
+			[]string{"src/main/java/org/example/ast/ExecutableDecl.java::ExecutableDecl::isStatic",
+				"src/main/java/org/example/ast/VariableId.java::VariableId::isStatic"}},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			before, after := scenarioSides(t, "../testdata/anchors/"+tc.scenario+".txtar")
+			a := baseline(t, before, tc.spec)
+			r := verify(t, after, anchors.Options{Base: before}, a)
+			if r.To != nil {
+				t.Fatalf("followed to %s (%.2f): %s", r.To.FQName, r.Confidence, r.Reason)
+			}
+			found := map[string]int{}
+			for _, c := range r.Candidates {
+				found[c.Location.FQName]++
+			}
+			for _, w := range tc.want {
+				if found[w] == 0 {
+					t.Errorf("%s not among the candidates %v", w, r.Candidates)
+				}
+				found[w]--
+			}
+		})
+	}
+}
