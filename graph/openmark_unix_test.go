@@ -53,10 +53,10 @@ func TestOpenWaitsForALoadElsewhere(t *testing.T) {
 		if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "loading into it") {
 			t.Fatalf("read-write %v: opened beside a load: %v", rw, err)
 		}
-		go func() {
+		go func(end func(bool)) {
 			time.Sleep(100 * time.Millisecond)
 			end(true)
-		}()
+		}(end)
 		s, err := Open(dir, Options{Schema: 1, ReadWrite: rw, LockTimeout: 10 * time.Second})
 		if err != nil {
 			t.Fatalf("read-write %v: after the load: %v", rw, err)
@@ -64,10 +64,10 @@ func TestOpenWaitsForALoadElsewhere(t *testing.T) {
 		s.Close()
 
 		end = loaderMark(t, dir)
-		go func() {
+		go func(end func(bool)) {
 			time.Sleep(100 * time.Millisecond)
 			end(false)
-		}()
+		}(end)
 		_, err = Open(dir, Options{Schema: 1, ReadWrite: rw, LockTimeout: 10 * time.Second})
 		if !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("read-write %v: after the load died: %v, want ErrCorrupt", rw, err)
