@@ -55,6 +55,10 @@
 // the name point at, then the rest of the source within a budget), and
 // tiny identical bodies are followed into files of the same directory;
 // edited lines are looked for as the window most similar to the sketch.
+// With history and the list of files the change touched (Options.Changed,
+// which the pre-commit hook and CI know from git), a symbol renamed while
+// its body was rewritten is followed where the change's lines that used
+// its old name now use the new one and nothing else on them changed.
 // Anchors without a sketch (recorded by older versions) follow moves,
 // renames with an unchanged body, reformatting and, in their own file, a
 // symbol with the same header and about the same length. Fix and Accept

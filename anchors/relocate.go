@@ -1046,6 +1046,10 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Renamed in place, its body rewritten, as the change says beside
 		// the body: see rewrittenInPlace (Java) and toldRenamePyJS.
 		c.score = 0.8 + 0.15*like
+	case c.simKnown && like < 0.85 && v.calledInstead(ctx, o, cf, s):
+		// Renamed in place, as the uses of its name that the change
+		// swapped for the new one say: see calledInstead.
+		c.score = 0.8 + 0.15*like
 	case c.simKnown && like >= 0.6 && (like >= 0.85 || !tinyPair(o, toks) || keepsName(o, c)):
 		// Renamed: the body (and the diff) must speak; the same header
 		// and a related name help. A tiny body must be nearly the same:

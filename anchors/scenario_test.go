@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -140,17 +141,20 @@ func writeFiles(t *testing.T, dir string, files map[string][]byte) {
 }
 
 // stageRenames returns git's rename detection between HEAD and the index.
-func stageRenames(t *testing.T, dir string) map[string]string {
+func stageRenames(t *testing.T, dir string) (map[string]string, []string) {
 	out := git(t, dir, "diff", "--cached", "-M", "--name-status", "HEAD")
 	m := map[string]string{}
+	var changed []string
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
+		changed = append(changed, f[1:]...)
 		if len(f) == 3 && strings.HasPrefix(f[0], "R") {
 			m[f[1]] = f[2]
 		}
 	}
-	return m
+	sort.Strings(changed)
+	return m, changed
 }
 
 func runScenario(t *testing.T, path string) {
@@ -199,9 +203,10 @@ func runScenario(t *testing.T, path string) {
 	}
 	writeFiles(t, dir, sc.after)
 	git(t, dir, "add", "-A")
-	renames := stageRenames(t, dir)
+	// The staged changes, as lore verify --staged reads them from git.
+	renames, changed := stageRenames(t, dir)
 	if sc.noRenames {
-		renames = nil
+		renames, changed = nil, nil
 	}
 	writeFiles(t, dir, sc.worktree)
 
@@ -220,12 +225,12 @@ func runScenario(t *testing.T, path string) {
 		if !withBase && sc.wantNoBase != "" {
 			want = sc.wantNoBase
 		}
-		got := verifyAll(t, newSource(t, staged, renames), base, as, specs)
+		got := verifyAll(t, newSource(t, staged, renames), anchors.Options{Base: base, Changed: changed}, as, specs)
 		if d := diffLines(want, got); d != "" {
 			t.Errorf("%s staged (%s) (-want +got):\n%s", filepath.Base(path), mode, d)
 		}
 		if sc.wantWorktree != "" {
-			got := verifyAll(t, newSource(t, source.Dir(dir), renames), base, as, specs)
+			got := verifyAll(t, newSource(t, source.Dir(dir), renames), anchors.Options{Base: base}, as, specs)
 			if d := diffLines(sc.wantWorktree, got); d != "" {
 				t.Errorf("%s worktree (%s) (-want +got):\n%s", filepath.Base(path), mode, d)
 			}
@@ -243,9 +248,9 @@ func newSource(t *testing.T, fsys fs.FS, renames map[string]string) *anchors.Sou
 	return s
 }
 
-func verifyAll(t *testing.T, files anchors.Files, base anchors.Files, as []anchors.Anchor, specs []string) string {
+func verifyAll(t *testing.T, files anchors.Files, opts anchors.Options, as []anchors.Anchor, specs []string) string {
 	t.Helper()
-	v, err := anchors.NewVerifier(files, anchors.Options{Base: base})
+	v, err := anchors.NewVerifier(files, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,11 @@ type Options struct {
 	// worker the Files (and Base) must be safe for concurrent use, as
 	// Source is.
 	Workers int
+	// Changed lists the files that differ between Base and the source,
+	// when the caller knows them (git diff --name-only). Optional: with
+	// it, a symbol renamed while its body was rewritten is followed where
+	// the change swapped the uses of its old name for the new one.
+	Changed []string
 }
 
 // Verifier checks anchors against one source. Use one per verification
@@ -56,6 +61,8 @@ type Verifier struct {
 	removed  sync.Map // "" → Base files gone from the source, see removedFiles
 	whole    sync.Map // Base symbol → where it went unchanged, see wentWhole
 	lineage  sync.Map // type → the types it descends from, see ancestors
+	swapOnce sync.Once
+	swapped  map[string]map[string]int // names the change's lines swapped, see swaps
 }
 
 // errStopScan ends a walk over the source's symbols early.

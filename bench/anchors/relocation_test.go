@@ -162,6 +162,24 @@ func (m metrics) row() string {
 		float64(m.statusOK)/float64(max(1, m.anchors)), "-", m.secs)
 }
 
+// changedFiles lists, in order, the paths whose content differs between
+// before and after, or that only one of them has.
+func changedFiles(before, after map[string][]byte) []string {
+	var out []string
+	for p, b := range before {
+		if a, ok := after[p]; !ok || !bytes.Equal(a, b) {
+			out = append(out, p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func newSrc(t *testing.T, files map[string][]byte) *anchors.Source {
 	fsys := fstest.MapFS{}
 	for p, b := range files {
@@ -391,6 +409,7 @@ func mutationRun(t *testing.T, corpus string, files map[string][]byte, mode runM
 	switch mode {
 	case withBase:
 		opts.Base = before
+		opts.Changed = changedFiles(files, after) // as the hook and CI know them
 		name = corpus + " edits, Base=before"
 	case noHistoryNoSketch:
 		name = corpus + " edits, no history, no sketch"

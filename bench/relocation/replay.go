@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -337,6 +339,9 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 	opts := anchors.Options{}
 	if m.base {
 		opts.Base = parent
+		if m.renames {
+			opts.Changed = slices.Sorted(maps.Keys(t.changed))
+		}
 	}
 	v, err := anchors.NewVerifier(child, opts)
 	if err != nil {

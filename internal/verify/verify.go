@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -87,6 +88,7 @@ func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source,
 		}
 		defer base.Close()
 		vopts.Base = base
+		vopts.Changed = slices.Sorted(maps.Keys(changed))
 	}
 	v, err := anchors.NewVerifier(src, vopts)
 	if err != nil {
