@@ -53,6 +53,9 @@ type candidate struct {
 	// redirected: the file the anchored symbol left now uses this one's
 	// name where it used the old one (see redirected).
 	redirected bool
+	// called: the change's lines that used the old name now use this
+	// one's (see calledInstead).
+	called bool
 	// wraps: new, its name holds the old one, and it defines a function
 	// of the old name inside (see markWrappers).
 	wraps bool
@@ -520,6 +523,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if b.sameBody && !c.sameBody && !relatedCopy(b, c) || c.test && !b.test || b.related && !c.related {
 			continue
 		}
+		if b.called && !c.called {
+			continue // the change's uses of the name say where it went
+		}
 		if pairedOnly(o, b, c) {
 			// A copy as like but for git's pairing of files: nobody can
 			// tell, whatever the names say.
@@ -945,6 +951,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		}
 	}
 	like := c.likeness()
+	c.called = v.calledInstead(ctx, o, cf, s)
 	sameHeader := a.Sig != "" && (s.Sig == a.Sig || headerMatchesFrom(fm, norm, a.Sig, 3))
 	// The same parameters tell overloads apart; a class up or down the
 	// hierarchy is where methods are pulled up or pushed down to.
@@ -1046,7 +1053,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Renamed in place, its body rewritten, as the change says beside
 		// the body: see rewrittenInPlace (Java) and toldRenamePyJS.
 		c.score = 0.8 + 0.15*like
-	case c.simKnown && like < 0.85 && v.calledInstead(ctx, o, cf, s):
+	case c.simKnown && like < 0.85 && c.called:
 		// Renamed in place, as the uses of its name that the change
 		// swapped for the new one say: see calledInstead.
 		c.score = 0.8 + 0.15*like
