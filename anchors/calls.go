@@ -138,7 +138,10 @@ func isName(t string) bool {
 // own place as the change's uses tell: new in o's file (or where it was
 // renamed to) and type, of o's kind, o's name is gone from there, and
 // the lines that used o's name now use s's, for no other name, while no
-// other name was swapped for s's.
+// other name was swapped for s's. Its own declaration line does not
+// count; the same declaration renamed alike in another file does (a test
+// renamed the same way in two sibling classes, an interface method and
+// its implementations).
 func (v *Verifier) calledInstead(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
 	if !o.known() || v.opts.Base == nil || len(v.opts.Changed) == 0 || s.Name == o.name || s.Kind != o.sym.Kind {
 		return false
