@@ -143,14 +143,7 @@ func isName(t string) bool {
 // renamed the same way in two sibling classes, an interface method and
 // its implementations).
 func (v *Verifier) calledInstead(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
-	if !o.known() || v.opts.Base == nil || len(v.opts.Changed) == 0 || s.Name == o.name || s.Kind != o.sym.Kind {
-		return false
-	}
-	if s.Path != o.sym.Path && s.Path != o.renamedTo || cf.Lang != o.file.Lang {
-		return false
-	}
-	_, sfq, _ := cutFQ(s.FQName)
-	if outerName(sfq) != o.outer || v.hadName(ctx, cf, s) {
+	if len(v.opts.Changed) == 0 || !v.newInItsPlace(ctx, o, cf, s) {
 		return false
 	}
 	if slices.ContainsFunc(cf.Symbols, func(x analyzer.Symbol) bool {

@@ -54,7 +54,15 @@ func (v *Verifier) rewrittenInPlace(ctx context.Context, o origin, cf *File, s a
 // callable of o's kind and language under another name, in o's file (or
 // the one it was renamed to) and type, whose name is new there.
 func (v *Verifier) renamedInItsPlace(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
-	if !o.known() || v.opts.Base == nil || cf.Lang != o.file.Lang || !callableKind(s.Kind) || s.Kind != o.sym.Kind || s.Name == o.name {
+	return callableKind(s.Kind) && v.newInItsPlace(ctx, o, cf, s)
+}
+
+// newInItsPlace reports whether s (of cf) could be o's symbol renamed
+// where it was: with history, a symbol of o's kind and language under
+// another name, in o's file (or the one it was renamed to) and type,
+// whose name is new there.
+func (v *Verifier) newInItsPlace(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
+	if !o.known() || v.opts.Base == nil || cf.Lang != o.file.Lang || s.Kind != o.sym.Kind || s.Name == o.name {
 		return false
 	}
 	if s.Path != o.sym.Path && s.Path != o.renamedTo {
