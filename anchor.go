@@ -13,6 +13,7 @@ import (
 	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
 	"github.com/lorehq/lore/graph"
+	"github.com/lorehq/lore/internal/verify"
 	"github.com/lorehq/lore/learnfile"
 	"github.com/lorehq/lore/source"
 )
@@ -135,15 +136,21 @@ func (w *Workspace) Accept(ctx context.Context, opts AcceptOptions) (*AcceptRepo
 		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
 			return err
 		}
-		src, err := anchors.NewSource(source.Dir(w.root), anchors.SourceOptions{Index: st, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize, Table: w.table})
+		// The working tree verified as lore verify does, with HEAD as
+		// history and git's diff as the change: what it followed,
+		// accept takes.
+		vs, err := verify.Read(ctx, w.root, verify.ReadOptions{})
 		if err != nil {
 			return err
 		}
-		defer src.Close()
-		v, err := anchors.NewVerifier(src, anchors.Options{Threshold: w.cfg.Verify.RelocationThreshold})
+		defer vs.Close() // only read: no error to lose
+		v, err := verify.NewVerifier(vs, verify.Options{Threshold: w.cfg.Verify.RelocationThreshold, Ignore: w.cfg.Ignore,
+			MaxFileSize: w.cfg.MaxFileSize, Index: st, Sources: anchors.SourceOptions{Table: w.table, Parsed: w.parsed}})
 		if err != nil {
 			return err
 		}
+		defer v.Close()
+		src := v.Source
 		// The files as they are now, verified in one run.
 		var fresh []*learnfile.Learning
 		var batch []anchors.Learning

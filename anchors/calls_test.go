@@ -4,9 +4,11 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/lorehq/lore/analyzer"
 )
 
-// lineSwaps reads a name swapped for another only on lines the diff
+// lineUses reads a name swapped for another only on lines the diff
 // replaces and on which nothing else changed.
 func TestLineSwaps(t *testing.T) {
 	for _, tc := range []struct {
@@ -45,9 +47,9 @@ func TestLineSwaps(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := map[string]map[string]int{}
-			lineSwaps("java", splitLines([]byte(tc.before)), splitLines([]byte(tc.after)), got)
-			if !maps.EqualFunc(got, tc.want, maps.Equal) {
+			got := newUses()
+			lineUses(&File{Lang: "java"}, splitLines([]byte(tc.before)), splitLines([]byte(tc.after)), got)
+			if !maps.EqualFunc(got.swapped, tc.want, maps.Equal) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
@@ -66,9 +68,67 @@ func TestLineSwapsSkipsRewrites(t *testing.T) {
 	}
 	a.WriteString("}\n")
 	b.WriteString("}\n")
-	got := map[string]map[string]int{}
-	lineSwaps("java", splitLines([]byte(a.String())), splitLines([]byte(b.String())), got)
-	if len(got) != 0 {
+	got := newUses()
+	lineUses(&File{Lang: "java"}, splitLines([]byte(a.String())), splitLines([]byte(b.String())), got)
+	if len(got.swapped) != 0 || len(got.moved) != 0 {
 		t.Errorf("got %v, want no swaps", got)
+	}
+}
+
+// movedCall reads a call moved to one of its arguments, renamed, only
+// when the rest of the line is the same.
+func TestMovedCall(t *testing.T) {
+	for _, tc := range []struct {
+		name, before, after string
+		from, to            string // "" for none
+	}{
+		{"to the argument, an argument added", "handleAborted( e );", "e.collectAndCheck( context.failures() );", "handleAborted", "collectAndCheck"},
+		{"from a receiver, assigned", "Strategy s = context.strategy( type );", "Strategy s = type.selectionStrategy();", "strategy", "selectionStrategy"},
+		{"the same name: a move, not a rename", "r.load( type );", "type.load();", "", ""},
+		{"not an argument", "context.strategy( type );", "other.selectionStrategy();", "", ""},
+		{"the rest of the line changed", "Strategy s = context.strategy( type );", "Strategy t = type.selectionStrategy();", "", ""},
+		{"a receiver that is a call", "a.b().strategy( type );", "type.selectionStrategy();", "", ""},
+		{"an argument that is an expression", "context.strategy( type.x );", "type.selectionStrategy();", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			from, to, ok := movedCall(analyzer.Tokens("java", []byte(tc.before)), analyzer.Tokens("java", []byte(tc.after)))
+			if !ok {
+				from, to = "", ""
+			}
+			if from != tc.from || to != tc.to {
+				t.Errorf("got %q → %q, want %q → %q", from, to, tc.from, tc.to)
+			}
+		})
+	}
+}
+
+// The anchored symbol's own declaration renamed one way and a use
+// another is no one name; renamed alike, the declaration alone is no use.
+func TestUsesTarget(t *testing.T) {
+	src := []byte("class A {\n  static class Old {\n  }\n}\n")
+	f := &File{Path: "A.java", Lang: "java", Src: src}
+	o := origin{name: "Old", file: f, sym: analyzer.Symbol{Name: "Old", StartLine: 2, EndLine: 3}}
+	for _, tc := range []struct {
+		name    string
+		swapped map[string]int
+		decl    string // what the declaration line became, "" if not paired
+		want    string
+		ok      bool
+	}{
+		{"a use, the declaration alike", map[string]int{"New": 2}, "New", "New", true},
+		{"the declaration alone", map[string]int{"New": 1}, "New", "New", false},
+		{"the declaration one way, a use another", map[string]int{"New": 1, "Other": 1}, "New", "", false},
+		{"a use, the declaration not paired", map[string]int{"New": 1}, "", "New", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := newUses()
+			u.swapped["Old"] = tc.swapped
+			if tc.decl != "" {
+				u.declared[declKey("A.java", 2)] = tc.decl
+			}
+			if got, ok := u.target(o); got != tc.want || ok != tc.ok {
+				t.Errorf("got %q, %v; want %q, %v", got, ok, tc.want, tc.ok)
+			}
+		})
 	}
 }

@@ -301,6 +301,18 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 			}
 		}
 	}
+	// 4. the name the change's uses now call it by, wherever the calls
+	// say it went (see calledInstead), whatever its size
+	if len(v.opts.Changed) > 0 && o.known() && v.opts.Base != nil {
+		if to, ok := v.uses(ctx).target(o); ok {
+			named, _ := v.files.SymbolsNamed(ctx, to)
+			for _, s := range named {
+				if cf := v.fileOrNil(ctx, s.Path); cf != nil && v.calledInstead(ctx, o, cf, s) {
+					consider(s)
+				}
+			}
+		}
+	}
 	if !hasSameBody(cands) {
 		lines := 0
 		if s, e, ok := a.Range(); ok {

@@ -40,8 +40,10 @@ type Options struct {
 	Workers int
 	// Changed lists the files that differ between Base and the source,
 	// when the caller knows them (git diff --name-only). Optional: with
-	// it, a symbol renamed while its body was rewritten is followed where
-	// the change swapped the uses of its old name for the new one.
+	// it, a method renamed while its body was rewritten (in its place, up
+	// or down its type's hierarchy, or into the type of one of its
+	// parameters) is followed where the change's lines that used its old
+	// name now use the new one.
 	Changed []string
 }
 
@@ -61,8 +63,8 @@ type Verifier struct {
 	removed  sync.Map // "" → Base files gone from the source, see removedFiles
 	whole    sync.Map // Base symbol → where it went unchanged, see wentWhole
 	lineage  sync.Map // type → the types it descends from, see ancestors
-	swapOnce sync.Once
-	swapped  map[string]map[string]int // names the change's lines swapped, see swaps
+	usesOnce sync.Once
+	used     uses // what the change's lines say of names, see uses
 }
 
 // errStopScan ends a walk over the source's symbols early.

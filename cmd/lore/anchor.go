@@ -130,7 +130,13 @@ the first), or any anchor spec.`,
 				fmt.Fprintln(a.stdout, "nothing to accept: every anchor is valid and unchanged")
 			}
 			for _, r := range rep.Accepted {
-				fmt.Fprintf(a.stdout, "accepted %s/%d  %s (%s: %s)\n", r.Learning, r.Anchor, r.Spec, r.Change, r.Reason)
+				spec := r.Spec
+				if r.To != nil {
+					if to := anchors.LocationSpec(*r.To); to != r.Spec && !strings.Contains(r.Reason, to) {
+						spec += " → " + to // followed: say where
+					}
+				}
+				fmt.Fprintf(a.stdout, "accepted %s/%d  %s (%s: %s)\n", r.Learning, r.Anchor, spec, r.Change, r.Reason)
 			}
 			for _, r := range rep.Skipped {
 				fmt.Fprintf(a.stdout, "skipped %s/%d  %s (%s: %s): %s\n", r.Learning, r.Anchor, r.Spec, r.Change, r.Reason, anchors.NextStep(r))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing/fstest"
@@ -37,7 +39,12 @@ type Source struct {
 	// files (and renames' old paths).
 	Changed map[string]bool
 	Renames map[string]string
-	git     *gitRepo // nil outside git
+	// Diffed lists the files that differ between Base and Files, as git
+	// says (nil when it cannot): where relocation reads the change's
+	// calls. Every mode reads them, so that the hook, CI and a plain
+	// verify follow the same renames.
+	Diffed []string
+	git    *gitRepo // nil outside git
 }
 
 // gitRepo is the git repository around a workspace.
@@ -99,24 +106,24 @@ func Read(ctx context.Context, root string, opts ReadOptions) (*Source, error) {
 		head, _ = g.repo.Head() // "" on an unborn branch
 	}
 	vs := &Source{Renames: map[string]string{}, git: g}
-	// A staged verification asks a git process for the staged changes
-	// while this one reads the index.
+	// A git process lists the changes against HEAD (staged, or in the
+	// working tree) while this one reads the files.
 	type diff struct {
 		changed map[string]bool
 		renames map[string]string
 		err     error
 	}
-	var staged chan diff
-	if opts.Staged && !opts.Everything && opts.ChangedSince == "" && head != "" {
-		staged = make(chan diff, 1)
+	var pending chan diff
+	if head != "" && opts.ChangedSince == "" && opts.Rev == "" {
+		pending = make(chan diff, 1)
 		go func() {
 			var d diff
 			d.changed, d.renames, d.err = g.repo.ChangedFiles(ctx, source.DiffOptions{From: head, Staged: opts.Staged})
-			staged <- d
+			pending <- d
 		}()
 		defer func() {
-			if staged != nil {
-				<-staged
+			if pending != nil {
+				<-pending
 			}
 		}()
 	}
@@ -178,16 +185,26 @@ func Read(ctx context.Context, root string, opts ReadOptions) (*Source, error) {
 			return g.sub(tree)
 		}}
 	}
+	var d diff
+	scoped := opts.ChangedSince != "" // only the files the diff lists are verified
 	switch {
 	case opts.ChangedSince != "":
-		vs.Changed, vs.Renames, err = g.repo.ChangedFiles(ctx, source.DiffOptions{From: vs.BaseID, To: rev, Staged: opts.Staged})
-	case staged != nil:
-		d := <-staged
-		staged = nil
-		vs.Changed, vs.Renames, err = d.changed, d.renames, d.err
+		d.changed, d.renames, d.err = g.repo.ChangedFiles(ctx, source.DiffOptions{From: vs.BaseID, To: rev, Staged: opts.Staged})
+	case pending != nil:
+		d = <-pending
+		pending = nil
+		scoped = opts.Staged && !opts.Everything
+	case vs.Base != nil && rev != "":
+		d.changed, d.renames, d.err = g.repo.ChangedFiles(ctx, source.DiffOptions{From: baseRev, To: rev})
 	}
-	if err != nil {
-		return nil, err
+	if scoped {
+		if d.err != nil {
+			return nil, d.err
+		}
+		vs.Changed, vs.Renames = d.changed, d.renames
+	}
+	if d.err == nil && d.changed != nil {
+		vs.Diffed = slices.Sorted(maps.Keys(d.changed))
 	}
 	return vs, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -65,35 +64,59 @@ func (r *Run) Results() []anchors.Result {
 	return append(append(out, r.Anchors...), r.Malformed...)
 }
 
+// Verifier verifies anchors against one Source, with its Base as
+// history and the files git says differ as the change.
+type Verifier struct {
+	*anchors.Verifier
+	Source *anchors.Source // the files verified
+	base   *anchors.Source
+}
+
+// NewVerifier makes the verifier of one run over vs. Close it after.
+func NewVerifier(vs *Source, opts Options) (*Verifier, error) {
+	sopts := opts.Sources
+	sopts.Parser = nil
+	sopts.Renames, sopts.Ignore, sopts.MaxFileSize, sopts.Index = vs.Renames, opts.Ignore, opts.MaxFileSize, opts.Index
+	src, err := anchors.NewSource(vs.Files, sopts)
+	if err != nil {
+		return nil, err
+	}
+	v := &Verifier{Source: src}
+	vopts := anchors.Options{Threshold: opts.Threshold}
+	if vs.Base != nil {
+		v.base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Sources.Table, Parsed: opts.Sources.Parsed})
+		if err != nil {
+			v.Close()
+			return nil, err
+		}
+		vopts.Base, vopts.Changed = v.base, vs.Diffed
+	}
+	if v.Verifier, err = anchors.NewVerifier(src, vopts); err != nil {
+		v.Close()
+		return nil, err
+	}
+	return v, nil
+}
+
+// Close releases the sources v reads.
+func (v *Verifier) Close() {
+	v.Source.Close()
+	if v.base != nil {
+		v.base.Close()
+	}
+}
+
 // Check verifies the anchors of the learnings ids (of ls) against src in
 // one run, so that two anchors never take the same new location and
 // renames found in the run explain callers; with src.Changed, only the
 // anchors into changed files.
 func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source, opts Options) (*Run, error) {
 	changed, renames := vs.Changed, vs.Renames
-	sopts := opts.Sources
-	sopts.Parser = nil
-	sopts.Renames, sopts.Ignore, sopts.MaxFileSize, sopts.Index = renames, opts.Ignore, opts.MaxFileSize, opts.Index
-	src, err := anchors.NewSource(vs.Files, sopts)
+	v, err := NewVerifier(vs, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
-	vopts := anchors.Options{Threshold: opts.Threshold}
-	var base *anchors.Source
-	if vs.Base != nil {
-		base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Sources.Table, Parsed: opts.Sources.Parsed})
-		if err != nil {
-			return nil, err
-		}
-		defer base.Close()
-		vopts.Base = base
-		vopts.Changed = slices.Sorted(maps.Keys(changed))
-	}
-	v, err := anchors.NewVerifier(src, vopts)
-	if err != nil {
-		return nil, err
-	}
+	defer v.Close()
 	run := &Run{Titles: map[string]string{}, root: opts.Root, src: vs}
 	if changed != nil {
 		ids = concerned(ls, ids, changed, renames)
@@ -137,7 +160,7 @@ func Check(ctx context.Context, ls *catalog.Learnings, ids []string, vs *Source,
 		}
 	}
 	if opts.Compare {
-		if err := markPreexisting(ctx, vs, base, opts.Threshold, rs, verified, paths, batch); err != nil {
+		if err := markPreexisting(ctx, vs, v.base, opts.Threshold, rs, verified, paths, batch); err != nil {
 			return nil, err
 		}
 	}

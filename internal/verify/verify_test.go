@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -226,5 +227,68 @@ func TestRecordReplacesDamagedState(t *testing.T) {
 		if damaged, err := Record(st, "c3", rs); err != nil || len(damaged) > 0 {
 			t.Errorf("%d results: after the repair, Record = %v, %v; want no damage", n, damaged, err)
 		}
+	}
+}
+
+// Every mode lists the files that differ from its base, so that a plain
+// verify follows what the pre-commit hook follows from the change's calls;
+// only a staged run (without Everything) is limited to them.
+func TestReadListsTheDiffInEveryMode(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	ctx := context.Background()
+	root := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+root, "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.invalid",
+			"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.invalid")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.go", "package a\n\nfunc A() {}\n")
+	write("b.go", "package a\n\nfunc B() {}\n")
+	git("init", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-qm", "initial")
+	write("a.go", "package a\n\nfunc A2() {}\n")
+	for _, tc := range []struct {
+		name    string
+		opts    ReadOptions
+		stage   bool
+		limited bool
+	}{
+		{"worktree", ReadOptions{}, false, false},
+		{"staged", ReadOptions{Staged: true}, true, true},
+		{"staged, everything", ReadOptions{Staged: true, Everything: true}, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.stage {
+				git("add", "a.go")
+			}
+			vs, err := Read(ctx, root, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer vs.Close()
+			if !slices.Equal(vs.Diffed, []string{"a.go"}) {
+				t.Errorf("Diffed = %v, want [a.go]", vs.Diffed)
+			}
+			if got := vs.Changed != nil; got != tc.limited {
+				t.Errorf("limited to the diff: %v, want %v (Changed %v)", got, tc.limited, vs.Changed)
+			}
+			if vs.Base == nil {
+				t.Error("no Base")
+			}
+		})
 	}
 }
