@@ -102,7 +102,10 @@ func (v *Verifier) uses(ctx context.Context) uses {
 func (v *Verifier) readUses(ctx context.Context) uses {
 	out := newUses()
 	read := 0
-	for _, p := range v.opts.Changed {
+	if v.opts.Changed == nil || v.opts.Base == nil {
+		return out
+	}
+	for _, p := range v.opts.Changed(ctx) {
 		if read == maxSwapFiles || ctx.Err() != nil {
 			break
 		}
@@ -322,7 +325,7 @@ func isName(t string) bool {
 // in another file does (a test renamed the same way in two sibling
 // classes, an interface method and its implementations).
 func (v *Verifier) calledInstead(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
-	if len(v.opts.Changed) == 0 || !o.known() || v.opts.Base == nil || cf.Lang != o.file.Lang || s.Kind != o.sym.Kind || s.Name == o.name {
+	if v.opts.Changed == nil || !o.known() || v.opts.Base == nil || cf.Lang != o.file.Lang || s.Kind != o.sym.Kind || s.Name == o.name {
 		return false
 	}
 	u := v.uses(ctx)

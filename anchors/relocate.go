@@ -303,7 +303,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 	}
 	// 4. the name the change's uses now call it by, wherever the calls
 	// say it went (see calledInstead), whatever its size
-	if len(v.opts.Changed) > 0 && o.known() && v.opts.Base != nil {
+	if v.opts.Changed != nil && o.known() && v.opts.Base != nil {
 		if to, ok := v.uses(ctx).target(o); ok {
 			named, _ := v.files.SymbolsNamed(ctx, to)
 			for _, s := range named {

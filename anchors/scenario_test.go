@@ -225,7 +225,7 @@ func runScenario(t *testing.T, path string) {
 		if !withBase && sc.wantNoBase != "" {
 			want = sc.wantNoBase
 		}
-		got := verifyAll(t, newSource(t, staged, renames), anchors.Options{Base: base, Changed: changed}, as, specs)
+		got := verifyAll(t, newSource(t, staged, renames), anchors.Options{Base: base, Changed: listed(changed)}, as, specs)
 		if d := diffLines(want, got); d != "" {
 			t.Errorf("%s staged (%s) (-want +got):\n%s", filepath.Base(path), mode, d)
 		}
@@ -292,4 +292,13 @@ func diffLines(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// listed is a change's file list as Options.Changed gives it (nil for
+// none known).
+func listed(files []string) func(context.Context) []string {
+	if files == nil {
+		return nil
+	}
+	return func(context.Context) []string { return files }
 }

@@ -38,13 +38,14 @@ type Options struct {
 	// worker the Files (and Base) must be safe for concurrent use, as
 	// Source is.
 	Workers int
-	// Changed lists the files that differ between Base and the source,
-	// when the caller knows them (git diff --name-only). Optional: with
-	// it, a method renamed while its body was rewritten (in its place, up
-	// or down its type's hierarchy, or into the type of one of its
+	// Changed lists the files that differ between Base and the source
+	// (git diff --name-only), nil when unknown. Optional: with it, a
+	// method renamed while its body was rewritten (in its place, up or
+	// down its type's hierarchy, or into the type of one of its
 	// parameters) is followed where the change's lines that used its old
-	// name now use the new one.
-	Changed []string
+	// name now use the new one. It is called at most once per Verifier,
+	// and only when a symbol must be relocated: most runs never ask.
+	Changed func(context.Context) []string
 }
 
 // Verifier checks anchors against one source. Use one per verification

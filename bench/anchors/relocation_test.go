@@ -409,7 +409,8 @@ func mutationRun(t *testing.T, corpus string, files map[string][]byte, mode runM
 	switch mode {
 	case withBase:
 		opts.Base = before
-		opts.Changed = changedFiles(files, after) // as the hook and CI know them
+		changed := changedFiles(files, after) // as the hook and CI know them
+		opts.Changed = func(context.Context) []string { return changed }
 		name = corpus + " edits, Base=before"
 	case noHistoryNoSketch:
 		name = corpus + " edits, no history, no sketch"

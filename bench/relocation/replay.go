@@ -340,7 +340,8 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 	if m.base {
 		opts.Base = parent
 		if m.renames {
-			opts.Changed = slices.Sorted(maps.Keys(t.changed))
+			changed := slices.Sorted(maps.Keys(t.changed))
+			opts.Changed = func(context.Context) []string { return changed }
 		}
 	}
 	v, err := anchors.NewVerifier(child, opts)

@@ -41,9 +41,10 @@ type Source struct {
 	Renames map[string]string
 	// Diffed lists the files that differ between Base and Files, as git
 	// says (nil when it cannot): where relocation reads the change's
-	// calls. Every mode reads them, so that the hook, CI and a plain
-	// verify follow the same renames.
-	Diffed []string
+	// calls. Every mode has it, so that the hook, CI, a plain verify and
+	// accept follow the same renames; where the run does not need the
+	// diff anyway, git is asked only when relocation first calls it.
+	Diffed func(context.Context) []string
 	git    *gitRepo // nil outside git
 }
 
@@ -106,15 +107,15 @@ func Read(ctx context.Context, root string, opts ReadOptions) (*Source, error) {
 		head, _ = g.repo.Head() // "" on an unborn branch
 	}
 	vs := &Source{Renames: map[string]string{}, git: g}
-	// A git process lists the changes against HEAD (staged, or in the
-	// working tree) while this one reads the files.
+	// A staged verification asks a git process for the staged changes
+	// while this one reads the index.
 	type diff struct {
 		changed map[string]bool
 		renames map[string]string
 		err     error
 	}
 	var pending chan diff
-	if head != "" && opts.ChangedSince == "" && opts.Rev == "" {
+	if opts.Staged && !opts.Everything && opts.ChangedSince == "" && head != "" {
 		pending = make(chan diff, 1)
 		go func() {
 			var d diff
@@ -186,27 +187,41 @@ func Read(ctx context.Context, root string, opts ReadOptions) (*Source, error) {
 		}}
 	}
 	var d diff
-	scoped := opts.ChangedSince != "" // only the files the diff lists are verified
 	switch {
 	case opts.ChangedSince != "":
 		d.changed, d.renames, d.err = g.repo.ChangedFiles(ctx, source.DiffOptions{From: vs.BaseID, To: rev, Staged: opts.Staged})
 	case pending != nil:
 		d = <-pending
 		pending = nil
-		scoped = opts.Staged && !opts.Everything
-	case vs.Base != nil && rev != "":
-		d.changed, d.renames, d.err = g.repo.ChangedFiles(ctx, source.DiffOptions{From: baseRev, To: rev})
 	}
-	if scoped {
-		if d.err != nil {
-			return nil, d.err
-		}
+	if d.err != nil {
+		return nil, d.err
+	}
+	switch {
+	case d.changed != nil:
+		// Only what the commit (or the branch) changed is verified.
 		vs.Changed, vs.Renames = d.changed, d.renames
-	}
-	if d.err == nil && d.changed != nil {
-		vs.Diffed = slices.Sorted(maps.Keys(d.changed))
+		files := slices.Sorted(maps.Keys(d.changed))
+		vs.Diffed = func(context.Context) []string { return files }
+	case vs.Base != nil:
+		vs.Diffed = lazyDiff(g, source.DiffOptions{From: baseRev, To: rev, Staged: opts.Staged})
 	}
 	return vs, nil
+}
+
+// lazyDiff returns the files git says differ as o asks, listed on the
+// first call (nil if git fails: the diff is evidence, not the subject).
+func lazyDiff(g *gitRepo, o source.DiffOptions) func(context.Context) []string {
+	var once sync.Once
+	var files []string
+	return func(ctx context.Context) []string {
+		once.Do(func() {
+			if changed, _, err := g.repo.ChangedFiles(ctx, o); err == nil {
+				files = slices.Sorted(maps.Keys(changed))
+			}
+		})
+		return files
+	}
 }
 
 // resolve turns a revision given on a flag into a commit id, saying what

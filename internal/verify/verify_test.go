@@ -280,8 +280,11 @@ func TestReadListsTheDiffInEveryMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer vs.Close()
-			if !slices.Equal(vs.Diffed, []string{"a.go"}) {
-				t.Errorf("Diffed = %v, want [a.go]", vs.Diffed)
+			if vs.Diffed == nil {
+				t.Fatal("no Diffed")
+			}
+			if got := vs.Diffed(ctx); !slices.Equal(got, []string{"a.go"}) {
+				t.Errorf("Diffed = %v, want [a.go]", got)
 			}
 			if got := vs.Changed != nil; got != tc.limited {
 				t.Errorf("limited to the diff: %v, want %v (Changed %v)", got, tc.limited, vs.Changed)
