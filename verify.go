@@ -172,14 +172,17 @@ func (w *Workspace) Verify(ctx context.Context, opts VerifyOptions) (*VerifyRepo
 func (w *Workspace) verify(ctx context.Context, st *graph.Store, opts VerifyOptions, src *verify.Source) (*VerifyReport, error) {
 	vopts := verify.Options{Root: w.root, Threshold: opts.Threshold, Ignore: w.cfg.Ignore, MaxFileSize: w.cfg.MaxFileSize,
 		Sources: anchors.SourceOptions{Table: w.table, Parsed: w.parsed}, Staged: opts.Staged, Compare: opts.ChangedSince != ""}
-	if src.Worktree {
-		if !w.indexFresh() {
-			if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
-				return nil, err
-			}
+	if src.Worktree && !w.indexFresh() {
+		if _, err := w.index(ctx, st, IndexOptions{}); err != nil {
+			return nil, err
 		}
-		vopts.Index = st
 	}
+	// The index describes the working tree. Another source (the staged
+	// files, a commit) takes from it only the files whose content is the
+	// same (see anchors.SourceOptions.Index): in a commit, most of them.
+	// Relocation then need not parse the whole repository to look for
+	// where a symbol went.
+	vopts.Index = st
 	ids, err := w.selectLearnings(opts.Learnings)
 	if err != nil {
 		return nil, err

@@ -360,11 +360,32 @@ func ShapeOf(lang string, src []byte) string {
 // Lines returns the text of lines start..end (1-based, inclusive) of src,
 // including the last line's newline, clipped to the file. ok is false when
 // the range is empty or starts past the end.
+// It reads src only up to the end of those lines: relocation asks for a
+// few lines of many symbols of one file.
 func Lines(src []byte, start, end int) (text []byte, ok bool) {
-	ls := lineStarts(src)
-	a, b, ok := lineSpan(src, ls, start, end)
-	if !ok {
+	start = max(start, 1)
+	if start > end {
 		return nil, false
+	}
+	a := 0
+	for line := 1; line < start; line++ {
+		j := bytes.IndexByte(src[a:], '\n')
+		if j < 0 {
+			return nil, false // past the last line
+		}
+		a += j + 1
+	}
+	if a == len(src) && start > 1 {
+		return nil, false // the empty "line" after a final newline
+	}
+	b := a
+	for line := start; line <= end; line++ {
+		j := bytes.IndexByte(src[b:], '\n')
+		if j < 0 {
+			b = len(src)
+			break
+		}
+		b += j + 1
 	}
 	return src[a:b], true
 }

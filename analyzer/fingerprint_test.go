@@ -239,3 +239,25 @@ func TestStreamShapesSymbols(t *testing.T) {
 	}
 	t.Logf("%d symbols: stream and parse agree", n)
 }
+
+// Lines scans only as far as it must, and agrees with the line index the
+// streams use on every range, in range or not.
+func TestLinesAgreesWithLineIndex(t *testing.T) {
+	for _, src := range []string{"", "\n", "a", "a\n", "a\nb", "a\nb\n", "\n\n\n", "a\n\nb\n\n", "x\r\ny\r\n"} {
+		b := []byte(src)
+		ls := lineStarts(b)
+		for start := -1; start <= len(ls)+2; start++ {
+			for end := -1; end <= len(ls)+2; end++ {
+				got, ok := Lines(b, start, end)
+				x, y, wok := lineSpan(b, ls, start, end)
+				var want []byte
+				if wok {
+					want = b[x:y]
+				}
+				if ok != wok || string(got) != string(want) {
+					t.Errorf("Lines(%q, %d, %d) = %q, %v; want %q, %v", src, start, end, got, ok, want, wok)
+				}
+			}
+		}
+	}
+}

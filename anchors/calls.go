@@ -1,6 +1,7 @@
 package anchors
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -376,9 +377,13 @@ func declares(f *File, l int, name string) bool {
 
 // namingLineNo returns the first line of s (of f) that holds name, or 0.
 func namingLineNo(f *File, s analyzer.Symbol, name string) int {
-	for l := s.StartLine; l <= s.EndLine; l++ {
-		if slices.Contains(analyzer.RangeTokens(f.Lang, f.Src, l, l), name) {
-			return l
+	text, ok := analyzer.Lines(f.Src, s.StartLine, s.EndLine)
+	if !ok {
+		return 0
+	}
+	for i, line := range bytes.SplitAfter(text, []byte("\n")) {
+		if slices.Contains(analyzer.Tokens(f.Lang, line), name) {
+			return s.StartLine + i
 		}
 	}
 	return 0

@@ -84,7 +84,9 @@ func NewVerifier(vs *Source, opts Options) (*Verifier, error) {
 	v := &Verifier{Source: src}
 	vopts := anchors.Options{Threshold: opts.Threshold}
 	if vs.Base != nil {
-		v.base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Sources.Table, Parsed: opts.Sources.Parsed})
+		// The index serves the base as it serves the source: for the
+		// files whose content it describes.
+		v.base, err = anchors.NewSource(vs.Base, anchors.SourceOptions{Ignore: opts.Ignore, MaxFileSize: opts.MaxFileSize, Table: opts.Sources.Table, Parsed: opts.Sources.Parsed, Index: opts.Index})
 		if err != nil {
 			v.Close()
 			return nil, err
