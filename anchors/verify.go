@@ -156,6 +156,9 @@ func (v *Verifier) VerifyAll(ctx context.Context, as []Anchor) []Result {
 				again = append(again, i)
 			}
 		}
+		if len(again) == 0 {
+			break // nothing the renames could explain (and verifyEach reads nil as all)
+		}
 		_, exclude := contests(as, out)
 		if exclude == nil {
 			exclude = map[string]bool{}
