@@ -22,9 +22,9 @@ import (
 // the type of one of its parameters under a new name, where the calls
 // say so: state.handleMappingAborted(e) became
 // e.collectSilentlyAndCheck(c). lore reads them only where the caller
-// says which files the change touched (Options.Changed: the pre-commit
-// hook and CI know), over the lines the diff of each of those files
-// replaces one for one.
+// says which files the change touched (Options.Changed: lore's verify
+// asks git), over the lines the diff of each of those files replaces one
+// for one.
 
 // uses is what the change's replaced lines say of names, for the whole
 // change: old name → new name → lines.

@@ -56,9 +56,11 @@
 // tiny identical bodies are followed into files of the same directory;
 // edited lines are looked for as the window most similar to the sketch.
 // With history and the list of files the change touched (Options.Changed,
-// which the pre-commit hook and CI know from git), a symbol renamed while
-// its body was rewritten is followed where the change's lines that used
-// its old name now use the new one and nothing else on them changed.
+// which lore's verify reads from git), a method renamed while its body was
+// rewritten is followed where the change's lines that used its old name
+// now use the new one and nothing else on them changed: in its place, up
+// or down its type's hierarchy, or (a call r.a(p) become p.b()) into the
+// type of one of its parameters.
 // Anchors without a sketch (recorded by older versions) follow moves,
 // renames with an unchanged body, reformatting and, in their own file, a
 // symbol with the same header and about the same length. Fix and Accept
