@@ -132,3 +132,28 @@ func TestUsesTarget(t *testing.T) {
 		})
 	}
 }
+
+// Reading the change's uses never fails on what a diff may hold: any two
+// versions of a file, in any language.
+func FuzzLineUses(f *testing.F) {
+	f.Add("class A {\n  void f() { handle(e); }\n}\n", "class A {\n  void f() { e.collect(c); }\n}\n", "java")
+	f.Add("def f(x):\n    return g(x)\n", "def f(x):\n    return x.h()\n", "python")
+	f.Add("a.b(c, (d, e)))\n", "c.x((\n", "typescript")
+	f.Fuzz(func(t *testing.T, before, after, lang string) {
+		u := newUses()
+		src := &File{Path: "f", Lang: lang, Src: []byte(before)}
+		lineUses(src, splitLines([]byte(before)), splitLines([]byte(after)), u)
+		for from, tos := range u.swapped {
+			for to, n := range tos {
+				if from == to || n <= 0 {
+					t.Fatalf("swap %q → %q counted %d", from, to, n)
+				}
+			}
+		}
+		for from, tos := range u.moved {
+			if _, ok := tos[from]; ok {
+				t.Fatalf("a call moved under its own name %q counted as renamed", from)
+			}
+		}
+	})
+}
