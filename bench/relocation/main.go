@@ -239,6 +239,15 @@ func (t tally) recall() float64 {
 	return 1
 }
 
+// offered is the share of instances followed or offered: the right target
+// followed, or among the candidates (one lore anchor accept --to away).
+func (t tally) offered() float64 {
+	if d := t.n - t.skipped; d > 0 {
+		return float64(t.right+t.suggested) / float64(d)
+	}
+	return 1
+}
+
 func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose bool, took time.Duration) {
 	type key struct{ dataset, typ string }
 	tallies := map[key]*tally{}
@@ -300,7 +309,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 		return typeOrder(keys[i].typ) < typeOrder(keys[j].typ)
 	})
 	fmt.Fprintf(w, "\nmode %s, sample %s: %d commits (%d from clones, %d from snapshots), %s\n", modeName, sample, len(runs), from["clone"], from["snapshot"], took.Round(time.Second))
-	fmt.Fprintf(w, "%-11s %-23s %5s %5s %6s %6s %5s %5s %9s %7s | %s\n", "dataset", "type", "n", "skip", "right", "wrong", "sugg", "miss", "precision", "recall", "RefactoringMiner P / R")
+	fmt.Fprintf(w, "%-11s %-23s %5s %5s %6s %6s %5s %5s %9s %7s %7s | %s\n", "dataset", "type", "n", "skip", "right", "wrong", "sugg", "miss", "precision", "recall", "offered", "RefactoringMiner P / R")
 	last := ""
 	for _, k := range keys {
 		if last != "" && last != k.dataset {
@@ -338,7 +347,7 @@ func row(w io.Writer, dataset, typ string, t tally, rm [2]float64) {
 	if rm[0] >= 0 {
 		pub = fmt.Sprintf("%.3f / %.3f", rm[0], rm[1])
 	}
-	fmt.Fprintf(w, "%-11s %-23s %5d %5d %6d %6d %5d %5d %9.3f %7.3f | %s\n", dataset, typ, t.n, t.skipped, t.right, t.wrong, t.suggested, t.missed, t.precision(), t.recall(), pub)
+	fmt.Fprintf(w, "%-11s %-23s %5d %5d %6d %6d %5d %5d %9.3f %7.3f %7.3f | %s\n", dataset, typ, t.n, t.skipped, t.right, t.wrong, t.suggested, t.missed, t.precision(), t.recall(), t.offered(), pub)
 }
 
 func typeOrder(t string) int {
