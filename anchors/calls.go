@@ -82,7 +82,7 @@ func (u uses) into(to, from string) bool {
 	return false
 }
 
-func count(m map[string]map[string]int, from, to string) {
+func countUse(m map[string]map[string]int, from, to string) {
 	if m[from] == nil {
 		m[from] = map[string]int{}
 	}
@@ -180,7 +180,7 @@ func hunkUses(bf *File, at int, removed, added [][]byte, out uses) {
 			}
 			if from, to, ok := swapOf(old, toks[k]); ok {
 				used[k], paired = true, true
-				count(out.swapped, from, to)
+				countUse(out.swapped, from, to)
 				if declares(bf, at+r+1, from) {
 					out.declared[declKey(bf.Path, at+r+1)] = to
 				}
@@ -198,7 +198,7 @@ func hunkUses(bf *File, at int, removed, added [][]byte, out uses) {
 			}
 			if from, to, ok := movedCall(old, toks[k]); ok {
 				used[k] = true
-				count(out.moved, from, to)
+				countUse(out.moved, from, to)
 				break
 			}
 		}
