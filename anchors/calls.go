@@ -106,7 +106,7 @@ func (v *Verifier) readUses(ctx context.Context) uses {
 	if v.opts.Changed == nil || v.opts.Base == nil {
 		return out
 	}
-	for _, p := range v.opts.Changed(ctx) {
+	for _, p := range v.changedFiles(ctx) {
 		if read == maxSwapFiles || ctx.Err() != nil {
 			break
 		}
@@ -126,6 +126,45 @@ func (v *Verifier) readUses(ctx context.Context) uses {
 		lineUses(bf, splitLines(bf.Src), splitLines(cf.Src), out)
 	}
 	return out
+}
+
+// changedFiles returns Options.Changed's list, asked for once (nil when
+// unknown).
+func (v *Verifier) changedFiles(ctx context.Context) []string {
+	v.changedOnce.Do(func() {
+		if v.opts.Changed != nil {
+			v.changed = v.opts.Changed(ctx)
+		}
+	})
+	return v.changed
+}
+
+// settled reports whether the change left file p as it was: p is in
+// Base and not among the files Options.Changed lists. Every symbol of
+// such a file was there before and still is, so none is where a vanished
+// symbol went (stillItself says the same after reading both versions):
+// relocation with history looks only at the files the change touched,
+// however large the repository. False when the list is unknown.
+func (v *Verifier) settled(ctx context.Context, p string) bool {
+	v.settleOnce.Do(func() {
+		if v.opts.Changed == nil || v.opts.Base == nil {
+			return
+		}
+		files := v.changedFiles(ctx)
+		before, err := v.opts.Base.Paths(ctx)
+		if files == nil || err != nil {
+			return
+		}
+		v.touched = make(map[string]bool, len(files))
+		for _, f := range files {
+			v.touched[f] = true
+		}
+		v.before = make(map[string]bool, len(before))
+		for _, f := range before {
+			v.before[f] = true
+		}
+	})
+	return v.touched != nil && v.before[p] && !v.touched[p]
 }
 
 // lineUses adds to out what the lines the diff of a to b replaces say:

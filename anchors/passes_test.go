@@ -2,6 +2,7 @@ package anchors_test
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -66,5 +67,73 @@ func TestRenamesPassOnlyWhenNeeded(t *testing.T) {
 	}
 	if n := files.named.Load(); n != 1 {
 		t.Errorf("Sum was relocated %d times, want once", n)
+	}
+}
+
+// fileCounter counts the files the verifier reads, by path.
+type fileCounter struct {
+	anchors.Files
+	mu    sync.Mutex
+	reads map[string]int
+}
+
+func (c *fileCounter) File(ctx context.Context, path string) (*anchors.File, error) {
+	c.mu.Lock()
+	c.reads[path]++
+	c.mu.Unlock()
+	return c.Files.File(ctx, path)
+}
+
+// With history and the change's file list, relocation reads only the
+// files the change touched, and files new to the source (untracked ones
+// are in no git diff): a file the change left as it was holds only
+// symbols that were there before, none of them where a vanished one went.
+func TestRelocationReadsOnlyTouchedFiles(t *testing.T) {
+	ctx := context.Background()
+	body := "(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt += x * x\n\t}\n\treturn t\n}\n"
+	before := fstest.MapFS{
+		"a.go":       {Data: []byte("package a\n\nfunc SumSquares" + body)},
+		"b.go":       {Data: []byte("package a\n\nfunc Keep() int {\n\treturn 2\n}\n")},
+		"old/c.go":   {Data: []byte("package a\n\nfunc Squares" + body)},
+		"other/d.go": {Data: []byte("package a\n\nfunc Other() int {\n\treturn 3\n}\n")},
+	}
+	after := fstest.MapFS{
+		"a.go":       {Data: []byte("package a\n")},
+		"b.go":       before["b.go"],
+		"old/c.go":   before["old/c.go"],
+		"other/d.go": before["other/d.go"],
+		"new/e.go":   {Data: []byte("package a\n\nfunc SquareSum" + body)},
+	}
+	bs, err := anchors.NewSource(before, anchors.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bs.Close()
+	a, err := anchors.ParseSpec("a.go::SumSquares")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err = anchors.Baseline(ctx, bs, a); err != nil {
+		t.Fatal(err)
+	}
+	src, err := anchors.NewSource(after, anchors.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	files := &fileCounter{Files: src, reads: map[string]int{}}
+	v, err := anchors.NewVerifier(files, anchors.Options{Base: bs, Changed: func(context.Context) []string { return []string{"a.go"} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := v.Verify(ctx, a)
+	// old/c.go had the same body before: no candidate either way.
+	if r.To == nil || r.To.FQName != "new/e.go::SquareSum" || r.Change != anchors.ChangeMovedRenamed {
+		t.Fatalf("got %s %s %v, want moved+renamed to new/e.go::SquareSum", r.Status, r.Change, r.To)
+	}
+	for _, p := range []string{"b.go", "old/c.go", "other/d.go"} {
+		if n := files.reads[p]; n != 0 {
+			t.Errorf("%s, untouched, read %d times", p, n)
+		}
 	}
 }

@@ -249,6 +249,9 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 		if !kindsCompatible(a.Kind, s.Kind) {
 			return
 		}
+		if o.known() && s.Path != renamedTo && v.settled(ctx, s.Path) {
+			return // in a file the change did not touch: it was there before
+		}
 		cf, err := v.files.File(ctx, s.Path)
 		if err != nil {
 			return
@@ -333,6 +336,9 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 			fits := sizeCompatible(lines, got, o.known())
 			if s.Name == name || !kindsCompatible(a.Kind, s.Kind) || !fits && !mayBeDocumented(code, got, o.known()) {
 				return nil
+			}
+			if o.known() && v.settled(ctx, s.Path) {
+				return nil // see consider
 			}
 			if lines > 0 && lines <= 2 && !o.known() && (o.want == nil || path.Dir(s.Path) != path.Dir(a.Path())) {
 				return nil // too small to recognise without history, but next door
