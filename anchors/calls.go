@@ -103,10 +103,7 @@ func (v *Verifier) uses(ctx context.Context) uses {
 func (v *Verifier) readUses(ctx context.Context) uses {
 	out := newUses()
 	read := 0
-	if v.opts.Changed == nil || v.opts.Base == nil {
-		return out
-	}
-	for _, p := range v.changedFiles(ctx) {
+	for _, p := range v.changeOf(ctx).files {
 		if read == maxSwapFiles || ctx.Err() != nil {
 			break
 		}
@@ -128,15 +125,37 @@ func (v *Verifier) readUses(ctx context.Context) uses {
 	return out
 }
 
-// changedFiles returns Options.Changed's list, asked for once (nil when
-// unknown).
-func (v *Verifier) changedFiles(ctx context.Context) []string {
-	v.changedOnce.Do(func() {
-		if v.opts.Changed != nil {
-			v.changed = v.opts.Changed(ctx)
+// change is the change as Options.Changed lists it, read once per run
+// (see changeOf): its files and, for settled, the sets of them and of
+// Base's files. Zero when unknown.
+type change struct {
+	files           []string
+	touched, before map[string]bool
+}
+
+func (v *Verifier) changeOf(ctx context.Context) *change {
+	v.changeOnce.Do(func() {
+		if v.opts.Changed == nil || v.opts.Base == nil {
+			return
+		}
+		c := &v.change
+		if c.files = v.opts.Changed(ctx); c.files == nil {
+			return
+		}
+		before, err := v.opts.Base.Paths(ctx)
+		if err != nil {
+			return
+		}
+		c.touched = make(map[string]bool, len(c.files))
+		for _, f := range c.files {
+			c.touched[f] = true
+		}
+		c.before = make(map[string]bool, len(before))
+		for _, f := range before {
+			c.before[f] = true
 		}
 	})
-	return v.changed
+	return &v.change
 }
 
 // settled reports whether the change left file p as it was: p is in
@@ -146,25 +165,8 @@ func (v *Verifier) changedFiles(ctx context.Context) []string {
 // relocation with history looks only at the files the change touched,
 // however large the repository. False when the list is unknown.
 func (v *Verifier) settled(ctx context.Context, p string) bool {
-	v.settleOnce.Do(func() {
-		if v.opts.Changed == nil || v.opts.Base == nil {
-			return
-		}
-		files := v.changedFiles(ctx)
-		before, err := v.opts.Base.Paths(ctx)
-		if files == nil || err != nil {
-			return
-		}
-		v.touched = make(map[string]bool, len(files))
-		for _, f := range files {
-			v.touched[f] = true
-		}
-		v.before = make(map[string]bool, len(before))
-		for _, f := range before {
-			v.before[f] = true
-		}
-	})
-	return v.touched != nil && v.before[p] && !v.touched[p]
+	c := v.changeOf(ctx)
+	return c.before[p] && !c.touched[p]
 }
 
 // lineUses adds to out what the lines the diff of a to b replaces say:

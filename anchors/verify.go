@@ -52,25 +52,22 @@ type Options struct {
 // run: its Files cache what they read. Verify is safe for concurrent use
 // when the Files are.
 type Verifier struct {
-	files       Files
-	opts        Options
-	tokens      sync.Map // symbol → tokens, see symbolTokens
-	sketches    sync.Map // symbol → sketch, see symbolSketch
-	docs        sync.Map // symbol → leading comment lines, see codeSizeCompatible
-	streams     sync.Map // streamKey → *analyzer.Stream, see stream
-	aligned     sync.Map // Base file and file → line alignment, see alignment
-	gone        sync.Map // Base path → symbols gone from the source, see vanished
-	pairs       sync.Map // path → the path it was renamed to, see renamedTo
-	removed     sync.Map // "" → Base files gone from the source, see removedFiles
-	whole       sync.Map // Base symbol → where it went unchanged, see wentWhole
-	lineage     sync.Map // type → the types it descends from, see ancestors
-	usesOnce    sync.Once
-	used        uses // what the change's lines say of names, see uses
-	changedOnce sync.Once
-	changed     []string // Options.Changed's list, see changedFiles
-	// The files the change touched and those of Base, see settled.
-	settleOnce      sync.Once
-	touched, before map[string]bool
+	files      Files
+	opts       Options
+	tokens     sync.Map // symbol → tokens, see symbolTokens
+	sketches   sync.Map // symbol → sketch, see symbolSketch
+	docs       sync.Map // symbol → leading comment lines, see codeSizeCompatible
+	streams    sync.Map // streamKey → *analyzer.Stream, see stream
+	aligned    sync.Map // Base file and file → line alignment, see alignment
+	gone       sync.Map // Base path → symbols gone from the source, see vanished
+	pairs      sync.Map // path → the path it was renamed to, see renamedTo
+	removed    sync.Map // "" → Base files gone from the source, see removedFiles
+	whole      sync.Map // Base symbol → where it went unchanged, see wentWhole
+	lineage    sync.Map // type → the types it descends from, see ancestors
+	usesOnce   sync.Once
+	used       uses // what the change's lines say of names, see uses
+	changeOnce sync.Once
+	change     change // Options.Changed's list, see changeOf
 }
 
 // errStopScan ends a walk over the source's symbols early.
