@@ -176,11 +176,12 @@ func closeNames(syms []analyzer.Symbol, fq string, n int) []string {
 			continue
 		}
 		seen[q] = true
-		d := editDistance(lfq, strings.ToLower(q))
-		if ld := editDistance(strings.ToLower(lastName(fq)), strings.ToLower(s.Name)); ld < d {
+		most := max(2, len(fq)/3)
+		d := editDistance(lfq, strings.ToLower(q), most)
+		if ld := editDistance(strings.ToLower(lastName(fq)), strings.ToLower(s.Name), most); ld < d {
 			d = ld
 		}
-		if d <= max(2, len(fq)/3) {
+		if d <= most {
 			cs = append(cs, cand{q, d})
 		}
 	}
@@ -190,32 +191,6 @@ func closeNames(syms []analyzer.Symbol, fq string, n int) []string {
 		out = append(out, cs[i].name)
 	}
 	return out
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		if a == b {
-			return 0
-		}
-		return max(len(a), len(b))
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // symbolAnchor is the baseline of symbol s of f, named with its selector

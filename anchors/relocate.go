@@ -1067,6 +1067,10 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Siblings look this much alike (startPos and endPos): without
 		// the same header, only a candidate.
 		c.score = min(sketchScore(c.sim), 0.75)
+	case c.simKnown && like >= respelledLike && like < 0.85 && v.respelled(ctx, o, cf, s):
+		// Its name respelled where it was, its body edited: see
+		// respelled.
+		c.score = 0.8 + 0.15*like
 	case c.simKnown && like < 0.85 && (v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown) || v.toldRenamePyJS(ctx, o, &c)):
 		// Renamed in place, its body rewritten, as the change says beside
 		// the body: see rewrittenInPlace (Java) and toldRenamePyJS.

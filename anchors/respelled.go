@@ -1,0 +1,149 @@
+package anchors
+
+import (
+	"context"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
+)
+
+// A name fixed for its spelling (mockito's
+// shouldGiveExplantionOnStaticMocking… became
+// shouldGiveExplanationOnStaticMocking…) is the same name to a reader,
+// whatever else the change did to the body: the test was rewritten in
+// the same commit, and a sibling test as like it, also respelled, was a
+// rival by its body. lore reads such a rename in the symbol's own type
+// from the names: written alike (see spelling), one letter apart at
+// most (two in long names), no digit changed and no word made plural or
+// singular, a callable's parameters the same, and neither name as close
+// to another one that appeared or vanished there.
+
+// respelledLike is the least body likeness a respelled symbol keeps:
+// under it the name alone would speak, and a name is not a body.
+const respelledLike = 0.4
+
+// respelled reports whether s (of cf) is o's symbol under its name
+// respelled, where it was: new in o's type (see newInItsPlace), its
+// name the old one respelled (see respelling), a callable's parameters
+// the same, and no other new symbol of the type, nor another vanished
+// one, as close.
+func (v *Verifier) respelled(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
+	if !distinctive(o.name) || !respelling(o.name, s.Name) || !v.newInItsPlace(ctx, o, cf, s) {
+		return false
+	}
+	if callableKind(s.Kind) && selectorOf(o.file, o.sym) != selectorOf(cf, s) {
+		return false // parseValue(String) and parseValues(Reader): another function
+	}
+	_, sfq, _ := cutFQ(s.FQName)
+	for _, x := range cf.Symbols {
+		if _, xfq, _ := cutFQ(x.FQName); x.Name != s.Name && x.Name != o.name && outerName(xfq) == o.outer && respelling(o.name, x.Name) && !v.hadName(ctx, cf, x) {
+			return false // two new names as close: a reader cannot tell
+		}
+	}
+	for _, x := range v.vanished(ctx, o.file.Path) {
+		if _, xfq, _ := cutFQ(x.FQName); x.Name != o.name && outerName(xfq) == outerName(sfq) && respelling(x.Name, s.Name) {
+			return false // another vanished name as close to the new one
+		}
+	}
+	return true
+}
+
+// respelling reports whether name b is name a written otherwise: the
+// same letters but for case and separators (get_url, getURL, getUrl), or
+// one letter added, dropped, changed or two neighbours swapped (two such
+// edits in names of 16 letters or more), the digits the same, and no
+// word made plural or singular (getValue, getValues).
+func respelling(a, b string) bool {
+	if a == b || pluralOf(words(a), words(b)) || pluralOf(words(b), words(a)) {
+		return false
+	}
+	x, y := spelling(a), spelling(b)
+	if digits(x) != digits(y) {
+		return false // test1 and test2 are two tests, not one respelled
+	}
+	most := 1
+	if min(len(x), len(y)) >= 16 {
+		most = 2
+	}
+	return editDistance(x, y, most) <= most
+}
+
+// pluralOf reports whether words b are words a with one of them made
+// plural by an s.
+func pluralOf(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	differ := 0
+	for i := range a {
+		if a[i] != b[i] {
+			if b[i] != a[i]+"s" {
+				return false
+			}
+			differ++
+		}
+	}
+	return differ == 1
+}
+
+// spelling is a name's letters and digits, in lower case.
+func spelling(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + 'a' - 'A')
+		case r == '_' || r == '$' || r == '-':
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// digits is the digits of s, in order.
+func digits(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// editDistance is the optimal string alignment distance of a and b
+// (insertions, deletions, substitutions and swaps of two neighbours),
+// or limit+1 once it must exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, prev2[j-2]+1)
+			}
+			cur[j] = d
+			low = min(low, d)
+		}
+		if low > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
