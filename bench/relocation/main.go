@@ -207,9 +207,18 @@ func hasRelocation(c *commit) bool {
 	return false
 }
 
-type tally struct{ n, skipped, right, wrong, suggested, missed int }
+type tally struct {
+	n, skipped, right, wrong, suggested, missed int
+	clear, clearRight                           int // see survival
+}
 
-func (t *tally) add(o outcome) {
+func (t *tally) add(o outcome, clear bool) {
+	if clear && o != skipped {
+		t.clear++
+		if o == right {
+			t.clearRight++
+		}
+	}
 	t.n++
 	switch o {
 	case skipped:
@@ -235,6 +244,14 @@ func (t tally) precision() float64 {
 func (t tally) recall() float64 {
 	if d := t.n - t.skipped; d > 0 {
 		return float64(t.right) / float64(d)
+	}
+	return 1
+}
+
+// clearRecall is the recall over the clear instances (see survival).
+func (t tally) clearRecall() float64 {
+	if t.clear > 0 {
+		return float64(t.clearRight) / float64(t.clear)
 	}
 	return 1
 }
@@ -290,11 +307,16 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 				o = skipped
 				skips[skipReason(in.why)]++
 			}
-			tallies[k].add(o)
-			totals[k.dataset].add(o)
+			clear := in.kept >= clearKept && in.twin == ""
+			tallies[k].add(o, clear)
+			totals[k.dataset].add(o, clear)
 			if o != right && verbose {
-				lines = append(lines, fmt.Sprintf("%-9s %s %s %s | %s | %s → %s | %s", label(o), r.commit.Project, r.commit.SHA[:10],
-					in.ref.Type, in.ref.Desc, in.spec, in.after.spec(), in.why))
+				survived := fmt.Sprintf("kept %.2f", in.kept)
+				if in.twin != "" {
+					survived += ", twin " + in.twin
+				}
+				lines = append(lines, fmt.Sprintf("%-9s %s %s %s | %s | %s → %s | %s | %s", label(o), r.commit.Project, r.commit.SHA[:10],
+					in.ref.Type, in.ref.Desc, in.spec, in.after.spec(), survived, in.why))
 			}
 		}
 	}
@@ -309,7 +331,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 		return typeOrder(keys[i].typ) < typeOrder(keys[j].typ)
 	})
 	fmt.Fprintf(w, "\nmode %s, sample %s: %d commits (%d from clones, %d from snapshots), %s\n", modeName, sample, len(runs), from["clone"], from["snapshot"], took.Round(time.Second))
-	fmt.Fprintf(w, "%-11s %-23s %5s %5s %6s %6s %5s %5s %9s %7s %7s | %s\n", "dataset", "type", "n", "skip", "right", "wrong", "sugg", "miss", "precision", "recall", "offered", "RefactoringMiner P / R")
+	fmt.Fprintf(w, "%-11s %-23s %5s %5s %6s %6s %5s %5s %9s %7s %7s %11s | %s\n", "dataset", "type", "n", "skip", "right", "wrong", "sugg", "miss", "precision", "recall", "offered", "clear", "RefactoringMiner P / R")
 	last := ""
 	for _, k := range keys {
 		if last != "" && last != k.dataset {
@@ -347,7 +369,8 @@ func row(w io.Writer, dataset, typ string, t tally, rm [2]float64) {
 	if rm[0] >= 0 {
 		pub = fmt.Sprintf("%.3f / %.3f", rm[0], rm[1])
 	}
-	fmt.Fprintf(w, "%-11s %-23s %5d %5d %6d %6d %5d %5d %9.3f %7.3f %7.3f | %s\n", dataset, typ, t.n, t.skipped, t.right, t.wrong, t.suggested, t.missed, t.precision(), t.recall(), t.offered(), pub)
+	clear := fmt.Sprintf("%.3f (%d)", t.clearRecall(), t.clear)
+	fmt.Fprintf(w, "%-11s %-23s %5d %5d %6d %6d %5d %5d %9.3f %7.3f %7.3f %11s | %s\n", dataset, typ, t.n, t.skipped, t.right, t.wrong, t.suggested, t.missed, t.precision(), t.recall(), t.offered(), clear, pub)
 }
 
 func typeOrder(t string) int {

@@ -63,6 +63,8 @@ type instance struct {
 	outcome outcome
 	why     string // for skipped, missed and wrong
 	result  anchors.Result
+	kept    float64 // the old code's words the oracle's target holds (see survival)
+	twin    string  // a new symbol as like the old code as the target, if any
 }
 
 // control is a symbol the commit left alone: verifying it must say
@@ -356,6 +358,7 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 		r := run.results[in.anchor]
 		in.result = r
 		in.outcome, in.why = score(r, in.before, in.after)
+		survival(ctx, parent, child, t.changed, in)
 	}
 	// One anchor, several targets (a method pushed down into several
 	// subclasses): the anchor can follow one of them; it counts once.
