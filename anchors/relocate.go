@@ -565,6 +565,9 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		if allAhead(o, b, c) {
 			continue // ahead by its body, its name and its parameters alike
 		}
+		if liftedByDiff(b, c) {
+			continue // close only by the diff's pairing of lines: see liftedByDiff
+		}
 		if b.keptKnown && b.kept <= 0.5 && !c.keptKnown && !b.sameBody && !b.named && c.bodyLikeness() >= b.bodyLikeness() {
 			// Git pairs files, not symbols: when the diff keeps no more
 			// than half of the old lines in the best and the rival is at
@@ -800,6 +803,22 @@ func allAhead(o origin, b, c candidate) bool {
 	}
 	return nameSimilarity(o.name, b.sym.Name) >= nameSimilarity(o.name, c.sym.Name)
 }
+
+// liftedByDiff reports whether rival c comes close to b only by the
+// diff of the file, which pairs lines by their place: by their bodies
+// alone b is like the old code and c far less so (texar 7a1e0f8b95:
+// ForwardRNNEncoder became UnidirectionalRNNEncoder, 81% alike, and the
+// new BidirectionalRNNEncoder beside it, 58% alike, took the place of
+// its lines in the diff).
+func liftedByDiff(b, c candidate) bool {
+	return c.keptKnown && (!b.keptKnown || b.kept < c.kept) && b.sym.Kind == c.sym.Kind &&
+		b.bodyLikeness() >= 0.8 && c.bodyLikeness() <= b.bodyLikeness()-bodyAhead
+}
+
+// bodyAhead is how much more like the old code a candidate's body must
+// be than a rival's for the diff's pairing not to count (see
+// liftedByDiff).
+const bodyAhead = 0.2
 
 // diffKeeps reports whether the diff of the anchored symbol's file keeps
 // most of its old lines in b and next to none in c, both in that file: a
