@@ -75,6 +75,11 @@ func (v *Verifier) keepsRole(bf *File, bs analyzer.Symbol, f *File, s analyzer.S
 	if !callableKind(s.Kind) || !callableKind(bs.Kind) || selectorOf(bf, bs) != selectorOf(f, s) {
 		return false
 	}
+	return v.bodiless(f, s)
+}
+
+// bodiless reports whether s (of f) is a declaration without a body.
+func (v *Verifier) bodiless(f *File, s analyzer.Symbol) bool {
 	toks := v.symbolTokens(f, s)
 	return len(toks) > 0 && toks[len(toks)-1] == ";" && !slices.Contains(toks, "{")
 }

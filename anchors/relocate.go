@@ -162,7 +162,9 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	}
 	self, ok := v.score(ctx, o, f, sym, run)
 	here := 0.0
-	if ok {
+	if ok && (!v.keepsRole(o.file, o.sym, f, sym) || v.bodiless(o.file, o.sym)) {
+		// A declaration left without a body holds none of the code,
+		// however like its header makes it to a short method.
 		here = self.likeness()
 	}
 	// Still itself, unless the name was given to code that vanished
@@ -202,7 +204,11 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	if !moved.found {
 		return false
 	}
-	moved.Reason += fmt.Sprintf("; %s now holds other code (%.0f%% similar)", a.FQName()+a.Selector(), 100*here)
+	if here == 0 && v.bodiless(f, sym) {
+		moved.Reason += fmt.Sprintf("; %s is now a declaration without its code", a.FQName()+a.Selector())
+	} else {
+		moved.Reason += fmt.Sprintf("; %s now holds other code (%.0f%% similar)", a.FQName()+a.Selector(), 100*here)
+	}
 	if takenBy != "" {
 		moved.Reason += ", " + takenBy + "'s"
 	}
