@@ -13,10 +13,9 @@ import (
 // whatever else the change did to the body: the test was rewritten in
 // the same commit, and a sibling test as like it, also respelled, was a
 // rival by its body. lore reads such a rename in the symbol's own type
-// from the names: written alike (see spelling), one letter apart at
-// most (two in long names), no digit changed and no word made plural or
-// singular, a callable's parameters the same, and neither name as close
-// to another one that appeared or vanished there.
+// from the names: written alike, or a letter apart in a long enough
+// word (see respelling), a callable's parameters the same, and neither
+// name as close to another one that appeared or vanished there.
 
 // respelledLike is the least body likeness a respelled symbol keeps:
 // under it the name alone would speak, and a name is not a body.
@@ -50,40 +49,43 @@ func (v *Verifier) respelled(ctx context.Context, o origin, cf *File, s analyzer
 
 // respelling reports whether name b is name a written otherwise: the
 // same letters but for case and separators (get_url, getURL, getUrl), or
-// one letter added, dropped, changed or two neighbours swapped (two such
-// edits in names of 16 letters or more), the digits the same, and no
-// word made plural or singular (getValue, getValues).
+// the same words but one (two in names of 16 letters or more), each of
+// five letters or more, with a letter added, dropped or changed, or two
+// neighbours swapped: Explantion, Explanation. Digits stay the same
+// (test1, test2), and no word is made plural or singular (getValue,
+// getValues); short words are words of their own (get, set; Async,
+// Sync), and two letters make another word (enable, disable).
 func respelling(a, b string) bool {
-	if a == b || pluralOf(words(a), words(b)) || pluralOf(words(b), words(a)) {
+	if a == b {
 		return false
 	}
 	x, y := spelling(a), spelling(b)
+	if x == y {
+		return true
+	}
 	if digits(x) != digits(y) {
-		return false // test1 and test2 are two tests, not one respelled
+		return false
+	}
+	wa, wb := words(a), words(b)
+	if len(wa) != len(wb) {
+		return false
 	}
 	most := 1
 	if min(len(x), len(y)) >= 16 {
 		most = 2
 	}
-	return editDistance(x, y, most) <= most
-}
-
-// pluralOf reports whether words b are words a with one of them made
-// plural by an s.
-func pluralOf(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	differ := 0
-	for i := range a {
-		if a[i] != b[i] {
-			if b[i] != a[i]+"s" {
-				return false
-			}
-			differ++
+	changed := 0
+	for i := range wa {
+		u, w := wa[i], wb[i]
+		if u == w {
+			continue
 		}
+		if len(u) < 5 || len(w) < 5 || u+"s" == w || w+"s" == u || editDistance(u, w, 1) > 1 {
+			return false
+		}
+		changed++
 	}
-	return differ == 1
+	return changed <= most
 }
 
 // spelling is a name's letters and digits, in lower case.

@@ -12,7 +12,12 @@ func TestRespelling(t *testing.T) {
 		{"getURLPath", "getUrlPath", true},
 		{"get_url_path", "getUrlPath", true},
 		{"testMaxSizeZeroDisablesMering", "testMaxSizeZeroDisablesMerging", true},
-		{"ocurrenceCountOfNode", "occurrenceCountOfNodes", true}, // two letters in a long name (not a plural word alone)
+		{"recieveBufferdMessage", "receiveBufferedMessage", true}, // two words in a long name
+		{"recieveBufferd", "receiveBuffered", false},              // two words in a shorter one
+		{"ocurrenceCountOfNode", "occurrenceCountOfNodes", false}, // and a plural
+		{"setValue", "getValue", false},                           // a short word is a word
+		{"handleRequestAsync", "handleRequestSync", false},
+		{"enableFeatureFlags", "disableFeatureFlags", false}, // two letters in one word
 		{"parseValue", "parseValue", false},
 		{"testQuery", "testQuery1", false},
 		{"testQuery1", "testQuery2", false},
