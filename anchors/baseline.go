@@ -170,13 +170,13 @@ func closeNames(syms []analyzer.Symbol, fq string, n int) []string {
 	var cs []cand
 	seen := map[string]bool{}
 	lfq := strings.ToLower(fq)
+	most := max(2, len(fq)/3)
 	for _, s := range syms {
 		_, q, _ := strings.Cut(s.FQName, "::")
 		if seen[q] {
 			continue
 		}
 		seen[q] = true
-		most := max(2, len(fq)/3)
 		d := editDistance(lfq, strings.ToLower(q), most)
 		if ld := editDistance(strings.ToLower(lastName(fq)), strings.ToLower(s.Name), most); ld < d {
 			d = ld

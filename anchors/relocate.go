@@ -161,10 +161,11 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	self, ok := v.score(ctx, o, f, sym, run)
+	// A declaration left without its body holds none of the code,
+	// however like its header makes it to a short method.
+	lostBody := v.keepsRole(o.file, o.sym, f, sym) && !v.bodiless(o.file, o.sym)
 	here := 0.0
-	if ok && (!v.keepsRole(o.file, o.sym, f, sym) || v.bodiless(o.file, o.sym)) {
-		// A declaration left without a body holds none of the code,
-		// however like its header makes it to a short method.
+	if ok && !lostBody {
 		here = self.likeness()
 	}
 	// Still itself, unless the name was given to code that vanished
@@ -204,7 +205,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	if !moved.found {
 		return false
 	}
-	if here == 0 && v.bodiless(f, sym) {
+	if lostBody {
 		moved.Reason += fmt.Sprintf("; %s is now a declaration without its code", a.FQName()+a.Selector())
 	} else {
 		moved.Reason += fmt.Sprintf("; %s now holds other code (%.0f%% similar)", a.FQName()+a.Selector(), 100*here)
