@@ -32,11 +32,17 @@ const (
 	twinMargin = 0.02
 )
 
+// clear reports whether in is clear: its target kept at least
+// clearKept of the old code and has no twin.
+func (in *instance) clear() bool {
+	return in.kept >= clearKept && in.twin == ""
+}
+
 // survival sets in.kept and in.twin.
 func survival(ctx context.Context, parent, child *anchors.Source, changed map[string]bool, in *instance) {
 	in.kept = 1
-	old := targetTokens(ctx, parent, in.before)
-	now := targetTokens(ctx, child, in.after)
+	old := targetWords(ctx, parent, in.before)
+	now := targetWords(ctx, child, in.after)
 	if old == nil || now == nil {
 		return // a file or module, or unreadable: counted as clear
 	}
@@ -71,9 +77,9 @@ func survival(ctx context.Context, parent, child *anchors.Source, changed map[st
 	}
 }
 
-// targetTokens returns the words (see words) of t's symbol in src, or nil for a
-// file target or one that cannot be read.
-func targetTokens(ctx context.Context, src *anchors.Source, t target) []string {
+// targetWords returns the words (see words) of t's symbol in src, or nil
+// for a file target or one that cannot be read.
+func targetWords(ctx context.Context, src *anchors.Source, t target) []string {
 	if t.FQName == "" || t.Start == 0 {
 		return nil
 	}

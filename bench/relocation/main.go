@@ -307,9 +307,8 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 				o = skipped
 				skips[skipReason(in.why)]++
 			}
-			clear := in.kept >= clearKept && in.twin == ""
-			tallies[k].add(o, clear)
-			totals[k.dataset].add(o, clear)
+			tallies[k].add(o, in.clear())
+			totals[k.dataset].add(o, in.clear())
 			if o != right && verbose {
 				survived := fmt.Sprintf("kept %.2f", in.kept)
 				if in.twin != "" {
