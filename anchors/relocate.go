@@ -138,7 +138,7 @@ func (v *Verifier) originOf(ctx context.Context, bf *File, s analyzer.Symbol) or
 func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Result, run *runInfo) {
 	o := v.origin(ctx, a)
 	cands := v.candidates(ctx, o, f, nil, run)
-	v.decide(a, o, f, cands, r)
+	v.decide(ctx, a, o, f, cands, r)
 }
 
 // renamedAway handles a symbol found under its name whose code is mostly
@@ -176,7 +176,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	cands := v.candidates(ctx, o, f, &sym, run)
-	best, conf := v.confidence(a, o, cands)
+	best, conf := v.confidence(ctx, a, o, cands)
 	if best < 0 || conf < v.opts.Threshold {
 		return false
 	}
@@ -201,7 +201,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	moved := Result{Spec: r.Spec, Confidence: 1, From: r.From}
-	v.decide(a, o, f, cands, &moved)
+	v.decide(ctx, a, o, f, cands, &moved)
 	if !moved.found {
 		return false
 	}
@@ -396,7 +396,7 @@ func (v *Verifier) fileOrNil(ctx context.Context, p string) *File {
 
 // decide turns scored candidates into the result: the best one followed
 // when it is certain enough, else candidates.
-func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Result) {
+func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cands []candidate, r *Result) {
 	fq := a.FQName() + a.Selector()
 	renamedTo := o.renamedTo
 	gone := f == nil
@@ -409,7 +409,7 @@ func (v *Verifier) decide(a Anchor, o origin, f *File, cands []candidate, r *Res
 		v.listSuccessor(a, o, r)
 		return
 	}
-	best, conf := v.confidence(a, o, cands)
+	best, conf := v.confidence(ctx, a, o, cands)
 	if best < 0 || conf < v.opts.Threshold {
 		for _, c := range listed(cands, 3) {
 			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
@@ -492,7 +492,7 @@ const closeGap = 0.2
 // has it do not count; between two copies of the code the file they are
 // in decides (git's rename pairing, then the closest path), else nobody
 // can tell.
-func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float64) {
+func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []candidate) (int, float64) {
 	if len(cands) == 0 {
 		return -1, 0
 	}
@@ -610,7 +610,7 @@ func (v *Verifier) confidence(a Anchor, o origin, cands []candidate) (int, float
 		// change says where the symbol went, the body need only agree.
 		conf = max(conf, toldConfidence(b.likeness(), 0.5))
 	}
-	if conf < v.opts.Threshold && v.soleMatch(a, o, cands, best, renamedTo) {
+	if conf < v.opts.Threshold && v.soleMatch(ctx, a, o, cands, best, renamedTo) {
 		// Renamed and much edited, in its own file: the one symbol that
 		// appeared there like it, and the one that vanished like that
 		// symbol. A reviewer reads the change this way.
@@ -716,7 +716,7 @@ func tinyPair(o origin, toks []string) bool {
 // no other candidate close and no other vanished symbol of the files
 // matching it; in another file than the anchor's (or its renamed
 // successor) a larger body, more alike, and a related name.
-func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, renamedTo string) bool {
+func (v *Verifier) soleMatch(ctx context.Context, a Anchor, o origin, cands []candidate, best int, renamedTo string) bool {
 	b := cands[best]
 	if b.sameName || b.rivalScore < 0 || b.rivalScore >= 0.5 || b.likeness() < 0.6 {
 		return false
@@ -741,7 +741,49 @@ func (v *Verifier) soleMatch(a Anchor, o origin, cands []candidate, best int, re
 			return false
 		}
 	}
-	return true
+	return !v.newcomerAsLike(ctx, o, b)
+}
+
+// newcomerAsLike reports whether another callable new in b's type of
+// b's file, candidate or not, is within 0.2 as like o's old code by its
+// body as b is: a rewritten test beside a new one that holds the old
+// assertions among more of its own (seyren 5fb36a321a: subjectIsCorrect
+// became a longer bodyContainsItemsFromModel, beside a new
+// subjectTemplateLocationShouldBeConfigurable a little more alike by
+// its few tokens). Under the candidates' floor such a symbol scores
+// nothing, yet b is no sole match beside it. A helper b calls is
+// written for it, no rival; nor is a symbol another vanished method of
+// the type is clearly more like (its own rename, see onlyPair).
+func (v *Verifier) newcomerAsLike(ctx context.Context, o origin, b candidate) bool {
+	_, bfq, _ := cutFQ(b.sym.FQName)
+	if !callableKind(o.sym.Kind) || outerName(bfq) != o.outer {
+		return false
+	}
+	bt := v.symbolTokens(b.file, b.sym)
+	old := normalize(o.toks, o.name, o.outer)
+	floor := b.bodyLikeness() - 0.2
+	var vanished [][]string
+	for _, d := range v.vanished(ctx, o.sym.Path) {
+		_, dfq, _ := cutFQ(d.FQName)
+		if d.StartLine != o.sym.StartLine && callableKind(d.Kind) && outerName(dfq) == o.outer {
+			vanished = append(vanished, normalize(v.symbolTokens(o.file, d), d.Name, o.outer))
+		}
+	}
+	for _, x := range b.file.Symbols {
+		_, xfq, _ := cutFQ(x.FQName)
+		if x.StartLine == b.sym.StartLine || x.Kind != o.sym.Kind || outerName(xfq) != o.outer || calls(bt, x.Name) || v.hadName(ctx, b.file, x) {
+			continue
+		}
+		xt := normalize(v.symbolTokens(b.file, x), x.Name, o.outer)
+		like := similarity(old, xt)
+		if like < floor {
+			continue
+		}
+		if !slices.ContainsFunc(vanished, func(d []string) bool { return similarity(d, xt) > like+rewrittenPairMargin }) {
+			return true
+		}
+	}
+	return false
 }
 
 // farRenameTold reports whether a symbol moved and renamed to b says
