@@ -182,6 +182,17 @@ func splitTie(o origin, b, c candidate) bool {
 	return c.bodyLikeness() >= b.bodyLikeness()-copyTie && nameSimilarity(o.name, c.sym.Name) >= nameSimilarity(o.name, b.sym.Name)
 }
 
+// splitShares reports a rival c in the best candidate b's file that the
+// diff keeps a third or more of the old lines in, while b holds under
+// two thirds of them: the old code split in two (jgit f5fe2dca3c:
+// addObject kept its guard for uninteresting objects as
+// addResultOrBase, which its callers now call, and handed the rest to
+// the new addResult). Which part the anchor was about, no reviewer can
+// tell from the code.
+func splitShares(b, c candidate) bool {
+	return b.keptKnown && c.keptKnown && !b.sameBody && !b.sameName && !c.sameName && c.sym.Path == b.sym.Path && c.kept >= 1.0/3 && b.kept < 2.0/3
+}
+
 // relatedCopy reports a rival c, nearly the anchored code, in a type up
 // or down the anchored one's hierarchy, while the best candidate b has
 // the very code under the same name in a type outside it: a method

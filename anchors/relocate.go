@@ -586,7 +586,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 			conf = min(conf, b.score/2)
 			continue
 		}
-		if splitTie(o, b, c) {
+		if splitTie(o, b, c) || splitShares(b, c) {
 			conf = min(conf, b.score/2)
 			continue
 		}
