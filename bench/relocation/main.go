@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	snapshots := fl.String("snapshots", "", "the commit snapshots (default: ORACLE/commits)")
 	snapshotOnly := fl.Bool("snapshot-only", false, "read every commit from its snapshot, even with a clone")
 	sample := fl.String("sample", "all", "dev, report, heldout (the -main sample) or all (dev and report)")
-	mainSample := fl.String("main", "", "a sample of the main oracle, as ./windows writes it (default: ORACLE/main-dataset/data.json)")
+	mainSample := fl.String("main", "", "samples of the main oracle, as ./windows writes them, comma-separated: replayed as one (default: ORACLE/main-dataset/data.json)")
 	projects := fl.String("projects", "", "only these projects (comma-separated)")
 	shas := fl.String("commits", "", "only these commits (comma-separated SHA prefixes)")
 	half := fl.String("half", "", "lo or hi: only the commits whose SHA's second hex digit is 0-7 or 8-f (a split of one project into a half to develop on and one held out)")
@@ -99,12 +99,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("-sample: want dev, report, heldout or all, not %q", *sample)
 	}
-	if *mainSample == "" {
-		*mainSample = filepath.Join(*oracle, "main-dataset", "data.json")
-	} else if _, err := os.Stat(*mainSample); err != nil {
-		return fmt.Errorf("-main: %w", err)
+	mains := []string{filepath.Join(*oracle, "main-dataset", "data.json")}
+	if *mainSample != "" {
+		mains = strings.Split(*mainSample, ",")
+		for _, m := range mains {
+			if _, err := os.Stat(m); err != nil {
+				return fmt.Errorf("-main: %w", err)
+			}
+		}
 	}
-	commits, err := loadOracle(*oracle, *mainSample)
+	commits, err := loadOracle(*oracle, mains)
 	if err != nil {
 		return err
 	}
@@ -146,7 +150,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		chosen = append(chosen, c)
 	}
 	if *sample == "heldout" && len(chosen) == 0 {
-		return fmt.Errorf("-sample heldout: no commits in %s; write it with go run ./bench/relocation/windows (see bench/relocation/README.md)", *mainSample)
+		return fmt.Errorf("-sample heldout: no commits in %s; write it with go run ./bench/relocation/windows (see bench/relocation/README.md)", strings.Join(mains, ", "))
 	}
 	for _, name := range strings.Split(*modes, ",") {
 		m := mode{name: name}

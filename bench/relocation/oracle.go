@@ -64,9 +64,10 @@ func (e entity) String() string {
 
 // loadOracle reads the datasets under dir (RefactoringMiner's
 // src/test/resources/oracle): tse-dataset/*.json, python-dataset and
-// javascript-dataset, and main, a sample of the main oracle (data.json,
-// the same record format as python-dataset), when that file exists.
-func loadOracle(dir, main string) ([]commit, error) {
+// javascript-dataset, and mains, samples of the main oracle (data.json,
+// the same record format as python-dataset) read as one, each commit
+// once, of those files that exist.
+func loadOracle(dir string, mains []string) ([]commit, error) {
 	var out []commit
 	tse, _ := filepath.Glob(filepath.Join(dir, "tse-dataset", "*.json"))
 	sort.Strings(tse)
@@ -98,19 +99,26 @@ func loadOracle(dir, main string) ([]commit, error) {
 			out = append(out, c)
 		}
 	}
-	for _, ds := range []struct{ name, lang, path string }{
+	type dataset struct{ name, lang, path string }
+	sets := []dataset{
 		{"python", "python", filepath.Join(dir, "python-dataset", "data.json")},
 		{"javascript", "javascript", filepath.Join(dir, "javascript-dataset", "data.json")},
-		{"main", "java", main},
-	} {
-		if ds.path == "" {
-			continue
-		}
+	}
+	for _, m := range mains {
+		sets = append(sets, dataset{"main", "java", m})
+	}
+	seen := map[string]bool{}
+	for _, ds := range sets {
 		cs, err := loadArray(ds.path, ds.name, ds.lang)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, cs...)
+		for _, c := range cs {
+			if key := ds.name + " " + c.SHA; !seen[key] {
+				seen[key] = true
+				out = append(out, c)
+			}
+		}
 	}
 	return out, nil
 }

@@ -19,7 +19,9 @@ func TestLoadMainSample(t *testing.T) {
 	if err := os.WriteFile(main, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	commits, err := loadOracle(dir, main)
+	// Samples given twice, or overlapping, are read as one: each commit
+	// once.
+	commits, err := loadOracle(dir, []string{main, main})
 	if err != nil {
 		t.Fatal(err)
 	}
