@@ -456,3 +456,51 @@ func specOf(f *File, s analyzer.Symbol, keep bool) string {
 	}
 	return s.FQName
 }
+
+// arityKeeper returns the candidate to weigh first: cands[best], unless
+// an overload of it close behind (within closeGap) alone takes as many
+// parameters as the anchored callable (see overloadsByArity).
+func (v *Verifier) arityKeeper(cands []candidate, best int) int {
+	b := cands[best]
+	for i, c := range cands {
+		if i != best && c.claimedBy == "" && c.score >= b.score-closeGap && v.overloadsByArity(c, b) {
+			return i
+		}
+	}
+	return best
+}
+
+// overloadsByArity reports whether candidates b and c are overloads of
+// one name in one type, new there, neither calling the other, of which
+// b alone takes as many parameters as the anchored callable: the
+// parameters tell them apart where bodies of a few lines cannot
+// (junit4 f34c4435eb: TestWithParameters' notNull(Object, String)
+// moved to Checks as notNull(T, String), beside a new notNull(T) whose
+// shorter body reads as more alike). An overload that calls the other
+// hands it the work: which one the anchor follows is another question
+// (see markDelegates).
+func (v *Verifier) overloadsByArity(b, c candidate) bool {
+	if !b.sameArity || c.sameArity || !b.sameName || !c.sameName || b.sym.Path != c.sym.Path || b.sym.FQName != c.sym.FQName {
+		return false
+	}
+	return !callsItsName(v.symbolTokens(b.file, b.sym), b.sym.Name) && !callsItsName(v.symbolTokens(c.file, c.sym), c.sym.Name)
+}
+
+// callsItsName reports whether the tokens of a callable named name call
+// that name past its own declaration, an overload or itself, or, a Java
+// constructor, another constructor of its class (this(…)).
+func callsItsName(toks []string, name string) bool {
+	n := 0
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i+1] != "(" {
+			continue
+		}
+		if toks[i] == "this" {
+			return true
+		}
+		if toks[i] == name {
+			n++
+		}
+	}
+	return n > 1
+}
