@@ -1560,6 +1560,14 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 				if v.keptFrom(ctx, o, *c, d.Symbol) {
 					continue // the diff keeps o's lines in c, and d went elsewhere
 				}
+				if c.keptKnown && c.kept >= 0.5 && d.Path == o.sym.Path && callableKind(d.Kind) && d.Name != o.name && calls(o.toks, d.Name) {
+					// A helper o called, gone with the change, its code
+					// in c, which keeps half of o's lines or more: inlined
+					// into what o became, no rival of o (jgit 065a0a8122:
+					// addResultOrBase became addObject, which took in
+					// addResult).
+					continue
+				}
 				_, dfq, _ := cutFQ(d.FQName)
 				c.claimedBy = dfq
 				break
