@@ -27,8 +27,8 @@ const respelledLike = 0.4
 // the same, and no other new symbol of the type, nor another vanished
 // one, as close.
 func (v *Verifier) respelled(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
-	if !distinctive(o.name) || !respelling(o.name, s.Name) || !v.newInItsPlace(ctx, o, cf, s) {
-		return false
+	if !respelling(o.name, s.Name) || !distinctive(o.name) && spelling(o.name) != spelling(s.Name) || !v.newInItsPlace(ctx, o, cf, s) {
+		return false // a short name a letter apart is another word; in another case it is the same (teardown, tearDown)
 	}
 	if callableKind(s.Kind) && selectorOf(o.file, o.sym) != selectorOf(cf, s) {
 		return false // parseValue(String) and parseValues(Reader): another function
