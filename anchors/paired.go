@@ -53,6 +53,9 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 		if d.StartLine == o.sym.StartLine || !kindsCompatible(d.Kind, o.sym.Kind) || d.Name == o.name {
 			continue
 		}
+		if v.keptItsName(ctx, d) {
+			continue
+		}
 		if len(others) == pairScan {
 			return
 		}
@@ -193,6 +196,40 @@ func closeRival(cands []candidate) bool {
 			return true
 		default:
 			return false
+		}
+	}
+	return false
+}
+
+// keptItsName reports whether d, a symbol that vanished from its file,
+// went where its name is: a symbol of its name and a compatible kind in a
+// file the change touched, new there, with about its code (pairLike). It
+// pairs with no candidate of another name (presto 364f50274d:
+// getPartition and getPartitionCount, both `return field;`, were pulled
+// up side by side, and each read as like the other's new place as its
+// own).
+func (v *Verifier) keptItsName(ctx context.Context, d analyzer.Symbol) bool {
+	named, err := v.files.SymbolsNamed(ctx, d.Name)
+	if err != nil {
+		return false
+	}
+	bf, err := v.opts.Base.File(ctx, d.Path)
+	if err != nil {
+		return false
+	}
+	_, dfq, _ := cutFQ(d.FQName)
+	old := normalize(v.symbolTokens(bf, d), d.Name, outerName(dfq))
+	for _, x := range named {
+		if !kindsCompatible(d.Kind, x.Kind) || v.settled(ctx, x.Path) {
+			continue
+		}
+		xf := v.fileOrNil(ctx, x.Path)
+		if xf == nil || v.hadName(ctx, xf, x) {
+			continue
+		}
+		_, xfq, _ := cutFQ(x.FQName)
+		if similarity(old, normalize(v.symbolTokens(xf, x), x.Name, outerName(xfq))) >= pairLike {
+			return true
 		}
 	}
 	return false
