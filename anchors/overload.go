@@ -460,10 +460,10 @@ func specOf(f *File, s analyzer.Symbol, keep bool) string {
 // arityKeeper returns the candidate to weigh first: cands[best], unless
 // an overload of it close behind (within closeGap) alone takes as many
 // parameters as the anchored callable (see overloadsByArity).
-func (v *Verifier) arityKeeper(cands []candidate, best int) int {
+func (v *Verifier) arityKeeper(o origin, cands []candidate, best int) int {
 	b := cands[best]
 	for i, c := range cands {
-		if i != best && c.claimedBy == "" && c.score >= b.score-closeGap && v.overloadsByArity(c, b) {
+		if i != best && c.claimedBy == "" && c.score >= b.score-closeGap && v.overloadsByArity(o, c, b) {
 			return i
 		}
 	}
@@ -479,8 +479,11 @@ func (v *Verifier) arityKeeper(cands []candidate, best int) int {
 // shorter body reads as more alike). An overload that calls the other
 // hands it the work: which one the anchor follows is another question
 // (see markDelegates).
-func (v *Verifier) overloadsByArity(b, c candidate) bool {
-	if !b.sameArity || c.sameArity || !b.sameName || !c.sameName || b.sym.Path != c.sym.Path || b.sym.FQName != c.sym.FQName {
+func (v *Verifier) overloadsByArity(o origin, b, c candidate) bool {
+	if o.file == nil || !b.sameName || !c.sameName || b.sym.Path != c.sym.Path || b.sym.FQName != c.sym.FQName || !callableKind(o.sym.Kind) {
+		return false
+	}
+	if !sameArity(o.file, o.sym, b.file, b.sym) || sameArity(o.file, o.sym, c.file, c.sym) {
 		return false
 	}
 	return !callsItsName(v.symbolTokens(b.file, b.sym), b.sym.Name) && !callsItsName(v.symbolTokens(c.file, c.sym), c.sym.Name)
@@ -503,4 +506,12 @@ func callsItsName(toks []string, name string) bool {
 		}
 	}
 	return n > 1
+}
+
+// sameArity reports whether callables x (of xf) and y (of yf) take as
+// many parameters, both read (Python's self or cls aside).
+func sameArity(xf *File, x analyzer.Symbol, yf *File, y analyzer.Symbol) bool {
+	xs, ok := params(xf, x)
+	ys, ok2 := params(yf, y)
+	return ok && ok2 && callableKind(y.Kind) && len(ownParams(xf.Lang, xs)) == len(ownParams(yf.Lang, ys))
 }

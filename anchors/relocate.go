@@ -45,11 +45,8 @@ type candidate struct {
 	// sameParams: a callable that takes the anchored one's parameters,
 	// at least one (Python's self or cls aside).
 	sameParams bool
-	// sameArity: a callable that takes as many parameters as the
-	// anchored one (both read; Python's self or cls aside).
-	sameArity bool
-	related   bool   // in a super or subtype of the anchor's type
-	claimedBy string // another vanished symbol this one matches better
+	related    bool   // in a super or subtype of the anchor's type
+	claimedBy  string // another vanished symbol this one matches better
 	// doubted: the names of siblings renamed together pair this one
 	// otherwise than their bodies do (see pairVote).
 	doubted bool
@@ -513,7 +510,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		return w, conf
 	}
 	best = nameKeeper(o, cands, best)
-	best = v.arityKeeper(cands, best)
+	best = v.arityKeeper(o, cands, best)
 	// Copies of the code as good as the best: where they are decides, when
 	// one is clearly closer to the anchor's file than the others.
 	renamedTo := o.renamedTo
@@ -555,7 +552,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		if b.called && !c.called {
 			continue // the change's uses of the name say where it went
 		}
-		if v.overloadsByArity(b, c) {
+		if v.overloadsByArity(o, b, c) {
 			continue // its sibling overload, the parameters tell
 		}
 		if pairedOnly(o, b, c) {
@@ -1052,11 +1049,6 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	if sameParams {
 		ps, _ := params(o.file, o.sym)
 		c.sameParams = len(ownParams(o.file.Lang, ps)) > 0
-	}
-	if o.file != nil && callableKind(s.Kind) && callableKind(o.sym.Kind) {
-		ops, ok := params(o.file, o.sym)
-		nps, ok2 := params(cf, s)
-		c.sameArity = ok && ok2 && len(ownParams(o.file.Lang, ops)) == len(ownParams(cf.Lang, nps))
 	}
 	related := o.file != nil && sOuter != outer && v.relatedTypes(ctx, o, cf, s)
 	c.related = related
