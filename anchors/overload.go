@@ -471,7 +471,7 @@ func (v *Verifier) arityKeeper(o origin, cands []candidate, best int) int {
 }
 
 // overloadsByArity reports whether candidates b and c are overloads of
-// one name in one type, new there, neither calling the other, of which
+// one name in one type, neither calling the other, of which
 // b alone takes as many parameters as the anchored callable: the
 // parameters tell them apart where bodies of a few lines cannot
 // (junit4 f34c4435eb: TestWithParameters' notNull(Object, String)

@@ -749,10 +749,10 @@ func (v *Verifier) soleMatch(ctx context.Context, a Anchor, o origin, cands []ca
 }
 
 // newcomerAsLike reports whether another callable new in b's type of
-// b's file, candidate or not, is within 0.2 as like o's old code by its
-// body as b is: a rewritten test beside a new one that holds the old
-// assertions among more of its own (seyren 5fb36a321a: subjectIsCorrect
-// became a longer bodyContainsItemsFromModel, beside a new
+// b's file, candidate or not, is about as like o's old code by its body
+// as b is (0.2 behind at most): a rewritten test beside a new one that
+// holds the old assertions among more of its own (seyren 5fb36a321a:
+// subjectIsCorrect became a longer bodyContainsItemsFromModel, beside a new
 // subjectTemplateLocationShouldBeConfigurable a little more alike by
 // its few tokens). Under the candidates' floor such a symbol scores
 // nothing, yet b is no sole match beside it. A helper b calls is
