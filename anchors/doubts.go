@@ -167,30 +167,26 @@ func members(f *File, t analyzer.Symbol) []analyzer.Symbol {
 	return out
 }
 
-// splitTie reports a rival c in the anchored symbol's own file that is
-// as like as the best candidate b by its body and as near by its name,
-// b being ahead only by the diff of the file, which keeps no more than
-// half of the old lines in it: a symbol split in two (texar fb7b2f8211:
-// text_tensor_name became source_text_name and target_text_name, the
-// same code for either side). The diff pairs lines by their place, so
-// the first of the two gets them; a reviewer cannot tell which one the
-// anchor was about.
-func splitTie(o origin, b, c candidate) bool {
-	if !b.keptKnown || !c.keptKnown || b.kept > 0.5 || c.kept >= b.kept || b.sameBody || b.named || c.sym.Path != b.sym.Path {
+// split reports a rival c in the best candidate b's file that holds a
+// part of the old code as b does: a symbol split in two, and a reviewer
+// cannot tell which part the anchor was about. Either
+//   - the same code for either side, c as like by its body and as near
+//     by its name, b ahead only by the diff, which pairs lines by their
+//     place and so gives the first of the two no more than half of the
+//     old lines (texar fb7b2f8211: text_tensor_name became
+//     source_text_name and target_text_name); or
+//   - the code itself divided: the diff keeps a third or more of the old
+//     lines in c and under two thirds in b (jgit f5fe2dca3c: addObject
+//     kept its guard for uninteresting objects as addResultOrBase, which
+//     its callers now call, and handed the rest to the new addResult).
+func split(o origin, b, c candidate) bool {
+	if !b.keptKnown || !c.keptKnown || b.sameBody || c.sym.Path != b.sym.Path {
 		return false
 	}
-	return c.bodyLikeness() >= b.bodyLikeness()-copyTie && nameSimilarity(o.name, c.sym.Name) >= nameSimilarity(o.name, b.sym.Name)
-}
-
-// splitShares reports a rival c in the best candidate b's file that the
-// diff keeps a third or more of the old lines in, while b holds under
-// two thirds of them: the old code split in two (jgit f5fe2dca3c:
-// addObject kept its guard for uninteresting objects as
-// addResultOrBase, which its callers now call, and handed the rest to
-// the new addResult). Which part the anchor was about, no reviewer can
-// tell from the code.
-func splitShares(b, c candidate) bool {
-	return b.keptKnown && c.keptKnown && !b.sameBody && !b.sameName && !c.sameName && c.sym.Path == b.sym.Path && c.kept >= 1.0/3 && b.kept < 2.0/3
+	if b.kept <= 0.5 && c.kept < b.kept && !b.named && c.bodyLikeness() >= b.bodyLikeness()-copyTie && nameSimilarity(o.name, c.sym.Name) >= nameSimilarity(o.name, b.sym.Name) {
+		return true
+	}
+	return !b.sameName && !c.sameName && c.kept >= 1.0/3 && b.kept < 2.0/3
 }
 
 // relatedCopy reports a rival c, nearly the anchored code, in a type up

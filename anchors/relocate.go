@@ -590,7 +590,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 			conf = min(conf, b.score/2)
 			continue
 		}
-		if splitTie(o, b, c) || splitShares(b, c) {
+		if split(o, b, c) {
 			conf = min(conf, b.score/2)
 			continue
 		}
@@ -763,27 +763,10 @@ func (v *Verifier) newcomerAsLike(ctx context.Context, o origin, b candidate) bo
 	if !callableKind(o.sym.Kind) || outerName(bfq) != o.outer {
 		return false
 	}
-	bt := v.symbolTokens(b.file, b.sym)
+	news, olds := v.typeChanges(ctx, o, b.file, b.sym)
 	old := normalize(o.toks, o.name, o.outer)
-	floor := b.bodyLikeness() - 0.2
-	var vanished [][]string
-	for _, d := range v.vanished(ctx, o.sym.Path) {
-		_, dfq, _ := cutFQ(d.FQName)
-		if d.StartLine != o.sym.StartLine && callableKind(d.Kind) && outerName(dfq) == o.outer {
-			vanished = append(vanished, normalize(v.symbolTokens(o.file, d), d.Name, o.outer))
-		}
-	}
-	for _, x := range b.file.Symbols {
-		_, xfq, _ := cutFQ(x.FQName)
-		if x.StartLine == b.sym.StartLine || x.Kind != o.sym.Kind || outerName(xfq) != o.outer || calls(bt, x.Name) || v.hadName(ctx, b.file, x) {
-			continue
-		}
-		xt := normalize(v.symbolTokens(b.file, x), x.Name, o.outer)
-		like := similarity(old, xt)
-		if like < floor {
-			continue
-		}
-		if !slices.ContainsFunc(vanished, func(d []string) bool { return similarity(d, xt) > like+rewrittenPairMargin }) {
+	for _, x := range news {
+		if like := similarity(old, x); like >= b.bodyLikeness()-0.2 && !pairedElsewhere(x, like, olds) {
 			return true
 		}
 	}
@@ -1552,7 +1535,7 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 				if v.keptFrom(ctx, o, *c, d.Symbol) {
 					continue // the diff keeps o's lines in c, and d went elsewhere
 				}
-				if c.keptKnown && c.kept >= 0.5 && d.Path == o.sym.Path && callableKind(d.Kind) && d.Name != o.name && calls(o.toks, d.Name) {
+				if c.keptKnown && c.kept >= 0.5 && d.Path == o.sym.Path && calledHelper(o, d.Symbol) {
 					// A helper o called, gone with the change, its code
 					// in c, which keeps half of o's lines or more: inlined
 					// into what o became, no rival of o (jgit 065a0a8122:

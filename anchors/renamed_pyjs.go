@@ -86,13 +86,16 @@ func ownParams(lang string, ps []string) []string {
 }
 
 // inlinedInto reports whether vanished symbol d (of o's Base file) was a
-// helper o's old code called: gone with the change, its code went into
-// what o became, which makes it no rival of o.
+// helper o's old code called, in Python or JavaScript: gone with the
+// change, its code went into what o became, which makes it no rival of o.
 func inlinedInto(o origin, d analyzer.Symbol) bool {
-	if !pyjsLang(o.file.Lang) || !callableKind(d.Kind) || d.Name == o.name {
-		return false
-	}
-	return calls(o.toks, d.Name)
+	return pyjsLang(o.file.Lang) && calledHelper(o, d)
+}
+
+// calledHelper reports whether d, another callable, is one o's old code
+// called.
+func calledHelper(o origin, d analyzer.Symbol) bool {
+	return callableKind(d.Kind) && d.Name != o.name && calls(o.toks, d.Name)
 }
 
 // renamedInHierarchy reports whether the rename of o's method to s (in

@@ -90,61 +90,72 @@ const rewrittenScope = 40
 // isMethodShadowedBy became isMethodOverriddenBy, which calls the new
 // isPackagePrivate and declaredInSamePackage).
 func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.Symbol, sim float64) bool {
-	var news, olds [][]string
+	news, olds := v.typeChanges(ctx, o, cf, s)
+	old := normalize(o.toks, o.name, o.outer)
+	now := normalize(v.symbolTokens(cf, s), s.Name, o.outer)
 	type rival struct {
-		i    int     // into news or olds
+		toks []string
 		like float64 // its likeness to the other side of the pair
 	}
 	var rivalNew, rivalOld []rival
+	for _, x := range news {
+		if like := similarity(old, x); like >= sim-rewrittenPairMargin {
+			rivalNew = append(rivalNew, rival{x, like})
+		}
+	}
+	for _, d := range olds {
+		if like := similarity(d, now); like >= sim-rewrittenPairMargin {
+			rivalOld = append(rivalOld, rival{d, like})
+		}
+	}
+	if len(rivalNew)+len(rivalOld) > 0 && (len(news) > rewrittenScope || len(olds) > rewrittenScope) {
+		return false
+	}
+	for _, r := range rivalNew {
+		if !pairedElsewhere(r.toks, r.like, olds) {
+			return false
+		}
+	}
+	for _, r := range rivalOld {
+		if !pairedElsewhere(r.toks, r.like, news) {
+			return false
+		}
+	}
+	return true
+}
+
+// typeChanges returns, normalized, the callables new in o's type of cf
+// but s and the helpers s calls (written for it, no rivals), and those
+// that vanished from it but o's symbol and helpers it inlined (see
+// inlinedInto): what a reviewer pairs s and o against.
+func (v *Verifier) typeChanges(ctx context.Context, o origin, cf *File, s analyzer.Symbol) (news, olds [][]string) {
 	sToks := v.symbolTokens(cf, s)
-	old := normalize(o.toks, o.name, o.outer)
-	now := normalize(sToks, s.Name, o.outer)
 	for _, x := range cf.Symbols {
 		_, xfq, _ := cutFQ(x.FQName)
 		if x.StartLine == s.StartLine || !callableKind(x.Kind) || outerName(xfq) != o.outer || v.hadName(ctx, cf, x) || calls(sToks, x.Name) {
 			continue
 		}
-		xt := normalize(v.symbolTokens(cf, x), x.Name, o.outer)
-		if like := similarity(old, xt); like >= sim-rewrittenPairMargin {
-			rivalNew = append(rivalNew, rival{len(news), like})
-		}
-		news = append(news, xt)
+		news = append(news, normalize(v.symbolTokens(cf, x), x.Name, o.outer))
 	}
 	for _, d := range v.vanished(ctx, o.sym.Path) {
 		_, dfq, _ := cutFQ(d.FQName)
 		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer || inlinedInto(o, d) {
 			continue
 		}
-		dt := normalize(v.symbolTokens(o.file, d), d.Name, o.outer)
-		if like := similarity(dt, now); like >= sim-rewrittenPairMargin {
-			rivalOld = append(rivalOld, rival{len(olds), like})
-		}
-		olds = append(olds, dt)
+		olds = append(olds, normalize(v.symbolTokens(o.file, d), d.Name, o.outer))
 	}
-	if len(rivalNew)+len(rivalOld) > 0 && (len(news) > rewrittenScope || len(olds) > rewrittenScope) {
-		return false
-	}
-	// pairedElsewhere: one of others is clearly more like x than o's old
-	// code (or s) is.
-	pairedElsewhere := func(x []string, mine float64, others [][]string) bool {
-		for _, y := range others {
-			if similarity(y, x) > mine+rewrittenPairMargin {
-				return true
-			}
-		}
-		return false
-	}
-	for _, r := range rivalNew {
-		if !pairedElsewhere(news[r.i], r.like, olds) {
-			return false
+	return news, olds
+}
+
+// pairedElsewhere reports whether one of others is clearly more like x
+// than mine, the likeness of o's old code (or s) to x.
+func pairedElsewhere(x []string, mine float64, others [][]string) bool {
+	for _, y := range others {
+		if similarity(y, x) > mine+rewrittenPairMargin {
+			return true
 		}
 	}
-	for _, r := range rivalOld {
-		if !pairedElsewhere(olds[r.i], r.like, news) {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // javaReturnType reads the return type of Java method s of f: the
