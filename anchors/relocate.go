@@ -273,7 +273,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 		if o.known() && fresh.Path != renamedTo && v.stillItself(ctx, cf, fresh) {
 			return // it was already there, and still is: not where a's symbol went
 		}
-		if c, ok := v.score(ctx, o, cf, fresh, run); ok {
+		if c, ok := v.score(ctx, o, cf, fresh, run); ok && (c.likeness() >= filledLike || !v.filledIn(ctx, cf, fresh)) {
 			cands = append(cands, c)
 		}
 	}
@@ -552,6 +552,9 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		if b.called && !c.called {
 			continue // the change's uses of the name say where it went
 		}
+		if overridesBest(o, b, c) {
+			continue // b's implementation, not where the anchor went
+		}
 		if v.overloadsByArity(o, b, c) {
 			continue // its sibling overload, the parameters tell
 		}
@@ -627,6 +630,25 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		return best, round(min(conf, b.score/2)) // inlined into another, not renamed
 	}
 	return best, round(conf)
+}
+
+// overridesBest reports whether rival c implements or overrides b: a
+// method of b's name and parameter count, no more like o's old code, in a
+// type that extends or implements b's, where b is in o's own type. A
+// method renamed in an interface is implemented under its new name, yet
+// the implementation is not where the declaration went (BuildCraft
+// a5cdd8c4b1: IRequestProvider.provideItemsForRequest became offerItem,
+// which DockingStationPipe implements).
+func overridesBest(o origin, b, c candidate) bool {
+	if c.sym.Name != b.sym.Name || !callableKind(c.sym.Kind) || b.sym.Path != o.sym.Path && b.sym.Path != o.renamedTo {
+		return false
+	}
+	_, bfq, _ := cutFQ(b.sym.FQName)
+	_, cfq, _ := cutFQ(c.sym.FQName)
+	if outerName(bfq) != o.outer || o.outer == "" || c.bodyLikeness() > b.bodyLikeness() || !sameArity(b.file, b.sym, c.file, c.sym) {
+		return false
+	}
+	return supertypes(c.file, c.sym.Path+"::"+outerName(cfq))[lastName(o.outer)] && refersTo(c.file, lastName(o.outer), b.sym.Path)
 }
 
 // toldConfidence is the confidence of a candidate the change itself
@@ -1087,11 +1109,12 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 			c.score += 0.05
 		}
 		only := (o.named == 1 && s.Kind == a.Kind || o.namedAlike == 1 && madeFunction(o, s)) && distinctive(name) && !v.hadName(ctx, cf, s)
-		if only && like >= 0.3 {
+		if only && like >= 0.3 && !v.homeNewcomerAsLike(ctx, o, like) {
 			// The only symbol of a telling name, of the same kind, new
 			// there: moved and much edited, most likely. (One that already
 			// had the name, as an abstract method its overrides were
-			// renamed away from, says so only by its body.)
+			// renamed away from, says so only by its body; nor is it
+			// likely when a method new in the old type is as like.)
 			c.score = max(c.score, 0.7+0.3*like)
 		}
 		if only && like >= outlineLike && typeKind(s.Kind) && s.Kind == a.Kind && membersKept(o, cf, s) {
@@ -1162,6 +1185,38 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	return c, true
 }
 
+// homeNewcomerAsLike reports whether a callable new in o's own type, in
+// its file as it is now, is at least as like o's old code as like: the
+// code stayed home under a new name as much as it went with the old name
+// elsewhere. neo4j 74d2cc420e: AvailabilityGuard.checkAvailability(long,
+// Class) became await(long) in its place, half alike, while a private
+// checkAvailability() wrapping the call to it appeared in
+// GraphDatabaseFacade, a third alike.
+func (v *Verifier) homeNewcomerAsLike(ctx context.Context, o origin, like float64) bool {
+	if !callableKind(o.sym.Kind) || o.outer == "" {
+		return false
+	}
+	p := o.sym.Path
+	if o.renamedTo != "" {
+		p = o.renamedTo
+	}
+	hf := v.fileOrNil(ctx, p)
+	if hf == nil {
+		return false
+	}
+	old := normalize(o.toks, o.name, o.outer)
+	for _, x := range hf.Symbols {
+		_, xfq, _ := cutFQ(x.FQName)
+		if !callableKind(x.Kind) || outerName(xfq) != o.outer || v.hadName(ctx, hf, x) {
+			continue
+		}
+		if similarity(old, normalize(v.symbolTokens(hf, x), x.Name, o.outer)) >= like {
+			return true
+		}
+	}
+	return false
+}
+
 // keptShare is the share of o's lines (those that say something) that the
 // diff of o's file against cf keeps inside s: how a reviewer sees a
 // symbol renamed in place or carried along with its renamed file. ok is
@@ -1225,6 +1280,9 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 	if bs.Hash == s.Hash {
 		return true
 	}
+	if v.gotBody(bf, bs, cf, s) {
+		return false // see filledIn
+	}
 	if shape := v.shapeOf(bf, bs); shape != "" && shape == v.shapeOf(cf, s) {
 		return true
 	}
@@ -1249,6 +1307,41 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 		}
 	}
 	return true
+}
+
+// gotBody reports whether callable s (of cf) was a declaration without a
+// body in Base (bs of bf: an interface's or an abstract method, ending in
+// a semicolon) and has one now. Its code is new to it, as when an
+// implementation is pulled up into what was an interface
+// (intellij-community 6ad1dcbfef: the interface LightProjectDescriptor
+// became a class and took getModuleType's body from its nested
+// implementation Empty, which went).
+//
+// Such a body is more often a default, written anew (rstudio
+// 229d1b60c0: WizardPage.validate became return true;, while the
+// anchored PublishFilesPage.validate was renamed in its place): a
+// method filled in is a candidate only when it is nearly the anchored
+// code, filledLike alike (see filledIn).
+func (v *Verifier) gotBody(bf *File, bs analyzer.Symbol, cf *File, s analyzer.Symbol) bool {
+	if !callableKind(s.Kind) {
+		return false
+	}
+	old, now := v.symbolTokens(bf, bs), v.symbolTokens(cf, s)
+	return len(old) > 0 && old[len(old)-1] == ";" && !slices.Contains(old, "{") && len(now) > 0 && now[len(now)-1] == "}"
+}
+
+// filledLike is how like the anchored code a method that got its first
+// body must be to be a candidate (see gotBody).
+const filledLike = 0.85
+
+// filledIn reports whether s (of cf) was in Base under its name as a
+// declaration without a body and has one now (see gotBody).
+func (v *Verifier) filledIn(ctx context.Context, cf *File, s analyzer.Symbol) bool {
+	if v.opts.Base == nil {
+		return false
+	}
+	bs, bf, ok := v.inBase(ctx, cf, s)
+	return ok && v.gotBody(bf, bs, cf, s)
 }
 
 // swapGain is how much better, summed over the two, the pairing of renames
