@@ -1317,11 +1317,11 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 // became a class and took getModuleType's body from its nested
 // implementation Empty, which went).
 //
-// Such a body is more often a default, written anew (rstudio
-// 229d1b60c0: WizardPage.validate became return true;, while the
-// anchored PublishFilesPage.validate was renamed in its place): a
-// method filled in is a candidate only when it is nearly the anchored
-// code, filledLike alike (see filledIn).
+// Such a body is more often a default written anew (rstudio 229d1b60c0:
+// the abstract WizardPage.validate got `return true;` while the anchored
+// PublishFilesPage.validate was renamed in its place): a method filled
+// in is a candidate only when it is nearly the anchored code, filledLike
+// alike (see filledIn).
 func (v *Verifier) gotBody(bf *File, bs analyzer.Symbol, cf *File, s analyzer.Symbol) bool {
 	if !callableKind(s.Kind) {
 		return false
