@@ -528,6 +528,9 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		if placeScore(a, cands[copiesAt[0]], renamedTo) <= placeScore(a, cands[copiesAt[1]], renamedTo) {
 			k := diffKeeper(o, cands, copiesAt)
 			if k < 0 {
+				k = v.familyKeeper(o, cands, copiesAt)
+			}
+			if k < 0 {
 				return best, round(cands[best].score / 2) // nobody can tell
 			}
 			copiesAt[0], copiesAt[k] = copiesAt[k], copiesAt[0]
@@ -910,6 +913,59 @@ func diffKeeper(o origin, cands []candidate, at []int) int {
 		}
 	}
 	return -1
+}
+
+// familyKeeper returns the index into at of the one copy whose overloads
+// are clearly the anchored method's, -1 when none is: copies of a
+// wrapper overload (return digest(input, 0, input.length), its own name
+// read as any other) tell apart only by the family they went with.
+// bitcoinj a6601066dd moved Utils.singleDigest and doubleDigest, each a
+// wrapper and its full form, to Sha256Hash as calcHashBytes and
+// calcDoubleHashBytes: the wrappers are the same code, their full forms
+// are not.
+func (v *Verifier) familyKeeper(o origin, cands []candidate, at []int) int {
+	if !o.known() || !callableKind(o.sym.Kind) {
+		return -1
+	}
+	siblings := func(f *File, s analyzer.Symbol) [][]string {
+		var out [][]string
+		for _, x := range sameNamed(f, s.FQName) {
+			if x.StartLine != s.StartLine {
+				_, xfq, _ := cutFQ(x.FQName)
+				out = append(out, normalize(v.symbolTokens(f, x), x.Name, outerName(xfq)))
+			}
+		}
+		return out
+	}
+	old := siblings(o.file, o.sym)
+	if len(old) == 0 {
+		return -1
+	}
+	best, top, second := -1, -1.0, -1.0
+	for k, i := range at {
+		mine := siblings(cands[i].file, cands[i].sym)
+		if len(mine) == 0 {
+			return -1
+		}
+		sum := 0.0
+		for _, x := range old {
+			m := 0.0
+			for _, y := range mine {
+				m = max(m, similarity(x, y))
+			}
+			sum += m
+		}
+		switch like := sum / float64(len(old)); {
+		case like > top:
+			best, top, second = k, like, top
+		case like > second:
+			second = like
+		}
+	}
+	if top < 0.8 || top-second < swapGain {
+		return -1
+	}
+	return best
 }
 
 // placeScore rates where a copy of the anchored code is: in the anchor's
