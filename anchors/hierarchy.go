@@ -2,6 +2,7 @@ package anchors
 
 import (
 	"context"
+	"slices"
 
 	"github.com/lorehq/lore/analyzer"
 )
@@ -68,4 +69,92 @@ func (v *Verifier) typeDeclared(ctx context.Context, f *File, name string) (anal
 		return analyzer.Symbol{}, false
 	}
 	return found[0], true
+}
+
+// toldRenameJava is toldRenamePyJS's first sign for Java: candidate c is
+// o's method renamed in its own type, a third alike or more, and the
+// same rename happened in a super or subtype (see renamedInHierarchy).
+// An interface's declaration and its implementation renamed together
+// keep too little to speak alone, the declaration having no body and the
+// implementation's being rewritten (BuildCraft a5cdd8c4b1:
+// IRequestProvider.getAvailableRequest and TileBuilder's became
+// getRequest, both returning another type).
+func (v *Verifier) toldRenameJava(ctx context.Context, o origin, c *candidate) bool {
+	if c.file.Lang != "java" || c.likeness() < rewrittenLike || !v.renamedInItsPlace(ctx, o, c.file, c.sym) || !v.renamedInHierarchy(ctx, o, c.file, c.sym) {
+		return false
+	}
+	c.named = true
+	return true
+}
+
+// renamedInHierarchy reports whether the rename of o's method to s (in
+// o's type) happened as well in a super or subtype in the same change: a
+// method of s's name new there, where a method of o's name vanished. s
+// must take o's parameters, perhaps more after them (a parameter with a
+// default added: is_event(event) became has_event(event, null=True)).
+// In Java, which has no defaults, the same parameters, and the pairing
+// the related type's only rename of that signature (see soleRenameOf).
+func (v *Verifier) renamedInHierarchy(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
+	if o.outer == "" || o.sym.Kind != analyzer.KindMethod {
+		return false
+	}
+	old, ok1 := params(o.file, o.sym)
+	now, ok2 := params(cf, s)
+	if !ok1 || !ok2 || len(now) < len(old) || !slices.Equal(now[:len(old)], old) {
+		return false
+	}
+	java := cf.Lang == "java"
+	if java && len(now) != len(old) {
+		return false // no defaults in Java: another parameter is another signature
+	}
+	named, err := v.files.SymbolsNamed(ctx, s.Name)
+	if err != nil {
+		return false
+	}
+	for _, x := range named {
+		if x.Kind != s.Kind || x.Path == s.Path && x.StartLine == s.StartLine {
+			continue
+		}
+		xf := v.fileOrNil(ctx, x.Path)
+		_, xfq, _ := cutFQ(x.FQName)
+		xOuter := outerName(xfq)
+		if xf == nil || xf.Lang != cf.Lang || xOuter == "" || xOuter == o.outer || !v.relatedTypes(ctx, o, xf, x) || v.hadName(ctx, xf, x) {
+			continue
+		}
+		for _, d := range v.vanished(ctx, x.Path) {
+			if _, dfq, _ := cutFQ(d.FQName); d.Name == o.name && d.Kind == o.sym.Kind && outerName(dfq) == xOuter {
+				return !java || v.soleRenameOf(ctx, xf, xOuter, old)
+			}
+		}
+	}
+	return false
+}
+
+// soleRenameOf reports whether, in type outer of xf, one callable taking
+// parameters ps vanished and one taking them is new: the type's only
+// rename of that signature. An interface often renames several methods
+// at once (BuildCraft a5cdd8c4b1: getAvailableRequest(int) became
+// getRequest(int), provideItemsForRequest(int, ItemStack) offerItem), and
+// only the signatures pair them.
+func (v *Verifier) soleRenameOf(ctx context.Context, xf *File, outer string, ps []string) bool {
+	bf, err := v.opts.Base.File(ctx, xf.Path)
+	if err != nil {
+		return false
+	}
+	gone, added := 0, 0
+	for _, d := range v.vanished(ctx, xf.Path) {
+		if _, dfq, _ := cutFQ(d.FQName); callableKind(d.Kind) && outerName(dfq) == outer {
+			if p, ok := params(bf, d); ok && slices.Equal(p, ps) {
+				gone++
+			}
+		}
+	}
+	for _, x := range xf.Symbols {
+		if _, xfq, _ := cutFQ(x.FQName); callableKind(x.Kind) && outerName(xfq) == outer && !v.hadName(ctx, xf, x) {
+			if p, ok := params(xf, x); ok && slices.Equal(p, ps) {
+				added++
+			}
+		}
+	}
+	return gone == 1 && added == 1
 }

@@ -1205,7 +1205,7 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		// Its name respelled where it was, its body edited: see
 		// respelled.
 		c.score = 0.8 + 0.15*like
-	case c.simKnown && like < 0.85 && (v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown) || v.toldRenamePyJS(ctx, o, &c)):
+	case c.simKnown && like < 0.85 && (v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown) || v.toldRenamePyJS(ctx, o, &c) || v.toldRenameJava(ctx, o, &c)):
 		// Renamed in place, its body rewritten, as the change says beside
 		// the body: see rewrittenInPlace (Java) and toldRenamePyJS.
 		c.score = 0.8 + 0.15*like

@@ -2,7 +2,6 @@ package anchors
 
 import (
 	"context"
-	"slices"
 
 	"github.com/lorehq/lore/analyzer"
 )
@@ -96,43 +95,6 @@ func inlinedInto(o origin, d analyzer.Symbol) bool {
 // called.
 func calledHelper(o origin, d analyzer.Symbol) bool {
 	return callableKind(d.Kind) && d.Name != o.name && calls(o.toks, d.Name)
-}
-
-// renamedInHierarchy reports whether the rename of o's method to s (in
-// o's type) happened as well in a super or subtype in the same change: a
-// method of s's name new there, where a method of o's name vanished. s
-// must take o's parameters, perhaps more after them (a parameter with a
-// default added: is_event(event) became has_event(event, null=True)).
-func (v *Verifier) renamedInHierarchy(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
-	if o.outer == "" || o.sym.Kind != analyzer.KindMethod {
-		return false
-	}
-	old, ok1 := params(o.file, o.sym)
-	now, ok2 := params(cf, s)
-	if !ok1 || !ok2 || len(now) < len(old) || !slices.Equal(now[:len(old)], old) {
-		return false
-	}
-	named, err := v.files.SymbolsNamed(ctx, s.Name)
-	if err != nil {
-		return false
-	}
-	for _, x := range named {
-		if x.Kind != s.Kind || x.Path == s.Path && x.StartLine == s.StartLine {
-			continue
-		}
-		xf := v.fileOrNil(ctx, x.Path)
-		_, xfq, _ := cutFQ(x.FQName)
-		xOuter := outerName(xfq)
-		if xf == nil || xf.Lang != cf.Lang || xOuter == "" || xOuter == o.outer || !v.relatedTypes(ctx, o, xf, x) || v.hadName(ctx, xf, x) {
-			continue
-		}
-		for _, d := range v.vanished(ctx, x.Path) {
-			if _, dfq, _ := cutFQ(d.FQName); d.Name == o.name && d.Kind == o.sym.Kind && outerName(dfq) == xOuter {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // redirectedSuccessor reports whether s is o's successor in place (see
