@@ -141,20 +141,14 @@ func (v *Verifier) soleRenameOf(ctx context.Context, xf *File, outer string, ps 
 	if err != nil {
 		return false
 	}
-	gone, added := 0, 0
-	for _, d := range v.vanished(ctx, xf.Path) {
-		if _, dfq, _ := cutFQ(d.FQName); callableKind(d.Kind) && outerName(dfq) == outer {
-			if p, ok := params(bf, d); ok && slices.Equal(p, ps) {
-				gone++
+	takes := func(f *File, xs []analyzer.Symbol) int {
+		n := 0
+		for _, x := range xs {
+			if p, ok := params(f, x); ok && slices.Equal(p, ps) {
+				n++
 			}
 		}
+		return n
 	}
-	for _, x := range xf.Symbols {
-		if _, xfq, _ := cutFQ(x.FQName); callableKind(x.Kind) && outerName(xfq) == outer && !v.hadName(ctx, xf, x) {
-			if p, ok := params(xf, x); ok && slices.Equal(p, ps) {
-				added++
-			}
-		}
-	}
-	return gone == 1 && added == 1
+	return takes(bf, v.vanishedCallables(ctx, xf.Path, outer)) == 1 && takes(xf, v.newCallables(ctx, xf, outer)) == 1
 }

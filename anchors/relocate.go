@@ -1207,7 +1207,8 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		c.score = 0.8 + 0.15*like
 	case c.simKnown && like < 0.85 && (v.rewrittenInPlace(ctx, o, cf, s, c.sim, c.kept, c.keptKnown) || v.toldRenamePyJS(ctx, o, &c) || v.toldRenameJava(ctx, o, &c)):
 		// Renamed in place, its body rewritten, as the change says beside
-		// the body: see rewrittenInPlace (Java) and toldRenamePyJS.
+		// the body: see rewrittenInPlace and toldRenameJava (Java), and
+		// toldRenamePyJS.
 		c.score = 0.8 + 0.15*like
 	case c.simKnown && like < 0.85 && c.called:
 		// Renamed in place, as the uses of its name that the change
@@ -1261,11 +1262,7 @@ func (v *Verifier) homeNewcomerAsLike(ctx context.Context, o origin, like float6
 		return false
 	}
 	old := normalize(o.toks, o.name, o.outer)
-	for _, x := range hf.Symbols {
-		_, xfq, _ := cutFQ(x.FQName)
-		if !callableKind(x.Kind) || outerName(xfq) != o.outer || v.hadName(ctx, hf, x) {
-			continue
-		}
+	for _, x := range v.newCallables(ctx, hf, o.outer) {
 		if similarity(old, normalize(v.symbolTokens(hf, x), x.Name, o.outer)) >= like {
 			return true
 		}
@@ -1571,6 +1568,30 @@ func (v *Verifier) vanished(ctx context.Context, p string) []analyzer.Symbol {
 		}
 	}
 	v.gone.Store(p, out)
+	return out
+}
+
+// newCallables returns the callables of type outer in cf whose names
+// are new there (see hadName).
+func (v *Verifier) newCallables(ctx context.Context, cf *File, outer string) []analyzer.Symbol {
+	var out []analyzer.Symbol
+	for _, x := range cf.Symbols {
+		if _, xfq, _ := cutFQ(x.FQName); callableKind(x.Kind) && outerName(xfq) == outer && !v.hadName(ctx, cf, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// vanishedCallables returns the callables of type outer that vanished
+// from file p (see vanished).
+func (v *Verifier) vanishedCallables(ctx context.Context, p, outer string) []analyzer.Symbol {
+	var out []analyzer.Symbol
+	for _, d := range v.vanished(ctx, p) {
+		if _, dfq, _ := cutFQ(d.FQName); callableKind(d.Kind) && outerName(dfq) == outer {
+			out = append(out, d)
+		}
+	}
 	return out
 }
 

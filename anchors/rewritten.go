@@ -130,19 +130,15 @@ func (v *Verifier) onlyPair(ctx context.Context, o origin, cf *File, s analyzer.
 // inlinedInto): what a reviewer pairs s and o against.
 func (v *Verifier) typeChanges(ctx context.Context, o origin, cf *File, s analyzer.Symbol) (news, olds [][]string) {
 	sToks := v.symbolTokens(cf, s)
-	for _, x := range cf.Symbols {
-		_, xfq, _ := cutFQ(x.FQName)
-		if x.StartLine == s.StartLine || !callableKind(x.Kind) || outerName(xfq) != o.outer || v.hadName(ctx, cf, x) || calls(sToks, x.Name) {
-			continue
+	for _, x := range v.newCallables(ctx, cf, o.outer) {
+		if x.StartLine != s.StartLine && !calls(sToks, x.Name) {
+			news = append(news, normalize(v.symbolTokens(cf, x), x.Name, o.outer))
 		}
-		news = append(news, normalize(v.symbolTokens(cf, x), x.Name, o.outer))
 	}
-	for _, d := range v.vanished(ctx, o.sym.Path) {
-		_, dfq, _ := cutFQ(d.FQName)
-		if d.StartLine == o.sym.StartLine || !callableKind(d.Kind) || outerName(dfq) != o.outer || inlinedInto(o, d) {
-			continue
+	for _, d := range v.vanishedCallables(ctx, o.sym.Path, o.outer) {
+		if d.StartLine != o.sym.StartLine && !inlinedInto(o, d) {
+			olds = append(olds, normalize(v.symbolTokens(o.file, d), d.Name, o.outer))
 		}
-		olds = append(olds, normalize(v.symbolTokens(o.file, d), d.Name, o.outer))
 	}
 	return news, olds
 }
