@@ -22,18 +22,24 @@ type delegation struct {
 	sym  analyzer.Symbol
 }
 
-// markDelegates marks each candidate that could be followed, renamed
-// under another header than the anchored method's, that a delegate
-// calls: a method new or changed in the change (with history), with the
-// old header up to its name, in the anchored symbol's file, a type up or
-// down its hierarchy (with history), or the candidate's own type (an
-// overload), whose body calls the candidate.
+// markDelegates marks each candidate that could be followed (scoring
+// the threshold, or the best one not claimed, which the change may still
+// point to: see confidence) holding the code under another header than
+// the anchored method's, by its name or, with history, its parameters,
+// that a delegate calls: a method new or changed in the change (with
+// history), with the old header up to its name, in the anchored symbol's
+// file (a candidate or not), a type up or down its hierarchy (with
+// history), or the candidate's own type (an overload), whose body calls
+// the candidate.
 // junit4 627b85abfd: expectThrows(Class, ThrowingRunnable) became
 // assertThrows(String, Class, ThrowingRunnable), and the overload
 // assertThrows(Class, ThrowingRunnable) took its header and now calls
 // it; hibernate-orm b4c1b636c5: isReactiveSession() was pulled up from
 // two subclasses as isReactiveSessionAccess(), which calls the static
-// usingReactiveSessionAccess(String) that took the code.
+// usingReactiveSessionAccess(String) that took the code; drill
+// c1b847acdc: a test's addMiniDfsBasedStorage() went up into its base
+// class as addMiniDfsBasedStorage(Map), which the test's new setup(),
+// with the old header, calls.
 func (v *Verifier) markDelegates(ctx context.Context, o origin, cands []candidate) {
 	if !callableKind(o.a.Kind) || o.a.Sig == "" {
 		return
@@ -42,9 +48,30 @@ func (v *Verifier) markDelegates(ctx context.Context, o origin, cands []candidat
 	if o.known() {
 		sel = selectorOf(o.file, o.sym)
 	}
+	// The methods new in the anchored one's type: a delegate need not be
+	// a candidate.
+	var home []delegation
+	if o.known() {
+		p := o.a.Path()
+		if o.renamedTo != "" {
+			p = o.renamedTo
+		}
+		if hf := v.fileOrNil(ctx, p); hf != nil {
+			for _, x := range v.newCallables(ctx, hf, o.outer) {
+				home = append(home, delegation{hf, x})
+			}
+		}
+	}
+	first := true
 	for i := range cands {
 		c := &cands[i]
-		if c.sameName || c.sameBody || c.score < v.opts.Threshold || !callableKind(c.sym.Kind) || v.keepsHeader(o, c.file, c.sym) ||
+		followable := c.score >= v.opts.Threshold || first && c.claimedBy == ""
+		if c.claimedBy == "" {
+			first = false
+		}
+		// Without history the parameters are not known: the same name is
+		// the same header.
+		if c.sameName && !o.known() || c.sameBody || !followable || !callableKind(c.sym.Kind) || v.keepsHeader(o, c.file, c.sym) ||
 			o.known() && selectorOf(c.file, c.sym) == sel {
 			continue
 		}
@@ -61,6 +88,7 @@ func (v *Verifier) markDelegates(ctx context.Context, o origin, cands []candidat
 				near = append(near, delegation{c.file, x})
 			}
 		}
+		near = append(near, home...)
 		for _, d := range near {
 			if v.delegates(ctx, o, sel, d, *c) {
 				dc, _ := v.score(ctx, o, d.file, d.sym, nil)

@@ -29,6 +29,20 @@ func TestDoubtsOffered(t *testing.T) {
 		{"java-pulled-up-delegate", "src/main/java/org/example/gen/LifecycleMethod.java::LifecycleMethod::isReactiveSession",
 			[]string{"src/main/java/org/example/gen/MetaEntity.java::MetaEntity::usingReactiveSessionAccess",
 				"src/main/java/org/example/gen/AnnotatedMethod.java::AnnotatedMethod::isReactiveSessionAccess"}},
+		// The calls went to the renamed method, the code to a new one
+		// beside it: both.
+		{"java-calls-and-code-parted", "src/main/java/org/example/store/cache/PageWriteCache.java::PageWriteCache::getAllocatedPages",
+			[]string{"src/main/java/org/example/store/cache/PageWriteCache.java::PageWriteCache::getExclusiveWriteCachePagesSize",
+				"src/main/java/org/example/store/cache/PageWriteCache.java::PageWriteCache::getWriteCacheSize"}},
+		// A set-up method pulled up with a parameter, a new set-up with
+		// the old header calling it: the pulled-up code and the new
+		// set-up.
+		{"java-pulled-up-setup-delegate", "src/test/java/org/example/sandbox/ProfileAccessTest.java::ProfileAccessTest::addSandboxStorage",
+			[]string{"src/test/java/org/example/sandbox/BaseSandboxTest.java::BaseSandboxTest::addSandboxStorage",
+				"src/test/java/org/example/sandbox/ProfileAccessTest.java::ProfileAccessTest::setup"}},
+		{"java-pulled-up-setup-delegate", "src/test/java/org/example/sandbox/ProfileQueryTest.java::ProfileQueryTest::addSandboxStorageAndCreateTestData",
+			[]string{"src/test/java/org/example/sandbox/BaseSandboxTest.java::BaseSandboxTest::addSandboxStorage",
+				"src/test/java/org/example/sandbox/ProfileQueryTest.java::ProfileQueryTest::setup"}},
 		// An identical copy outside the hierarchy, a near one up it.
 		{"java-pulled-up-into-interface", "src/main/java/org/example/ast/MethodDecl.java::MethodDecl::isStatic",
 			[]string{"src/main/java/org/example/ast/ExecutableDecl.java::ExecutableDecl::isStatic",

@@ -37,8 +37,13 @@ const pairLike = 0.75
 // (see pairVote): when the votes take the straight pairing c is d's, when
 // they take the crossed one b is d's and the rival is weighed again as
 // the best, and when they disagree both b and c are marked doubted, so
-// that neither is followed. A vanished symbol went to one place: once a
-// pairing gives it a candidate, it weighs no other.
+// that neither is followed. Both pairs of a pairing must be renames: the
+// crossed one needs o pairLike like c as it needs d like b (geoserver
+// e78cda0fcf: the vanished setter setGdalData reads as like
+// setOgrExecutable's new name as setOgrExecutable does, which does not
+// send setOgrExecutable to an interface's declaration of that name, 61%
+// like it). A vanished symbol went to one place: once a pairing gives it
+// a candidate, it weighs no other.
 func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 	if !o.known() || v.opts.Base == nil || !closeRival(cands) {
 		return
@@ -122,7 +127,7 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 						c.claimedBy, paired[d.fq] = d.fq, true
 					}
 				case pairCrossed:
-					if db >= pairLike && !v.keptFrom(ctx, o, *b, d.sym) {
+					if db >= pairLike && c.sim >= pairLike && !v.keptFrom(ctx, o, *b, d.sym) {
 						b.claimedBy, paired[d.fq] = d.fq, true
 						again = true
 					}

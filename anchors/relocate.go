@@ -552,7 +552,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		if b.sameBody && !c.sameBody && !relatedCopy(b, c) || c.test && !b.test || b.related && !c.related {
 			continue
 		}
-		if b.called && !c.called {
+		if b.called && !c.called && !v.keptCode(o, b, c) {
 			continue // the change's uses of the name say where it went
 		}
 		if overridesBest(o, b, c) {
@@ -633,6 +633,34 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		return best, round(min(conf, b.score/2)) // inlined into another, not renamed
 	}
 	return best, round(conf)
+}
+
+// keptCode reports whether rival c, in b's file, holds o's code as it
+// was from its name on (parameters and body; annotations, modifiers and
+// the return type aside) while b does not: the calls went one way, the
+// code the other. orientdb f50f234b24: OWOWCache.getAllocatedPages()
+// became getExclusiveWriteCachePagesSize() with its interface and its
+// callers, returning another counter, while getWriteCacheSize(), new
+// beside it, returns the old one. The anchor may be about either.
+func (v *Verifier) keptCode(o origin, b, c candidate) bool {
+	if !o.known() || c.sym.Path != b.sym.Path {
+		return false
+	}
+	old := afterName(o.toks, o.name)
+	holds := func(x candidate) bool {
+		now := afterName(v.symbolTokens(x.file, x.sym), x.sym.Name)
+		return old != nil && slices.Equal(substitute(now, map[string]string{x.sym.Name: o.name}), old)
+	}
+	return holds(c) && !holds(b)
+}
+
+// afterName returns the tokens of a callable after its name: its
+// parameters and body (nil when the name is not among them).
+func afterName(toks []string, name string) []string {
+	if i := slices.Index(toks, name); i >= 0 {
+		return toks[i+1:]
+	}
+	return nil
 }
 
 // overridesBest reports whether rival c implements or overrides b: a
