@@ -248,8 +248,11 @@ func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 		if as[j].Symbol == as[i].Symbol {
 			continue // the same anchor in two learnings
 		}
-		if copies(as[i], as[j]) || r.related && out[j].related {
-			continue // pulled up from several types into one: both follow it
+		if copies(as[i], as[j]) || r.related && out[j].related || merged(as[i], as[j], r, out[j]) {
+			continue // pulled up or merged from several types into one: both follow it
+		}
+		if tookOver(r, out[j]) || tookOver(out[j], r) {
+			continue // the name stayed, another's code took its place: both are told
 		}
 		if relocated(r.Change) && relocated(out[j].Change) && r.Confidence == out[j].Confidence && r.Change == out[j].Change {
 			tied[key] = as[i].Symbol
@@ -300,6 +303,28 @@ func copies(a, b Anchor) bool {
 	ska, ok1 := parseSketch(a.Sketch)
 	skb, ok2 := parseSketch(b.Sketch)
 	return ok1 && ok2 && ska.similarity(skb) >= 0.9
+}
+
+// tookOver reports whether result ra followed its anchor, body unchanged,
+// to the symbol where rb found its own anchor in place, changed: a name
+// that stayed while the code of another took its place. Each anchor is
+// told its own news (infinispan 35b6c86954: createAccount(int) became
+// createAccountPB(int), taking the name of the wrapper createAccountPB()
+// it replaced).
+func tookOver(ra, rb Result) bool {
+	return relocated(ra.Change) && ra.Status == Valid && !relocated(rb.Change) && rb.Status == Drifted
+}
+
+// merged reports whether anchors a and b, methods of one name and
+// parameters in two types, both moved under that name to the place ra
+// and rb name: copies merged into one type, though each read its own
+// (wildfly 4aa2e8746b moved addAttributes(Class) of three handlers into
+// ResourceDescriptor; one returned RestartParentAddHandler<T>, the
+// others their own types).
+func merged(a, b Anchor, ra, rb Result) bool {
+	name := lastName(a.Name())
+	return ra.Change == ChangeMoved && rb.Change == ChangeMoved && name == lastName(b.Name()) && a.Selector() == b.Selector() &&
+		outerName(a.FQName()) != outerName(b.FQName())
 }
 
 // verifyEach verifies as (only the indexes in only, when given) with
