@@ -1,6 +1,7 @@
 package anchors
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/lorehq/lore/analyzer"
@@ -44,9 +45,17 @@ func callableKind(k string) bool {
 }
 
 // headerTokens returns the tokens of s up to its body, or its first 400:
-// where the name, the parameters and the decorators are.
+// where the name, the parameters and the decorators are. They are read
+// from the first 40 lines of its code: a doc comment longer than that
+// (assertj's registerCustomDateFormat(DateFormat), 44 lines of examples)
+// is passed over.
 func headerTokens(f *File, s analyzer.Symbol) []string {
 	toks := analyzer.RangeTokens(f.Lang, f.Src, s.StartLine, min(s.EndLine, s.StartLine+40))
+	if !slices.Contains(toks, s.Name) {
+		if doc := leadingComments(f.Lang, f.Src, s.StartLine, s.EndLine); doc > 0 {
+			toks = analyzer.RangeTokens(f.Lang, f.Src, s.StartLine+doc, min(s.EndLine, s.StartLine+doc+40))
+		}
+	}
 	if len(toks) > 400 {
 		toks = toks[:400]
 	}
