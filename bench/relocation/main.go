@@ -6,11 +6,11 @@
 // names. Symbols the commit left alone are verified beside them: any
 // verdict but valid is a false alarm.
 //
-//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|heldout|all] [-main FILE] [-projects a,b] [-commits sha,...] [-half lo|hi] [-v]
+//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|heldout|kotlin|all] [-main FILE] [-projects a,b] [-commits sha,...] [-half lo|hi] [-v]
 //
 // -oracle is RefactoringMiner's src/test/resources/oracle (tse-dataset/,
-// python-dataset/, javascript-dataset/ and commits/, the snapshots of the
-// changed files). -main is a sample of its main oracle (data.json; see
+// python-dataset/, javascript-dataset/, kotlin-dataset/ and commits/, the
+// snapshots of the changed files). -main is a sample of its main oracle (data.json; see
 // ./windows), read only by -sample heldout. -clones holds clones (bare or not) named like the
 // repositories (commons-io, dit, Chart.js); a commit whose repository has
 // no clone is read from its snapshot, which lacks the unchanged files and
@@ -19,8 +19,8 @@
 // The samples: relocation was developed on "dev" (ten projects of Liu et
 // al.'s TSE 2025 dataset); "report" is what it is measured on (the other
 // ten, the Python and the JavaScript datasets); "heldout" is a sample of
-// the main oracle no one has looked at failures in; "all" is dev and
-// report.
+// the main oracle no one has looked at failures in; "kotlin" is the
+// Kotlin dataset, replayed only by itself; "all" is dev and report.
 package main
 
 import (
@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clones := fl.String("clones", "", "directory of clones named like the repositories")
 	snapshots := fl.String("snapshots", "", "the commit snapshots (default: ORACLE/commits)")
 	snapshotOnly := fl.Bool("snapshot-only", false, "read every commit from its snapshot, even with a clone")
-	sample := fl.String("sample", "all", "dev, report, heldout (the -main sample) or all (dev and report)")
+	sample := fl.String("sample", "all", "dev, report, heldout (the -main sample), kotlin (the Kotlin dataset) or all (dev and report)")
 	mainSample := fl.String("main", "", "samples of the main oracle, as ./windows writes them, comma-separated: replayed as one (default: ORACLE/main-dataset/data.json)")
 	projects := fl.String("projects", "", "only these projects (comma-separated)")
 	shas := fl.String("commits", "", "only these commits (comma-separated SHA prefixes)")
@@ -95,9 +95,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		*snapshots = *oracle + "/commits"
 	}
 	switch *sample {
-	case "dev", "report", "heldout", "all":
+	case "dev", "report", "heldout", "kotlin", "all":
 	default:
-		return fmt.Errorf("-sample: want dev, report, heldout or all, not %q", *sample)
+		return fmt.Errorf("-sample: want dev, report, heldout, kotlin or all, not %q", *sample)
 	}
 	mains := []string{filepath.Join(*oracle, "main-dataset", "data.json")}
 	if *mainSample != "" {
@@ -136,10 +136,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		c := &commits[i]
 		inDev := c.Dataset == "tse" && dev[c.Project]
 		heldOut := c.Dataset == "main"
+		kotlin := c.Dataset == "kotlin"
 		switch {
 		case len(only) > 0 && !only[c.Project], len(onlySHA) > 0 && !hasPrefix(c.SHA, onlySHA), *half != "" && inLowHalf(c.SHA) != (*half == "lo"):
 			continue
-		case heldOut != (*sample == "heldout"):
+		case heldOut != (*sample == "heldout"), kotlin != (*sample == "kotlin"):
 			continue
 		case *sample == "dev" && !inDev, *sample == "report" && inDev:
 			continue

@@ -28,10 +28,10 @@ func isRelocating(t string) bool {
 
 // commit is one commit of an oracle with its refactorings.
 type commit struct {
-	Dataset string // tse, python, javascript
+	Dataset string // tse, python, javascript, kotlin
 	Project string // the repository's name: commons-io, dit, Chart.js
 	SHA     string
-	Lang    string // java, python, javascript
+	Lang    string // java, python, javascript, kotlin
 	Refs    []refactoring
 }
 
@@ -47,8 +47,11 @@ type refactoring struct {
 
 // entity is a class or a method as RefactoringMiner names it: the
 // qualified name of the class (dots; "mod.__module__" for a module's top
-// level) and, for methods, the name and the parameters (Java: types;
-// Python and JavaScript: names).
+// level, "File.module" for a Kotlin file's) and, for methods, the name and
+// the parameters (Java: types; Python and JavaScript: names; Kotlin:
+// "name Type" as written, the type "Inferred" when RefactoringMiner could
+// not read it). A Kotlin extension function's name carries its receiver
+// type: "Fragment.getVmFactory".
 type entity struct {
 	Class  string
 	Method string
@@ -63,8 +66,8 @@ func (e entity) String() string {
 }
 
 // loadOracle reads the datasets under dir (RefactoringMiner's
-// src/test/resources/oracle): tse-dataset/*.json, python-dataset and
-// javascript-dataset, and mains, samples of the main oracle (data.json,
+// src/test/resources/oracle): tse-dataset/*.json, python-dataset,
+// javascript-dataset and kotlin-dataset, and mains, samples of the main oracle (data.json,
 // the same record format as python-dataset) read as one, each commit
 // once, of those files that exist.
 func loadOracle(dir string, mains []string) ([]commit, error) {
@@ -103,6 +106,7 @@ func loadOracle(dir string, mains []string) ([]commit, error) {
 	sets := []dataset{
 		{"python", "python", filepath.Join(dir, "python-dataset", "data.json")},
 		{"javascript", "javascript", filepath.Join(dir, "javascript-dataset", "data.json")},
+		{"kotlin", "kotlin", filepath.Join(dir, "kotlin-dataset", "data.json")},
 	}
 	for _, m := range mains {
 		sets = append(sets, dataset{"main", "java", m})
@@ -230,6 +234,9 @@ func (c *commit) add(typ, desc string, valid bool) {
 // operation parses "public name(p1 T1, p2 T2) : R" (Java) or
 // "public name(a, b)" (Python, JavaScript).
 func operation(s, class, lang string) (entity, bool) {
+	if lang == "kotlin" {
+		return kotlinOperation(s, class)
+	}
 	m := reOperation.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return entity{}, false
@@ -254,8 +261,59 @@ func operation(s, class, lang string) (entity, bool) {
 	return e, true
 }
 
+// reKotlinModifiers are the modifiers RefactoringMiner writes before a
+// function's name in the Kotlin oracle (Java's too: its commits hold Java
+// files).
+var reKotlinModifiers = regexp.MustCompile(`^(?:(?:public|private|protected|internal|package|abstract|open|override|final|suspend|inline|operator|infix|tailrec|external|static|default|synchronized)\s+)*`)
+
+// kotlinOperation parses "private Recv<T>.name(p1 T1, p2 (A) -> B) : R":
+// the receiver stays in the name (Recv<T>.name), the parameters are kept
+// as written ("p1 T1"), a type may hold parentheses (a function type).
+func kotlinOperation(s, class string) (entity, bool) {
+	s = strings.TrimSpace(s)
+	s = s[len(reKotlinModifiers.FindString(s)):]
+	open := strings.IndexByte(s, '(')
+	if open <= 0 {
+		return entity{}, false
+	}
+	depth, end := 0, -1
+	for i := open; i < len(s) && end < 0; i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				end = i
+			}
+		}
+	}
+	if end < 0 {
+		return entity{}, false
+	}
+	if rest := strings.TrimSpace(s[end+1:]); rest != "" && !strings.HasPrefix(rest, ":") {
+		return entity{}, false
+	}
+	e := entity{Class: class, Method: strings.TrimSpace(s[:open])}
+	if strings.ContainsAny(e.Method, " \t") && !strings.Contains(e.Method, "<") {
+		return entity{}, false
+	}
+	for _, p := range splitKotlin(s[open+1 : end]) {
+		if p = strings.TrimSpace(p); p != "" {
+			e.Params = append(e.Params, p)
+		}
+	}
+	return e, true
+}
+
 // splitTop splits s at commas outside brackets.
-func splitTop(s string) []string {
+func splitTop(s string) []string { return splitParams(s, false) }
+
+// splitKotlin splits s at commas outside brackets, where the arrow of a
+// function type ((A) -> B) closes none.
+func splitKotlin(s string) []string { return splitParams(s, true) }
+
+func splitParams(s string, arrows bool) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -263,6 +321,9 @@ func splitTop(s string) []string {
 		case '<', '(', '[', '{':
 			depth++
 		case '>', ')', ']', '}':
+			if arrows && s[i] == '>' && i > 0 && s[i-1] == '-' {
+				continue
+			}
 			depth--
 		case ',':
 			if depth == 0 {

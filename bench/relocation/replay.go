@@ -280,6 +280,16 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 		} else {
 			in.after, errA = resolve(ctx, child, newPaths, c.Lang, r.After, t.changed)
 		}
+		if c.Lang == "kotlin" && errB != nil {
+			if b, err, ok := resolveRenamed(ctx, c, r.Before, true, parent, oldPaths, t.changed); ok {
+				in.before, errB = b, err
+			}
+		}
+		if c.Lang == "kotlin" && errA != nil && r.Type != "Inline Method" {
+			if a, err, ok := resolveRenamed(ctx, c, r.After, false, child, newPaths, t.changed); ok {
+				in.after, errA = a, err
+			}
+		}
 		// RefactoringMiner names a renamed method's class as it is after
 		// the commit; the file it was in may have been renamed too.
 		if errB != nil && errA == nil && r.Before.Method != "" {
@@ -287,7 +297,7 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 			if p, ok := inverse[old]; ok {
 				old = p
 			}
-			if b, err := lookup(ctx, parent, old, outerSegments(in.after.FQName), r.Before); err == nil {
+			if b, err := lookup(ctx, parent, old, outer(in.after, c.Lang), r.Before); err == nil {
 				in.before, errB = b, nil
 			}
 		}
@@ -296,7 +306,7 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 			if q, ok := t.renames[p]; ok {
 				p = q
 			}
-			if a, err := lookup(ctx, child, p, outerSegments(in.before.FQName), r.After); err == nil {
+			if a, err := lookup(ctx, child, p, outer(in.before, c.Lang), r.After); err == nil {
 				in.after, errA = a, nil
 			}
 		}
@@ -493,6 +503,16 @@ func controllable(kind string) bool {
 		return true
 	}
 	return false
+}
+
+// outer returns the names t is under in its file: for Kotlin those
+// lookup found it under (its full name also holds an extension's
+// receiver), else read from its full name.
+func outer(t target, lang string) []string {
+	if lang == "kotlin" {
+		return t.Outer
+	}
+	return outerSegments(t.FQName)
 }
 
 // outerSegments returns the outer names of a symbol's full name

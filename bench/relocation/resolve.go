@@ -20,7 +20,10 @@ type target struct {
 	Kind         string
 	Start, End   int
 	Overloaded   bool
-	Params       []string // as the oracle would write them, for overloads
+	Params       []string // for overloads, as lore's selector takes them (Java: erased types; Kotlin: "x: Int")
+	// Outer are the names the symbol is under in its file (a Kotlin
+	// extension's receiver, which FQName holds, is not one of them).
+	Outer []string
 }
 
 func (t target) lines() string { return anchors.FormatRange(t.Start, t.End) }
@@ -33,7 +36,7 @@ func (t target) spec() string {
 	return t.FQName
 }
 
-var exts = map[string][]string{"java": {".java"}, "python": {".py"}, "javascript": {".js", ".mjs", ".cjs"}}
+var exts = map[string][]string{"java": {".java"}, "python": {".py"}, "javascript": {".js", ".mjs", ".cjs"}, "kotlin": {".kt", ".java"}}
 
 // resolve finds e in files: the file whose path matches a prefix of the
 // class's qualified name, the class (or module level) in it, the method
@@ -41,6 +44,9 @@ var exts = map[string][]string{"java": {".java"}, "python": {".py"}, "javascript
 // preferred when a name matches in several files. The error says why the
 // entity has no lore symbol.
 func resolve(ctx context.Context, files *anchors.Source, paths []string, lang string, e entity, changed map[string]bool) (target, error) {
+	if lang == "kotlin" {
+		return resolveKotlin(ctx, files, paths, e, changed)
+	}
 	segs := strings.Split(e.Class, ".")
 	var found []target
 	var why error
@@ -68,6 +74,12 @@ func resolve(ctx context.Context, files *anchors.Source, paths []string, lang st
 			break
 		}
 	}
+	return pick(found, why, e, changed)
+}
+
+// pick returns the one target found, preferring those in the files the
+// commit changed, or says why there is none.
+func pick(found []target, why error, e entity, changed map[string]bool) (target, error) {
 	if len(found) > 1 {
 		var in []target
 		for _, t := range found {
@@ -138,9 +150,12 @@ func lookup(ctx context.Context, files *anchors.Source, p string, fq []string, e
 	}
 	segs := append([]string{}, fq...)
 	if e.Method != "" {
-		if f.Lang == "javascript" { // helpers.x: the object helpers' method x
+		switch f.Lang {
+		case "javascript": // helpers.x: the object helpers' method x
 			segs = append(segs, strings.Split(e.Method, ".")...)
-		} else {
+		case "kotlin": // Recv<T>.f: lore names it Recv::f
+			segs = append(segs, kotlinMethod(e.Method)...)
+		default:
 			segs = append(segs, e.Method)
 		}
 	}
@@ -167,7 +182,7 @@ func lookup(ctx context.Context, files *anchors.Source, p string, fq []string, e
 	if len(same) == 0 {
 		return target{}, fmt.Errorf("%s: lore has no symbol %s", e, full)
 	}
-	t := target{Path: p, FQName: full}
+	t := target{Path: p, FQName: full, Outer: fq}
 	if len(same) == 1 {
 		s := same[0]
 		t.Kind, t.Start, t.End = s.Kind, s.StartLine, s.EndLine
@@ -255,11 +270,22 @@ func jsSameParams(f *anchors.File, syms []analyzer.Symbol, e entity) []analyzer.
 	return out
 }
 
+// sameParams compares the parameters read from a symbol (symbolParams)
+// with the oracle's; Kotlin's by name and type (see kotlinParam), a type
+// RefactoringMiner could not read matching any.
 func sameParams(got, want []string, lang string) bool {
 	if len(got) != len(want) {
 		return false
 	}
 	for i := range got {
+		if lang == "kotlin" {
+			gn, gt := kotlinParam(got[i], true)
+			wn, wt := kotlinParam(want[i], false)
+			if gn != wn || gt != wt && wt != "" {
+				return false
+			}
+			continue
+		}
 		if got[i] != want[i] {
 			return false
 		}
@@ -271,7 +297,8 @@ var reAnnotation = regexp.MustCompile(`@[\w.]+(\([^()]*\))?\s*`)
 
 // symbolParams reads the parameters of a callable symbol from its text,
 // independently of lore's own reading: Java types (erased), Python and
-// JavaScript names (Python without self and cls).
+// JavaScript names (Python without self and cls), Kotlin declarations
+// without their default values ("x: Int", lore's selector for them).
 func symbolParams(f *anchors.File, s analyzer.Symbol, lang string) ([]string, bool) {
 	text, ok := analyzer.Lines(f.Src, s.StartLine, s.EndLine)
 	if !ok {
@@ -279,8 +306,11 @@ func symbolParams(f *anchors.File, s analyzer.Symbol, lang string) ([]string, bo
 	}
 	src := stripComments(string(text), lang)
 	re := regexp.MustCompile(`(^|[^\w.@])` + regexp.QuoteMeta(s.Name) + `\s*(<[^()]*>\s*)?\(`)
-	if lang == "javascript" { // also name: function(…), a.name = function(…), name: (…) =>
+	switch lang {
+	case "javascript": // also name: function(…), a.name = function(…), name: (…) =>
 		re = regexp.MustCompile(`(^|[^\w@])` + regexp.QuoteMeta(s.Name) + `\s*(<[^()]*>\s*)?(\(|[:=]\s*(async\s+)?(function\s*\*?\s*[\w$]*\s*)?\()`)
+	case "kotlin": // also Recv.name(
+		re = regexp.MustCompile(`(^|[^\w@])` + regexp.QuoteMeta(s.Name) + `\s*\(`)
 	}
 	loc := re.FindStringIndex(src)
 	if loc == nil {
@@ -303,12 +333,19 @@ func symbolParams(f *anchors.File, s analyzer.Symbol, lang string) ([]string, bo
 		return nil, false
 	}
 	var out []string
-	for _, p := range splitTop(src[open+1 : end]) {
+	split := splitTop
+	if lang == "kotlin" {
+		split = splitKotlin
+	}
+	for _, p := range split(src[open+1 : end]) {
 		p = strings.TrimSpace(p)
 		if p == "" {
 			continue
 		}
 		switch lang {
+		case "kotlin":
+			p, _, _ = cutTop(p, '=')
+			out = append(out, strings.Join(strings.Fields(p), " "))
 		case "java":
 			p = strings.TrimSpace(reAnnotation.ReplaceAllString(p, ""))
 			p = strings.TrimSpace(strings.TrimPrefix(p, "final "))
