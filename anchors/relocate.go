@@ -531,6 +531,9 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 				k = v.familyKeeper(o, cands, copiesAt)
 			}
 			if k < 0 {
+				k = v.placeKeeper(ctx, o, cands, copiesAt)
+			}
+			if k < 0 {
 				return best, round(cands[best].score / 2) // nobody can tell
 			}
 			copiesAt[0], copiesAt[k] = copiesAt[k], copiesAt[0]
@@ -927,6 +930,68 @@ func diffKeeps(o origin, b, c candidate) bool {
 
 // diffKeeper returns the index into at of the one copy the diff keeps
 // the old lines in, none in the others (see diffKeeps); -1 when none.
+// placeKeeper returns the index (into at) of the copy a reviewer puts
+// where the anchored symbol was, when the copies are otherwise equal:
+// the only one in a type of the anchored one's type name, or else the
+// only one whose directory keeps the most of the trailing directory
+// names of the anchor's (spring-data-neo4j 071588a418 moved two equal
+// Genre classes, integration/movies/domain's to examples/movies/domain
+// and integration/web/domain's to web/domain, and git, pairing equal
+// files by chance, paired them crosswise). The directories tell only
+// when every copy is in the anchor's file or one a file of Base was
+// renamed to (with history): a symbol copied to two places has no single
+// new home (lucene-solr 4d7b2aebfe:
+// IndexedDISI moved to backward_codecs/lucene80 and was copied to
+// lucene90). -1 when nothing tells.
+func (v *Verifier) placeKeeper(ctx context.Context, o origin, cands []candidate, at []int) int {
+	if o.outer != "" {
+		found := -1
+		for k, i := range at {
+			_, cfq, _ := cutFQ(cands[i].sym.FQName)
+			if lastName(outerName(cfq)) == lastName(o.outer) {
+				if found >= 0 {
+					found = -2
+					break
+				}
+				found = k
+			}
+		}
+		if found >= 0 {
+			return found
+		}
+	}
+	from := v.arrivalsOf(ctx).from
+	for _, i := range at {
+		if p := cands[i].sym.Path; p != o.a.Path() && from[p] == "" {
+			return -1
+		}
+	}
+	dir := strings.Split(path.Dir(o.a.Path()), "/")
+	best, bestN, tie := -1, 0, false
+	for k, i := range at {
+		n := commonTail(dir, strings.Split(path.Dir(cands[i].sym.Path), "/"))
+		switch {
+		case n > bestN:
+			best, bestN, tie = k, n, false
+		case n == bestN:
+			tie = true
+		}
+	}
+	if tie || bestN == 0 {
+		return -1
+	}
+	return best
+}
+
+// commonTail counts the trailing elements a and b share.
+func commonTail(a, b []string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
 func diffKeeper(o origin, cands []candidate, at []int) int {
 	for k, i := range at {
 		all := true
@@ -1270,14 +1335,21 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	return c, true
 }
 
-// homeNewcomerAsLike reports whether a callable new in o's own type, in
-// its file as it is now, is at least as like o's old code as like: the
-// code stayed home under a new name as much as it went with the old name
-// elsewhere. neo4j 74d2cc420e: AvailabilityGuard.checkAvailability(long,
-// Class) became await(long) in its place, half alike, while a private
-// checkAvailability() wrapping the call to it appeared in
-// GraphDatabaseFacade, a third alike.
+// homeNewcomerAsLike reports whether a symbol new at o's home is at
+// least as like o's old code as like: the code stayed home under a new
+// name as much as it went with the old name elsewhere. For a callable,
+// home is its own type, in its file as it is now (neo4j 74d2cc420e:
+// AvailabilityGuard.checkAvailability(long, Class) became await(long) in
+// its place, half alike, while a private checkAvailability() wrapping the
+// call to it appeared in GraphDatabaseFacade, a third alike). For a
+// top-level type, home is its directory: a file the change added there
+// declaring a type of its kind (jfinal 881baed894: core.InterceptorBuilder
+// became core.ActionInterceptorBuilder while a new aop.InterceptorBuilder,
+// 45% alike, took the name).
 func (v *Verifier) homeNewcomerAsLike(ctx context.Context, o origin, like float64) bool {
+	if typeKind(o.sym.Kind) && o.outer == "" {
+		return v.typeNewcomerAsLike(ctx, o, like)
+	}
 	if !callableKind(o.sym.Kind) || o.outer == "" {
 		return false
 	}
@@ -1293,6 +1365,32 @@ func (v *Verifier) homeNewcomerAsLike(ctx context.Context, o origin, like float6
 	for _, x := range v.newCallables(ctx, hf, o.outer) {
 		if similarity(old, normalize(v.symbolTokens(hf, x), x.Name, o.outer)) >= like {
 			return true
+		}
+	}
+	return false
+}
+
+// typeNewcomerAsLike is homeNewcomerAsLike for a top-level type: a type
+// of its kind, declared at the top of a file the change added in its
+// directory, at least as like.
+func (v *Verifier) typeNewcomerAsLike(ctx context.Context, o origin, like float64) bool {
+	dir := path.Dir(o.sym.Path)
+	old := normalize(o.toks, o.name, "")
+	for _, p := range v.arrivalsOf(ctx).added {
+		if path.Dir(p) != dir {
+			continue
+		}
+		hf := v.fileOrNil(ctx, p)
+		if hf == nil {
+			continue
+		}
+		for _, x := range hf.Symbols {
+			if _, xfq, _ := cutFQ(x.FQName); x.Kind != o.sym.Kind || outerName(xfq) != "" {
+				continue
+			}
+			if similarity(old, normalize(v.symbolTokens(hf, x), x.Name, "")) >= like {
+				return true
+			}
 		}
 	}
 	return false
@@ -1532,6 +1630,48 @@ func (v *Verifier) removedFiles(ctx context.Context) []string {
 		}
 	}
 	v.removed.Store("", out)
+	return out
+}
+
+// arrivals is how the files of the source that Base does not hold came:
+// added, or renamed from a file of Base (see arrivalsOf).
+type arrivals struct {
+	added []string
+	from  map[string]string // new path → the Base path renamed to it
+}
+
+// arrivalsOf reads the run's arrivals once.
+func (v *Verifier) arrivalsOf(ctx context.Context) arrivals {
+	if x, ok := v.added.Load(""); ok {
+		return x.(arrivals)
+	}
+	out := arrivals{from: map[string]string{}}
+	if v.opts.Base == nil {
+		return out
+	}
+	now, err1 := v.files.Paths(ctx)
+	before, err2 := v.opts.Base.Paths(ctx)
+	if err1 == nil && err2 == nil {
+		there := make(map[string]bool, len(now))
+		for _, p := range now {
+			there[p] = true
+		}
+		was := make(map[string]bool, len(before))
+		for _, p := range before {
+			was[p] = true
+			if !there[p] {
+				if to := v.renamedTo(ctx, p); to != "" {
+					out.from[to] = p
+				}
+			}
+		}
+		for _, p := range now {
+			if !was[p] && out.from[p] == "" {
+				out.added = append(out.added, p)
+			}
+		}
+	}
+	v.added.Store("", out)
 	return out
 }
 

@@ -62,6 +62,7 @@ type Verifier struct {
 	gone       sync.Map // Base path → symbols gone from the source, see vanished
 	pairs      sync.Map // path → the path it was renamed to, see renamedTo
 	removed    sync.Map // "" → Base files gone from the source, see removedFiles
+	added      sync.Map // "" → how the files not in Base came, see arrivalsOf
 	whole      sync.Map // Base symbol → where it went unchanged, see wentWhole
 	lineage    sync.Map // type → the types it descends from, see ancestors
 	usesOnce   sync.Once
