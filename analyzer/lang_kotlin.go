@@ -1,0 +1,189 @@
+package analyzer
+
+import "bytes"
+
+// maskKotlin writes spaces over the fun of Kotlin 1.4's functional
+// interfaces (fun interface Listener { … }), keeping every offset and
+// line: the grammar tree-sitter bundles predates them, misreads the
+// declaration as a function named interface and loses the class around
+// it from there on; without the fun it reads an interface, as the
+// compiler does but for the single abstract method. Only a fun that
+// starts a line's code, after modifiers and annotations, is blanked;
+// a scan of the lines keeps out block comments (nested, as Kotlin's),
+// line comments and string literals (raw ones over several lines).
+func maskKotlin(src, buf []byte) ([]byte, bool) {
+	var funs []int // offsets of the fun keywords to blank
+	depth := 0     // open block comments
+	raw := false   // inside a raw string ("""…""")
+	for i := 0; i < len(src); {
+		e := lineEnd(src, i)
+		if depth == 0 && !raw {
+			if k := ktFunInterface(src, i, e); k >= 0 {
+				funs = append(funs, k)
+			}
+		}
+		depth, raw = ktScanLine(src[i:e], depth, raw)
+		i = e + 1
+	}
+	if len(funs) == 0 {
+		return buf, false
+	}
+	buf = append(buf[:0], src...)
+	for _, k := range funs {
+		blank(buf, k, k+len("fun"))
+	}
+	return buf, true
+}
+
+// ktModifiers are the modifiers a fun interface may follow.
+var ktModifiers = map[string]bool{
+	"public": true, "internal": true, "private": true, "protected": true,
+	"sealed": true, "expect": true, "actual": true,
+}
+
+// ktFunInterface returns the offset of the fun of a fun interface
+// declaration that starts the code of the line src[i:e], after blanks,
+// modifiers and annotations (@Foo, @a.Foo, @get:Foo, @Foo(…) with its
+// arguments on the line), or -1.
+func ktFunInterface(src []byte, i, e int) int {
+	if i == 0 && bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		i = 3 // a byte order mark
+	}
+	skip := func(k int) int {
+		for k < e && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r') {
+			k++
+		}
+		return k
+	}
+	word := func(k int) int {
+		for k < e && isIdentByte(src[k]) && src[k] != '$' {
+			k++
+		}
+		return k
+	}
+	k := skip(i)
+	for k < e {
+		if src[k] == '@' {
+			k++
+			for k < e && (isIdentByte(src[k]) || src[k] == '.' || src[k] == ':') {
+				k++
+			}
+			if k < e && src[k] == '(' {
+				if k = ktCloseParen(src, k, e); k < 0 {
+					return -1
+				}
+			}
+			if k < e && !(src[k] == ' ' || src[k] == '\t') {
+				return -1
+			}
+			k = skip(k)
+			continue
+		}
+		w := word(k)
+		if w == k || w == e || !(src[w] == ' ' || src[w] == '\t') {
+			return -1
+		}
+		name := string(src[k:w])
+		if ktModifiers[name] {
+			k = skip(w)
+			continue
+		}
+		if name != "fun" {
+			return -1
+		}
+		n := skip(w)
+		if !bytes.HasPrefix(src[n:e], []byte("interface")) {
+			return -1
+		}
+		if m := n + len("interface"); m < e && isIdentByte(src[m]) {
+			return -1
+		}
+		return k
+	}
+	return -1
+}
+
+// ktCloseParen returns the offset after the parenthesis that closes the
+// one at src[k], on the line ending at e (strings in it skipped), or -1.
+func ktCloseParen(src []byte, k, e int) int {
+	d := 0
+	for ; k < e; k++ {
+		switch src[k] {
+		case '"':
+			q := k + 1
+			for q < e && src[q] != '"' {
+				if src[q] == '\\' {
+					q++
+				}
+				q++
+			}
+			k = q
+		case '(':
+			d++
+		case ')':
+			if d--; d == 0 {
+				return k + 1
+			}
+		}
+	}
+	return -1
+}
+
+// ktScanLine follows one line through block comments (depth open ones,
+// nested) and raw strings (raw open) and returns the state at its end.
+// Line comments and one-line string and character literals end within
+// the line; a literal's quotes are not read as comments or raw strings.
+func ktScanLine(line []byte, depth int, raw bool) (int, bool) {
+	n := len(line)
+	for j := 0; j < n; {
+		c := line[j]
+		next := byte(0)
+		if j+1 < n {
+			next = line[j+1]
+		}
+		switch {
+		case depth > 0:
+			switch {
+			case c == '*' && next == '/':
+				depth--
+				j += 2
+			case c == '/' && next == '*':
+				depth++
+				j += 2
+			default:
+				j++
+			}
+		case raw:
+			if bytes.HasPrefix(line[j:], []byte(`"""`)) {
+				// a raw string ends at the last three of a run of quotes
+				j += 3
+				for j < n && line[j] == '"' {
+					j++
+				}
+				raw = false
+			} else {
+				j++
+			}
+		case c == '/' && next == '/':
+			return depth, raw
+		case c == '/' && next == '*':
+			depth++
+			j += 2
+		case bytes.HasPrefix(line[j:], []byte(`"""`)):
+			raw = true
+			j += 3
+		case c == '"' || c == '\'':
+			j++
+			for j < n && line[j] != c {
+				if line[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j++
+		default:
+			j++
+		}
+	}
+	return depth, raw
+}
