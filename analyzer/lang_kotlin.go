@@ -2,17 +2,25 @@ package analyzer
 
 import "bytes"
 
-// maskKotlin writes spaces over the fun of Kotlin 1.4's functional
-// interfaces (fun interface Listener { … }), keeping every offset and
-// line: the grammar tree-sitter bundles predates them, misreads the
-// declaration as a function named interface and loses the class around
-// it from there on; without the fun it reads an interface, as the
-// compiler does but for the single abstract method. Only a fun that
-// starts a line's code, after modifiers and annotations, is blanked;
-// a scan of the lines keeps out block comments (nested, as Kotlin's),
+// maskKotlin writes spaces over what the Kotlin grammar tree-sitter
+// bundles cannot parse, keeping every offset and line:
+//
+//   - the fun of Kotlin 1.4's functional interfaces (fun interface
+//     Listener { … }): the grammar predates them, misreads the
+//     declaration as a function named interface and loses the class
+//     around it from there on; without the fun it reads an interface, as
+//     the compiler does but for the single abstract method. Only a fun
+//     that starts a line's code, after modifiers and annotations, is
+//     blanked.
+//   - the = of a compound assignment (+=, -=, *=, /=, %=): the grammar
+//     takes none whose target goes through a call (m.getOrPut(k) { … }
+//     += v, f().x -= 1), and its recovery may swallow the enclosing
+//     declarations; a + v reads as an expression statement instead.
+//
+// A scan of the lines keeps out block comments (nested, as Kotlin's),
 // line comments and string literals (raw ones over several lines).
 func maskKotlin(src, buf []byte) ([]byte, bool) {
-	var funs []int // offsets of the fun keywords to blank
+	var funs []int // offsets of the bytes to blank: fun keywords, = of compound assignments
 	depth := 0     // open block comments
 	raw := false   // inside a raw string ("""…""")
 	for i := 0; i < len(src); {
@@ -22,7 +30,7 @@ func maskKotlin(src, buf []byte) ([]byte, bool) {
 				funs = append(funs, k)
 			}
 		}
-		depth, raw = ktScanLine(src[i:e], depth, raw)
+		depth, raw, funs = ktScanLine(src[i:e], i, depth, raw, funs)
 		i = e + 1
 	}
 	if len(funs) == 0 {
@@ -30,7 +38,11 @@ func maskKotlin(src, buf []byte) ([]byte, bool) {
 	}
 	buf = append(buf[:0], src...)
 	for _, k := range funs {
-		blank(buf, k, k+len("fun"))
+		if buf[k] == '=' {
+			buf[k] = ' '
+		} else {
+			blank(buf, k, k+len("fun"))
+		}
 	}
 	return buf, true
 }
@@ -129,11 +141,13 @@ func ktCloseParen(src []byte, k, e int) int {
 	return -1
 }
 
-// ktScanLine follows one line through block comments (depth open ones,
-// nested) and raw strings (raw open) and returns the state at its end.
-// Line comments and one-line string and character literals end within
-// the line; a literal's quotes are not read as comments or raw strings.
-func ktScanLine(line []byte, depth int, raw bool) (int, bool) {
+// ktScanLine follows one line, at offset base of the file, through block
+// comments (depth open ones, nested) and raw strings (raw open) and
+// returns the state at its end, appending to ops the offsets of the = of
+// compound assignments in code. Line comments and one-line string and
+// character literals end within the line; a literal's quotes are not
+// read as comments or raw strings.
+func ktScanLine(line []byte, base, depth int, raw bool, ops []int) (int, bool, []int) {
 	n := len(line)
 	for j := 0; j < n; {
 		c := line[j]
@@ -165,7 +179,7 @@ func ktScanLine(line []byte, depth int, raw bool) (int, bool) {
 				j++
 			}
 		case c == '/' && next == '/':
-			return depth, raw
+			return depth, raw, ops
 		case c == '/' && next == '*':
 			depth++
 			j += 2
@@ -181,9 +195,12 @@ func ktScanLine(line []byte, depth int, raw bool) (int, bool) {
 				j++
 			}
 			j++
+		case next == '=' && (c == '+' || c == '-' || c == '*' || c == '/' || c == '%') && (j+2 == n || line[j+2] != '='):
+			ops = append(ops, base+j+1)
+			j += 2
 		default:
 			j++
 		}
 	}
-	return depth, raw
+	return depth, raw, ops
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // TestMaskKotlin checks that maskKotlin blanks the fun of fun interface
-// declarations only, keeping the length and every newline.
+// declarations and the = of compound assignments only, keeping the
+// length and every newline.
 func TestMaskKotlin(t *testing.T) {
 	cases := []struct {
 		name, src, want string
@@ -27,6 +28,10 @@ func TestMaskKotlin(t *testing.T) {
 		{"quotes in a string", "val q = \"/*\" + '\"' + \"\\\"\"\nfun interface A\n", "val q = \"/*\" + '\"' + \"\\\"\"\n    interface A\n"},
 		{"not a declaration", "val f = fun interface\nfun interfaces()\nfun `interface`()\nopen fun interface X\nfun\ninterface Y\n", ""},
 		{"unclosed annotation", "@A(1,\n  2) fun interface A\n", ""},
+		{"compound assignments", "m.getOrPut(k) { l() }\n  .second += v\nf().x -= 1; a*=2; b /= 3; c %= 4\n",
+			"m.getOrPut(k) { l() }\n  .second +  v\nf().x -  1; a* 2; b /  3; c %  4\n"},
+		{"not compound assignments", "a == b; a != b; a <= b; a >= b; a === b; x = y; f(a = 1)\n" +
+			"s = \"a += b\" // a += b\n/* a += b */ c = '+'\n", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
