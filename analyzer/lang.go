@@ -236,8 +236,8 @@ func NewTable() *Table {
 			l.version = schemaVersion + "/go3"
 		}
 		if l.Name == "kotlin" {
-			// kt1: fun interfaces read as interfaces, compound assignments
-			// as operations (maskKotlin)
+			// kt1: fun interfaces read as interfaces, assignments through a
+			// call as operations (maskKotlin)
 			l.version += "+kt1"
 		}
 		if l.Name == "c" {

@@ -16,6 +16,8 @@ import "bytes"
 //     takes none whose target goes through a call (m.getOrPut(k) { … }
 //     += v, f().x -= 1), and its recovery may swallow the enclosing
 //     declarations; a + v reads as an expression statement instead.
+//   - likewise the = of an assignment through a call that is a line's
+//     code (getView<TextView>(id).text = value) becomes a +.
 //
 // A scan of the lines keeps out block comments (nested, as Kotlin's),
 // line comments and string literals (raw ones over several lines).
@@ -28,6 +30,8 @@ func maskKotlin(src, buf []byte) ([]byte, bool) {
 		if depth == 0 && !raw {
 			if k := ktFunInterface(src, i, e); k >= 0 {
 				funs = append(funs, k)
+			} else if k := ktAssignThroughCall(src, i, e); k >= 0 {
+				funs = append(funs, -k-1)
 			}
 		}
 		depth, raw, funs = ktScanLine(src[i:e], i, depth, raw, funs)
@@ -38,7 +42,9 @@ func maskKotlin(src, buf []byte) ([]byte, bool) {
 	}
 	buf = append(buf[:0], src...)
 	for _, k := range funs {
-		if buf[k] == '=' {
+		if k < 0 {
+			buf[-k-1] = '+'
+		} else if buf[k] == '=' {
 			buf[k] = ' '
 		} else {
 			blank(buf, k, k+len("fun"))
@@ -113,6 +119,66 @@ func ktFunInterface(src []byte, i, e int) int {
 		return k
 	}
 	return -1
+}
+
+// ktAssignThroughCall returns the offset of the = of an assignment that
+// starts the code of the line src[i:e] and whose target goes through a
+// call (f(x).y = z, m.g { … }.y[0] = z), or -1. The target is one run
+// of code without blanks outside brackets but before a trailing lambda,
+// so that no declaration (val x = …, fun f() = …, get() = …) is taken
+// for one.
+func ktAssignThroughCall(src []byte, i, e int) int {
+	for i < e && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i == e || !(isIdentByte(src[i]) && (src[i] < '0' || src[i] > '9')) {
+		return -1
+	}
+	depth, call := 0, false
+	for k := i; k < e; k++ {
+		switch c := src[k]; c {
+		case '"', '\'':
+			q := k + 1
+			for q < e && src[q] != c {
+				if src[q] == '\\' {
+					q++
+				}
+				q++
+			}
+			k = q
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth--; depth < 0 {
+				return -1
+			}
+			if depth == 0 && c != ']' {
+				call = true
+			}
+		case ' ', '\t':
+			if depth > 0 || k+1 < e && src[k+1] == '{' {
+				continue // in brackets, or before a trailing lambda
+			}
+			// the blank before " = ", and nothing else
+			if k+2 < e && src[k+1] == '=' && src[k+2] != '=' && k > i &&
+				(isIdentByte(src[k-1]) || src[k-1] == ']') && call && ktNavigated(src[i:k]) {
+				return k + 1
+			}
+			return -1
+		case '/':
+			if depth == 0 && k+1 < e && (src[k+1] == '/' || src[k+1] == '*') {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// ktNavigated reports whether a target ends in a member or an index
+// after its last call: f(x).y, f(x)[0], not f(x) or get().
+func ktNavigated(t []byte) bool {
+	last := bytes.LastIndexAny(t, ")}")
+	return last >= 0 && last+1 < len(t) && (t[last+1] == '.' || t[last+1] == '[' || t[last+1] == '?' || t[last+1] == '!')
 }
 
 // ktCloseParen returns the offset after the parenthesis that closes the

@@ -6,8 +6,8 @@ import (
 )
 
 // TestMaskKotlin checks that maskKotlin blanks the fun of fun interface
-// declarations and the = of compound assignments only, keeping the
-// length and every newline.
+// declarations and the = of compound assignments and of assignments
+// through a call only, keeping the length and every newline.
 func TestMaskKotlin(t *testing.T) {
 	cases := []struct {
 		name, src, want string
@@ -30,6 +30,10 @@ func TestMaskKotlin(t *testing.T) {
 		{"unclosed annotation", "@A(1,\n  2) fun interface A\n", ""},
 		{"compound assignments", "m.getOrPut(k) { l() }\n  .second += v\nf().x -= 1; a*=2; b /= 3; c %= 4\n",
 			"m.getOrPut(k) { l() }\n  .second +  v\nf().x -  1; a* 2; b /  3; c %  4\n"},
+		{"assignments through a call", "    getView<TextView>(viewId).text = value\nm.g { a }.y[0] = z\nf()!!.x = \"=\"\n",
+			"    getView<TextView>(viewId).text + value\nm.g { a }.y[0] + z\nf()!!.x + \"=\"\n"},
+		{"not assignments through a call", "val x = f().y\nfun f() = g().x\nget() = field\nx = f().y\na.b = 1\n" +
+			"f(x).y == z\nf(a = 1).b\nf(x).y // = z\nf(x) = 1\nv.f(a, b).c\n  = 1\n", ""},
 		{"not compound assignments", "a == b; a != b; a <= b; a >= b; a === b; x = y; f(a = 1)\n" +
 			"s = \"a += b\" // a += b\n/* a += b */ c = '+'\n", ""},
 	}
