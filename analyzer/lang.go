@@ -237,7 +237,8 @@ func NewTable() *Table {
 		}
 		if l.Name == "kotlin" {
 			// kt1: fun interfaces read as interfaces, assignments through a
-			// call as operations (maskKotlin)
+			// call as operations, object expressions without delegations
+			// (maskKotlin)
 			l.version += "+kt1"
 		}
 		if l.Name == "c" {

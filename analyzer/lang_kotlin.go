@@ -2,55 +2,64 @@ package analyzer
 
 import "bytes"
 
-// maskKotlin writes spaces over what the Kotlin grammar tree-sitter
-// bundles cannot parse, keeping every offset and line:
+// maskKotlin writes over what the Kotlin grammar tree-sitter bundles
+// cannot parse, keeping every offset and line:
 //
 //   - the fun of Kotlin 1.4's functional interfaces (fun interface
-//     Listener { … }): the grammar predates them, misreads the
-//     declaration as a function named interface and loses the class
+//     Listener { … }) becomes spaces: the grammar predates them, misreads
+//     the declaration as a function named interface and loses the class
 //     around it from there on; without the fun it reads an interface, as
 //     the compiler does but for the single abstract method. Only a fun
 //     that starts a line's code, after modifiers and annotations, is
 //     blanked.
-//   - the = of a compound assignment (+=, -=, *=, /=, %=): the grammar
-//     takes none whose target goes through a call (m.getOrPut(k) { … }
-//     += v, f().x -= 1), and its recovery may swallow the enclosing
-//     declarations; a + v reads as an expression statement instead.
+//   - the = of a compound assignment (+=, -=, *=, /=, %=) becomes a
+//     space: the grammar takes none whose target goes through a call
+//     (m.getOrPut(k) { … } += v, f().x -= 1), and its recovery may
+//     swallow the enclosing declarations; a + v reads as an expression
+//     statement instead.
 //   - likewise the = of an assignment through a call that is a line's
 //     code (getView<TextView>(id).text = value) becomes a +.
+//   - the delegation of an object expression's supertype (object : X by
+//     noOpDelegate() { … }), which the grammar takes in class
+//     declarations only, becomes spaces: object : X { … }.
 //
 // A scan of the lines keeps out block comments (nested, as Kotlin's),
 // line comments and string literals (raw ones over several lines).
 func maskKotlin(src, buf []byte) ([]byte, bool) {
-	var funs []int // offsets of the bytes to blank: fun keywords, = of compound assignments
-	depth := 0     // open block comments
-	raw := false   // inside a raw string ("""…""")
+	var edits []ktEdit
+	depth := 0   // open block comments
+	raw := false // inside a raw string ("""…""")
 	for i := 0; i < len(src); {
 		e := lineEnd(src, i)
 		if depth == 0 && !raw {
 			if k := ktFunInterface(src, i, e); k >= 0 {
-				funs = append(funs, k)
+				edits = append(edits, ktEdit{k, k + len("fun"), ' '})
 			} else if k := ktAssignThroughCall(src, i, e); k >= 0 {
-				funs = append(funs, -k-1)
+				edits = append(edits, ktEdit{k, k + 1, '+'})
 			}
 		}
-		depth, raw, funs = ktScanLine(src[i:e], i, depth, raw, funs)
+		depth, raw, edits = ktScanLine(src[i:e], i, depth, raw, edits)
 		i = e + 1
 	}
-	if len(funs) == 0 {
+	if len(edits) == 0 {
 		return buf, false
 	}
 	buf = append(buf[:0], src...)
-	for _, k := range funs {
-		if k < 0 {
-			buf[-k-1] = '+'
-		} else if buf[k] == '=' {
-			buf[k] = ' '
-		} else {
-			blank(buf, k, k+len("fun"))
+	for _, d := range edits {
+		for k := d.a; k < d.b; k++ {
+			if buf[k] != '\n' {
+				buf[k] = d.c
+			}
 		}
 	}
 	return buf, true
+}
+
+// ktEdit writes c over the bytes [a, b) of the masked copy but its
+// newlines.
+type ktEdit struct {
+	a, b int
+	c    byte
 }
 
 // ktModifiers are the modifiers a fun interface may follow.
@@ -209,11 +218,11 @@ func ktCloseParen(src []byte, k, e int) int {
 
 // ktScanLine follows one line, at offset base of the file, through block
 // comments (depth open ones, nested) and raw strings (raw open) and
-// returns the state at its end, appending to ops the offsets of the = of
-// compound assignments in code. Line comments and one-line string and
-// character literals end within the line; a literal's quotes are not
-// read as comments or raw strings.
-func ktScanLine(line []byte, base, depth int, raw bool, ops []int) (int, bool, []int) {
+// returns the state at its end, appending to edits those of the
+// compound assignments and object expressions' delegations in its code.
+// Line comments and one-line string and character literals end within
+// the line; a literal's quotes are not read as comments or raw strings.
+func ktScanLine(line []byte, base, depth int, raw bool, edits []ktEdit) (int, bool, []ktEdit) {
 	n := len(line)
 	for j := 0; j < n; {
 		c := line[j]
@@ -245,7 +254,7 @@ func ktScanLine(line []byte, base, depth int, raw bool, ops []int) (int, bool, [
 				j++
 			}
 		case c == '/' && next == '/':
-			return depth, raw, ops
+			return depth, raw, edits
 		case c == '/' && next == '*':
 			depth++
 			j += 2
@@ -262,11 +271,76 @@ func ktScanLine(line []byte, base, depth int, raw bool, ops []int) (int, bool, [
 			}
 			j++
 		case next == '=' && (c == '+' || c == '-' || c == '*' || c == '/' || c == '%') && (j+2 == n || line[j+2] != '='):
-			ops = append(ops, base+j+1)
+			edits = append(edits, ktEdit{base + j + 1, base + j + 2, ' '})
 			j += 2
+		case c == 'o' && (j == 0 || !isIdentByte(line[j-1])) && ktWordAt(line, j, "object"):
+			for _, r := range ktObjectBy(line, j+len("object")) {
+				edits = append(edits, ktEdit{base + r[0], base + r[1], ' '})
+			}
+			j += len("object")
 		default:
 			j++
 		}
 	}
-	return depth, raw, ops
+	return depth, raw, edits
+}
+
+// ktWordAt reports whether the word w is at line[j], not followed by
+// more of an identifier.
+func ktWordAt(line []byte, j int, w string) bool {
+	return bytes.HasPrefix(line[j:], []byte(w)) && (j+len(w) == len(line) || !isIdentByte(line[j+len(w)]))
+}
+
+// ktObjectBy returns the extents of the delegations (by and their
+// expressions) among the supertypes of an object expression whose
+// supertypes start after its object keyword at line[k] and whose body or
+// end is on the line; none when the line does not show them whole.
+func ktObjectBy(line []byte, k int) [][2]int {
+	n := len(line)
+	for k < n && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	if k >= n || line[k] != ':' || (k+1 < n && line[k+1] == ':') {
+		return nil
+	}
+	var out [][2]int
+	depth, by := 0, -1 // by: where the delegation being read starts
+	for k++; k < n; k++ {
+		switch c := line[k]; {
+		case c == '"' || c == '\'':
+			q := k + 1
+			for q < n && line[q] != c {
+				if line[q] == '\\' {
+					q++
+				}
+				q++
+			}
+			k = q
+		case c == '(' || c == '[' || (c == '<' && by < 0):
+			depth++
+		case c == ')' || c == ']' || (c == '>' && by < 0):
+			if depth--; depth >= 0 {
+				continue
+			}
+			// the end of the object expression (an argument's)
+			if by >= 0 && c == ')' {
+				out = append(out, [2]int{by, k})
+			}
+			return out
+		case depth > 0:
+		case c == '/' && k+1 < n && (line[k+1] == '/' || line[k+1] == '*'):
+			return nil
+		case c == 'b' && by < 0 && (line[k-1] == ' ' || line[k-1] == '\t') && ktWordAt(line, k, "by"):
+			by = k
+		case c == ',' || c == '{':
+			if by >= 0 {
+				out = append(out, [2]int{by, k})
+				by = -1
+			}
+			if c == '{' {
+				return out
+			}
+		}
+	}
+	return nil
 }

@@ -6,8 +6,9 @@ import (
 )
 
 // TestMaskKotlin checks that maskKotlin blanks the fun of fun interface
-// declarations and the = of compound assignments and of assignments
-// through a call only, keeping the length and every newline.
+// declarations, the = of compound assignments and of assignments through
+// a call, and the delegations of object expressions only, keeping the
+// length and every newline.
 func TestMaskKotlin(t *testing.T) {
 	cases := []struct {
 		name, src, want string
@@ -34,6 +35,10 @@ func TestMaskKotlin(t *testing.T) {
 			"    getView<TextView>(viewId).text + value\nm.g { a }.y[0] + z\nf()!!.x + \"=\"\n"},
 		{"not assignments through a call", "val x = f().y\nfun f() = g().x\nget() = field\nx = f().y\na.b = 1\n" +
 			"f(x).y == z\nf(a = 1).b\nf(x).y // = z\nf(x) = 1\nv.f(a, b).c\n  = 1\n", ""},
+		{"object delegations", "reg(object : X by noOp() {\n  return object : Source by real, Y<Int>, Z by z(\"{\") {\nf(object : A by a)\n",
+			"reg(object : X           {\n  return object : Source        , Y<Int>, Z           {\nf(object : A     )\n"},
+		{"not object delegations", "class A : X by y {\nval b = object : X by y\n{\nobject A : X by y {\n" +
+			"object : X by y // {\nobjects : X by y {\n", ""},
 		{"not compound assignments", "a == b; a != b; a <= b; a >= b; a === b; x = y; f(a = 1)\n" +
 			"s = \"a += b\" // a += b\n/* a += b */ c = '+'\n", ""},
 	}
