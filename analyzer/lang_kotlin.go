@@ -110,12 +110,11 @@ func ktFunInterface(src []byte, i, e int) int {
 		if w == k || w == e || !(src[w] == ' ' || src[w] == '\t') {
 			return -1
 		}
-		name := string(src[k:w])
-		if ktModifiers[name] {
+		if ktModifiers[string(src[k:w])] {
 			k = skip(w)
 			continue
 		}
-		if name != "fun" {
+		if string(src[k:w]) != "fun" {
 			return -1
 		}
 		n := skip(w)
