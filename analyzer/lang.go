@@ -217,7 +217,7 @@ func NewTable() *Table {
 		{Name: "php", Extensions: []string{".php", ".phtml"}, grammar: php.GetLanguage, tags: true,
 			imports: importsPHP, resolve: resolvePHP},
 		{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, tags: true,
-			imports: importsDotted, resolve: resolveJVM(".kt", ".java")},
+			imports: importsDotted, resolve: resolveJVM(".kt", ".java"), mask: maskKotlin},
 		{Name: "swift", Extensions: []string{".swift"}, grammar: swift.GetLanguage, tags: true, qualified: []string{"."}},
 		{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.GetLanguage, tags: true,
 			imports: importsDotted, resolve: resolveJVM(".scala", ".java")},
@@ -234,6 +234,12 @@ func NewTable() *Table {
 			// positions of syntax errors and of declarations broken by
 			// them read through the skeleton's offsets
 			l.version = schemaVersion + "/go3"
+		}
+		if l.Name == "kotlin" {
+			// kt1: fun interfaces read as interfaces, assignments through a
+			// call as operations, object expressions without delegations
+			// (maskKotlin)
+			l.version += "+kt1"
 		}
 		if l.Name == "c" {
 			// a C header may be read as C++ (ForFile)
