@@ -47,6 +47,11 @@ func TestDoubtsOffered(t *testing.T) {
 		{"java-pulled-up-into-interface", "src/main/java/org/example/ast/MethodDecl.java::MethodDecl::isStatic",
 			[]string{"src/main/java/org/example/ast/ExecutableDecl.java::ExecutableDecl::isStatic",
 				"src/main/java/org/example/ast/VariableId.java::VariableId::isStatic"}},
+		// The same code under the old name in a new file and renamed in
+		// the file git paired with the old one: both.
+		{"kotlin-copy-keeps-name-file-keeps-code", "src/test/kotlin/org/example/todo/data/FakeDataSource.kt::FakeDataSource::getTasks",
+			[]string{"src/test/kotlin/org/example/todo/data/FakeTasksDao.kt::FakeTasksDao::getTasks",
+				"src/test/kotlin/org/example/todo/data/FakeNetworkDataSource.kt::FakeNetworkDataSource::loadTasks"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			before, after := scenarioSides(t, "../testdata/anchors/"+tc.scenario+".txtar")

@@ -570,6 +570,10 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 			conf = min(conf, b.score/2)
 			continue
 		}
+		if placeAndNameDisagree(o, b, c) {
+			conf = min(conf, b.score/2)
+			continue
+		}
 		if b.sameName && !c.sameName && b.likeness() >= c.likeness()-0.02 {
 			continue // as like, and it kept the name
 		}
@@ -636,6 +640,18 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		return best, round(min(conf, b.score/2)) // inlined into another, not renamed
 	}
 	return best, round(conf)
+}
+
+// placeAndNameDisagree reports whether b and rival c hold o's code
+// unchanged, one under o's name in another file, the other renamed in
+// o's file (or the file git paired with it): the name says one place,
+// the file the other, and nobody can tell (architecture-samples
+// f01fcad419: FakeDataSource.getTasks became loadTasks as the file
+// became FakeNetworkDataSource, while the new FakeTasksDao got a getTasks
+// of the same code).
+func placeAndNameDisagree(o origin, b, c candidate) bool {
+	home := func(x candidate) bool { return x.sym.Path == o.a.Path() || x.sym.Path == o.renamedTo }
+	return b.sameBody && c.sameBody && b.sameName != c.sameName && home(b) != home(c) && home(b) != b.sameName
 }
 
 // keptCode reports whether rival c, in b's file, holds o's code as it
