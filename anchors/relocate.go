@@ -976,7 +976,7 @@ func (v *Verifier) placeKeeper(ctx context.Context, o origin, cands []candidate,
 			return found
 		}
 	}
-	from := v.arrivalsOf(ctx).from
+	from := v.movesOf(ctx).from
 	for _, i := range at {
 		if p := cands[i].sym.Path; p != o.a.Path() && from[p] == "" {
 			return -1
@@ -1392,7 +1392,7 @@ func (v *Verifier) homeNewcomerAsLike(ctx context.Context, o origin, like float6
 func (v *Verifier) typeNewcomerAsLike(ctx context.Context, o origin, like float64) bool {
 	dir := path.Dir(o.sym.Path)
 	old := normalize(o.toks, o.name, "")
-	for _, p := range v.arrivalsOf(ctx).added {
+	for _, p := range v.movesOf(ctx).added {
 		if path.Dir(p) != dir {
 			continue
 		}
@@ -1565,7 +1565,7 @@ func (v *Verifier) takers(ctx context.Context, cf *File, s analyzer.Symbol, sim 
 	_, fq, _ := cutFQ(s.FQName)
 	now := normalize(v.symbolTokens(cf, s), s.Name, outerName(fq))
 	var out []taker
-	for _, p := range append([]string{s.Path}, v.removedFiles(ctx)...) {
+	for _, p := range append([]string{s.Path}, v.movesOf(ctx).removed...) {
 		df, err := v.opts.Base.File(ctx, p)
 		if err != nil {
 			continue
@@ -1625,43 +1625,19 @@ func (v *Verifier) diffPairs(bf *File, bs analyzer.Symbol, cf *File, s analyzer.
 	return ok && k >= 0.5
 }
 
-// removedFiles lists the files of Base that are gone from the source and
-// were renamed nowhere. Cached for the run.
-func (v *Verifier) removedFiles(ctx context.Context) []string {
-	if x, ok := v.removed.Load(""); ok {
-		return x.([]string)
-	}
-	var out []string
-	now, err1 := v.files.Paths(ctx)
-	before, err2 := v.opts.Base.Paths(ctx)
-	if err1 == nil && err2 == nil {
-		there := make(map[string]bool, len(now))
-		for _, p := range now {
-			there[p] = true
-		}
-		for _, p := range before {
-			if !there[p] && v.renamedTo(ctx, p) == "" {
-				out = append(out, p)
-			}
-		}
-	}
-	v.removed.Store("", out)
-	return out
+// moves is how the files of a run differ from Base's: removed (gone, not
+// renamed), added (new, not a rename), and the renames by their new path.
+type moves struct {
+	removed, added []string
+	from           map[string]string // new path → the Base path renamed to it
 }
 
-// arrivals is how the files of the source that Base does not hold came:
-// added, or renamed from a file of Base (see arrivalsOf).
-type arrivals struct {
-	added []string
-	from  map[string]string // new path → the Base path renamed to it
-}
-
-// arrivalsOf reads the run's arrivals once.
-func (v *Verifier) arrivalsOf(ctx context.Context) arrivals {
-	if x, ok := v.added.Load(""); ok {
-		return x.(arrivals)
+// movesOf reads the run's moves once (none without Base).
+func (v *Verifier) movesOf(ctx context.Context) moves {
+	if x, ok := v.moved.Load(""); ok {
+		return x.(moves)
 	}
-	out := arrivals{from: map[string]string{}}
+	out := moves{from: map[string]string{}}
 	if v.opts.Base == nil {
 		return out
 	}
@@ -1675,10 +1651,13 @@ func (v *Verifier) arrivalsOf(ctx context.Context) arrivals {
 		was := make(map[string]bool, len(before))
 		for _, p := range before {
 			was[p] = true
-			if !there[p] {
-				if to := v.renamedTo(ctx, p); to != "" {
-					out.from[to] = p
-				}
+			if there[p] {
+				continue
+			}
+			if to := v.renamedTo(ctx, p); to != "" {
+				out.from[to] = p
+			} else {
+				out.removed = append(out.removed, p)
 			}
 		}
 		for _, p := range now {
@@ -1687,7 +1666,7 @@ func (v *Verifier) arrivalsOf(ctx context.Context) arrivals {
 			}
 		}
 	}
-	v.added.Store("", out)
+	v.moved.Store("", out)
 	return out
 }
 

@@ -61,8 +61,7 @@ type Verifier struct {
 	aligned    sync.Map // Base file and file → line alignment, see alignment
 	gone       sync.Map // Base path → symbols gone from the source, see vanished
 	pairs      sync.Map // path → the path it was renamed to, see renamedTo
-	removed    sync.Map // "" → Base files gone from the source, see removedFiles
-	added      sync.Map // "" → how the files not in Base came, see arrivalsOf
+	moved      sync.Map // "" → the files removed, added and renamed, see movesOf
 	whole      sync.Map // Base symbol → where it went unchanged, see wentWhole
 	lineage    sync.Map // type → the types it descends from, see ancestors
 	usesOnce   sync.Once

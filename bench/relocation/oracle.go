@@ -276,18 +276,7 @@ func kotlinOperation(s, class string) (entity, bool) {
 	if open <= 0 {
 		return entity{}, false
 	}
-	depth, end := 0, -1
-	for i := open; i < len(s) && end < 0; i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				end = i
-			}
-		}
-	}
+	end := closing(s, open)
 	if end < 0 {
 		return entity{}, false
 	}

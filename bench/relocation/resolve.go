@@ -317,18 +317,7 @@ func symbolParams(f *anchors.File, s analyzer.Symbol, lang string) ([]string, bo
 		return nil, false
 	}
 	open := loc[1] - 1
-	depth, end := 0, -1
-	for i := open; i < len(src) && end < 0; i++ {
-		switch src[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				end = i
-			}
-		}
-	}
+	end := closing(src, open)
 	if end < 0 {
 		return nil, false
 	}
@@ -387,4 +376,22 @@ func stripComments(s, lang string) string {
 		return reHashComment.ReplaceAllString(s, "")
 	}
 	return reLineComment.ReplaceAllString(reBlockComment.ReplaceAllString(s, ""), "")
+}
+
+// closing returns the index of the parenthesis that closes the one at
+// open in s, or -1.
+func closing(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
