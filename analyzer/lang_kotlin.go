@@ -62,10 +62,13 @@ type ktEdit struct {
 	c    byte
 }
 
-// ktModifiers are the modifiers a fun interface may follow.
-var ktModifiers = map[string]bool{
-	"public": true, "internal": true, "private": true, "protected": true,
-	"sealed": true, "expect": true, "actual": true,
+// ktModifier reports whether w is a modifier a fun interface may follow.
+func ktModifier(w string) bool {
+	switch w {
+	case "public", "internal", "private", "protected", "sealed", "expect", "actual":
+		return true
+	}
+	return false
 }
 
 // ktFunInterface returns the offset of the fun of a fun interface
@@ -110,7 +113,7 @@ func ktFunInterface(src []byte, i, e int) int {
 		if w == k || w == e || !(src[w] == ' ' || src[w] == '\t') {
 			return -1
 		}
-		if ktModifiers[string(src[k:w])] {
+		if ktModifier(string(src[k:w])) {
 			k = skip(w)
 			continue
 		}
@@ -146,14 +149,7 @@ func ktAssignThroughCall(src []byte, i, e int) int {
 	for k := i; k < e; k++ {
 		switch c := src[k]; c {
 		case '"', '\'':
-			q := k + 1
-			for q < e && src[q] != c {
-				if src[q] == '\\' {
-					q++
-				}
-				q++
-			}
-			k = q
+			k = ktQuoteEnd(src, k, e)
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -189,6 +185,20 @@ func ktNavigated(t []byte) bool {
 	return last >= 0 && last+1 < len(t) && (t[last+1] == '.' || t[last+1] == '[' || t[last+1] == '?' || t[last+1] == '!')
 }
 
+// ktQuoteEnd returns the offset of the quote that closes the one-line
+// literal opened by the quote at src[k] (escapes skipped), or e or past
+// it when the line ends first.
+func ktQuoteEnd(src []byte, k, e int) int {
+	q := k + 1
+	for q < e && src[q] != src[k] {
+		if src[q] == '\\' {
+			q++
+		}
+		q++
+	}
+	return q
+}
+
 // ktCloseParen returns the offset after the parenthesis that closes the
 // one at src[k], on the line ending at e (strings in it skipped), or -1.
 func ktCloseParen(src []byte, k, e int) int {
@@ -196,14 +206,7 @@ func ktCloseParen(src []byte, k, e int) int {
 	for ; k < e; k++ {
 		switch src[k] {
 		case '"':
-			q := k + 1
-			for q < e && src[q] != '"' {
-				if src[q] == '\\' {
-					q++
-				}
-				q++
-			}
-			k = q
+			k = ktQuoteEnd(src, k, e)
 		case '(':
 			d++
 		case ')':
@@ -261,14 +264,7 @@ func ktScanLine(line []byte, base, depth int, raw bool, edits []ktEdit) (int, bo
 			raw = true
 			j += 3
 		case c == '"' || c == '\'':
-			j++
-			for j < n && line[j] != c {
-				if line[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j++
+			j = ktQuoteEnd(line, j, n) + 1
 		case next == '=' && (c == '+' || c == '-' || c == '*' || c == '/' || c == '%') && (j+2 == n || line[j+2] != '='):
 			edits = append(edits, ktEdit{base + j + 1, base + j + 2, ' '})
 			j += 2
@@ -307,14 +303,7 @@ func ktObjectBy(line []byte, k int) [][2]int {
 	for k++; k < n; k++ {
 		switch c := line[k]; {
 		case c == '"' || c == '\'':
-			q := k + 1
-			for q < n && line[q] != c {
-				if line[q] == '\\' {
-					q++
-				}
-				q++
-			}
-			k = q
+			k = ktQuoteEnd(line, k, n)
 		case c == '(' || c == '[' || (c == '<' && by < 0):
 			depth++
 		case c == ')' || c == ']' || (c == '>' && by < 0):

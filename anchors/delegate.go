@@ -3,7 +3,7 @@ package anchors
 import (
 	"context"
 	"fmt"
-	"slices"
+	"sync"
 
 	"github.com/lorehq/lore/analyzer"
 )
@@ -49,19 +49,23 @@ func (v *Verifier) markDelegates(ctx context.Context, o origin, cands []candidat
 		sel = selectorOf(o.file, o.sym)
 	}
 	// The methods new in the anchored one's type: a delegate need not be
-	// a candidate.
-	var home []delegation
-	if o.known() {
+	// a candidate. Read when a candidate needs them.
+	home := sync.OnceValue(func() []delegation {
+		var out []delegation
+		if !o.known() {
+			return nil
+		}
 		p := o.a.Path()
 		if o.renamedTo != "" {
 			p = o.renamedTo
 		}
 		if hf := v.fileOrNil(ctx, p); hf != nil {
 			for _, x := range v.newCallables(ctx, hf, o.outer) {
-				home = append(home, delegation{hf, x})
+				out = append(out, delegation{hf, x})
 			}
 		}
-	}
+		return out
+	})
 	first := true
 	for i := range cands {
 		c := &cands[i]
@@ -88,7 +92,7 @@ func (v *Verifier) markDelegates(ctx context.Context, o origin, cands []candidat
 				near = append(near, delegation{c.file, x})
 			}
 		}
-		near = append(near, home...)
+		near = append(near, home()...)
 		for _, d := range near {
 			if v.delegates(ctx, o, sel, d, *c) {
 				dc, _ := v.score(ctx, o, d.file, d.sym, nil)
@@ -109,8 +113,8 @@ func (v *Verifier) delegates(ctx context.Context, o origin, sel string, d delega
 	toks := v.symbolTokens(d.file, x)
 	if x.Name == c.sym.Name {
 		// An overload: what it calls is past its own declaration.
-		if i := slices.Index(toks, x.Name); i >= 0 {
-			toks = toks[i+1:]
+		if after := afterName(toks, x.Name); after != nil {
+			toks = after
 		}
 	}
 	if !calls(toks, c.sym.Name) {

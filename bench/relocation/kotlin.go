@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/lorehq/lore/anchors"
@@ -60,12 +61,14 @@ func resolveKotlin(ctx context.Context, files *anchors.Source, paths []string, e
 	// A file's top level: File.module (FileKt below, when no class has
 	// that name).
 	if n > 1 && segs[n-1] == "module" {
-		try(filesNamed(paths, strings.Join(segs[:n-1], "/"), ".kt"), nil)
+		try(pathsNamed(paths, strings.Join(segs[:n-1], "/"), []string{".kt"}, false), nil)
 		return pick(found, why, e, changed)
 	}
+	// The Kotlin oracle spells packages as the directories are: paths
+	// are matched with their case (unlike pathsEnding's second try).
 	for k := n; k >= 1 && len(found) == 0; k-- {
 		fq := segs[k-1:]
-		named := filesNamed(paths, strings.Join(segs[:k], "/"), exts["kotlin"]...)
+		named := pathsNamed(paths, strings.Join(segs[:k], "/"), exts["kotlin"], false)
 		try(named, fq)
 		if len(found) > 0 || k == 1 {
 			continue
@@ -73,7 +76,7 @@ func resolveKotlin(ctx context.Context, files *anchors.Source, paths []string, e
 		// Another file of the package's directory that declares the
 		// outermost class.
 		for _, p := range filesIn(paths, strings.Join(segs[:k-1], "/"), ".kt") {
-			if contains(named, p) || !declares(ctx, files, p, fq[0]) {
+			if slices.Contains(named, p) || !declares(ctx, files, p, fq[0]) {
 				continue
 			}
 			try([]string{p}, fq)
@@ -81,7 +84,7 @@ func resolveKotlin(ctx context.Context, files *anchors.Source, paths []string, e
 	}
 	if len(found) == 0 && n > 1 && strings.HasSuffix(segs[n-1], "Kt") {
 		stem := strings.Join(segs[:n-1], "/") + "/" + strings.TrimSuffix(segs[n-1], "Kt")
-		try(filesNamed(paths, stem, ".kt"), nil)
+		try(pathsNamed(paths, stem, []string{".kt"}, false), nil)
 	}
 	return pick(found, why, e, changed)
 }
@@ -113,21 +116,6 @@ func kotlinMethod(name string) []string {
 		recv = recv[j+1:]
 	}
 	return []string{recv, s[i+1:]}
-}
-
-// filesNamed returns the paths that are stem with one of exts, or end
-// with /stem and one of them. Unlike the Java oracle's, the Kotlin
-// oracle's packages are spelled as the directories.
-func filesNamed(paths []string, stem string, exts ...string) []string {
-	var out []string
-	for _, p := range paths {
-		for _, ext := range exts {
-			if p == stem+ext || strings.HasSuffix(p, "/"+stem+ext) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
 }
 
 // filesIn returns the paths with extension ext directly in a directory
@@ -188,15 +176,6 @@ func declares(ctx context.Context, files *anchors.Source, p, name string) bool {
 	}
 	for _, s := range f.Symbols {
 		if s.FQName == p+"::"+name {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}

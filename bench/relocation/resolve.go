@@ -120,25 +120,32 @@ func stems(segs []string, lang string) []string {
 // compared without case when nothing matches with it (RefactoringMiner
 // sometimes spells a package in capitals).
 func pathsEnding(paths []string, stem string, exts []string) []string {
-	for _, fold := range []bool{false, true} {
-		var out []string
-		for _, ext := range exts {
-			want := stem + ext
-			for _, p := range paths {
-				q := p
-				if fold {
-					q, want = strings.ToLower(p), strings.ToLower(want)
-				}
-				if q == want || strings.HasSuffix(q, "/"+want) {
-					out = append(out, p)
-				}
+	if out := pathsNamed(paths, stem, exts, false); len(out) > 0 {
+		return out
+	}
+	return pathsNamed(paths, stem, exts, true)
+}
+
+// pathsNamed returns the paths that are stem with one of exts, or end
+// with /stem and one of them, compared without case when fold is set.
+func pathsNamed(paths []string, stem string, exts []string, fold bool) []string {
+	var out []string
+	for _, ext := range exts {
+		want := stem + ext
+		if fold {
+			want = strings.ToLower(want)
+		}
+		for _, p := range paths {
+			q := p
+			if fold {
+				q = strings.ToLower(p)
+			}
+			if q == want || strings.HasSuffix(q, "/"+want) {
+				out = append(out, p)
 			}
 		}
-		if len(out) > 0 {
-			return out
-		}
 	}
-	return nil
+	return out
 }
 
 // lookup finds the class (outer names fq) or its method e.Method in
