@@ -407,6 +407,7 @@ func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cand
 			r.set(Invalid, ChangeDeleted, 1, fmt.Sprintf("%s no longer exists in %s%s", fq, a.Path(), syntaxNote(f)))
 		}
 		v.listSuccessor(a, o, r)
+		v.listNamesakes(ctx, a, o, f, r)
 		return
 	}
 	best, conf := v.confidence(ctx, a, o, cands)
@@ -418,6 +419,7 @@ func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cand
 		if best >= 0 {
 			v.listDelegate(a, o, cands[best], r)
 		}
+		v.listNamesakes(ctx, a, o, f, r)
 		what := fmt.Sprintf("%s no longer exists in %s", fq, a.Path())
 		ch := ChangeDeleted
 		if gone {
