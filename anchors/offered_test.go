@@ -52,6 +52,15 @@ func TestDoubtsOffered(t *testing.T) {
 		{"kotlin-copy-keeps-name-file-keeps-code", "src/test/kotlin/org/example/todo/data/FakeDataSource.kt::FakeDataSource::getTasks",
 			[]string{"src/test/kotlin/org/example/todo/data/FakeTasksDao.kt::FakeTasksDao::getTasks",
 				"src/test/kotlin/org/example/todo/data/FakeNetworkDataSource.kt::FakeNetworkDataSource::loadTasks"}},
+		// Methods rewritten as they were renamed, too little of their
+		// code kept to be found: the new method in their type whose name
+		// is like theirs.
+		{"java-rewritten-under-a-like-name", "src/main/java/org/example/audit/AuditLogService.java::AuditLogService::queryTaskEventLogs",
+			[]string{"src/main/java/org/example/audit/AuditLogService.java::AuditLogService::queryLogs"}},
+		{"java-rewritten-under-a-like-name", "src/main/java/org/example/audit/AuditLogService.java::AuditLogService::queryJobRunLogs",
+			[]string{"src/main/java/org/example/audit/AuditLogService.java::AuditLogService::queryLogs"}},
+		{"java-rewritten-under-a-like-name", "src/main/java/org/example/audit/archive/SpaceUtils.java::SpaceUtils::freeSpaceByOs",
+			[]string{"src/main/java/org/example/audit/archive/SpaceUtils.java::SpaceUtils::getFreeSpace"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			before, after := scenarioSides(t, "../testdata/anchors/"+tc.scenario+".txtar")
