@@ -42,8 +42,11 @@
 // when the old body is known), both, and in renamed files. A relocation
 // carries a confidence; rivals of the same quality, tiny bodies and
 // kind changes lower it, and below Options.Threshold the result is invalid
-// with Candidates instead of a silent move. A relocated body that changed
-// is drift, never fixed automatically.
+// with Candidates instead of a silent move. With history, the candidates
+// also name what is new in the change under a name like the old one
+// (queryNodeInstanceLogs, queryLogs), for code rewritten past any
+// likeness: a hint a person may take, never followed. A relocated body
+// that changed is drift, never fixed automatically.
 //
 // Options.Base is an older source, such as HEAD or the merge base, where
 // the anchored code may still be found with its baseline hash. When it is,

@@ -13,48 +13,129 @@ import (
 // any likeness to find it (jbpm 3815f293ba: queryNodeInstanceLogs became
 // a generic queryLogs; commons-io 59129bcf28: freeSpaceOS became
 // getFreeSpace). A reviewer looking for where it went reads the names of
-// what is new beside it. Such a symbol is offered, never followed: a
-// name without the code is a hint.
+// what is new beside it, then elsewhere in the change (neo4j 021d17c823:
+// EntityReadOperations.nodeHasLabel became NodeItem.hasLabel). Such a
+// symbol is offered, never followed: a name without the code is a hint.
 
 // maxNamesakes is how many namesakes are offered at most.
 const maxNamesakes = 2
 
 // namesakeLike is how alike by their words (see nameSimilarity, plurals
-// folded) the old name and a namesake's must be.
-const namesakeLike = 0.4
+// folded) the old name and a namesake's in the anchored symbol's type
+// must be; farNamesakeLike, one's in another type or file.
+const (
+	namesakeLike    = 0.4
+	farNamesakeLike = 0.5
+)
+
+// copyFound is the confidence of a candidate that holds the old code or
+// nearly: beside one, names are no further hint.
+const copyFound = 0.95
 
 // listNamesakes adds to the candidates of r, with history and while
-// they are fewer than three, the symbols new in f (the anchored file now)
-// in the anchored symbol's type, of a compatible kind, whose names are
-// like its old one (see namesake), most alike first.
+// they are fewer than three, symbols new in the change, of a compatible
+// kind, whose names are like the anchored one's old name (see namesake):
+// first those in its type in its file, then those elsewhere in the file,
+// then those in the other files the change touched (production code
+// only for a production anchor), most alike first within each.
 func (v *Verifier) listNamesakes(ctx context.Context, a Anchor, o origin, f *File, r *Result) {
-	if !o.known() || f == nil || len(r.Candidates) >= 3 {
+	if !o.known() || len(r.Candidates) >= 3 {
 		return
+	}
+	for _, c := range r.Candidates {
+		if c.Confidence >= copyFound {
+			return // the code is there: which copy, not which name, is the question
+		}
 	}
 	type found struct {
 		c    candidate
+		far  int // 0: in its type, 1: in its file, 2: elsewhere
 		like float64
 	}
 	var all []found
-	for _, s := range f.Symbols {
+	consider := func(cf *File, s analyzer.Symbol) {
 		_, fq, _ := cutFQ(s.FQName)
-		if !kindsCompatible(a.Kind, s.Kind) || outerName(fq) != o.outer || listedAt(r, f, s) {
-			continue
+		far := 0
+		switch {
+		case cf.Path != a.Path():
+			far = 2
+		case outerName(fq) != o.outer:
+			far = 1
 		}
-		like, ok := namesake(o.name, s.Name, o.outer)
-		if !ok || v.hadName(ctx, f, s) {
-			continue
+		if !kindsCompatible(a.Kind, s.Kind) || far == 2 && isTestPath(s.Path) && !o.test || listedAt(r, cf, s) {
+			return
 		}
-		c, _ := v.score(ctx, o, f, s, nil)
-		all = append(all, found{c, like})
+		like, ok := namesake(o.name, s.Name, outerName(fq))
+		if !ok || far > 0 && like < farNamesakeLike || far < 2 && !v.isNew(ctx, cf, s) {
+			return
+		}
+		c, _ := v.score(ctx, o, cf, s, nil)
+		all = append(all, found{c, far, like})
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].like > all[j].like })
+	if f != nil {
+		for _, s := range f.Symbols {
+			consider(f, s)
+		}
+	}
+	for _, x := range v.arrivals(ctx) {
+		if x.file.Path != a.Path() {
+			consider(x.file, x.sym)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].far != all[j].far {
+			return all[i].far < all[j].far
+		}
+		return all[i].like > all[j].like
+	})
 	for i, x := range all {
 		if i == maxNamesakes || len(r.Candidates) >= 3 {
 			break
 		}
-		v.listWith(a, o, x.c, "; new in its type, its name like the old one", r)
+		v.listWith(a, o, x.c, "; new in the change, its name like the old one", r)
 	}
+}
+
+// arrival is a symbol new in the change (see arrivals).
+type arrival struct {
+	file *File
+	sym  analyzer.Symbol
+}
+
+// arrivals lists the symbols new in the files the change touched (see
+// isNew), read once per run.
+func (v *Verifier) arrivals(ctx context.Context) []arrival {
+	if x, ok := v.newcomers.Load(""); ok {
+		return x.([]arrival)
+	}
+	var out []arrival
+	for _, p := range v.changeOf(ctx).files {
+		cf := v.fileOrNil(ctx, p)
+		if cf == nil {
+			continue
+		}
+		for _, s := range cf.Symbols {
+			if v.isNew(ctx, cf, s) {
+				out = append(out, arrival{cf, s})
+			}
+		}
+	}
+	v.newcomers.Store("", out)
+	return out
+}
+
+// isNew reports whether symbol s of cf is new in the change: its name
+// was not in Base, in its file or in the file git renamed to it.
+func (v *Verifier) isNew(ctx context.Context, cf *File, s analyzer.Symbol) bool {
+	if v.hadName(ctx, cf, s) {
+		return false
+	}
+	from := v.movesOf(ctx).from[cf.Path]
+	if from == "" {
+		return true
+	}
+	bf, err := v.opts.Base.File(ctx, from)
+	return err != nil || len(sameNamed(bf, from+s.FQName[len(cf.Path):])) == 0
 }
 
 // listedAt reports whether the candidates of r hold symbol s of f.
@@ -68,10 +149,10 @@ func listedAt(r *Result, f *File, s analyzer.Symbol) bool {
 	return false
 }
 
-// namesake reports whether name now is like old: alike by their words
-// (plurals folded) at least namesakeLike, sharing a word of four letters
-// or more that the enclosing type's name does not hold (FooTest's test
-// methods all say test). It returns their likeness.
+// namesake reports whether name now, in type outer, is like old: alike
+// by their words (plurals folded) at least namesakeLike, sharing a word
+// of four letters or more that outer's name does not hold (FooTest's
+// test methods all say test). It returns their likeness.
 func namesake(old, now, outer string) (float64, bool) {
 	ow, nw := foldedWords(old), foldedWords(now)
 	like := bagSimilarity(ow, nw)

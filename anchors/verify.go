@@ -62,6 +62,7 @@ type Verifier struct {
 	gone       sync.Map // Base path → symbols gone from the source, see vanished
 	pairs      sync.Map // path → the path it was renamed to, see renamedTo
 	moved      sync.Map // "" → the files removed, added and renamed, see movesOf
+	newcomers  sync.Map // "" → the symbols new in the change, see arrivals
 	whole      sync.Map // Base symbol → where it went unchanged, see wentWhole
 	lineage    sync.Map // type → the types it descends from, see ancestors
 	usesOnce   sync.Once
