@@ -9,7 +9,8 @@ import (
 // Where relocation doubts, the candidates it lists hold each place a
 // reviewer would weigh, so that the person can take one with anchor
 // accept --to. Each case is a scenario of testdata/anchors whose want
-// says the anchor is not followed.
+// says the anchor is not followed, verified with the files its change
+// touched as lore verify --staged knows them (Options.Changed).
 func TestDoubtsOffered(t *testing.T) {
 	for _, tc := range []struct {
 		scenario, spec string
@@ -61,11 +62,18 @@ func TestDoubtsOffered(t *testing.T) {
 			[]string{"src/main/java/org/example/audit/AuditLogService.java::AuditLogService::queryLogs"}},
 		{"java-rewritten-under-a-like-name", "src/main/java/org/example/audit/archive/SpaceUtils.java::SpaceUtils::freeSpaceByOs",
 			[]string{"src/main/java/org/example/audit/archive/SpaceUtils.java::SpaceUtils::getFreeSpace"}},
+		// Interface methods moved into the type of a parameter and
+		// renamed, bodiless: the new method there, its name like the old.
+		{"java-moved-into-parameter-type-rewritten", "src/main/java/org/example/graph/ops/EntityReads.java::EntityReads::nodeHasLabel",
+			[]string{"src/main/java/org/example/graph/cursor/NodeView.java::NodeView::hasLabel"}},
+		{"java-moved-into-parameter-type-rewritten", "src/main/java/org/example/graph/ops/EntityReads.java::EntityReads::nodeGetProperty",
+			[]string{"src/main/java/org/example/graph/cursor/EntityView.java::EntityView::getProperty"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			before, after := scenarioSides(t, "../testdata/anchors/"+tc.scenario+".txtar")
+			path := "../testdata/anchors/" + tc.scenario + ".txtar"
+			before, after := scenarioSides(t, path)
 			a := baseline(t, before, tc.spec)
-			r := verify(t, after, anchors.Options{Base: before}, a)
+			r := verify(t, after, anchors.Options{Base: before, Changed: scenarioChanged(t, path)}, a)
 			if r.To != nil {
 				t.Fatalf("followed to %s (%.2f): %s", r.To.FQName, r.Confidence, r.Reason)
 			}

@@ -1,6 +1,8 @@
 package anchors_test
 
 import (
+	"context"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -57,4 +59,36 @@ func scenarioSides(t *testing.T, path string) (before, after *anchors.Source) {
 		return s
 	}
 	return source(sides["before/"]), source(sides["after/"])
+}
+
+// scenarioChanged lists the files a scenario's change touched (those
+// whose before/ and after/ differ, or that only one side holds), as
+// Options.Changed gives them from git diff --name-only.
+func scenarioChanged(t *testing.T, path string) func(context.Context) []string {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := map[string]map[string]string{"before/": {}, "after/": {}}
+	for _, f := range ar.Files {
+		for prefix, side := range sides {
+			if name, ok := strings.CutPrefix(f.Name, prefix); ok {
+				side[name] = string(f.Data)
+			}
+		}
+	}
+	var files []string
+	for name, data := range sides["before/"] {
+		if now, ok := sides["after/"][name]; !ok || now != data {
+			files = append(files, name)
+		}
+	}
+	for name := range sides["after/"] {
+		if _, ok := sides["before/"][name]; !ok {
+			files = append(files, name)
+		}
+	}
+	sort.Strings(files)
+	return func(context.Context) []string { return files }
 }
