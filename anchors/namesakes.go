@@ -53,6 +53,7 @@ func (v *Verifier) listNamesakes(ctx context.Context, a Anchor, o origin, f *Fil
 		like float64
 	}
 	var all []found
+	common := commonWords(o.file, o.outer)
 	consider := func(cf *File, s analyzer.Symbol) {
 		_, fq, _ := cutFQ(s.FQName)
 		far := 0
@@ -65,7 +66,7 @@ func (v *Verifier) listNamesakes(ctx context.Context, a Anchor, o origin, f *Fil
 		if !kindsCompatible(a.Kind, s.Kind) || far == 2 && isTestPath(s.Path) && !o.test || listedAt(r, cf, s) {
 			return
 		}
-		like, ok := namesake(o.name, s.Name, outerName(fq))
+		like, ok := namesake(o.name, s.Name, common)
 		if !ok || far > 0 && like < farNamesakeLike || far < 2 && !v.isNew(ctx, cf, s) {
 			return
 		}
@@ -149,23 +150,52 @@ func listedAt(r *Result, f *File, s analyzer.Symbol) bool {
 	return false
 }
 
-// namesake reports whether name now, in type outer, is like old: alike
-// by their words (plurals folded) at least namesakeLike, sharing a word
-// of four letters or more that outer's name does not hold (FooTest's
-// test methods all say test). It returns their likeness.
-func namesake(old, now, outer string) (float64, bool) {
+// namesake reports whether name now is like old: alike by their words
+// (plurals folded) at least namesakeLike, sharing a word of four letters
+// or more that is not common (in old's type, see commonWords: the tests
+// of FooTest all say test). It returns their likeness.
+func namesake(old, now string, common map[string]bool) (float64, bool) {
 	ow, nw := foldedWords(old), foldedWords(now)
 	like := bagSimilarity(ow, nw)
 	if like < namesakeLike || old == now {
 		return like, false
 	}
-	typeWords := foldedWords(lastName(outer))
 	for _, w := range ow {
-		if len(w) >= 4 && slices.Contains(nw, w) && !slices.Contains(typeWords, w) {
+		if len(w) >= 4 && slices.Contains(nw, w) && !common[w] {
 			return like, true
 		}
 	}
 	return like, false
+}
+
+// commonWords returns the words (see foldedWords) of more than half of
+// the names of f's symbols directly in outer, its top level when "";
+// none below three names, too few to say what is common.
+func commonWords(f *File, outer string) map[string]bool {
+	count, n := map[string]int{}, 0
+	for _, s := range f.Symbols {
+		if _, fq, _ := cutFQ(s.FQName); outerName(fq) != outer {
+			continue
+		}
+		n++
+		seen := map[string]bool{}
+		for _, w := range foldedWords(s.Name) {
+			if !seen[w] {
+				seen[w] = true
+				count[w]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	if n < 3 {
+		return out
+	}
+	for w, k := range count {
+		if 2*k > n {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // foldedWords returns the words of an identifier (see words), a plural's
