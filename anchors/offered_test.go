@@ -70,17 +70,7 @@ func TestDoubtsOffered(t *testing.T) {
 			[]string{"src/main/java/org/example/graph/cursor/EntityView.java::EntityView::getProperty"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			path := "../testdata/anchors/" + tc.scenario + ".txtar"
-			before, after := scenarioSides(t, path)
-			a := baseline(t, before, tc.spec)
-			r := verify(t, after, anchors.Options{Base: before, Changed: scenarioChanged(t, path)}, a)
-			if r.To != nil {
-				t.Fatalf("followed to %s (%.2f): %s", r.To.FQName, r.Confidence, r.Reason)
-			}
-			found := map[string]int{}
-			for _, c := range r.Candidates {
-				found[c.Location.FQName]++
-			}
+			found, r := offered(t, tc.scenario, tc.spec)
 			for _, w := range tc.want {
 				if found[w] == 0 {
 					t.Errorf("%s not among the candidates %v", w, r.Candidates)
@@ -89,4 +79,23 @@ func TestDoubtsOffered(t *testing.T) {
 			}
 		})
 	}
+}
+
+// offered verifies spec, anchored before the change of scenario (in
+// testdata/anchors), after it, with history and the change's files; it
+// fails the test if the anchor is followed, and returns how often each
+// full name is among the candidates, and the result.
+func offered(t *testing.T, scenario, spec string) (map[string]int, anchors.Result) {
+	t.Helper()
+	path := "../testdata/anchors/" + scenario + ".txtar"
+	before, after := scenarioSides(t, path)
+	r := verify(t, after, anchors.Options{Base: before, Changed: scenarioChanged(t, path)}, baseline(t, before, spec))
+	if r.To != nil {
+		t.Fatalf("followed to %s (%.2f): %s", r.To.FQName, r.Confidence, r.Reason)
+	}
+	found := map[string]int{}
+	for _, c := range r.Candidates {
+		found[c.Location.FQName]++
+	}
+	return found, r
 }
