@@ -1134,7 +1134,8 @@ func (r *goDeclReader) index() bool {
 	for !r.bad && r.at(":") {
 		colons++
 		if colons > 2 {
-			r.fail()
+			r.fail() // a[i:j:k:…]: no slice has a fourth index
+			break
 		}
 		r.next()
 		if !r.at(":") && !r.at("]") {
