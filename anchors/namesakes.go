@@ -48,7 +48,8 @@ func (v *Verifier) listNamesakes(ctx context.Context, a Anchor, o origin, f *Fil
 		}
 	}
 	type found struct {
-		c    candidate
+		file *File
+		sym  analyzer.Symbol
 		far  int // 0: in its type, 1: in its file, 2: elsewhere
 		like float64
 	}
@@ -70,8 +71,7 @@ func (v *Verifier) listNamesakes(ctx context.Context, a Anchor, o origin, f *Fil
 		if !ok || far > 0 && like < farNamesakeLike || far < 2 && !v.isNew(ctx, cf, s) {
 			return
 		}
-		c, _ := v.score(ctx, o, cf, s, nil)
-		all = append(all, found{c, far, like})
+		all = append(all, found{cf, s, far, like})
 	}
 	if f != nil {
 		for _, s := range f.Symbols {
@@ -93,7 +93,8 @@ func (v *Verifier) listNamesakes(ctx context.Context, a Anchor, o origin, f *Fil
 		if i == maxNamesakes || len(r.Candidates) >= 3 {
 			break
 		}
-		v.listWith(a, o, x.c, "; new in the change, its name like the old one", r)
+		c, _ := v.score(ctx, o, x.file, x.sym, nil)
+		v.listWith(a, o, c, "; new in the change, its name like the old one", r)
 	}
 }
 
