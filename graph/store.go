@@ -328,14 +328,13 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 	repaired := false // empty log files of a crashed writer removed once
 	var unmark func() // removes this writer's waiting marker
 	loader := ""      // a process loading into the database
-	waited := false
 	for {
 		var db *badger.DB
 		var err error
 		if tryReadOnly {
 			db, err = s.openHandle(s.badgerOptions(false).WithReadOnly(true))
 			if err == nil {
-				if loader, err = s.aside(db, waited); err != nil || loader == "" {
+				if loader, err = s.aside(db); err != nil || loader == "" {
 					return db, true, err
 				}
 			} else if !isLockErr(err) {
@@ -357,7 +356,7 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 					compactOnClose = true
 					continue
 				}
-				if loader, err = s.aside(db, waited); err != nil || loader == "" {
+				if loader, err = s.aside(db); err != nil || loader == "" {
 					return db, false, err
 				}
 			} else if !isLockErr(err) {
@@ -392,7 +391,6 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 			return nil, false, fmt.Errorf("open store %s: %w%s; waited %s, try again when it finishes", s.dir, ErrLocked, holder, max(wait, 0))
 		}
 		time.Sleep(min(delay, remaining))
-		waited = true
 		if delay < 100*time.Millisecond {
 			delay *= 2
 		}
@@ -401,21 +399,18 @@ func (s *Store) openDB(tryReadOnly, compactOnClose bool) (*badger.DB, bool, erro
 
 // aside closes db, just opened, when another process is loading into the
 // database (see loadingElsewhere), and returns that process's id: openDB
-// then waits for it as for a lock. After waiting (waited), it also looks
-// for a process that died while loading (see Open), and closes db with
-// ErrCorrupt when one did.
-func (s *Store) aside(db *badger.DB, waited bool) (string, error) {
-	if waited {
-		if name := diedOpening(s.dir); name != "" {
-			_ = s.closeHandle(db, false) // the damage is what to report
-			return "", fmt.Errorf("open store %s: %w: a process died while loading it (%s left behind)", s.dir, ErrCorrupt, name)
-		}
+// then waits for it as for a lock. When none is, it looks for a process
+// that died while loading (see Open), and closes db with ErrCorrupt when
+// one did: also one that died while db was opening, after Open looked.
+func (s *Store) aside(db *badger.DB) (string, error) {
+	if pid := loadingElsewhere(s.dir); pid != "" {
+		return pid, s.closeHandle(db, false)
 	}
-	pid := loadingElsewhere(s.dir)
-	if pid == "" {
-		return "", nil
+	if name := diedOpening(s.dir); name != "" {
+		_ = s.closeHandle(db, false) // the damage is what to report
+		return "", fmt.Errorf("open store %s: %w: a process died while loading it (%s left behind)", s.dir, ErrCorrupt, name)
 	}
-	return pid, s.closeHandle(db, false)
+	return "", nil
 }
 
 // openHandle opens a Badger handle with a logger of its own (see fault),
