@@ -140,6 +140,13 @@ func (v *Verifier) isNew(ctx context.Context, cf *File, s analyzer.Symbol) bool 
 	return err != nil || len(sameNamed(bf, from+s.FQName[len(cf.Path):])) == 0
 }
 
+// likeNamed reports whether candidate b's name is like o's old one (see
+// namesake).
+func likeNamed(o origin, b candidate) bool {
+	_, ok := namesake(o.name, b.sym.Name, commonWords(o.file, o.outer))
+	return ok
+}
+
 // listedAt reports whether the candidates of r hold symbol s of f.
 func listedAt(r *Result, f *File, s analyzer.Symbol) bool {
 	at := symLocation(f, s)

@@ -783,6 +783,16 @@ const tinyBody = 12
 // bare declaration (func f(), an assembly trampoline).
 const emptyBody = 6
 
+// smallBody is the fewest tokens (header included) of a body that says
+// more than its syntax: a one-line setter has fewer.
+const smallBody = 20
+
+// smallPair reports whether o's symbol (when its old text is known) or a
+// candidate of tokens toks is small (see smallBody).
+func smallPair(o origin, toks []string) bool {
+	return len(toks) < smallBody || o.known() && len(o.toks) < smallBody
+}
+
 // tinyPair reports whether o's symbol (when its old text is known) or a
 // candidate of tokens toks is tiny.
 func tinyPair(o origin, toks []string) bool {
@@ -799,12 +809,15 @@ func (v *Verifier) soleMatch(ctx context.Context, a Anchor, o origin, cands []ca
 	if b.sameName || b.rivalScore < 0 || b.rivalScore >= 0.5 || b.likeness() < 0.6 {
 		return false
 	}
-	if tinyPair(o, v.symbolTokens(b.file, b.sym)) && !keepsName(o, b) {
+	if toks := v.symbolTokens(b.file, b.sym); tinyPair(o, toks) && !keepsName(o, b) || smallPair(o, toks) && !keepsName(o, b) && !likeNamed(o, b) {
 		// In a tiny body the syntax alone is most of the likeness:
 		// Check(token) { return token != "" } is no more Other() {
 		// return true } for being the only one. A name that keeps the
 		// old one whole in its type says what the body cannot
-		// (getLoadingBinder became getLoadingBinderRef).
+		// (getLoadingBinder became getLoadingBinderRef). In a small one
+		// a name like the old one must say it: setTimeout(int) gone and
+		// setEncoding(String) new, each storing its own field, are no
+		// rename to a reviewer.
 		return false
 	}
 	if b.sym.Path != a.Path() && b.sym.Path != renamedTo {
