@@ -408,7 +408,7 @@ func (s *Store) aside(db *badger.DB) (string, error) {
 	}
 	if name := diedOpening(s.dir); name != "" {
 		_ = s.closeHandle(db, false) // the damage is what to report
-		return "", fmt.Errorf("open store %s: %w: a process died while loading it (%s left behind)", s.dir, ErrCorrupt, name)
+		return "", fmt.Errorf("open store %s: %w: a process died while opening or loading it (%s left behind)", s.dir, ErrCorrupt, name)
 	}
 	return "", nil
 }
