@@ -64,7 +64,7 @@ func (v *Verifier) listNamesakes(ctx context.Context, a Anchor, o origin, f *Fil
 		case outerName(fq) != o.outer:
 			far = 1
 		}
-		if !kindsCompatible(a.Kind, s.Kind) || far == 2 && isTestPath(s.Path) && !o.test || listedAt(r, cf, s) {
+		if !kindsCompatible(a.Kind, s.Kind) || far == 2 && isTestPath(s.Path) && !o.test || listedAt(r, symLocation(cf, s)) >= 0 {
 			return
 		}
 		like, ok := namesake(o.name, s.Name, common)
@@ -147,15 +147,12 @@ func likeNamed(o origin, b candidate) bool {
 	return ok
 }
 
-// listedAt reports whether the candidates of r hold symbol s of f.
-func listedAt(r *Result, f *File, s analyzer.Symbol) bool {
-	at := symLocation(f, s)
-	for _, c := range r.Candidates {
-		if c.Location.FQName == at.FQName && c.Location.Lines == at.Lines {
-			return true
-		}
-	}
-	return false
+// listedAt returns the index of the candidate of r at location at, -1
+// when none is there.
+func listedAt(r *Result, at *Location) int {
+	return slices.IndexFunc(r.Candidates, func(c Candidate) bool {
+		return c.Location.FQName == at.FQName && c.Location.Lines == at.Lines
+	})
 }
 
 // namesake reports whether name now is like old: alike by their words

@@ -469,11 +469,9 @@ func (v *Verifier) listSuccessor(a Anchor, o origin, r *Result) {
 // says half as much.
 func (v *Verifier) listWith(a Anchor, o origin, s candidate, note string, r *Result) {
 	at := symLocation(s.file, s.sym)
-	for i, c := range r.Candidates {
-		if c.Location.FQName == at.FQName && c.Location.Lines == at.Lines {
-			r.Candidates[i].Reason += note
-			return
-		}
+	if i := listedAt(r, at); i >= 0 {
+		r.Candidates[i].Reason += note
+		return
 	}
 	conf := s.score
 	if conf == 0 {
@@ -809,7 +807,7 @@ func (v *Verifier) soleMatch(ctx context.Context, a Anchor, o origin, cands []ca
 	if b.sameName || b.rivalScore < 0 || b.rivalScore >= 0.5 || b.likeness() < 0.6 {
 		return false
 	}
-	if toks := v.symbolTokens(b.file, b.sym); tinyPair(o, toks) && !keepsName(o, b) || smallPair(o, toks) && !keepsName(o, b) && !likeNamed(o, b) {
+	if toks := v.symbolTokens(b.file, b.sym); !keepsName(o, b) && (tinyPair(o, toks) || smallPair(o, toks) && !likeNamed(o, b)) {
 		// In a tiny body the syntax alone is most of the likeness:
 		// Check(token) { return token != "" } is no more Other() {
 		// return true } for being the only one. A name that keeps the
