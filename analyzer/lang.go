@@ -241,6 +241,11 @@ func NewTable() *Table {
 			// (maskKotlin)
 			l.version += "+kt1"
 		}
+		if l.Name == "java" {
+			// j1: enum constants, the methods of their bodies named
+			// under them
+			l.version += "+j1"
+		}
 		if l.Name == "c" {
 			// a C header may be read as C++ (ForFile)
 			l.version += "+" + queries.Version("cpp")

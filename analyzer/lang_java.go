@@ -6,7 +6,8 @@ import (
 
 // walkJava extracts types (classes, interfaces, enums, records,
 // annotations; inner types qualified by their outer types), methods,
-// constructors and fields.
+// constructors, fields and enum constants (the methods of a constant's
+// own body qualified by it).
 func walkJava(w *walker, root *node) {
 	javaBody(w, root, nil, false)
 }
@@ -22,6 +23,15 @@ func javaBody(w *walker, n *node, scope []string, inInterface bool) {
 			javaType(w, c, scope, KindEnum, false)
 		case "enum_body_declarations", "ERROR":
 			javaBody(w, c, scope, inInterface)
+		case "enum_constant":
+			// A constant of an enum; one with a body of its own (an
+			// anonymous subclass) names the scope of its methods.
+			name := w.text(c.ChildByFieldName("name"))
+			body := c.ChildByFieldName("body")
+			w.emit(scope, name, KindConstant, c, body)
+			if inner, ok := w.nest(scope, name); ok && body != nil {
+				javaBody(w, body, inner, false)
+			}
 		case "method_declaration", "annotation_type_element_declaration":
 			w.emit(scope, w.text(c.ChildByFieldName("name")), KindMethod, c, c.ChildByFieldName("body"))
 		case "constructor_declaration", "compact_constructor_declaration":

@@ -6,6 +6,8 @@
 (class_declaration (type_identifier) @name [(class_body) (enum_class_body)]? @body) @definition.class
 (object_declaration (type_identifier) @name (class_body)? @body) @definition.class
 (companion_object (type_identifier) @name (class_body)? @body) @definition.class
+; An enum entry with a body of its own names the scope of its members.
+(enum_entry (simple_identifier) @name (class_body)) @scope.type
 
 (function_declaration (user_type) @receiver . (simple_identifier) @name (function_body)? @body) @definition.function
 (function_declaration (simple_identifier) @name (function_body)? @body) @definition.function
