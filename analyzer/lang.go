@@ -75,6 +75,10 @@ type Language struct {
 	// wraps are the node types whose extent a declaration directly
 	// inside them takes (C++'s template_declaration).
 	wraps map[string]bool
+	// trailers are the node types that follow a declaration as its
+	// siblings and belong to it: Kotlin's getter and setter, which its
+	// grammar reads beside the property they are written under.
+	trailers map[string]bool
 	// serial, when set, is held around every parse: the grammar's
 	// external scanner keeps its state in C globals (Lua's), which two
 	// parses at once corrupt.
@@ -217,7 +221,7 @@ func NewTable() *Table {
 		{Name: "php", Extensions: []string{".php", ".phtml"}, grammar: php.GetLanguage, tags: true,
 			imports: importsPHP, resolve: resolvePHP},
 		{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, tags: true,
-			imports: importsDotted, resolve: resolveJVM(".kt", ".java"), mask: maskKotlin},
+			trailers: map[string]bool{"getter": true, "setter": true}, imports: importsDotted, resolve: resolveJVM(".kt", ".java"), mask: maskKotlin},
 		{Name: "swift", Extensions: []string{".swift"}, grammar: swift.GetLanguage, tags: true, qualified: []string{"."}},
 		{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.GetLanguage, tags: true,
 			imports: importsDotted, resolve: resolveJVM(".scala", ".java")},

@@ -25,6 +25,7 @@ extern bool ts_node_has_error(lore_tsnode);
 extern bool ts_node_is_null(lore_tsnode);
 extern lore_tsnode ts_node_parent(lore_tsnode);
 extern lore_tsnode ts_node_prev_sibling(lore_tsnode);
+extern lore_tsnode ts_node_next_named_sibling(lore_tsnode);
 extern lore_tsnode ts_node_named_descendant_for_point_range(lore_tsnode, lore_point, lore_point);
 extern lore_cursor ts_tree_cursor_new(lore_tsnode);
 extern void ts_tree_cursor_delete(lore_cursor *);
@@ -99,6 +100,7 @@ static void lore_info_of(lore_tsnode n, lore_info *out) {
 
 static void lore_parent(lore_tsnode n, lore_info *out) { lore_info_of(ts_node_parent(n), out); }
 static void lore_prev_sibling(lore_tsnode n, lore_info *out) { lore_info_of(ts_node_prev_sibling(n), out); }
+static void lore_next_named_sibling(lore_tsnode n, lore_info *out) { lore_info_of(ts_node_next_named_sibling(n), out); }
 static void lore_descendant(lore_tsnode n, lore_point from, lore_point to, lore_info *out) {
 	lore_info_of(ts_node_named_descendant_for_point_range(n, from, to), out);
 }
@@ -289,6 +291,14 @@ func (n *node) Parent() *node {
 func (n *node) PrevSibling() *node {
 	var info C.lore_info
 	C.lore_prev_sibling(n.info.node, &info)
+	return n.f.wrap(&info, nil)
+}
+
+// NextNamedSibling is tree-sitter's next named sibling, nil after the
+// last.
+func (n *node) NextNamedSibling() *node {
+	var info C.lore_info
+	C.lore_next_named_sibling(n.info.node, &info)
 	return n.f.wrap(&info, nil)
 }
 

@@ -116,6 +116,24 @@ type tagDef struct {
 	recv       *node
 }
 
+// trailedEnd returns the end of declaration n, past the siblings right
+// after it that belong to it (see Language.trailers), and the first of
+// those, nil when there is none.
+func trailedEnd(l *Language, n *node) (uint32, *node) {
+	end := n.EndByte()
+	if len(l.trailers) == 0 {
+		return end, nil
+	}
+	var first *node
+	for c := n.NextNamedSibling(); c != nil && l.trailers[c.Type()]; c = c.NextNamedSibling() {
+		if first == nil {
+			first = c
+		}
+		end = c.EndByte()
+	}
+	return end, first
+}
+
 // runTags runs the language's query over the tree and emits its symbols
 // and imports; the stretches tree-sitter could not parse are read again
 // (recoverTags).
@@ -185,7 +203,12 @@ func (p *Parser) collectTags(w *walker, l *Language, q *sitter.Query, root *sitt
 			}
 		}
 		if found && d.name != nil {
-			d.start, d.end, d.pattern = d.n.StartByte(), d.n.EndByte(), m.PatternIndex
+			var trail *node
+			d.start, d.pattern = d.n.StartByte(), m.PatternIndex
+			d.end, trail = trailedEnd(l, d.n)
+			if d.body == nil {
+				d.body = trail
+			}
 			defs = append(defs, d)
 		}
 	}

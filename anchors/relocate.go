@@ -619,7 +619,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		// alike; a candidate at most, whatever else points there.
 		return best, round(min(conf, b.score/2))
 	}
-	if tinyValueElsewhere(a, o, b, v.symbolTokens(b.file, b.sym)) {
+	if toks := v.symbolTokens(b.file, b.sym); tinyValueElsewhere(a, o, b, toks) || tinyValueMoved(a, o, b, toks) {
 		return best, round(min(conf, b.score/2))
 	}
 	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
@@ -794,6 +794,24 @@ func smallPair(o origin, toks []string) bool {
 // tinyPair reports whether o's symbol (when its old text is known) or a
 // candidate of tokens toks is tiny.
 func tinyPair(o origin, toks []string) bool {
+	return len(toks) < tinyBody || o.known() && len(o.toks) < tinyBody
+}
+
+// tinyValueMoved reports a field, variable or constant of a few tokens
+// followed under its own name into another file (not the one its file
+// was renamed to), its declaration edited: declarations of a common name
+// look alike once their values are set aside (leakcanary 297fa59817:
+// HprofReader's var position = startPosition, gone, and an object's var
+// position = 0L in another file); a candidate at most.
+func tinyValueMoved(a Anchor, o origin, b candidate, toks []string) bool {
+	switch k := b.sym.Kind; {
+	case !b.sameName || b.sameBody:
+		return false
+	case k != analyzer.KindField && k != analyzer.KindVariable && k != analyzer.KindConstant:
+		return false
+	case b.sym.Path == a.Path() || b.sym.Path == o.renamedTo:
+		return false
+	}
 	return len(toks) < tinyBody || o.known() && len(o.toks) < tinyBody
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
 )
 
@@ -238,4 +239,38 @@ func resolveRenamed(ctx context.Context, c *commit, e entity, before bool, files
 	e.Class = class
 	t, err = resolve(ctx, files, paths, c.Lang, e, changed)
 	return t, err, true
+}
+
+// kotlinAccessed returns the property of f (at path p) that the accessor
+// segs names (lore's name of a function, segments), and its name: the
+// oracle names a property's getter getFoo (isFoo for isFoo) and its
+// setter setFoo, where lore has the property foo, getter and setter
+// included. None when there is no such property.
+func kotlinAccessed(f *anchors.File, p string, segs []string) ([]analyzer.Symbol, string) {
+	n := len(segs)
+	m := segs[n-1]
+	var names []string
+	switch {
+	case strings.HasPrefix(m, "is") && len(m) > 2:
+		names = []string{m}
+	case (strings.HasPrefix(m, "get") || strings.HasPrefix(m, "set")) && len(m) > 3:
+		rest := m[3:]
+		names = []string{strings.ToLower(rest[:1]) + rest[1:]}
+		if strings.HasPrefix(m, "set") {
+			names = append(names, "is"+rest)
+		}
+	}
+	for _, name := range names {
+		full := p + "::" + strings.Join(append(slices.Clone(segs[:n-1]), name), "::")
+		var same []analyzer.Symbol
+		for _, s := range f.Symbols {
+			if s.FQName == full && (s.Kind == analyzer.KindField || s.Kind == analyzer.KindVariable) {
+				same = append(same, s)
+			}
+		}
+		if len(same) > 0 {
+			return same, full
+		}
+	}
+	return nil, p + "::" + strings.Join(segs, "::")
 }

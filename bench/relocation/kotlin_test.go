@@ -13,7 +13,9 @@ import (
 // RefactoringMiner's Kotlin names resolve to the symbols lore indexes:
 // a class declared in a file of another name, a file's top level
 // (File.module, FileKt), an unnamed companion's functions, extension
-// functions under their receiver, overloads by their parameters.
+// functions under their receiver, overloads by their parameters, a
+// property's accessors as the property, the method of an enum entry's
+// body under the entry.
 func TestResolveKotlin(t *testing.T) {
 	dir := "app/src/main/java/a/b/"
 	fsys := fstest.MapFS{
@@ -31,6 +33,12 @@ class Helper {
     fun go(@Named("s") x: String?, f: (Int) -> Unit = {}) {}
 
     private fun Input.build(x: Int): Int = x
+
+    val context: Context
+        get() = view.context
+
+    var isEnabled: Boolean = true
+        private set
 
     companion object {
         fun make(n: Int) = Helper()
@@ -51,6 +59,14 @@ class Outer {
     class Inner {
         fun f() {}
     }
+}
+
+enum class Mode {
+    FAST {
+        override fun speed(n: Int) = n * 2
+    };
+
+    abstract fun speed(n: Int): Int
 }
 `)},
 	}
@@ -76,6 +92,9 @@ class Outer {
 		{"Rename Class", "a.b.Util.module renamed to a.b.Utils.module"},
 		{"Move Class", "a.b.Helper.Companion moved to a.b.Outer.Companion"},
 		{"Rename Method", "package go(s String) : void renamed to package run(s String) : void in class a.b.Old"},
+		{"Move Method", "public getContext() from class a.b.Helper to public getContext() from class a.b.Outer"},
+		{"Move Method", "public setEnabled(value Boolean) from class a.b.Helper to public setEnabled(value Boolean) from class a.b.Outer"},
+		{"Rename Method", "public speed(n Int) : Int renamed to public pace(n Int) : Int in class a.b.Mode.FAST"},
 	} {
 		c.add(d.typ, d.desc, true)
 	}
@@ -91,6 +110,9 @@ class Outer {
 		dir + "Util.kt",
 		"error: lore has no symbol for an unnamed companion object",
 		dir + "Old.java::Old::go(String)",
+		dir + "Util.kt::Helper::context",
+		dir + "Util.kt::Helper::isEnabled",
+		dir + "Outer.kt::Mode::FAST::speed",
 	}
 	for i, r := range c.Refs {
 		got, err := resolve(t.Context(), src, paths, "kotlin", r.Before, nil)

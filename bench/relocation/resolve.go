@@ -186,6 +186,9 @@ func lookup(ctx context.Context, files *anchors.Source, p string, fq []string, e
 			same, full = jsSuffix(f, p, segs, e)
 		}
 	}
+	if len(same) == 0 && f.Lang == "kotlin" && e.Method != "" {
+		same, full = kotlinAccessed(f, p, segs)
+	}
 	if len(same) == 0 {
 		return target{}, fmt.Errorf("%s: lore has no symbol %s", e, full)
 	}
