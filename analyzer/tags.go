@@ -31,9 +31,14 @@ import (
 //
 // Captures starting with _ are for predicates only. Symbols nest by the
 // extent of their declarations: a declaration inside another's (not a
-// constant's, variable's or field's) is named under it; a function directly inside a type (or @scope.type) is a
-// method. A range takes in the comment lines right above it and the
-// wrappers the table names (C++'s template_declaration).
+// constant's, variable's or field's) is named under it; a function
+// directly inside a type (or @scope.type) is a method, a field outside
+// one a variable; a constant, variable or field declared in a function
+// or in another value is a local one, no symbol. A value's body, unless
+// captured, is what follows its =. A range takes in the comment lines
+// right above it, the wrappers the table names (C++'s
+// template_declaration) and the siblings it names as trailers (Kotlin's
+// getters and setters).
 
 // captureRole is what one capture of a tags language's query means.
 type captureRole struct {
@@ -55,6 +60,10 @@ var tagKinds = set(KindFunction, KindMethod, KindConstructor, KindClass, KindInt
 // one (a method in Ruby's X = Struct.new do … end) is named under the
 // scope around it, as the language's own parser sees it.
 var valueKinds = set(KindConstant, KindVariable, KindField)
+
+// callableKinds are the kinds of functions: a value declared in one is
+// a local one.
+var callableKinds = set(KindFunction, KindMethod, KindConstructor)
 
 // typeKinds are the kinds whose functions are methods.
 var typeKinds = set(KindClass, KindInterface, KindStruct, KindEnum, KindTrait, KindModule)
@@ -114,6 +123,18 @@ type tagDef struct {
 	nameEnd    *node // a name of two captures (C#'s ~ and C): the last
 	body       *node
 	recv       *node
+}
+
+// afterEquals returns the child of n right after its = token, nil when
+// it has none: the value a declaration sets.
+func afterEquals(n *node) *node {
+	kids := n.children()
+	for i, c := range kids {
+		if !c.IsNamed() && c.Type() == "=" && i+1 < len(kids) {
+			return kids[i+1]
+		}
+	}
+	return nil
 }
 
 // trailedEnd returns the end of declaration n, past the siblings right
@@ -385,6 +406,7 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		names []string
 		kind  string
 		typ   bool
+		value bool // a value's declaration: it names nothing inside it
 	}
 	var stack []open
 	for i, d := range defs {
@@ -395,11 +417,12 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 			stack = stack[:len(stack)-1]
 		}
 		var scope []string
-		inType := false
+		inType, local := false, false
 		if len(stack) > 0 {
 			top := stack[len(stack)-1]
 			scope = top.names
 			inType = top.typ || typeKinds[top.kind]
+			local = top.value || callableKinds[top.kind]
 		}
 		name := w.text(d.name)
 		if d.nameEnd != nil {
@@ -419,7 +442,15 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 			w.tooDeep = true
 			continue
 		}
-		if !valueKinds[d.kind] {
+		if valueKinds[d.kind] {
+			// What is declared inside a value is named under the scope
+			// around it; a value declared in a function or in another
+			// value is a local one, no symbol.
+			stack = append(stack, open{end: d.end, names: scope, typ: inType, value: true})
+			if local {
+				continue
+			}
+		} else {
 			stack = append(stack, open{end: d.end, names: names, kind: d.kind, typ: d.typ})
 		}
 		if d.kind == "" {
@@ -428,6 +459,9 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		kind := d.kind
 		if kind == KindFunction && (inType || len(quals) > 1 && l.qualifiedMethods) {
 			kind = KindMethod
+		}
+		if kind == KindField && !inType {
+			kind = KindVariable // a property of the file
 		}
 		if kind == KindMethod && l.typeNamedCtors && len(names) > 1 && names[len(names)-1] == names[len(names)-2] {
 			kind = KindConstructor
@@ -439,6 +473,9 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		body := d.body
 		if body == nil {
 			body = d.n.ChildByFieldName("body")
+		}
+		if body == nil && valueKinds[kind] {
+			body = afterEquals(d.n) // a value's body is what it is set to
 		}
 		end := endLine(rng)
 		if d.end != d.n.EndByte() {

@@ -11,12 +11,11 @@
 
 (function_declaration (user_type) @receiver . (simple_identifier) @name (function_body)? @body) @definition.function
 (function_declaration (simple_identifier) @name (function_body)? @body) @definition.function
-; A property of a class or object, or of the file; an extension
-; property is named under its receiver type; a local variable is none.
-; Its body is its initializer or delegate, or else its getter or setter,
-; which the grammar reads as the next siblings and which are the
-; property's own (Language.trailers).
-(class_body (property_declaration (user_type)? @receiver (variable_declaration (simple_identifier) @name) [("=" . (_) @body) (property_delegate) @body]?) @definition.field)
-(source_file (property_declaration (user_type)? @receiver (variable_declaration (simple_identifier) @name) [("=" . (_) @body) (property_delegate) @body]?) @definition.variable)
+; A property (of the file: a variable; one declared in a function is
+; none); an extension property is named under its receiver type. Its
+; getter and setter, which the grammar reads as its next siblings, are
+; its own (Language.trailers).
+(property_declaration (user_type) @receiver . (variable_declaration (simple_identifier) @name)) @definition.field
+(property_declaration (variable_declaration (simple_identifier) @name)) @definition.field
 (secondary_constructor "constructor" @name (statements)? @body) @definition.constructor
 (type_alias (type_identifier) @name) @definition.type

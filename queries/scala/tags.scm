@@ -10,3 +10,9 @@
 (function_declaration name: (_) @name) @definition.function
 (type_definition name: (_) @name) @definition.type
 (given_definition name: (_) @name) @definition.variable
+; A val or var (of the file: a variable; one declared in a function is
+; none).
+(val_definition pattern: (identifier) @name) @definition.field
+(var_definition pattern: (identifier) @name) @definition.field
+(val_declaration name: (identifier) @name) @definition.field
+(var_declaration name: (identifier) @name) @definition.field
