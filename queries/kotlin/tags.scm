@@ -11,8 +11,8 @@
 
 (function_declaration (user_type) @receiver . (simple_identifier) @name (function_body)? @body) @definition.function
 (function_declaration (simple_identifier) @name (function_body)? @body) @definition.function
-; A property (of the file: a variable; one declared in a function is
-; none); an extension property is named under its receiver type. Its
+; A property: a field, at the top of a file a variable, in a function
+; no symbol; an extension property is named under its receiver type. Its
 ; getter and setter, which the grammar reads as its next siblings, are
 ; its own (Language.trailers).
 (property_declaration (user_type) @receiver . (variable_declaration (simple_identifier) @name)) @definition.field

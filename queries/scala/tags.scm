@@ -10,8 +10,8 @@
 (function_declaration name: (_) @name) @definition.function
 (type_definition name: (_) @name) @definition.type
 (given_definition name: (_) @name) @definition.variable
-; A val or var (of the file: a variable; one declared in a function is
-; none).
+; A val or var: a field, at the top of a file a variable, in a function
+; no symbol.
 (val_definition pattern: (identifier) @name) @definition.field
 (var_definition pattern: (identifier) @name) @definition.field
 (val_declaration name: (identifier) @name) @definition.field

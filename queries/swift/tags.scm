@@ -16,8 +16,8 @@
 (protocol_function_declaration
   name: [(custom_operator) (bang) "==" "!=" "===" "!==" "<" ">" "<=" ">=" "+" "-" "*" "/" "%" "=" "++" "--"
     "~" "|" "^" "<<" ">>" "&" "+=" "-=" "*=" "/=" "%=" "&&" "||" "??"] @name) @definition.method
-; A property (of the file: a variable; one declared in a function is
-; none), a computed one's accessors and observers its body.
+; A property: a field, at the top of a file a variable, in a function
+; no symbol; a computed one's accessors and observers are its body.
 (property_declaration name: (pattern) @name computed_value: (_) @body) @definition.field
 (property_declaration name: (pattern) @name) @definition.field
 (protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.field
