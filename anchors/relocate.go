@@ -812,7 +812,7 @@ func tinyValueMoved(a Anchor, o origin, b candidate, toks []string) bool {
 	case b.sym.Path == a.Path() || b.sym.Path == o.renamedTo:
 		return false
 	}
-	return len(toks) < tinyBody || o.known() && len(o.toks) < tinyBody
+	return tinyPair(o, toks)
 }
 
 // soleMatch reports whether cands[best] and the anchored symbol are each

@@ -270,5 +270,5 @@ func tinyValueElsewhere(a Anchor, o origin, b candidate, toks []string) bool {
 	if b.sym.Path == a.Path() || b.sym.Path == o.renamedTo {
 		return false
 	}
-	return len(toks) < tinyBody || o.known() && len(o.toks) < tinyBody
+	return tinyPair(o, toks)
 }
