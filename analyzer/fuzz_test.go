@@ -47,12 +47,15 @@ func FuzzParse(f *testing.F) {
 	f.Add("a.go", []byte("package a\nfunc F() {}\n"))
 	f.Add("a.py", []byte("class A:\n  def f(self): pass\n"))
 	f.Add("a.ts", []byte("export class A { m(): void {} }\n"))
+	f.Add("b.ts", []byte("class S {\n  constructor(private readonly h: H, n = 1, readonly l?: number) {}\n}\n"))
 	f.Add("a.rs", []byte("impl A { fn f(&self) {} }\n"))
 	f.Add("a.kt", []byte("enum class E { A { override fun f() = 1 } }\nclass C { val p: Int\n  get() = 2\n  private set }\n"))
+	f.Add("b.kt", []byte("/** D */\ndata class D(val a: Int, var b: String = \"\", c: Long) { val s get() = a }\n"))
+	f.Add("a.scala", []byte("case class U(id: String)(implicit c: C)\nclass V(val r: R, x: Int)\n"))
 	p := NewParser(nil) // one per fuzz worker: parsers are costly to build
 	f.Cleanup(p.Close)
 	f.Fuzz(func(t *testing.T, name string, src []byte) {
-		for _, path := range []string{"x.go", "x.py", "x.ts", "x.tsx", "x.js", "x.rs", "x.java", "x.kt", "x.c"} {
+		for _, path := range []string{"x.go", "x.py", "x.ts", "x.tsx", "x.js", "x.rs", "x.java", "x.kt", "x.scala", "x.c"} {
 			file, err := p.Parse(path, src)
 			if err != nil {
 				continue

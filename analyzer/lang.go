@@ -251,6 +251,15 @@ func NewTable() *Table {
 			// under them
 			l.version += "+j1"
 		}
+		if l.Name == "typescript" || l.Name == "tsx" {
+			// ts1: a constructor's parameter properties are fields
+			l.version += "+ts1"
+		}
+		if l.tags {
+			// t1: a value declared after code on its line (a
+			// constructor's parameter) takes no comment above that line
+			l.version += "+t1"
+		}
 		if l.Name == "c" {
 			// a C header may be read as C++ (ForFile)
 			l.version += "+" + queries.Version("cpp")

@@ -417,6 +417,9 @@ func jsClass(w *walker, n, rng *node, scope []string, name, kind string) {
 				k = KindConstructor
 			}
 			w.emit(inner, mname, k, m, m.ChildByFieldName("body"))
+			if k == KindConstructor {
+				tsParameterProperties(w, inner, m.ChildByFieldName("parameters"))
+			}
 		case "public_field_definition", "field_definition":
 			if kind != KindClass {
 				return
@@ -431,6 +434,32 @@ func jsClass(w *walker, n, rng *node, scope []string, name, kind string) {
 				k, b = KindMethod, v.ChildByFieldName("body")
 			}
 			w.emit(inner, jsMemberName(w, nm), k, m, b)
+		}
+	})
+}
+
+// tsParameterProperties emits the fields a TypeScript constructor
+// declares among its parameters (constructor(private readonly http:
+// HttpClient) declares http): those with an accessibility modifier,
+// override or readonly.
+func tsParameterProperties(w *walker, scope []string, params *node) {
+	if params == nil {
+		return
+	}
+	w.eachNamed(params, func(p *node) {
+		if t := w.typ(p); t != "required_parameter" && t != "optional_parameter" {
+			return
+		}
+		name := p.ChildByFieldName("pattern")
+		if name == nil || w.typ(name) != "identifier" {
+			return
+		}
+		for i := 0; i < int(p.ChildCount()); i++ {
+			switch w.typ(p.Child(i)) {
+			case "accessibility_modifier", "override_modifier", "readonly":
+				w.emit(scope, w.text(name), KindField, p, p.ChildByFieldName("value"))
+				return
+			}
 		}
 	})
 }

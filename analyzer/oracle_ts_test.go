@@ -47,8 +47,10 @@ for (const rel of files) {
   function members(scope, node, iface) {
     for (const m of node.members) {
       if (iface) { if (ts.isMethodSignature(m)) add(scope, nameOf(m), m); continue; }
-      if (ts.isConstructorDeclaration(m)) add(scope, 'constructor', m);
-      else if (ts.isMethodDeclaration(m) || ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m) || ts.isPropertyDeclaration(m)) add(scope, nameOf(m), m);
+      if (ts.isConstructorDeclaration(m)) {
+        add(scope, 'constructor', m);
+        for (const p of m.parameters) if (ts.isParameterPropertyDeclaration(p, m) && ts.isIdentifier(p.name)) add(scope, p.name.text, p);
+      } else if (ts.isMethodDeclaration(m) || ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m) || ts.isPropertyDeclaration(m)) add(scope, nameOf(m), m);
     }
   }
   function stmts(scope, list) {

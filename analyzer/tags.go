@@ -137,6 +137,18 @@ func afterEquals(n *node) *node {
 	return nil
 }
 
+// trailerChild returns the first child of n of a type the language
+// calls a trailer (a Kotlin getter written on the property's line is
+// its child, one on the next line its sibling), nil when there is none.
+func trailerChild(l *Language, n *node) *node {
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if c := n.NamedChild(i); l.trailers[c.Type()] {
+			return c
+		}
+	}
+	return nil
+}
+
 // trailedEnd returns the end of declaration n, past the siblings right
 // after it that belong to it (see Language.trailers), and the first of
 // those, nil when there is none.
@@ -477,11 +489,18 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		if body == nil && valueKinds[kind] {
 			body = afterEquals(d.n) // a value's body is what it is set to
 		}
+		if body == nil && valueKinds[kind] {
+			body = trailerChild(l, d.n) // or its accessors, on its line
+		}
 		end := endLine(rng)
 		if d.end != d.n.EndByte() {
 			end = lineAt(w.lines, w.sq.start(int(d.end)-1)) // recovery found its block's end
 		}
 		start := w.attachedStart(rng)
+		if valueKinds[kind] && w.codeBefore(rng) {
+			// a constructor's parameter: the comment above is its class's
+			start = lineAt(w.lines, w.sq.start(int(rng.StartByte())))
+		}
 		if last := w.lastCodeLine(w.sq.start(int(d.end)-1) + 1); last >= start && last < end {
 			// a grammar that closes blocks by indentation (Scala) ends one
 			// with the comments and blanks before the next declaration
@@ -611,6 +630,16 @@ func (w *walker) attachedStart(n *node) int {
 		line--
 	}
 	return line
+}
+
+// codeBefore reports whether code precedes n on its first line.
+func (w *walker) codeBefore(n *node) bool {
+	o := w.sq.start(int(n.StartByte()))
+	k := sort.Search(len(w.canon), func(k int) bool { return int(w.canon[k].start) >= o }) - 1
+	for k >= 0 && w.canon[k].separator() {
+		k--
+	}
+	return k >= 0 && lineAt(w.lines, int(w.canon[k].start)) == lineAt(w.lines, o)
 }
 
 // lastCodeLine is the line of the last token of the canonical stream

@@ -19,3 +19,5 @@
 (property_declaration (variable_declaration (simple_identifier) @name)) @definition.field
 (secondary_constructor "constructor" @name (statements)? @body) @definition.constructor
 (type_alias (type_identifier) @name) @definition.type
+; A primary constructor's val and var parameters are properties too.
+(class_parameter (binding_pattern_kind) (simple_identifier) @name) @definition.field

@@ -16,3 +16,8 @@
 (var_definition pattern: (identifier) @name) @definition.field
 (val_declaration name: (identifier) @name) @definition.field
 (var_declaration name: (identifier) @name) @definition.field
+; A class's val and var parameters are its fields, and a case class's
+; parameters all are, but implicit and using ones.
+(class_parameter ["val" "var"] name: (identifier) @name) @definition.field
+(class_definition "case" (class_parameters (class_parameter name: (identifier) @name) @definition.field) @_params
+  (#not-match? @_params "^[(][[:space:]]*(implicit|using)[[:space:]]"))
