@@ -291,6 +291,9 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 	// 2. the same name anywhere (moved)
 	if named, err := v.files.SymbolsNamed(ctx, name); err == nil {
 		for _, s := range named {
+			if v.declaredOnly(ctx, o, s) {
+				continue
+			}
 			if s.Kind == a.Kind {
 				o.named++
 			}
@@ -640,6 +643,31 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		return best, round(min(conf, b.score/2)) // inlined into another, not renamed
 	}
 	return best, round(conf)
+}
+
+// declaredOnly reports whether s, a namesake of o's symbol in a file the
+// change touched, is a declaration without a body where o's symbol had
+// one (a Kotlin constructor's val classSimpleName: String beside the
+// property computed under that name): it cannot hold o's code, and does
+// not make o's name a common one.
+func (v *Verifier) declaredOnly(ctx context.Context, o origin, s analyzer.Symbol) bool {
+	if !o.known() || bodiless(o.sym) || v.settled(ctx, s.Path) {
+		return false
+	}
+	cf, err := v.files.File(ctx, s.Path)
+	if err != nil {
+		return false
+	}
+	fresh, ok := freshSymbol(cf, s)
+	return ok && bodiless(fresh)
+}
+
+// bodiless reports whether s, as Parse gives it, is a declaration without
+// a body: an abstract method, an interface's, a property declared with
+// its type alone (a Kotlin constructor's val). Its fingerprint is its
+// header's.
+func bodiless(s analyzer.Symbol) bool {
+	return s.Sig != "" && s.Sig == s.Shape
 }
 
 // placeAndNameDisagree reports whether b and rival c hold o's code
