@@ -205,6 +205,12 @@ func TestContextDetails(t *testing.T) {
 				t.Errorf("%s: reason %q, want %q", id, it.Reason, reason)
 			}
 		}
+		// One line, several declarations: a one-line class's parameter
+		// properties are on the target line, whichever is the target.
+		res = get(t, "src/billing.ts:11")
+		if it := item(res, "chargecents"); it == nil || it.Reason != "anchored to src/billing.ts::Charge::cents, on the target line 11" {
+			t.Errorf("chargecents at its line, the target %s: %+v", res.Targets[0].Symbol, it)
+		}
 		res = get(t, "src/cache.ts")
 		if it := item(res, "poolleak"); it == nil || it.Reason != "anchored to src/db.ts::Pool::query in src/db.ts, which changes together with src/cache.ts (coupling 1.00)" {
 			t.Errorf("poolleak through co-change: %+v", it)
