@@ -538,7 +538,11 @@ func (r *goDeclReader) typeSpec(start int) {
 	case !plain:
 	case r.at("struct"):
 		kind, body = KindStruct, r.bodyAfter()
-		r.typ()
+		scope := string(r.src[r.toks[name].start:r.toks[name].end])
+		if scope == "_" {
+			scope = "" // its fields are nobody's
+		}
+		r.structType(scope)
 	case r.at("interface"):
 		kind, body = KindInterface, r.bodyAfter()
 		r.interfaceType(string(r.src[r.toks[name].start:r.toks[name].end]))
@@ -716,7 +720,7 @@ func (r *goDeclReader) typ() {
 		r.next()
 		r.signature()
 	case r.at("struct"):
-		r.structType()
+		r.structType("")
 	case r.at("interface"):
 		r.interfaceType("")
 	default:
@@ -911,29 +915,37 @@ func (r *goDeclReader) arrayOrInstance() bool {
 }
 
 // structType reads a struct type, whose fields the skeleton keeps.
-func (r *goDeclReader) structType() {
+func (r *goDeclReader) structType(scope string) {
 	r.expect("struct")
 	r.expect("{")
 	r.kept++
 	for !r.bad && (r.isIdent() || r.at("*")) {
+		var buf [4]int
+		names := buf[:0] // of a field list's fields, when scope is set
+		start := 0
 		if r.at("*") {
 			r.next()
 			r.typeName()
 		} else {
+			if scope != "" {
+				start = r.docStart()
+			}
+			first := r.k
 			r.next()
 			switch {
 			case r.at("."):
 				r.typeNameRest()
 			case r.isString() || r.semi() || r.at("}"):
 			default:
-				names := 1
+				names = append(names, first)
 				for r.at(",") {
 					r.next()
-					r.ident()
-					names++
+					names = append(names, r.ident())
 				}
-				if names == 1 && r.at("[") {
-					r.arrayOrInstance()
+				if len(names) == 1 && r.at("[") {
+					if !r.arrayOrInstance() {
+						names = names[:0] // an embedded instance, T[A]
+					}
 				} else {
 					r.typ()
 				}
@@ -941,6 +953,11 @@ func (r *goDeclReader) structType() {
 		}
 		if r.isString() {
 			r.next()
+		}
+		if scope != "" {
+			for _, n := range names {
+				r.add(scope, n, KindField, start, -1)
+			}
 		}
 		r.expectSemi()
 	}

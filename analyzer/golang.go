@@ -150,6 +150,17 @@ func parseGoSyntax(f *File, src []byte, ls []int, toks []span, sk *goSkel) []int
 						}
 					}
 					add("", sp.Name.Name, kind, start, end, body)
+					if st, ok := sp.Type.(*ast.StructType); ok && st.Fields != nil && sp.Name.Name != "_" {
+						for _, fl := range st.Fields.List {
+							fs := fl.Pos()
+							if fl.Doc != nil {
+								fs = fl.Doc.Pos()
+							}
+							for _, n := range fl.Names {
+								add(sp.Name.Name, n.Name, KindField, fs, fl.End(), -1)
+							}
+						}
+					}
 					if it, ok := sp.Type.(*ast.InterfaceType); ok && it.Methods != nil {
 						for _, m := range it.Methods.List {
 							if _, ok := m.Type.(*ast.FuncType); !ok || len(m.Names) == 0 {

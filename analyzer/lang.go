@@ -79,6 +79,12 @@ type Language struct {
 	// siblings and belong to it: Kotlin's getter and setter, which its
 	// grammar reads beside the property they are written under.
 	trailers map[string]bool
+	// ownLine are the node types that declare a symbol only when they
+	// start their line: a constructor's parameter beside others on one
+	// line would be fingerprinted with all of them (a symbol is lines),
+	// and drift whenever another is edited or a formatter breaks the
+	// line.
+	ownLine map[string]bool
 	// serial, when set, is held around every parse: the grammar's
 	// external scanner keeps its state in C globals (Lua's), which two
 	// parses at once corrupt.
@@ -222,10 +228,10 @@ func NewTable() *Table {
 			imports: importsPHP, resolve: resolvePHP},
 		{Name: "kotlin", Extensions: []string{".kt", ".kts"}, grammar: kotlin.GetLanguage, tags: true,
 			imports: importsDotted, resolve: resolveJVM(".kt", ".java"), mask: maskKotlin,
-			trailers: map[string]bool{"getter": true, "setter": true}},
+			trailers: map[string]bool{"getter": true, "setter": true}, ownLine: map[string]bool{"class_parameter": true}},
 		{Name: "swift", Extensions: []string{".swift"}, grammar: swift.GetLanguage, tags: true, qualified: []string{"."}},
 		{Name: "scala", Extensions: []string{".scala", ".sc"}, grammar: scala.GetLanguage, tags: true,
-			imports: importsDotted, resolve: resolveJVM(".scala", ".java")},
+			imports: importsDotted, resolve: resolveJVM(".scala", ".java"), ownLine: map[string]bool{"class_parameter": true}},
 		{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.GetLanguage, tags: true,
 			imports: importsBash, resolve: resolveShell, mask: maskBash},
 		{Name: "lua", Extensions: []string{".lua"}, grammar: lua.GetLanguage, tags: true,
@@ -237,8 +243,9 @@ func NewTable() *Table {
 		if l.grammar == nil {
 			// go2: lines as in the file under //line directives; go3:
 			// positions of syntax errors and of declarations broken by
-			// them read through the skeleton's offsets
-			l.version = schemaVersion + "/go3"
+			// them read through the skeleton's offsets; go4: the named
+			// fields of a declared struct type
+			l.version = schemaVersion + "/go4"
 		}
 		if l.Name == "kotlin" {
 			// kt1: fun interfaces read as interfaces, assignments through a
@@ -248,8 +255,12 @@ func NewTable() *Table {
 		}
 		if l.Name == "java" {
 			// j1: enum constants, the methods of their bodies named
-			// under them
-			l.version += "+j1"
+			// under them; j2: a record's components
+			l.version += "+j2"
+		}
+		if l.Name == "rust" {
+			// rs1: the named fields of structs and unions
+			l.version += "+rs1"
 		}
 		if l.Name == "typescript" || l.Name == "tsx" {
 			// ts1: a constructor's parameter properties are fields

@@ -6,8 +6,8 @@ import (
 
 // walkJava extracts types (classes, interfaces, enums, records,
 // annotations; inner types qualified by their outer types), methods,
-// constructors, fields and enum constants (the methods of a constant's
-// own body qualified by it).
+// constructors, fields (a record's components among them) and enum
+// constants (the methods of a constant's own body qualified by it).
 func walkJava(w *walker, root *node) {
 	javaBody(w, root, nil, false)
 }
@@ -58,8 +58,24 @@ func javaType(w *walker, c *node, scope []string, kind string, iface bool) {
 		return
 	}
 	if inner, ok := w.nest(scope, name); ok {
+		if w.typ(c) == "record_declaration" {
+			javaComponents(w, c.ChildByFieldName("parameters"), inner)
+		}
 		javaBody(w, body, inner, iface)
 	}
+}
+
+// javaComponents emits a record's components as its fields, each on a
+// line of its own (see Language.ownLine).
+func javaComponents(w *walker, params *node, scope []string) {
+	if params == nil {
+		return
+	}
+	w.eachNamed(params, func(p *node) {
+		if w.typ(p) == "formal_parameter" && !codeBeforeOnLine(w.src, int(p.StartByte())) {
+			w.emit(scope, w.text(p.ChildByFieldName("name")), KindField, p, nil)
+		}
+	})
 }
 
 func importsJava(w *walker, capture string, n *node) {

@@ -441,7 +441,8 @@ func jsClass(w *walker, n, rng *node, scope []string, name, kind string) {
 // tsParameterProperties emits the fields a TypeScript constructor
 // declares among its parameters (constructor(private readonly http:
 // HttpClient) declares http): those with an accessibility modifier,
-// override or readonly.
+// override or readonly, each on a line of its own (as prettier writes
+// them as soon as there are two).
 func tsParameterProperties(w *walker, scope []string, params *node) {
 	if params == nil {
 		return
@@ -451,8 +452,8 @@ func tsParameterProperties(w *walker, scope []string, params *node) {
 			return
 		}
 		name := p.ChildByFieldName("pattern")
-		if name == nil || w.typ(name) != "identifier" {
-			return
+		if name == nil || w.typ(name) != "identifier" || codeBeforeOnLine(w.src, int(p.StartByte())) {
+			return // beside others on one line: see Language.ownLine
 		}
 		for i := 0; i < int(p.ChildCount()); i++ {
 			switch w.typ(p.Child(i)) {
@@ -462,6 +463,17 @@ func tsParameterProperties(w *walker, scope []string, params *node) {
 			}
 		}
 	})
+}
+
+// codeBeforeOnLine reports whether anything but blanks precedes offset i
+// on its line of src.
+func codeBeforeOnLine(src []byte, i int) bool {
+	for j := i - 1; j >= 0 && src[j] != '\n'; j-- {
+		if src[j] != ' ' && src[j] != '\t' {
+			return true
+		}
+	}
+	return false
 }
 
 func jsMemberName(w *walker, n *node) string {

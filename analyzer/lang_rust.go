@@ -21,7 +21,12 @@ func rsItems(w *walker, n *node, scope []string, inType bool) {
 			}
 			w.emit(scope, name(), k, c, c.ChildByFieldName("body"))
 		case "struct_item", "union_item":
-			w.emit(scope, name(), KindStruct, c, c.ChildByFieldName("body"))
+			nm := name()
+			body := c.ChildByFieldName("body")
+			w.emit(scope, nm, KindStruct, c, body)
+			if body != nil && w.typ(body) == "field_declaration_list" {
+				rsFields(w, body, scope, nm)
+			}
 		case "enum_item":
 			w.emit(scope, name(), KindEnum, c, c.ChildByFieldName("body"))
 		case "trait_item":
@@ -61,6 +66,20 @@ func rsItems(w *walker, n *node, scope []string, inType bool) {
 			rsItems(w, c, scope, inType)
 		case "macro_definition":
 			w.emit(scope, name(), KindFunction, c, nil)
+		}
+	})
+}
+
+// rsFields emits the named fields of struct nm, each on a line of its own
+// (see Language.ownLine).
+func rsFields(w *walker, body *node, scope []string, nm string) {
+	inner, ok := w.nest(scope, nm)
+	if !ok {
+		return
+	}
+	w.eachNamed(body, func(f *node) {
+		if w.typ(f) == "field_declaration" && !codeBeforeOnLine(w.src, int(f.StartByte())) {
+			w.emit(inner, w.text(f.ChildByFieldName("name")), KindField, f, nil)
 		}
 	})
 }

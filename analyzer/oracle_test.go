@@ -314,6 +314,19 @@ func TestOracleGo(t *testing.T) {
 					if ts.Name.Name != "_" {
 						addo(ts.Name.Name, from, to)
 					}
+					if st, ok := ts.Type.(*ast.StructType); ok && ts.Name.Name != "_" {
+						for _, fl := range st.Fields.List {
+							ffrom := fl.Pos()
+							if fl.Doc != nil {
+								ffrom = fl.Doc.Pos()
+							}
+							for _, n := range fl.Names {
+								if n.Name != "_" {
+									addo(ts.Name.Name+"::"+n.Name, ffrom, fl.End())
+								}
+							}
+						}
+					}
 				}
 			}
 		}
@@ -331,7 +344,7 @@ func TestOracleGo(t *testing.T) {
 		var lore []Symbol
 		for _, s := range f.Symbols {
 			switch s.Kind {
-			case KindFunction, KindStruct, KindInterface, KindType:
+			case KindFunction, KindStruct, KindInterface, KindType, KindField:
 				lore = append(lore, s)
 			case KindMethod:
 				if !isInterfaceMethod(f.Symbols, s) {

@@ -43,13 +43,15 @@ for (const rel of files) {
     while (lo > 1 && isComment(lines[lo - 2])) lo--;
     out.push([[rel, ...scope, name].join('::'), Math.min(lo, hi), hi, lineOf(sf, node.end)]);
   }
+  const ownLine = (n) => { const s = n.getStart(sf); const ls = text.lastIndexOf('\n', s - 1) + 1; return text.slice(ls, s).trim() === ''; };
   const nameOf = (n) => n.name ? (ts.isComputedPropertyName(n.name) ? n.name.getText(sf).split(/\s+/).join(' ') : (n.name.text !== undefined ? n.name.text : n.name.getText(sf))) : 'default';
   function members(scope, node, iface) {
     for (const m of node.members) {
       if (iface) { if (ts.isMethodSignature(m)) add(scope, nameOf(m), m); continue; }
       if (ts.isConstructorDeclaration(m)) {
         add(scope, 'constructor', m);
-        for (const p of m.parameters) if (ts.isParameterPropertyDeclaration(p, m) && ts.isIdentifier(p.name)) add(scope, p.name.text, p);
+        // lore's policy: a parameter property on a line of its own.
+        for (const p of m.parameters) if (ts.isParameterPropertyDeclaration(p, m) && ts.isIdentifier(p.name) && ownLine(p)) add(scope, p.name.text, p);
       } else if (ts.isMethodDeclaration(m) || ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m) || ts.isPropertyDeclaration(m)) add(scope, nameOf(m), m);
     }
   }

@@ -496,9 +496,12 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		if d.end != d.n.EndByte() {
 			end = lineAt(w.lines, w.sq.start(int(d.end)-1)) // recovery found its block's end
 		}
+		if l.ownLine[w.typ(d.n)] && w.codeBefore(d.n) {
+			continue // see Language.ownLine
+		}
 		start := w.attachedStart(rng)
 		if valueKinds[kind] && w.codeBefore(rng) {
-			// a constructor's parameter: the comment above is its class's
+			// a member of a one-line type: the comment above is the type's
 			start = lineAt(w.lines, w.sq.start(int(rng.StartByte())))
 		}
 		if last := w.lastCodeLine(w.sq.start(int(d.end)-1) + 1); last >= start && last < end {
