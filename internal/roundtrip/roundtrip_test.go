@@ -126,8 +126,9 @@ type run struct {
 	prepare func(t *testing.T, dir string, files []string)
 }
 
-// roundTrip anchors functions, methods and classes of the corpus, runs the
-// formatter, and requires every anchor valid, unchanged or reformatted.
+// roundTrip anchors functions, methods, classes and fields of the corpus,
+// runs the formatter, and requires every anchor valid, unchanged or
+// reformatted.
 func roundTrip(t *testing.T, r run) {
 	t.Helper()
 	if len(r.corpus.files) == 0 {
@@ -149,7 +150,7 @@ func roundTrip(t *testing.T, r run) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
+	var names, values []string
 	hadErrors := map[string]bool{}
 	for _, p := range r.corpus.files {
 		f, err := src.File(ctx, p)
@@ -167,19 +168,31 @@ func roundTrip(t *testing.T, r run) {
 				if count[s.FQName] == 1 {
 					names = append(names, s.FQName)
 				}
+			case analyzer.KindField:
+				if count[s.FQName] == 1 {
+					values = append(values, s.FQName)
+				}
 			}
 		}
 	}
 	src.Close()
-	step := max(1.0, float64(len(names))/anchorsPerRun)
+	// Evenly spread: anchorsPerRun callables and classes, and half as
+	// many fields (the columns gofmt aligns, the parameters prettier
+	// breaks onto lines of their own).
 	var as []anchors.Anchor
 	src, _ = anchors.NewSource(source.Dir(dir), anchors.SourceOptions{})
-	for i := 0; i < anchorsPerRun && int(float64(i)*step) < len(names); i++ {
-		a, err := anchors.Baseline(ctx, src, anchors.Anchor{Symbol: names[int(float64(i)*step)]})
-		if err != nil {
-			t.Fatal(err)
+	for _, sample := range []struct {
+		names []string
+		n     int
+	}{{names, anchorsPerRun}, {values, anchorsPerRun / 2}} {
+		step := max(1.0, float64(len(sample.names))/float64(sample.n))
+		for i := 0; i < sample.n && int(float64(i)*step) < len(sample.names); i++ {
+			a, err := anchors.Baseline(ctx, src, anchors.Anchor{Symbol: sample.names[int(float64(i)*step)]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			as = append(as, a)
 		}
-		as = append(as, a)
 	}
 	src.Close()
 	// The same baselines through the index, which keeps no shapes: the
