@@ -205,8 +205,8 @@ func TestContextDetails(t *testing.T) {
 				t.Errorf("%s: reason %q, want %q", id, it.Reason, reason)
 			}
 		}
-		// One line, several declarations: a one-line class's parameter
-		// properties are on the target line, whichever is the target.
+		// One line, several declarations: the fields of a one-line class
+		// are on the target line, whichever is the target.
 		res = get(t, "src/billing.ts:11")
 		if it := item(res, "chargecents"); it == nil || it.Reason != "anchored to src/billing.ts::Charge::cents, on the target line 11" {
 			t.Errorf("chargecents at its line, the target %s: %+v", res.Targets[0].Symbol, it)

@@ -523,7 +523,7 @@ func anchorScore(a anchors.Anchor, focus []fileFocus) (score float64, phrase str
 				consider(scoreSymbolNear, "anchored to "+fq+", inside the target "+symbolName(f.symbol), true)
 			}
 			// A declaration on the target line beside the one taken as
-			// the target (a one-line class's constructor properties).
+			// the target (the fields of a one-line class).
 			start, end, ok := a.Range()
 			if ok && f.line >= start && f.line <= end && fq != f.symbol && !strings.HasPrefix(f.symbol, fq+"::") {
 				consider(scoreLineRange, fmt.Sprintf("anchored to %s, on the target line %d", fq, f.line), true)
