@@ -465,17 +465,6 @@ func tsParameterProperties(w *walker, scope []string, params *node) {
 	})
 }
 
-// codeBeforeOnLine reports whether anything but blanks precedes offset i
-// on its line of src.
-func codeBeforeOnLine(src []byte, i int) bool {
-	for j := i - 1; j >= 0 && src[j] != '\n'; j-- {
-		if src[j] != ' ' && src[j] != '\t' {
-			return true
-		}
-	}
-	return false
-}
-
 func jsMemberName(w *walker, n *node) string {
 	if n == nil {
 		return ""
