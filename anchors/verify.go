@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -560,11 +561,70 @@ func (v *Verifier) compareSymbol(ctx context.Context, a Anchor, f *File, sym ana
 	switch {
 	case baseShape != "" && shape == baseShape:
 		r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
+	case baseShape != "" && v.regrouped(a, f, sym, baseShape):
+		r.set(Valid, ChangeReformatted, 1, "only formatting changed: the declaration was grouped with others, or taken out of its group")
 	case baseSig != "" && sig() != baseSig:
 		r.set(Drifted, ChangeSignatureChanged, 1, "signature changed")
 	default:
 		r.set(Drifted, ChangeBodyChanged, 1, "body changed")
 	}
+}
+
+// regrouped reports whether sym, a Go constant or variable of f, has the
+// baseline's shape once written as a declaration of its own rather than
+// a spec of a group, or the other way round: gofumpt groups adjacent
+// declarations (const X = 1 and const Y = 2 become const ( … )), and a
+// spec's lines hold no keyword. Alone, an untyped var x = y reads as
+// x := y (see the Go canonical stream); in a group, x = y.
+func (v *Verifier) regrouped(a Anchor, f *File, sym analyzer.Symbol, baseShape string) bool {
+	kw := map[string]string{analyzer.KindConstant: "const", analyzer.KindVariable: "var"}[sym.Kind]
+	if f.Lang != "go" || kw == "" {
+		return false
+	}
+	fm := format(a)
+	toks := v.stream(f, fm).Tokens(sym.StartLine, sym.EndLine)
+	if len(toks) < 2 {
+		return false
+	}
+	var variants [][]string
+	switch eq := untypedAssign(toks); {
+	case toks[0] == kw: // alone now, in a group before
+		variants = append(variants, toks[1:])
+	case eq >= 0 && toks[eq] == ":=":
+		variants = append(variants, replaceAt(toks, eq, "="))
+	case eq >= 0 && kw == "var":
+		variants = append(variants, replaceAt(toks, eq, ":="))
+	default: // in a group now, alone before
+		variants = append(variants, append([]string{kw}, toks...))
+	}
+	for _, t := range variants {
+		if fm.Shape(t) == baseShape {
+			return true
+		}
+	}
+	return false
+}
+
+// untypedAssign returns the index of the = or := that follows the names
+// at the start of toks (a, b = …), -1 when a type or anything else comes
+// first.
+func untypedAssign(toks []string) int {
+	for i, t := range toks {
+		switch {
+		case t == "=" || t == ":=":
+			return i
+		case t == "," || i%2 == 0 && isIdent(t):
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+func replaceAt(toks []string, i int, t string) []string {
+	out := slices.Clone(toks)
+	out[i] = t
+	return out
 }
 
 // --- lines -----------------------------------------------------------
