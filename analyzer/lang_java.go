@@ -72,7 +72,7 @@ func javaComponents(w *walker, params *node, scope []string) {
 		return
 	}
 	w.eachNamed(params, func(p *node) {
-		if w.typ(p) == "formal_parameter" && !codeBeforeOnLine(w.src, int(p.StartByte())) {
+		if w.typ(p) == "formal_parameter" && w.startsLine(p) {
 			w.emit(scope, w.text(p.ChildByFieldName("name")), KindField, p, nil)
 		}
 	})

@@ -452,7 +452,7 @@ func tsParameterProperties(w *walker, scope []string, params *node) {
 			return
 		}
 		name := p.ChildByFieldName("pattern")
-		if name == nil || w.typ(name) != "identifier" || codeBeforeOnLine(w.src, int(p.StartByte())) {
+		if name == nil || w.typ(name) != "identifier" || !w.startsLine(p) {
 			return // beside others on one line: see Language.ownLine
 		}
 		for i := 0; i < int(p.ChildCount()); i++ {

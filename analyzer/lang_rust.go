@@ -78,7 +78,7 @@ func rsFields(w *walker, body *node, scope []string, nm string) {
 		return
 	}
 	w.eachNamed(body, func(f *node) {
-		if w.typ(f) == "field_declaration" && !codeBeforeOnLine(w.src, int(f.StartByte())) {
+		if w.typ(f) == "field_declaration" && w.startsLine(f) {
 			w.emit(inner, w.text(f.ChildByFieldName("name")), KindField, f, nil)
 		}
 	})

@@ -576,6 +576,17 @@ func (w *walker) locate(n *node) (kids []*node, i int) {
 // typ is n's type, the name of its symbol.
 func (w *walker) typ(n *node) string { return n.Type() }
 
+// startsLine reports whether nothing but blanks precedes n on its first
+// line.
+func (w *walker) startsLine(n *node) bool {
+	for j := w.sq.start(int(n.StartByte())) - 1; j >= 0 && w.src[j] != '\n'; j-- {
+		if w.src[j] != ' ' && w.src[j] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
 func (w *walker) text(n *node) string {
 	if n == nil {
 		return ""

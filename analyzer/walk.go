@@ -248,14 +248,3 @@ func isBinary(b []byte) bool {
 	}
 	return bytes.IndexByte(b, 0) >= 0
 }
-
-// codeBeforeOnLine reports whether anything but blanks precedes offset i
-// on its line of src.
-func codeBeforeOnLine(src []byte, i int) bool {
-	for j := i - 1; j >= 0 && src[j] != '\n'; j-- {
-		if src[j] != ' ' && src[j] != '\t' {
-			return true
-		}
-	}
-	return false
-}
