@@ -689,8 +689,9 @@ func jsStarts(src []byte, t ctok) bool {
 
 // dropPrecedenceParens drops parentheses around a binary expression that
 // its neighbours would group the same way without them: "(a & b) & c" is
-// "a & b & c" and "(a && b) || c" is "a && b || c" (prettier adds some of
-// these for clarity and removes others). Only when both neighbours bind
+// "a & b & c", "(a && b) || c" is "a && b || c" and "(1 << 0) as T" is
+// "1 << 0 as T" (prettier adds some of these for clarity and removes
+// others). Only when both neighbours bind
 // less tightly (or, on the right, equally and to the left), never
 // across "??" and "||"/"&&" (which do not mix) or "**", and never around
 // an assignment, conditional, arrow, comma, "in", "as" or "satisfies".
@@ -724,7 +725,11 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
 			}
 			// right: an operator, or the end of the expression
 			if c+1 < len(toks) {
-				if pr, n := jsBinaryOp(src, toks, c+1); n > 0 {
+				pr, n := jsBinaryOp(src, toks, c+1)
+				if n == 0 && (is(src, toks[c+1], "as") || is(src, toks[c+1], "satisfies")) {
+					pr, n = 8, 1 // a type assertion binds as < does
+				}
+				if n > 0 {
 					if top < pr || mix(pr) || top == 12 {
 						continue
 					}

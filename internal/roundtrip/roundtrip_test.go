@@ -125,9 +125,10 @@ type run struct {
 	// prepare, when not nil, rewrites the files before they are anchored.
 	prepare func(t *testing.T, dir string, files []string)
 	// values: anchor the variables and constants too, not only the
-	// fields. Not for prettier's runs: it wraps 1 << 0 as X in
-	// parentheses and moves the end of an overloaded constant's type (see
-	// the closing note of the round that found them).
+	// fields. Not for prettier's runs: tree-sitter's TypeScript cannot
+	// read a type parameter's default in a call signature (effect's
+	// Ordering.match), which cuts that constant's lines short where
+	// prettier's line breaks then move its end.
 	values bool
 }
 
