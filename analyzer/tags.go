@@ -478,6 +478,9 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		if kind == KindMethod && l.typeNamedCtors && len(names) > 1 && names[len(names)-1] == names[len(names)-2] {
 			kind = KindConstructor
 		}
+		if l.ownLine[w.typ(d.n)] && w.codeBefore(d.n) {
+			continue // see Language.ownLine
+		}
 		rng := d.n
 		for par := rng.Parent(); par != nil && l.wraps[w.typ(par)]; par = rng.Parent() {
 			rng = par
@@ -495,9 +498,6 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 		end := endLine(rng)
 		if d.end != d.n.EndByte() {
 			end = lineAt(w.lines, w.sq.start(int(d.end)-1)) // recovery found its block's end
-		}
-		if l.ownLine[w.typ(d.n)] && w.codeBefore(d.n) {
-			continue // see Language.ownLine
 		}
 		start := w.attachedStart(rng)
 		if valueKinds[kind] && w.codeBefore(rng) {

@@ -577,7 +577,13 @@ func (v *Verifier) compareSymbol(ctx context.Context, a Anchor, f *File, sym ana
 // spec's lines hold no keyword. Alone, an untyped var x = y reads as
 // x := y (see the Go canonical stream); in a group, x = y.
 func (v *Verifier) regrouped(a Anchor, f *File, sym analyzer.Symbol, baseShape string) bool {
-	kw := map[string]string{analyzer.KindConstant: "const", analyzer.KindVariable: "var"}[sym.Kind]
+	var kw string
+	switch sym.Kind {
+	case analyzer.KindConstant:
+		kw = "const"
+	case analyzer.KindVariable:
+		kw = "var"
+	}
 	if f.Lang != "go" || kw == "" {
 		return false
 	}
@@ -586,23 +592,18 @@ func (v *Verifier) regrouped(a Anchor, f *File, sym analyzer.Symbol, baseShape s
 	if len(toks) < 2 {
 		return false
 	}
-	var variants [][]string
+	var other []string // the other form
 	switch eq := untypedAssign(toks); {
 	case toks[0] == kw: // alone now, in a group before
-		variants = append(variants, toks[1:])
+		other = toks[1:]
 	case eq >= 0 && toks[eq] == ":=":
-		variants = append(variants, replaceAt(toks, eq, "="))
+		other = replaceAt(toks, eq, "=")
 	case eq >= 0 && kw == "var":
-		variants = append(variants, replaceAt(toks, eq, ":="))
+		other = replaceAt(toks, eq, ":=")
 	default: // in a group now, alone before
-		variants = append(variants, append([]string{kw}, toks...))
+		other = append([]string{kw}, toks...)
 	}
-	for _, t := range variants {
-		if fm.Shape(t) == baseShape {
-			return true
-		}
-	}
-	return false
+	return fm.Shape(other) == baseShape
 }
 
 // untypedAssign returns the index of the = or := that follows the names
