@@ -691,10 +691,10 @@ func jsStarts(src []byte, t ctok) bool {
 // its neighbours would group the same way without them: "(a & b) & c" is
 // "a & b & c", "(a && b) || c" is "a && b || c" and "(1 << 0) as T" is
 // "1 << 0 as T" (prettier adds some of these for clarity and removes
-// others). Only when both neighbours bind
-// less tightly (or, on the right, equally and to the left), never
-// across "??" and "||"/"&&" (which do not mix) or "**", and never around
-// an assignment, conditional, arrow, comma, "in", "as" or "satisfies".
+// others). Only when both neighbours bind less tightly (or, on the
+// right, equally and to the left), never across "??" and "||"/"&&"
+// (which do not mix) or "**", and never around an assignment,
+// conditional, arrow, comma, "in", "as" or "satisfies".
 func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
 	for pass := 0; pass < 8; pass++ {
 		if !parenAfter(src, toks, func(p ctok) bool { return !jsOperandEnd(src, p) }) {

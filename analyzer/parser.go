@@ -577,7 +577,7 @@ func (w *walker) locate(n *node) (kids []*node, i int) {
 func (w *walker) typ(n *node) string { return n.Type() }
 
 // startsLine reports whether nothing but blanks precedes n on its first
-// line.
+// line (a comment there counts as code: see codeBefore).
 func (w *walker) startsLine(n *node) bool {
 	for j := w.sq.start(int(n.StartByte())) - 1; j >= 0 && w.src[j] != '\n'; j-- {
 		if w.src[j] != ' ' && w.src[j] != '\t' {

@@ -490,10 +490,11 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 			body = d.n.ChildByFieldName("body")
 		}
 		if body == nil && valueKinds[kind] {
-			body = afterEquals(d.n) // a value's body is what it is set to
-		}
-		if body == nil && valueKinds[kind] {
-			body = trailerChild(l, d.n) // or its accessors, on its line
+			// a value's body is what it is set to, or its accessors on
+			// its line
+			if body = afterEquals(d.n); body == nil {
+				body = trailerChild(l, d.n)
+			}
 		}
 		end := endLine(rng)
 		if d.end != d.n.EndByte() {
@@ -635,7 +636,10 @@ func (w *walker) attachedStart(n *node) int {
 	return line
 }
 
-// codeBefore reports whether code precedes n on its first line.
+// codeBefore reports whether code, not a comment, precedes n on its
+// first line. It reads the canonical stream, which tags languages have
+// before their declarations are emitted; the walkers of the others have
+// only the bytes (see startsLine).
 func (w *walker) codeBefore(n *node) bool {
 	o := w.sq.start(int(n.StartByte()))
 	k := sort.Search(len(w.canon), func(k int) bool { return int(w.canon[k].start) >= o }) - 1
