@@ -258,6 +258,10 @@ func NewTable() *Table {
 			// under them; j2: a record's components
 			l.version += "+j2"
 		}
+		if l.Name == "python" {
+			// py1: the attributes __init__ assigns to the instance
+			l.version += "+py1"
+		}
 		if l.Name == "rust" {
 			// rs1: the named fields of structs and unions
 			l.version += "+rs1"

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -70,7 +71,9 @@ func pyDef(w *walker, d, rng *node, scope []string, inClass bool) {
 			return
 		}
 		if inner, ok := w.nest(scope, name); ok {
+			from := len(w.file.Symbols)
 			pyBlock(w, body, inner, true, false)
+			pyInstanceFields(w, body, inner, from)
 		}
 		return
 	}
@@ -89,6 +92,102 @@ func pyDef(w *walker, d, rng *node, scope []string, inClass bool) {
 	if inner, ok := w.nest(scope, name); ok {
 		pyBlock(w, body, inner, false, true)
 	}
+}
+
+// pyInstanceFields emits as fields of the class whose body is body (its
+// symbols emitted from index from on) the attributes its __init__ assigns
+// to the instance: "self.x = …" and "self.x: T = …" statements, in the
+// method's body or its compound statements, each at its first assignment
+// and unless the class declares the name itself. Plain classes declare
+// their attributes this way, not at class level.
+func pyInstanceFields(w *walker, body *node, scope []string, from int) {
+	prefix := w.file.Path + "::" + strings.Join(scope, "::") + "::"
+	seen := map[string]bool{}
+	for _, s := range w.file.Symbols[from:] {
+		if rest, ok := strings.CutPrefix(s.FQName, prefix); ok && !strings.Contains(rest, "::") {
+			seen[rest] = true
+		}
+	}
+	var assigned func(n *node, self string)
+	assigned = func(n *node, self string) {
+		w.eachNamed(n, func(c *node) {
+			switch t := w.typ(c); t {
+			case "expression_statement":
+				a := c.NamedChild(0)
+				if a == nil || w.typ(a) != "assignment" {
+					return
+				}
+				left := a.ChildByFieldName("left")
+				if left == nil || w.typ(left) != "attribute" {
+					return
+				}
+				obj, attr := left.ChildByFieldName("object"), left.ChildByFieldName("attribute")
+				if obj == nil || attr == nil || w.typ(obj) != "identifier" || w.text(obj) != self {
+					return
+				}
+				if name := w.text(attr); !seen[name] {
+					seen[name] = true
+					w.emit(scope, name, KindField, c, a.ChildByFieldName("right"))
+				}
+			case "block", "ERROR", "if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "match_statement":
+				assigned(c, self)
+			default:
+				if strings.HasSuffix(t, "_clause") {
+					assigned(c, self)
+				}
+			}
+		})
+	}
+	n := len(w.file.Symbols)
+	defer func() {
+		if len(w.file.Symbols) > n {
+			inLineOrder(w, from)
+		}
+	}()
+	w.eachNamed(body, func(c *node) {
+		d := c
+		if w.typ(c) == "decorated_definition" {
+			d = c.ChildByFieldName("definition")
+		}
+		if d == nil || w.typ(d) != "function_definition" || w.text(d.ChildByFieldName("name")) != "__init__" {
+			return
+		}
+		if self := pySelf(w, d); self != "" {
+			assigned(d.ChildByFieldName("body"), self)
+		}
+	})
+}
+
+// inLineOrder sorts the symbols emitted from index from on by their first
+// line, stably (a member after its class).
+func inLineOrder(w *walker, from int) {
+	syms, header := w.file.Symbols[from:], w.header[from:]
+	order := make([]int, len(syms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return syms[a].StartLine - syms[b].StartLine })
+	s2, h2 := slices.Clone(syms), slices.Clone(header)
+	for i, j := range order {
+		syms[i], header[i] = s2[j], h2[j]
+	}
+}
+
+// pySelf is the name of a method's first parameter, "" when it has none
+// or it is not a plain name.
+func pySelf(w *walker, d *node) string {
+	params := d.ChildByFieldName("parameters")
+	if params == nil {
+		return ""
+	}
+	p := params.NamedChild(0)
+	if p != nil && w.typ(p) == "typed_parameter" {
+		p = p.NamedChild(0)
+	}
+	if p == nil || w.typ(p) != "identifier" {
+		return ""
+	}
+	return w.text(p)
 }
 
 func pyMayDeclare(b []byte) bool {

@@ -146,16 +146,61 @@ for dirpath, dirnames, filenames in os.walk(root):
             continue
         lines = text.split('\n')
         out = []
-        def visit(node, scope):
+        def add(q, node, first):
+            out.append(['::'.join([rel] + q), comment_start(lines, first), first, node.end_lineno])
+        def target(stmt):
+            if isinstance(stmt, ast.Assign):
+                return stmt.targets[0]
+            if isinstance(stmt, ast.AnnAssign):
+                return stmt.target
+            return None
+        def visit(node, scope, in_def):
+            # definitions at any depth; assignments to a name where they
+            # are not local to a function
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     first = min([d.lineno for d in child.decorator_list] + [child.lineno])
                     q = scope + [child.name]
-                    out.append(['::'.join([rel] + q), comment_start(lines, first), first, child.end_lineno])
-                    visit(child, q)
+                    add(q, child, first)
+                    is_class = isinstance(child, ast.ClassDef)
+                    visit(child, q, not is_class)
+                    if is_class:
+                        instance(child, q)
                 else:
-                    visit(child, scope)
-        visit(tree, [])
+                    t = target(child)
+                    if not in_def and isinstance(t, ast.Name):
+                        add(scope + [t.id], child, child.lineno)
+                    visit(child, scope, in_def)
+        def declared(node, names):
+            # the names a class body declares, compound statements included
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(child.name)
+                    continue
+                t = target(child)
+                if isinstance(t, ast.Name):
+                    names.add(t.id)
+                declared(child, names)
+            return names
+        def assigned(node, this, seen, q):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                    continue
+                t = target(child)
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == this:
+                    if t.attr not in seen:
+                        seen.add(t.attr)
+                        add(q + [t.attr], child, child.lineno)
+                assigned(child, this, seen, q)
+        def instance(cls, q):
+            # the attributes each __init__ assigns to its first parameter
+            seen = declared(cls, set())
+            for d in cls.body:
+                if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == '__init__':
+                    params = d.args.posonlyargs + d.args.args
+                    if params:
+                        assigned(d, params[0].arg, seen, q)
+        visit(tree, [], False)
         print(json.dumps({'path': rel, 'syms': out}))
 `
 
@@ -209,7 +254,7 @@ func TestOraclePython(t *testing.T) {
 		var lore []Symbol
 		for _, s := range f.Symbols {
 			switch s.Kind {
-			case KindFunction, KindMethod, KindClass:
+			case KindFunction, KindMethod, KindClass, KindField, KindVariable, KindConstant:
 				lore = append(lore, s)
 			}
 		}

@@ -68,6 +68,7 @@ func pySkeleton(_ string, src, buf []byte, q *squeezed) (out []byte, ok bool) {
 		l.keep = l.word == wordDef || l.word == wordClass || line[0] == '@' || bytes.Contains(line, []byte("import"))
 		lines = append(lines, l)
 	}
+	pyKeepInitAttrs(src, lines)
 	type open struct {
 		indent int
 		def    bool
@@ -107,6 +108,99 @@ func pySkeleton(_ string, src, buf []byte, q *squeezed) (out []byte, ok bool) {
 		i = j
 	}
 	return q.squeeze(buf, q.cuts), true
+}
+
+// pyKeepInitAttrs keeps, in each __init__ defined directly in a class, the
+// lines that mention an attribute of its first parameter ("self.x =",
+// "self.x: T", "if a: self.x = a"): the walker reads the attributes
+// assigned there as the class's fields. Keeping a few more lines than it
+// reads costs nothing but their parse.
+func pyKeepInitAttrs(src []byte, lines []pyLine) {
+	type open struct {
+		indent int
+		class  bool
+		self   []byte // an __init__ directly in a class: its first parameter
+	}
+	var stack []open
+	for i := range lines {
+		l := &lines[i]
+		for len(stack) > 0 && l.indent <= stack[len(stack)-1].indent {
+			stack = stack[:len(stack)-1]
+		}
+		line := src[l.start:l.end]
+		if l.colon && (l.word == wordDef || l.word == wordClass) {
+			o := open{indent: l.indent, class: l.word == wordClass}
+			if !o.class && len(stack) > 0 && stack[len(stack)-1].class {
+				o.self = pyInitSelf(line)
+			}
+			stack = append(stack, o)
+			continue
+		}
+		if len(stack) == 0 {
+			continue
+		}
+		if self := stack[len(stack)-1].self; self != nil && pyMentions(line, self) {
+			l.keep = true
+		}
+	}
+}
+
+// pyMentions reports whether line has name followed by a dot.
+func pyMentions(line, name []byte) bool {
+	for {
+		i := bytes.Index(line, name)
+		if i < 0 {
+			return false
+		}
+		if line = line[i+len(name):]; len(line) > 0 && line[0] == '.' {
+			return true
+		}
+	}
+}
+
+// pyInitSelf returns the first parameter of the header "def __init__(p,
+// …):", nil for any other header.
+func pyInitSelf(line []byte) []byte {
+	word, rest := pyWord(line)
+	if string(word) == "async" {
+		word, rest = pyWord(pySpace(rest))
+	}
+	if string(word) != "def" {
+		return nil
+	}
+	name, rest := pyWord(pySpace(rest))
+	if string(name) != "__init__" {
+		return nil
+	}
+	rest = pySpace(rest)
+	if len(rest) == 0 || rest[0] != '(' {
+		return nil
+	}
+	self, _ := pyWord(pySpace(rest[1:]))
+	if len(self) == 0 || isDigit(self[0]) {
+		return nil
+	}
+	return self
+}
+
+// pySpace skips white space, line continuations, line breaks and comments
+// (inside a header's brackets).
+func pySpace(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[0] {
+		case ' ', '\t', '\f', '\r', '\n', '\\':
+			b = b[1:]
+		case '#':
+			i := bytes.IndexAny(b, "\r\n")
+			if i < 0 {
+				return nil
+			}
+			b = b[i:]
+		default:
+			return b
+		}
+	}
+	return b
 }
 
 // pyBlankable reports whether the statement at lines[i] (not a

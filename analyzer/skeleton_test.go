@@ -188,6 +188,10 @@ func TestPySkeleton(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"def f():\n    x = g(1,\n          2)\n    return x\n", "def f():\n    (\n\n)\n"},
 		{"x = 1\nclass A:\n    y = 2\n    def m(self):\n        self.z = 3\n", "x = 1\nclass A:\n    y = 2\n    def m(self):\n        ()\n"},
+		{"class A:\n    def __init__(me, x):\n        me.x = x\n        y = 1\n        if y:\n            me.z: int = y\n        def g(self):\n            self.w = 1\n",
+			"class A:\n    def __init__(me, x):\n        me.x = x\n        ()\n        if y:\n            me.z: int = y\n        def g(self):\n            ()\n"},
+		{"class A:\n    async def __init__(\n        self,  # c\n    ):\n        self.x = 1\n", "class A:\n    async def __init__(\n        self,  # c\n    ):\n        self.x = 1\n"},
+		{"def __init__(self):\n    self.x = 1\n", "def __init__(self):\n    ()\n"},
 		{"def f():\n    class B:\n        c = 1\n    import os\n    m = __import__('m')\n", "def f():\n    class B:\n        c = 1\n    import os\n    m = __import__('m')\n"},
 		{"def f():\n    if x: y = 1\n    @d\n    def g(): pass\n", "def f():\n    ()\n    @d\n    def g(): pass\n"},
 		{"def f():\n    try:\n        a()\n    except E:\n        b()\n    finally:\n        c()\n    return 1\n",
