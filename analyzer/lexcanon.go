@@ -35,6 +35,7 @@ const (
 	cDedent                // Python: a block closes
 	cSemi                  // a statement separator, written or implied
 	cDefine                // Go: ":=" for the "=" of "var x = y"
+	cJoined                // Java: "a" + "b", string literals joined by +: "ab" (see appendJoined)
 )
 
 // langCode selects the number rules of a language.
@@ -68,7 +69,9 @@ func canonTokens(sc *scratch, lang string, src []byte, spans []span, out []ctok)
 		return canonPython(sc, src, out)
 	case "rust":
 		return canonRust(sc, src, out)
-	case "java", "c":
+	case "java":
+		return canonJava(sc, src, spans, out)
+	case "c":
 		return canonC(sc, src, spans, out)
 	}
 	if r := rulesFor(lang); r != nil {
@@ -99,6 +102,8 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return appendQuoted(buf, src[t.start:t.end])
 	case cPyString:
 		return appendPyString(buf, src[t.start:t.end])
+	case cJoined:
+		return appendJoined(buf, src[t.start:t.end])
 	case cNewline:
 		return append(buf, "\x01nl"...)
 	case cIndent:

@@ -37,10 +37,41 @@ func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 	})
 	cs = dropJSTypeArgCommas(src, cs)
 	cs = dropDoubleParens(sc, src, cs, nil)
-	cs = dropArrowParamParens(src, cs)
-	cs = dropWholeExprParens(sc, src, cs)
+	cs = dropArrowParamParens(src, cs, "=>")
+	cs = dropWholeExprParens(sc, src, cs, jsSyntax)
 	cs = dropUnionMemberParens(sc, src, cs)
-	return dropPrecedenceParens(sc, src, cs)
+	return dropPrecedenceParens(sc, src, cs, jsSyntax)
+}
+
+// exprSyntax is what the parenthesis rules (dropWholeExprParens,
+// dropPrecedenceParens) read of a language's expressions, written with
+// JavaScript's punctuators ('>' alone, see jsPunctLen): JavaScript's and
+// TypeScript's, or Java's (javaSyntax).
+type exprSyntax struct {
+	// asi: a name or literal after an expression may begin the next
+	// statement (automatic semicolons). In Java only ";" ends one, and a
+	// name after a parenthesised type is a cast's operand.
+	asi bool
+	// typed: TypeScript's "as" and "satisfies" follow an expression.
+	typed bool
+	// notOperand are the words that cannot end an operand, startWords
+	// those after which an expression starts, stops those that make a
+	// group something the precedence rule leaves alone, prefix the
+	// operators spelt as words that bind as "!" does.
+	notOperand, startWords, stops, prefix map[string]bool
+}
+
+var jsSyntax = &exprSyntax{asi: true, typed: true,
+	notOperand: set("typeof", "void", "delete", "await", "new", "in", "instanceof", "of", "return", "throw", "case",
+		"yield", "else", "do", "extends", "keyof", "as", "satisfies"),
+	startWords: set("return", "throw", "case", "of"),
+	stops:      set(",", "?", "=>", "...", "as", "satisfies", "in", "yield", "function", "class", ":", ";"),
+	prefix:     set("typeof", "void", "delete", "await"),
+}
+
+// has reports whether t is one of the words of m.
+func has(m map[string]bool, src []byte, t ctok) bool {
+	return t.kind == cVerbatim && m[string(src[t.start:t.end])]
 }
 
 // lexJS splits src into tokens, comments left out.
@@ -347,7 +378,7 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 			}
 		}
 		if t.class == jPunct && (is(src, t.ctok, "|") || is(src, t.ctok, "&")) && prev != nil &&
-			!jsOperandEnd(src, prev.ctok) && !is(src, prev.ctok, ">") {
+			!jsOperandEnd(src, prev.ctok, jsSyntax) && !is(src, prev.ctok, ">") {
 			continue // a union's or intersection's leading "|" or "&": no operand before it
 		}
 		if t.class == jName {
@@ -612,15 +643,20 @@ func dropJSTypeArgCommas(src []byte, toks []ctok) []ctok {
 
 // dropWholeExprParens drops parentheses around the whole operand of
 // return and throw, the whole body of an arrow function (but an object
-// literal), the whole right side of "=", a whole value or type after ":"
-// or "?", a spread's whole operand: "return (\n\ta && b\n)" is "return a
-// && b". The group must hold one expression (no comma) and end where the
+// literal) or of a switch rule, the whole right side of "=", a whole value
+// or type after ":" or "?", a spread's whole operand, a whole element of
+// a list (an argument): "return (\n\ta && b\n)" is "return a && b", "f(a,
+// (b = c))" is "f(a, b = c)". The group must hold one expression (no
+// comma; in Java a comma there is a type argument's) and end where the
 // operand ends: before a separator, a closing bracket, a comma, the start
-// of another statement, and for a type before its function's body.
-func dropWholeExprParens(sc *scratch, src []byte, toks []ctok) []ctok {
+// of another statement, and for a type before its function's body; an
+// element before a comma or a closing parenthesis or bracket. The "=" of
+// ">=" is no assignment.
+func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) []ctok {
 	if !parenAfter(src, toks, func(p ctok) bool {
-		return is(src, p, "return") || is(src, p, "throw") || is(src, p, "=>") || isByte(src, p, '=') ||
-			isByte(src, p, ':') || isByte(src, p, '?') || is(src, p, "...")
+		return is(src, p, "return") || is(src, p, "throw") || is(src, p, "=>") || is(src, p, "->") || isByte(src, p, '=') ||
+			isByte(src, p, ':') || isByte(src, p, '?') || is(src, p, "...") ||
+			isByte(src, p, ',') || isByte(src, p, '(') || isByte(src, p, '[') || (!syn.asi && is(src, p, "assert"))
 	}) {
 		return toks
 	}
@@ -632,26 +668,42 @@ func dropWholeExprParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		}
 		c := match[i]
 		p := toks[i-1]
+		list := false
 		switch {
+		case isByte(src, p, ','), isByte(src, p, '('), isByte(src, p, '['):
+			list = true
 		case is(src, p, "return") || is(src, p, "throw"):
-		case is(src, p, "=>"):
+		case !syn.asi && is(src, p, "assert"): // Java's condition, before ";" or ":"
+		case is(src, p, "=>"), is(src, p, "->"): // an arrow function's or a switch rule's
 			if isByte(src, toks[i+1], '{') {
 				continue
 			}
-		case isByte(src, p, '='), isByte(src, p, ':'), isByte(src, p, '?'), is(src, p, "..."):
+		case isByte(src, p, '='):
+			if comparisonEq(src, toks, i-1) {
+				continue
+			}
+		case isByte(src, p, ':'), isByte(src, p, '?'), is(src, p, "..."):
 		default:
 			continue
 		}
-		if c == i+1 || hasTopComma(src, toks, i, c, match) {
+		if c == i+1 || (syn.asi && hasTopComma(src, toks, i, c, match)) {
 			continue
 		}
-		if c+1 < len(toks) {
+		if list {
+			if c+1 == len(toks) {
+				continue
+			}
+			if n := toks[c+1]; !isByte(src, n, ',') && !isByte(src, n, ')') && !isByte(src, n, ']') {
+				continue
+			}
+		} else if c+1 < len(toks) {
 			n := toks[c+1]
-			end := n.kind == cSemi || isCloser(src, n) || isByte(src, n, ',')
+			end := n.kind == cSemi || isByte(src, n, ';') || isCloser(src, n) || isByte(src, n, ',')
 			switch {
 			case is(src, p, "..."): // a spread's operand
-			case isByte(src, p, '?'): // a conditional's middle
+			case isByte(src, p, '?'), is(src, p, "assert"): // a conditional's middle, an assertion's condition
 				end = end || isByte(src, n, ':')
+			case !syn.asi: // Java: a conditional's or a for-each's, no types
 			case isByte(src, p, ':'): // a value, a type: "(): (A | B) => …", "(): (A) {"
 				// but "x: (a: T) => R": a function type's parameters
 				params := is(src, toks[i+1], "...") || hasTopColon(src, toks, i, c, match)
@@ -691,13 +743,14 @@ func jsStarts(src []byte, t ctok) bool {
 // its neighbours would group the same way without them: "(a & b) & c" is
 // "a & b & c", "(a && b) || c" is "a && b || c" and "(1 << 0) as T" is
 // "1 << 0 as T" (prettier adds some of these for clarity and removes
-// others). Only when both neighbours bind less tightly (or, on the
-// right, equally and to the left), never across "??" and "||"/"&&"
-// (which do not mix) or "**", and never around an assignment,
-// conditional, arrow, comma, "in", "as" or "satisfies".
-func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
+// others), and around a prefix operator's operation: "a && (!b)" is "a
+// && !b". Only when both neighbours bind less tightly (or, on the right,
+// equally and to the left), never across "??" and "||"/"&&" (which do
+// not mix) or "**", and never around an assignment, conditional, arrow,
+// comma, "in", "as" or "satisfies".
+func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) []ctok {
 	for pass := 0; pass < 8; pass++ {
-		if !parenAfter(src, toks, func(p ctok) bool { return !jsOperandEnd(src, p) }) {
+		if !parenAfter(src, toks, func(p ctok) bool { return !jsOperandEnd(src, p, syn) }) {
 			return toks
 		}
 		match := sc.brackets(src, toks)
@@ -707,7 +760,7 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
 			if !isByte(src, toks[o], '(') || c < 0 || c == o+1 || c+1 > len(toks) {
 				continue
 			}
-			top, nullish, logical, ok := jsGroupPrec(src, toks, o, c, match)
+			top, nullish, logical, ok := jsGroupPrec(src, toks, o, c, match, syn)
 			if !ok {
 				continue
 			}
@@ -715,25 +768,25 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
 				return (p == 1 && logical) || ((p == 2 || p == 3) && nullish)
 			}
 			// left: an operator, or the start of an expression
-			l := toks[o-1]
-			if pl, n := jsBinaryOpBefore(src, toks, o); n > 0 {
-				if top <= pl || mix(pl) || pl == 12 {
+			if pl, n := jsBinaryOpBefore(src, toks, o, syn); n > 0 {
+				// "a || (b || c)" is "a || b || c": && and || associate
+				if (top < pl || (top == pl && pl != 2 && pl != 3)) || mix(pl) || pl == 12 {
 					continue
 				}
-			} else if !jsExprStart(src, l) {
+			} else if !jsExprStart(src, toks, o-1, syn) && !(top == 13 && prefixBefore(src, toks, o, syn)) {
 				continue
 			}
 			// right: an operator, or the end of the expression
 			if c+1 < len(toks) {
 				pr, n := jsBinaryOp(src, toks, c+1)
-				if n == 0 && (is(src, toks[c+1], "as") || is(src, toks[c+1], "satisfies")) {
+				if n == 0 && syn.typed && (is(src, toks[c+1], "as") || is(src, toks[c+1], "satisfies")) {
 					pr, n = 8, 1 // a type assertion binds as < does
 				}
 				if n > 0 {
-					if top < pr || mix(pr) || top == 12 {
+					if top < pr || mix(pr) || top == 12 || (top == 13 && pr == 12) { // "(-x) ** 2"
 						continue
 					}
-				} else if pr < 0 || !jsExprEnd(src, toks[c+1]) {
+				} else if pr < 0 || !jsExprEnd(src, toks[c+1], syn) {
 					continue
 				}
 			}
@@ -756,7 +809,7 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
 // among them. ok is false when the group is not a binary expression the
 // rules read: no operator at its top, or one of the constructs left
 // alone.
-func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int) (top int, nullish, logical, ok bool) {
+func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int, syn *exprSyntax) (top int, nullish, logical, ok bool) {
 	top = 100
 	for k := o + 1; k < c; k++ {
 		t := toks[k]
@@ -767,11 +820,10 @@ func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int) (top int, nulli
 		if t.kind != cVerbatim {
 			continue
 		}
-		switch text(src, t) {
-		case ",", "?", "=>", "...", "as", "satisfies", "in", "yield", "function", "class", ":", ";":
+		if has(syn.stops, src, t) {
 			return 0, false, false, false
 		}
-		if k == o+1 || !jsOperandEnd(src, toks[k-1]) {
+		if k == o+1 || !jsOperandEnd(src, toks[k-1], syn) {
 			continue // a prefix operator
 		}
 		p, n := jsBinaryOp(src, toks, k)
@@ -786,7 +838,48 @@ func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int) (top int, nulli
 		logical = logical || p == 2 || p == 3
 		k += n - 1
 	}
+	if top == 100 && (prefixOp(src, toks[o+1], syn) || (!syn.asi && !primitiveType(src, toks[o+1:c]))) {
+		// a prefix operator's operation, and in Java any other operand
+		// (a name, a call, a cast): tighter than any binary operator.
+		// JavaScript's others are left alone (an object literal, a
+		// function, a class); so is a Java cast to a primitive type,
+		// which may apply to a negation: "(int) -x".
+		return 13, false, false, true
+	}
 	return top, nullish, logical, top < 100
+}
+
+// prefixOp reports an operator that can be a prefix one: "!", "~", "-",
+// "+", "++", "--" and syn's words.
+func prefixOp(src []byte, t ctok, syn *exprSyntax) bool {
+	return is(src, t, "!") || is(src, t, "~") || is(src, t, "-") || is(src, t, "+") ||
+		is(src, t, "++") || is(src, t, "--") || has(syn.prefix, src, t)
+}
+
+// prefixBefore reports a prefix operator just before toks[o]: one that
+// cannot be binary there ("!x", "a - -x").
+func prefixBefore(src []byte, toks []ctok, o int, syn *exprSyntax) bool {
+	k := o - 1
+	return prefixOp(src, toks[k], syn) && (k == 0 || !jsOperandEnd(src, toks[k-1], syn))
+}
+
+// primitiveType reports whether toks spell a Java primitive type or an
+// array of one.
+func primitiveType(src []byte, toks []ctok) bool {
+	if len(toks) == 0 {
+		return false
+	}
+	switch text(src, toks[0]) {
+	case "boolean", "byte", "char", "short", "int", "long", "float", "double":
+	default:
+		return false
+	}
+	for k := 1; k < len(toks); k++ {
+		if !is(src, toks[k], "[") && !is(src, toks[k], "]") {
+			return false
+		}
+	}
+	return true
 }
 
 // jsBinaryOp returns the precedence of the binary operator at toks[k] and
@@ -847,11 +940,11 @@ func jsBinaryOp(src []byte, toks []ctok, k int) (prec, n int) {
 
 // jsBinaryOpBefore returns the precedence of a binary operator that ends
 // just before toks[o], and its length in tokens.
-func jsBinaryOpBefore(src []byte, toks []ctok, o int) (prec, n int) {
+func jsBinaryOpBefore(src []byte, toks []ctok, o int, syn *exprSyntax) (prec, n int) {
 	for k := o - 1; k >= 0 && k >= o-3; k-- {
 		p, m := jsBinaryOp(src, toks, k)
 		if m > 0 && k+m == o {
-			if k == 0 || !jsOperandEnd(src, toks[k-1]) {
+			if k == 0 || !jsOperandEnd(src, toks[k-1], syn) {
 				return 0, 0 // a prefix + or -
 			}
 			return p, m
@@ -865,15 +958,18 @@ func jsBinaryOpBefore(src []byte, toks []ctok, o int) (prec, n int) {
 
 // jsOperandEnd reports a token that can end an operand: a name (not an
 // operator word), a literal, a closing bracket.
-func jsOperandEnd(src []byte, t ctok) bool {
+func jsOperandEnd(src []byte, t ctok, syn *exprSyntax) bool {
 	switch t.kind {
-	case cNumber, cQuoted:
+	case cNumber, cQuoted, cJoined:
 		return true
 	case cVerbatim:
 	default:
 		return false
 	}
 	c := src[t.start]
+	if c == '"' || c == '\'' {
+		return true // a string or character as the C and Java lexers write it
+	}
 	if c == '`' || (c == '}' && t.end-t.start > 1) {
 		return src[t.end-1] == '`' // a template's end
 	}
@@ -881,19 +977,16 @@ func jsOperandEnd(src []byte, t ctok) bool {
 		return true // a regular expression
 	}
 	if isIdentByte(c) || c == '#' {
-		switch text(src, t) {
-		case "typeof", "void", "delete", "await", "new", "in", "instanceof", "of", "return", "throw", "case",
-			"yield", "else", "do", "extends", "keyof", "as", "satisfies":
-			return false
-		}
-		return true
+		return !has(syn.notOperand, src, t)
 	}
 	return isCloser(src, t)
 }
 
-// jsExprStart reports a token after which an expression starts: an
-// opening bracket, a comma, an assignment, a statement keyword.
-func jsExprStart(src []byte, t ctok) bool {
+// jsExprStart reports a token, toks[k], after which an expression
+// starts: an opening bracket, a comma, an assignment (not the "=" of
+// ">="), a statement keyword.
+func jsExprStart(src []byte, toks []ctok, k int, syn *exprSyntax) bool {
+	t := toks[k]
 	if t.kind == cSemi {
 		return true
 	}
@@ -901,39 +994,54 @@ func jsExprStart(src []byte, t ctok) bool {
 		return false
 	}
 	switch text(src, t) {
-	case "(", "[", ",", "=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", "&=", "|=", "^=", "&&=", "||=", "??=",
-		"return", "throw", "case", ":", "?", "=>", "of":
+	case "=":
+		return !comparisonEq(src, toks, k)
+	case "(", "[", ",", ";", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", "&=", "|=", "^=", "&&=", "||=", "??=",
+		":", "?", "=>", "->":
+		return true
+	}
+	if has(syn.startWords, src, t) {
 		return true
 	}
 	c := src[t.start]
 	return (c == '`' || c == '}') && t.end-t.start > 1 && src[t.end-1] == '{' // "${"
 }
 
+// comparisonEq reports whether toks[k], a "=", ends ">=": one '>' just
+// before it (">>=" and ">>>=" assign).
+func comparisonEq(src []byte, toks []ctok, k int) bool {
+	n := 0
+	for j := k - 1; j >= 0 && is(src, toks[j], ">") && toks[j].end == toks[j+1].start; j-- {
+		n++
+	}
+	return n == 1
+}
+
 // jsExprEnd reports a token before which an expression ends.
-func jsExprEnd(src []byte, t ctok) bool {
+func jsExprEnd(src []byte, t ctok, syn *exprSyntax) bool {
 	if t.kind == cSemi {
 		return true
 	}
 	if t.kind != cVerbatim {
-		return true // a literal: the next statement
+		return syn.asi // a literal: the next statement
 	}
 	switch text(src, t) {
-	case ",", ")", "]", "}", ":", "?":
+	case ",", ";", ")", "]", "}", ":", "?":
 		return true
 	}
 	c := src[t.start]
 	if c == '}' && t.end-t.start > 1 {
 		return true // a template's "}…"
 	}
-	return jsStarts(src, t)
+	return syn.asi && jsStarts(src, t)
 }
 
 // dropArrowParamParens writes "(a) => b" as "a => b" (prettier's
-// arrowParens): one parameter, a bare name.
-func dropArrowParamParens(src []byte, toks []ctok) []ctok {
+// arrowParens; in Java "(a) -> b"): one parameter, a bare name.
+func dropArrowParamParens(src []byte, toks []ctok, arrow string) []ctok {
 	var drop []bool
 	for i := 0; i+3 < len(toks); i++ {
-		if isByte(src, toks[i], '(') && isByte(src, toks[i+2], ')') && is(src, toks[i+3], "=>") &&
+		if isByte(src, toks[i], '(') && isByte(src, toks[i+2], ')') && is(src, toks[i+3], arrow) &&
 			toks[i+1].kind == cVerbatim && isIdentByte(src[toks[i+1].start]) && !isDigit(src[toks[i+1].start]) {
 			if drop == nil {
 				drop = make([]bool, len(toks))

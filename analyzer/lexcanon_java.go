@@ -1,0 +1,266 @@
+package analyzer
+
+import "slices"
+
+// Java in the canonical stream: C's rules (the lexer's tokens, numbers by
+// value, trailing commas), and what prettier's Java plugin and
+// google-java-format rewrite without changing what the code does:
+//   - the parentheses that only group a whole expression or restate
+//     precedence, which prettier's plugin adds and removes as it breaks
+//     lines ("return (\n\ta && b\n)", "(a * b) - c", "f(a, (b = c))",
+//     "(x) -> y"), read by the rules of JavaScript's stream
+//     (dropArrowParamParens, dropWholeExprParens, dropPrecedenceParens)
+//     with Java's words;
+//   - string literals joined by +, one literal (google-java-format splits
+//     a long one: "a b" becomes "a" + " b");
+//   - modifiers, in one order ("static abstract" is "abstract static");
+//   - an array declarator's brackets, after its type ("byte b[]" is
+//     "byte[] b");
+//   - ";" a statement separator, left out at either end of a range like
+//     every language's and before "}", and an enum's constants without a
+//     trailing comma before it: prettier writes "A, B,\n;" as "A, B;",
+//     and "A, B; }" as "A, B }".
+
+var javaSyntax = &exprSyntax{
+	notOperand: set("new", "instanceof", "return", "throw", "case", "else", "do", "extends", "implements", "assert", "yield"),
+	startWords: set("return", "throw", "case", "assert", "yield"),
+	stops:      set(",", "?", "->", ":", ";", "::"),
+}
+
+// javaOps are Java's operators of more than one byte but those that start
+// with '>', which stays alone as in JavaScript's stream (jsPunctLen):
+// "List<List<T>>" closes two lists.
+var javaOps = []string{"<<=", "->", "::", "==", "!=", "<=", "&&", "||", "++", "--",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<"}
+
+// canonJava returns the canonical stream of Java source. The lexer writes
+// punctuation a byte a token, and so do shapes: the parenthesis rules read
+// a view with Java's operators put together, and the parentheses they drop
+// there are dropped from the stream.
+func canonJava(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
+	toks := javaSemicolons(src, joinStrings(src, canonC(sc, src, spans, out)))
+	sortModifiers(src, toks)
+	arrayTypesFirst(src, toks)
+	if !parenAfter(src, toks, func(ctok) bool { return true }) {
+		return toks
+	}
+	view := javaOperators(src, toks)
+	n := len(view)
+	kept := dropArrowParamParens(src, view, "->")
+	kept = dropPrecedenceParens(sc, src, dropWholeExprParens(sc, src, kept, javaSyntax), javaSyntax)
+	if len(kept) == n {
+		return toks
+	}
+	drop := make([]bool, len(toks))
+	j := 0
+	for i, t := range toks {
+		for j < len(kept) && kept[j].start < t.start {
+			j++
+		}
+		if (isByte(src, t, '(') || isByte(src, t, ')')) && (j == len(kept) || kept[j].start != t.start) {
+			drop[i] = true
+		}
+	}
+	return compact(toks, drop)
+}
+
+// javaOperators returns a copy of toks with each operator of javaOps, as
+// the lexer writes it (a byte a token, nothing between), in one token.
+func javaOperators(src []byte, toks []ctok) []ctok {
+	view := make([]ctok, 0, len(toks))
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind == cVerbatim && t.end-t.start == 1 && src[t.start] != '>' {
+			n := longestOp(src, int(t.start), javaOps)
+			if last := i + n - 1; n > 1 && last < len(toks) && toks[last].start == t.start+int32(n-1) && toks[last].end == t.start+int32(n) {
+				t.end = toks[last].end
+				i = last
+			}
+		}
+		view = append(view, t)
+	}
+	return view
+}
+
+// joinStrings writes a run of string literals joined by + ("a" + "b",
+// nothing but blanks around each +) as one cJoined token, which spells
+// the literal they make: Java joins them when it compiles. A literal
+// followed by "." (a method's receiver) or ending in an octal escape
+// before a digit ("\1" + "2" is not "\12") ends a run, and one after ")"
+// (a cast's operand) starts none.
+func joinStrings(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	for i := 0; i+2 < len(toks); i++ {
+		if !javaString(src, toks[i]) || (i > 0 && isByte(src, toks[i-1], ')')) {
+			continue
+		}
+		j := i // the last literal of the run
+		for j+2 < len(toks) && isByte(src, toks[j+1], '+') && javaString(src, toks[j+2]) &&
+			onlyBlanks(src[toks[j].end:toks[j+1].start]) && onlyBlanks(src[toks[j+1].end:toks[j+2].start]) &&
+			!octalEnd(src[toks[j].start+1:toks[j].end-1], src[toks[j+2].start+1]) &&
+			(j+3 == len(toks) || !isByte(src, toks[j+3], '.')) {
+			j += 2
+		}
+		if j == i {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		toks[i].end, toks[i].kind = toks[j].end, cJoined
+		for k := i + 1; k <= j; k++ {
+			drop[k] = true
+		}
+		i = j
+	}
+	return compact(toks, drop)
+}
+
+// javaString reports a string literal ("…", not a text block) as the
+// lexer writes it.
+func javaString(src []byte, t ctok) bool {
+	b := src[t.start:t.end]
+	return t.kind == cVerbatim && len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && !(len(b) >= 6 && b[1] == '"' && b[2] == '"')
+}
+
+func onlyBlanks(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' {
+			return false
+		}
+	}
+	return true
+}
+
+// octalEnd reports whether the content of a literal ends with an octal
+// escape that next, the first byte of the following literal's content,
+// would continue.
+func octalEnd(content []byte, next byte) bool {
+	if next < '0' || next > '7' {
+		return false
+	}
+	i := len(content)
+	for i > 0 && len(content)-i < 3 && content[i-1] >= '0' && content[i-1] <= '7' {
+		i--
+	}
+	if i == len(content) || i == 0 || content[i-1] != '\\' {
+		return false
+	}
+	// the backslash escapes only when an even number of backslashes precedes it
+	n := 0
+	for k := i - 2; k >= 0 && content[k] == '\\'; k-- {
+		n++
+	}
+	return n%2 == 0
+}
+
+// appendJoined appends the literal that the literals of b, joined by +,
+// make: their contents between one pair of quotes.
+func appendJoined(buf, b []byte) []byte {
+	buf = append(buf, '"')
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if b[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		buf = append(buf, b[i+1:min(j, len(b))]...)
+		i = j
+	}
+	return append(buf, '"')
+}
+
+// javaModifiers ranks Java's modifiers in the order the language
+// specification recommends, which both formatters write.
+var javaModifiers = map[string]int{"public": 1, "protected": 2, "private": 3, "abstract": 4, "static": 5,
+	"final": 6, "sealed": 7, "transient": 8, "volatile": 9, "synchronized": 10, "native": 11, "strictfp": 12, "default": 13}
+
+// sortModifiers puts each run of modifiers in javaModifiers' order: their
+// order means nothing. Tokens take the positions of the places they move
+// to, so the stream stays ordered by position.
+func sortModifiers(src []byte, toks []ctok) {
+	rank := func(t ctok) int {
+		if t.kind != cVerbatim || !isIdentByte(src[t.start]) {
+			return 0
+		}
+		return javaModifiers[string(src[t.start:t.end])]
+	}
+	byRank := func(a, b ctok) int { return rank(a) - rank(b) }
+	for i := 0; i < len(toks); {
+		j := i
+		for j < len(toks) && rank(toks[j]) > 0 {
+			j++
+		}
+		if run := toks[i:j]; len(run) > 1 && !slices.IsSortedFunc(run, byRank) {
+			pos := make([]int32, len(run))
+			for k := range run {
+				pos[k] = run[k].pos
+			}
+			slices.SortStableFunc(run, byRank)
+			for k := range run {
+				run[k].pos = pos[k]
+			}
+		}
+		i = max(j, i+1)
+	}
+}
+
+// arrayTypesFirst writes a declarator's brackets after its type: "byte
+// b[]" as "byte[] b", "int[] a[]" as "int[][] a". A declarator is a name
+// after a type's end (a name but new, ">" or "]") followed by empty
+// brackets. Tokens take the positions of the places they move to.
+func arrayTypesFirst(src []byte, toks []ctok) {
+	name := func(t ctok) bool { return t.kind == cVerbatim && isIdentByte(src[t.start]) && !isDigit(src[t.start]) }
+	for i := 1; i+2 < len(toks); i++ {
+		p := toks[i-1]
+		typeEnd := (name(p) && !is(src, p, "new")) || isByte(src, p, '>') || isByte(src, p, ']')
+		if !typeEnd || !name(toks[i]) || !isByte(src, toks[i+1], '[') || !isByte(src, toks[i+2], ']') {
+			continue
+		}
+		j := i + 3 // after the brackets
+		for j+1 < len(toks) && isByte(src, toks[j], '[') && isByte(src, toks[j+1], ']') {
+			j += 2
+		}
+		n := toks[i]
+		for k := i; k < j-1; k++ {
+			pos := toks[k].pos
+			toks[k] = toks[k+1]
+			toks[k].pos = pos
+		}
+		n.pos = toks[j-1].pos
+		toks[j-1] = n
+		i = j - 1
+	}
+}
+
+// javaSemicolons marks each ";" a statement separator (cSemi), drops a
+// comma right before one (the trailing comma of an enum's constants) and
+// one right before "}" (the end of an enum's constants with nothing after
+// them; anywhere else, Java needs it).
+func javaSemicolons(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	mark := func(i int) {
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[i] = true
+	}
+	for i, t := range toks {
+		if !isByte(src, t, ';') {
+			continue
+		}
+		toks[i].kind = cSemi
+		if i > 0 && isByte(src, toks[i-1], ',') {
+			mark(i - 1)
+		}
+		if i+1 < len(toks) && isByte(src, toks[i+1], '}') {
+			mark(i)
+		}
+	}
+	return compact(toks, drop)
+}
