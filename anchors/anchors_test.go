@@ -901,3 +901,44 @@ func TestSourceClosedWhileParsing(t *testing.T) {
 	}
 	src.Close() // twice is harmless
 }
+
+// A baseline recorded by a lore whose canonical stream lacked a rule (its
+// shape and sig stand for that older reading here) is compared with its
+// text read as this lore reads it, when Options.Base still holds that
+// text: a formatter's run right after the upgrade is reformatted, not
+// drifted. Without the text, the recorded reading is all there is.
+func TestUpgradedCanonicalReading(t *testing.T) {
+	before := srcOf(t, `
+-- A.java --
+class A {
+    boolean ok(int a, int b) {
+        return (a > 0 && b > 0);
+    }
+}
+`)
+	a := baseline(t, before, "A.java::A::ok")
+	a.Shape, a.Sig = "s2:"+strings.Repeat("0", 64), "s2:"+strings.Repeat("1", 64)
+	after := srcOf(t, `
+-- A.java --
+class A {
+  boolean ok(int a, int b) {
+    return a > 0 && b > 0;
+  }
+}
+`)
+	if r := verify(t, after, anchors.Options{Base: before}, a); r.Status != anchors.Valid || r.Change != anchors.ChangeReformatted {
+		t.Errorf("with the baseline's text: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	if r := verify(t, after, anchors.Options{}, a); r.Status != anchors.Drifted {
+		t.Errorf("without it: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	// A file anchor alike.
+	f := baseline(t, before, "A.java")
+	f.Shape = "s2:" + strings.Repeat("0", 64)
+	if r := verify(t, after, anchors.Options{Base: before}, f); r.Status != anchors.Valid || r.Change != anchors.ChangeReformatted {
+		t.Errorf("file, with the baseline's text: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	if r := verify(t, after, anchors.Options{}, f); r.Status != anchors.Drifted {
+		t.Errorf("file, without it: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+}

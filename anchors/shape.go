@@ -11,8 +11,11 @@ import (
 // shapes, "s2:…" (format 2) since. A baseline is compared with the code
 // read in its own format, so an old baseline verifies exactly as it did;
 // one rewritten by --fix, accept or add gets format 2. When the baseline's
-// text is still in Options.Base, a format 1 anchor is also compared in
-// format 2 there, so that a formatter run does not drift it either.
+// text is still in Options.Base, an anchor whose code changed is also
+// compared with that text as this lore reads it: a format 1 anchor in
+// format 2, and a format 2 anchor recorded before a rule of the canonical
+// stream was added (a formatter's parentheses), so that a formatter run
+// right after an upgrade drifts neither.
 
 // format returns the format of a's shape (of its sig when it has none);
 // 0 when it has neither.
@@ -107,33 +110,36 @@ func (v *Verifier) baseSymbol(ctx context.Context, a Anchor) (analyzer.Symbol, *
 	return analyzer.Symbol{}, nil, false
 }
 
-// upgraded returns a format 1 symbol anchor's baseline in format 2, when
-// Options.Base still holds its text; ok is false otherwise.
+// upgraded returns a symbol anchor's baseline as this lore reads it (in
+// format 2, by the current canonical stream), when Options.Base still
+// holds its text and that reading differs from the recorded one; ok is
+// false otherwise.
 func (v *Verifier) upgraded(ctx context.Context, a Anchor) (shape, sig string, ok bool) {
-	if format(a) != analyzer.ShapeLexical {
-		return "", "", false
-	}
 	s, bf, ok := v.baseSymbol(ctx, a)
 	if !ok || s.Hash != a.Hash {
 		return "", "", false
 	}
-	if s = bf.withShape(s); analyzer.FormatOf(s.Shape) != analyzer.ShapeCanonical {
+	if s = bf.withShape(s); analyzer.FormatOf(s.Shape) != analyzer.ShapeCanonical || (s.Shape == a.Shape && s.Sig == a.Sig) {
 		return "", "", false
 	}
 	return s.Shape, s.Sig, true
 }
 
-// upgradedFile returns a format 1 file anchor's baseline in format 2, when
-// Options.Base still holds the file as it was.
+// upgradedFile returns a file anchor's baseline as this lore reads it,
+// when Options.Base still holds the file as it was and that reading
+// differs from the recorded one.
 func (v *Verifier) upgradedFile(ctx context.Context, a Anchor) (string, bool) {
-	if format(a) != analyzer.ShapeLexical || v.opts.Base == nil || a.Hash == "" {
+	if v.opts.Base == nil || a.Hash == "" {
 		return "", false
 	}
 	bf, err := v.opts.Base.File(ctx, a.Path())
 	if err != nil || bf.Hash != a.Hash || bf.Skipped == "binary" {
 		return "", false
 	}
-	return v.stream(bf, analyzer.ShapeCanonical).Shape(0, 0), true
+	if up := v.stream(bf, analyzer.ShapeCanonical).Shape(0, 0); up != a.Shape {
+		return up, true
+	}
+	return "", false
 }
 
 // shapeTokens returns the tokens of s in cf as a's format reads them,

@@ -554,15 +554,19 @@ func (v *Verifier) compareSymbol(ctx context.Context, a Anchor, f *File, sym ana
 	}
 	shape, sig := v.symbolShape(a, f, sym)
 	baseShape, baseSig := a.Shape, a.Sig
-	if up, upSig, ok := v.upgraded(ctx, a); ok && shape != a.Shape {
-		shape, baseShape, baseSig = v.shapeOf(f, sym), up, upSig
-		sig = func() string { return f.withShape(sym).Sig }
+	if shape != a.Shape {
+		if up, upSig, ok := v.upgraded(ctx, a); ok {
+			shape, baseShape, baseSig = v.shapeOf(f, sym), up, upSig
+			sig = func() string { return f.withShape(sym).Sig }
+		}
 	}
 	switch {
 	case baseShape != "" && shape == baseShape:
 		r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
 	case baseShape != "" && v.regrouped(a, f, sym, baseShape):
 		r.set(Valid, ChangeReformatted, 1, "only formatting changed: the declaration was grouped with others, or taken out of its group")
+	case baseShape != "" && v.splitUp(a, f, sym, baseShape):
+		r.set(Valid, ChangeReformatted, 1, "only formatting changed: the declarations that shared its line were put on lines of their own")
 	case baseSig != "" && sig() != baseSig:
 		r.set(Drifted, ChangeSignatureChanged, 1, "signature changed")
 	default:
@@ -604,6 +608,41 @@ func (v *Verifier) regrouped(a Anchor, f *File, sym analyzer.Symbol, baseShape s
 		other = append([]string{kw}, toks...)
 	}
 	return fm.Shape(other) == baseShape
+}
+
+// splitUp reports whether sym, a field, variable or constant of f, and
+// declarations of the same kind in the same scope written next to it
+// (up to three on either side) have the baseline's shape together: the
+// baseline's lines held them all, and a formatter put each on lines of its
+// own (google-java-format writes "A a; B b;" as two lines). A symbol is
+// whole lines, so its baseline was theirs too.
+func (v *Verifier) splitUp(a Anchor, f *File, sym analyzer.Symbol, baseShape string) bool {
+	if sym.Kind != analyzer.KindField && sym.Kind != analyzer.KindVariable && sym.Kind != analyzer.KindConstant {
+		return false
+	}
+	scope := strings.TrimSuffix(sym.FQName, "::"+sym.Name)
+	var near []analyzer.Symbol // sym's kind in its scope, in line order
+	at := -1
+	for _, s := range f.Symbols {
+		if s.Kind == sym.Kind && strings.TrimSuffix(s.FQName, "::"+s.Name) == scope {
+			if s.FQName == sym.FQName && s.StartLine == sym.StartLine {
+				at = len(near)
+			}
+			near = append(near, s)
+		}
+	}
+	if at < 0 || !slices.IsSortedFunc(near, func(x, y analyzer.Symbol) int { return x.StartLine - y.StartLine }) {
+		return false
+	}
+	st := v.stream(f, format(a))
+	for i := at; i >= max(0, at-3); i-- {
+		for j := at; j < min(len(near), at+4); j++ {
+			if i != j && st.Shape(near[i].StartLine, near[j].EndLine) == baseShape {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // untypedAssign returns the index of the = or := that follows the names
