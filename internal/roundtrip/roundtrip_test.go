@@ -444,6 +444,126 @@ func TestPrettier(t *testing.T) {
 	}
 }
 
+// TestPrettierJava formats a sample of the JDK's own sources (java.base,
+// from the src.zip of a JDK: $LORE_ROUNDTRIP_JDK_SRC or the first JDK
+// under /usr/lib/jvm that has one) with prettier's Java plugin.
+func TestPrettierJava(t *testing.T) {
+	prettier := tool(t, "LORE_ROUNDTRIP_PRETTIER", "prettier")
+	plugin := filepath.Join(npmPackage(t, "prettier-plugin-java"), "dist", "index.mjs")
+	root := jdkSources(t)
+	c := sampleCorpus(root, []string{".java"}, 0, 80)
+	for _, r := range []struct {
+		name string
+		args []string
+	}{
+		{"prettier-plugin-java --print-width 60", []string{"--print-width", "60"}},
+		{"prettier-plugin-java --print-width 140", []string{"--print-width", "140"}},
+	} {
+		t.Run(r.args[1], func(t *testing.T) {
+			args := append([]string{"--no-config", "--log-level", "warn", "--plugin", plugin, "--write"}, r.args...)
+			roundTrip(t, run{name: r.name, corpus: c, format: formatEach(prettier, args...), values: true})
+		})
+	}
+}
+
+// TestGoogleJavaFormat formats the same sample with google-java-format
+// (the jar npm's google-java-format package carries), which needs a JDK
+// of version 21 or later: $LORE_ROUNDTRIP_JAVA, else the newest under
+// /usr/lib/jvm.
+func TestGoogleJavaFormat(t *testing.T) {
+	jars, _ := filepath.Glob(filepath.Join(npmPackage(t, "google-java-format"), "lib", "google-java-format-*-all-deps.jar"))
+	if len(jars) == 0 {
+		t.Skip("no google-java-format jar in its npm package")
+	}
+	java := newJava(t, 21)
+	c := sampleCorpus(jdkSources(t), []string{".java"}, 0, 80)
+	args := []string{"-jar", jars[0], "--replace"}
+	for _, m := range []string{"api", "code", "file", "parser", "tree", "util"} {
+		args = append([]string{"--add-exports=jdk.compiler/com.sun.tools.javac." + m + "=ALL-UNNAMED"}, args...)
+	}
+	for _, r := range []struct {
+		name string
+		args []string
+	}{
+		{"google-java-format", nil},
+		{"google-java-format --aosp", []string{"--aosp"}},
+	} {
+		t.Run(strings.TrimPrefix(r.name, "google-java-format"), func(t *testing.T) {
+			roundTrip(t, run{name: r.name, corpus: c, format: formatEach(java, append(append([]string{}, args...), r.args...)...), values: true})
+		})
+	}
+}
+
+// newJava returns a java command of at least version min.
+func newJava(t *testing.T, min int) string {
+	t.Helper()
+	cands := []string{os.Getenv("LORE_ROUNDTRIP_JAVA")}
+	found, _ := filepath.Glob("/usr/lib/jvm/*/bin/java")
+	cands = append(cands, found...)
+	if p, err := exec.LookPath("java"); err == nil {
+		cands = append(cands, p)
+	}
+	best, bestV := "", 0
+	for _, c := range cands {
+		if c == "" {
+			continue
+		}
+		out, err := exec.Command(c, "-version").CombinedOutput()
+		if err != nil {
+			continue
+		}
+		m := regexp.MustCompile(`version "(\d+)`).FindSubmatch(out)
+		if m == nil {
+			continue
+		}
+		v := 0
+		fmt.Sscan(string(m[1]), &v)
+		if v > bestV {
+			best, bestV = c, v
+		}
+	}
+	if bestV < min {
+		t.Skipf("no JDK %d or later found (set LORE_ROUNDTRIP_JAVA)", min)
+	}
+	return best
+}
+
+// jdkSources unpacks java.base's java/util and java/time from a JDK's
+// src.zip into a directory kept in the round-trip cache.
+func jdkSources(t *testing.T) string {
+	t.Helper()
+	zip := os.Getenv("LORE_ROUNDTRIP_JDK_SRC")
+	if zip == "" {
+		found, _ := filepath.Glob("/usr/lib/jvm/*/lib/src.zip")
+		for _, f := range found {
+			if _, err := os.Stat(f); err == nil {
+				zip = f
+				break
+			}
+		}
+	}
+	if zip == "" {
+		t.Skip("no JDK src.zip under /usr/lib/jvm (apt-get install openjdk-17-source, or set LORE_ROUNDTRIP_JDK_SRC)")
+	}
+	dir := filepath.Join(cacheDir(), "jdk-src")
+	if _, err := os.Stat(filepath.Join(dir, "java.base")); err != nil {
+		tmp, err := os.MkdirTemp(cacheDir(), "jdk-src-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("unzip", "-q", "-o", zip, "java.base/java/util/*", "java.base/java/time/*", "-d", tmp).CombinedOutput()
+		if err != nil {
+			os.RemoveAll(tmp)
+			t.Skipf("unzip %s: %v %s", zip, err, tail(out, 3))
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			os.RemoveAll(tmp)
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "java.base")
+}
+
 // pythonStdlib returns the standard library of the Python that runs
 // black.
 func pythonStdlib(t *testing.T, black string) string {
