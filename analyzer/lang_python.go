@@ -29,11 +29,7 @@ func pyStmt(w *walker, c *node, scope []string, inClass, inFunc bool) {
 		if inFunc {
 			return
 		}
-		a := c.NamedChild(0)
-		if a == nil || w.typ(a) != "assignment" {
-			return
-		}
-		left := a.ChildByFieldName("left")
+		a, left := pyAssignment(w, c)
 		if left == nil || w.typ(left) != "identifier" {
 			return
 		}
@@ -51,15 +47,31 @@ func pyStmt(w *walker, c *node, scope []string, inClass, inFunc bool) {
 		importsPython(w, "py.from", c)
 	case "future_import_statement":
 		importsPython(w, "py.future", c)
-	case "block", "ERROR": // look into error recovery nodes for what survived
-		pyBlock(w, c, scope, inClass, inFunc)
-	case "if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "match_statement":
-		pyBlock(w, c, scope, inClass, inFunc)
 	default:
-		if strings.HasSuffix(t, "_clause") {
+		if pyCompound(t) {
 			pyBlock(w, c, scope, inClass, inFunc)
 		}
 	}
+}
+
+// pyAssignment returns the assignment statement c is and its target, nil
+// when c is none.
+func pyAssignment(w *walker, c *node) (a, left *node) {
+	if a = c.NamedChild(0); a == nil || w.typ(a) != "assignment" {
+		return nil, nil
+	}
+	return a, a.ChildByFieldName("left")
+}
+
+// pyCompound reports the node types whose statements are in the scope
+// that holds them: blocks, compound statements and their clauses, and
+// error recovery nodes (for what survived).
+func pyCompound(t string) bool {
+	switch t {
+	case "block", "ERROR", "if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "match_statement":
+		return true
+	}
+	return strings.HasSuffix(t, "_clause")
 }
 
 func pyDef(w *walker, d, rng *node, scope []string, inClass bool) {
@@ -113,11 +125,7 @@ func pyInstanceFields(w *walker, body *node, scope []string, from int) {
 		w.eachNamed(n, func(c *node) {
 			switch t := w.typ(c); t {
 			case "expression_statement":
-				a := c.NamedChild(0)
-				if a == nil || w.typ(a) != "assignment" {
-					return
-				}
-				left := a.ChildByFieldName("left")
+				a, left := pyAssignment(w, c)
 				if left == nil || w.typ(left) != "attribute" {
 					return
 				}
@@ -129,10 +137,8 @@ func pyInstanceFields(w *walker, body *node, scope []string, from int) {
 					seen[name] = true
 					w.emit(scope, name, KindField, c, a.ChildByFieldName("right"))
 				}
-			case "block", "ERROR", "if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "match_statement":
-				assigned(c, self)
 			default:
-				if strings.HasSuffix(t, "_clause") {
+				if pyCompound(t) {
 					assigned(c, self)
 				}
 			}
