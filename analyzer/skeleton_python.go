@@ -111,7 +111,7 @@ func pySkeleton(_ string, src, buf []byte, q *squeezed) (out []byte, ok bool) {
 }
 
 // pyKeepInitAttrs keeps, in each __init__ defined directly in a class, the
-// lines that mention an attribute of its first parameter ("self.x =",
+// lines that may assign an attribute of its first parameter ("self.x =",
 // "self.x: T", "if a: self.x = a"): the walker reads the attributes
 // assigned there as the class's fields. Keeping a few more lines than it
 // reads costs nothing but their parse.
@@ -139,20 +139,29 @@ func pyKeepInitAttrs(src []byte, lines []pyLine) {
 		if len(stack) == 0 {
 			continue
 		}
-		if self := stack[len(stack)-1].self; self != nil && pyMentions(line, self) {
+		if self := stack[len(stack)-1].self; self != nil && pyAssigns(line, self) {
 			l.keep = true
 		}
 	}
 }
 
-// pyMentions reports whether line has name followed by a dot.
-func pyMentions(line, name []byte) bool {
+// pyAssigns reports whether line may assign an attribute of name: it
+// has name, a dot and an identifier followed by "=" (not "==") or ":".
+func pyAssigns(line, name []byte) bool {
 	for {
 		i := bytes.Index(line, name)
 		if i < 0 {
 			return false
 		}
-		if line = line[i+len(name):]; len(line) > 0 && line[0] == '.' {
+		if line = line[i+len(name):]; len(line) == 0 || line[0] != '.' {
+			continue
+		}
+		attr, rest := pyWord(line[1:])
+		if len(attr) == 0 {
+			continue
+		}
+		rest = bytes.TrimLeft(rest, " \t\\\r\n")
+		if len(rest) > 0 && (rest[0] == ':' || rest[0] == '=' && (len(rest) == 1 || rest[1] != '=')) {
 			return true
 		}
 	}
