@@ -32,7 +32,7 @@
 // function bodies and literals left out (struct and interface bodies
 // stay); Python's keeps everything but the statements inside functions
 // that define, decorate and import nothing (and, in a class's __init__,
-// mention no attribute of its first parameter: the attributes it assigns
+// assign no attribute of its first parameter: the attributes it assigns
 // are the class's fields). Syntax errors inside left-out
 // code are therefore not reported: a Diagnostic means the declarations
 // themselves are damaged. Other languages are parsed whole.
