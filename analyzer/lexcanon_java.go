@@ -24,7 +24,7 @@ import "slices"
 var javaSyntax = &exprSyntax{
 	notOperand: set("new", "instanceof", "return", "throw", "case", "else", "do", "extends", "implements", "assert", "yield"),
 	startWords: set("return", "throw", "case", "assert", "yield"),
-	stops:      set(",", "?", "->", ":", ";", "::"),
+	stops:      set(",", "?", "->", ":", ";", "::", "switch"),
 }
 
 // javaOps are Java's operators of more than one byte but those that start

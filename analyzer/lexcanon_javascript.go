@@ -773,7 +773,10 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax)
 				if (top < pl || (top == pl && pl != 2 && pl != 3)) || mix(pl) || pl == 12 {
 					continue
 				}
-			} else if !jsExprStart(src, toks, o-1, syn) && !(top == 13 && prefixBefore(src, toks, o, syn)) {
+			} else if !jsExprStart(src, toks, o-1, syn) && !(top == 13 && prefixBefore(src, toks, o, syn)) &&
+				!(top == 13 && !syn.asi && isByte(src, toks[o-1], ')') && !signed(src, toks[o+1])) {
+				// (Java: after a cast, "(T) (x.y())" is "(T) x.y()" but
+				// for a signed operand: "(T) -x" may be a subtraction)
 				continue
 			}
 			// right: an operator, or the end of the expression
@@ -786,7 +789,10 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax)
 					if top < pr || mix(pr) || top == 12 || (top == 13 && pr == 12) { // "(-x) ** 2"
 						continue
 					}
-				} else if pr < 0 || !jsExprEnd(src, toks[c+1], syn) {
+				} else if pr < 0 || !jsExprEnd(src, toks[c+1], syn) &&
+					!(top == 13 && !syn.asi && isByte(src, toks[c+1], '.') && javaPrimary(src, toks[o+1])) {
+					// (Java: a primary's member, "(new T()).m()" is "new
+					// T().m()"; not a cast's or a prefix operation's)
 					continue
 				}
 			}
@@ -854,6 +860,19 @@ func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int, syn *exprSyntax
 func prefixOp(src []byte, t ctok, syn *exprSyntax) bool {
 	return is(src, t, "!") || is(src, t, "~") || is(src, t, "-") || is(src, t, "+") ||
 		is(src, t, "++") || is(src, t, "--") || has(syn.prefix, src, t)
+}
+
+// signed reports a sign or an increment, which after a parenthesised
+// Java type may be a binary operator.
+func signed(src []byte, t ctok) bool {
+	return is(src, t, "-") || is(src, t, "+") || is(src, t, "++") || is(src, t, "--")
+}
+
+// javaPrimary reports whether a group without a binary operator whose
+// first token is t is a Java primary (a name, a literal, a call, new),
+// not a cast or a prefix operation: "." after it binds to all of it.
+func javaPrimary(src []byte, t ctok) bool {
+	return !isByte(src, t, '(') && !prefixOp(src, t, javaSyntax)
 }
 
 // prefixBefore reports a prefix operator just before toks[o]: one that
@@ -941,6 +960,9 @@ func jsBinaryOp(src []byte, toks []ctok, k int) (prec, n int) {
 // jsBinaryOpBefore returns the precedence of a binary operator that ends
 // just before toks[o], and its length in tokens.
 func jsBinaryOpBefore(src []byte, toks []ctok, o int, syn *exprSyntax) (prec, n int) {
+	if o >= 3 && isByte(src, toks[o-1], '=') && comparisonEq(src, toks, o-1) && jsOperandEnd(src, toks[o-3], syn) {
+		return 8, 2 // ">=", written as its two bytes
+	}
 	for k := o - 1; k >= 0 && k >= o-3; k-- {
 		p, m := jsBinaryOp(src, toks, k)
 		if m > 0 && k+m == o {
