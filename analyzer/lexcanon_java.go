@@ -51,15 +51,23 @@ func canonJava(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	if len(kept) == n {
 		return toks
 	}
+	// Parentheses are never reordered (sortModifiers, arrayTypesFirst move
+	// names and brackets): those kept are in order in both.
+	paren := func(t ctok) bool { return isByte(src, t, '(') || isByte(src, t, ')') }
 	drop := make([]bool, len(toks))
 	j := 0
 	for i, t := range toks {
-		for j < len(kept) && kept[j].start < t.start {
+		if !paren(t) {
+			continue
+		}
+		for j < len(kept) && !paren(kept[j]) {
 			j++
 		}
-		if (isByte(src, t, '(') || isByte(src, t, ')')) && (j == len(kept) || kept[j].start != t.start) {
-			drop[i] = true
+		if j < len(kept) && kept[j].start == t.start {
+			j++
+			continue
 		}
+		drop[i] = true
 	}
 	return compact(toks, drop)
 }
