@@ -270,6 +270,11 @@ func NewTable() *Table {
 			// ts1: a constructor's parameter properties are fields
 			l.version += "+ts1"
 		}
+		if l.Name == "javascript" || l.Name == "typescript" || l.Name == "tsx" {
+			// d1: the names of a declaration written a line each have
+			// their own lines
+			l.version += "+d1"
+		}
 		if l.tags {
 			// t1: a value declared after code on its line (a
 			// constructor's parameter) takes no comment above that line

@@ -103,6 +103,19 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 		if n.Child(0) != nil && w.typ(n.Child(0)) == "const" {
 			kind = KindConstant
 		}
+		// A declaration of several names, each after the first on a line
+		// of its own ("var\n\ta = …,\n\tb = …;"), gives each its own
+		// lines: an edit of one is not an edit of the others. Otherwise
+		// each has the declaration's.
+		var ds []*node
+		split := true
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			if d := n.NamedChild(i); w.typ(d) == "variable_declarator" {
+				split = split && (len(ds) == 0 || w.startsLine(d))
+				ds = append(ds, d)
+			}
+		}
+		split = split && len(ds) > 1
 		w.eachNamed(n, func(d *node) {
 			if w.typ(d) != "variable_declarator" {
 				return
@@ -121,7 +134,18 @@ func jsDecl(w *walker, n, rng *node, scope []string) {
 					k, body = KindClass, v.ChildByFieldName("body")
 				}
 			}
-			w.emit(scope, w.text(name), k, rng, body)
+			if split {
+				start, end := w.startOf(d), endLine(d)
+				if d.Equal(ds[0]) {
+					start = w.startOf(rng)
+				}
+				if d.Equal(ds[len(ds)-1]) {
+					end = endLine(rng)
+				}
+				w.emitAt(scope, w.text(name), k, start, end, body)
+			} else {
+				w.emit(scope, w.text(name), k, rng, body)
+			}
 			if inner, ok := w.nest(scope, w.text(name)); ok {
 				jsMembers(w, v, inner)
 			}

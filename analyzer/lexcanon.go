@@ -36,6 +36,8 @@ const (
 	cSemi                  // a statement separator, written or implied
 	cDefine                // Go: ":=" for the "=" of "var x = y"
 	cJoined                // Java: "a" + "b", string literals joined by +: "ab" (see appendJoined)
+	cRegexp                // JavaScript: a regular expression literal, its flags in order (see appendRegexp)
+	cKey                   // JavaScript: a quoted property key that needs no quotes: its content
 )
 
 // langCode selects the number rules of a language.
@@ -104,6 +106,10 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return appendPyString(buf, src[t.start:t.end])
 	case cJoined:
 		return appendJoined(buf, src[t.start:t.end])
+	case cRegexp:
+		return appendRegexp(buf, src[t.start:t.end])
+	case cKey:
+		return append(buf, src[t.start+1:t.end-1]...)
 	case cNewline:
 		return append(buf, "\x01nl"...)
 	case cIndent:

@@ -1,5 +1,10 @@
 package analyzer
 
+import (
+	"bytes"
+	"slices"
+)
+
 // JavaScript and TypeScript in the canonical stream (docs/fingerprints.md):
 // a lexer that knows regular expressions and template substitutions, then
 // semicolons as automatic semicolon insertion reads them, trailing commas
@@ -35,6 +40,7 @@ func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 		// bracket) is an element, not a trailing comma.
 		return comma > 0 && (isByte(src, cs[comma-1], ',') || isOpener(src, cs[comma-1]))
 	})
+	unquoteKeys(src, cs)
 	cs = dropJSTypeArgCommas(src, cs)
 	cs = dropDoubleParens(sc, src, cs, nil)
 	cs = dropArrowParamParens(src, cs, "=>")
@@ -146,7 +152,7 @@ func lexJS(src []byte) []jtok {
 			continue
 		case c == '/' && jsRegexAllowed(src, toks, i):
 			if j, ok := jsRegexLiteralEnd(src, i); ok {
-				add(i, j, cVerbatim, jLiteral)
+				add(i, j, cRegexp, jLiteral)
 				i = j
 				continue
 			}
@@ -221,6 +227,61 @@ func jsRegexAllowed(src []byte, toks []jtok, i int) bool {
 		return int(t.end) != i
 	}
 	return true
+}
+
+// unquoteKeys marks the quoted keys of object literals and type members
+// that need no quotes, a name or a decimal integer ({"delete": f, "0":
+// x}), as their content (cKey): prettier's quoteProps writes them bare
+// when all can be. The key is "{" or "," before, ":" after; a content with
+// a backslash is left as written.
+func unquoteKeys(src []byte, toks []ctok) {
+	for i := 1; i+1 < len(toks); i++ {
+		t := toks[i]
+		if t.kind != cQuoted || t.end-t.start < 2 || src[t.end-1] != src[t.start] ||
+			!isByte(src, toks[i+1], ':') || !(isByte(src, toks[i-1], '{') || isByte(src, toks[i-1], ',')) {
+			continue
+		}
+		if b := src[t.start+1 : t.end-1]; bareKey(b) {
+			toks[i].kind = cKey
+		}
+	}
+}
+
+// bareKey reports an identifier of ASCII letters, digits, "_" and "$", or
+// a decimal integer without leading zeros.
+func bareKey(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	if isDigit(b[0]) {
+		if b[0] == '0' && len(b) > 1 {
+			return false
+		}
+		for _, c := range b {
+			if !isDigit(c) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, c := range b {
+		if !(c == '_' || c == '$' || isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// appendRegexp appends the regular expression literal b with its flags
+// in order ("/a/mg" is "/a/gm", as prettier writes it): their order means
+// nothing.
+func appendRegexp(buf, b []byte) []byte {
+	k := bytes.LastIndexByte(b, '/')
+	buf = append(buf, b[:k+1]...)
+	n := len(buf)
+	buf = append(buf, b[k+1:]...)
+	slices.Sort(buf[n:])
+	return buf
 }
 
 // jsRegexLiteralEnd returns the end of the regular expression at src[i] (with its
@@ -560,7 +621,8 @@ func jsEnds(src []byte, toks []jtok, i int, headClose []bool) bool {
 		if i > 0 && (is(src, toks[i-1].ctok, ".") || is(src, toks[i-1].ctok, "?.")) {
 			return true // a property name
 		}
-		return !jsKeepsSemicolon(text(src, t.ctok))
+		w := text(src, t.ctok)
+		return !jsKeepsSemicolon(w) || jsPlainName(src, toks, i, w)
 	case jPunct:
 		switch text(src, t.ctok) {
 		case ")":
@@ -570,6 +632,43 @@ func jsEnds(src []byte, toks []jtok, i int, headClose []bool) bool {
 		case "!": // TypeScript's non-null assertion "x!"
 			return i > 0 && jsEnds(src, toks, i-1, headClose) && toks[i-1].end == t.start
 		}
+	}
+	return false
+}
+
+// jsPlainName reports whether w, one of TypeScript's contextual words at
+// toks[i], can only be a name there, what follows (past a written ";")
+// beginning no construct of its: "type\nfunction f() {}" and
+// "this.type = type\nthis.n = 1" end with the variable type, while
+// "type\nX = 1" is a type alias.
+func jsPlainName(src []byte, toks []jtok, i int, w string) bool {
+	k := i + 1
+	if k < len(toks) && is(src, toks[k].ctok, ";") {
+		k++
+	}
+	at := func(j int) *jtok {
+		if j < len(toks) {
+			return &toks[j]
+		}
+		return nil
+	}
+	n := at(k)
+	switch w {
+	case "type": // type X = …, type X<T> = …
+		n2 := at(k + 1)
+		return n == nil || n.class != jName || n2 == nil || !(is(src, n2.ctok, "=") || is(src, n2.ctok, "<"))
+	case "namespace", "module": // namespace a.b {, module "m" {
+		if n == nil || (n.class != jName && n.class != jLiteral) {
+			return true
+		}
+		for k+2 < len(toks) && is(src, toks[k+1].ctok, ".") && toks[k+2].class == jName {
+			k += 2
+		}
+		return k+1 >= len(toks) || !is(src, toks[k+1].ctok, "{")
+	case "global": // declare global {
+		return n == nil || !is(src, n.ctok, "{")
+	case "let": // let x, let [a], let {a}
+		return n == nil || !(n.class == jName || is(src, n.ctok, "[") || is(src, n.ctok, "{"))
 	}
 	return false
 }
@@ -773,7 +872,7 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax)
 				if (top < pl || (top == pl && pl != 2 && pl != 3)) || mix(pl) || pl == 12 {
 					continue
 				}
-			} else if !jsExprStart(src, toks, o-1, syn) && !(top == 13 && prefixBefore(src, toks, o, syn)) &&
+			} else if !jsExprStart(src, toks, o-1, syn) && !(top >= 13 && prefixBefore(src, toks, o, syn)) &&
 				!(top == 13 && !syn.asi && isByte(src, toks[o-1], ')') && !signed(src, toks[o+1])) {
 				// (Java: after a cast, "(T) (x.y())" is "(T) x.y()" but
 				// for a signed operand: "(T) -x" may be a subtraction)
@@ -789,10 +888,11 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax)
 					if top < pr || mix(pr) || top == 12 || (top == 13 && pr == 12) { // "(-x) ** 2"
 						continue
 					}
-				} else if pr < 0 || !jsExprEnd(src, toks[c+1], syn) &&
-					!(top == 13 && !syn.asi && isByte(src, toks[c+1], '.') && javaPrimary(src, toks[o+1])) {
-					// (Java: a primary's member, "(new T()).m()" is "new
-					// T().m()"; not a cast's or a prefix operation's)
+				} else if pr < 0 || !jsExprEnd(src, toks[c+1], syn) && !(isByte(src, toks[c+1], '.') &&
+					(top == 14 || top == 13 && !syn.asi && javaPrimary(src, toks[o+1]))) {
+					// (a primary's member: "(f()).m()" is "f().m()", in
+					// Java "(new T()).m()" is "new T().m()"; not a cast's
+					// or a prefix operation's)
 					continue
 				}
 			}
@@ -844,6 +944,9 @@ func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int, syn *exprSyntax
 		logical = logical || p == 2 || p == 3
 		k += n - 1
 	}
+	if top == 100 && syn.asi && jsPrimaryGroup(src, toks, o, c, match) {
+		return 14, false, false, true // a name, a literal, a call, a member: tighter than anything
+	}
 	if top == 100 && (prefixOp(src, toks[o+1], syn) || (!syn.asi && !primitiveType(src, toks[o+1:c]))) {
 		// a prefix operator's operation, and in Java any other operand
 		// (a name, a call, a cast): tighter than any binary operator.
@@ -880,6 +983,29 @@ func javaPrimary(src []byte, t ctok) bool {
 func prefixBefore(src []byte, toks []ctok, o int, syn *exprSyntax) bool {
 	k := o - 1
 	return prefixOp(src, toks[k], syn) && (k == 0 || !jsOperandEnd(src, toks[k-1], syn))
+}
+
+// jsPrimaryGroup reports whether the group toks[o..c], holding no binary
+// operator, is a JavaScript primary or member expression that a "." after
+// it would take whole: not an object literal (a block without the
+// parentheses), a type assertion ("<T>x"), new without arguments ("(new
+// F).m" is not "new F.m"), a prefix operation, or an optional chain
+// ("(a?.b).c" throws where "a?.b.c" does not).
+func jsPrimaryGroup(src []byte, toks []ctok, o, c int, match []int) bool {
+	first := toks[o+1]
+	if isByte(src, first, '{') || isByte(src, first, '<') || is(src, first, "new") || prefixOp(src, first, jsSyntax) {
+		return false
+	}
+	for k := o + 1; k < c; k++ {
+		if m := match[k]; m > k {
+			k = m
+			continue
+		}
+		if is(src, toks[k], "?.") {
+			return false
+		}
+	}
+	return true
 }
 
 // primitiveType reports whether toks spell a Java primitive type or an
@@ -982,7 +1108,7 @@ func jsBinaryOpBefore(src []byte, toks []ctok, o int, syn *exprSyntax) (prec, n 
 // operator word), a literal, a closing bracket.
 func jsOperandEnd(src []byte, t ctok, syn *exprSyntax) bool {
 	switch t.kind {
-	case cNumber, cQuoted, cJoined:
+	case cNumber, cQuoted, cJoined, cRegexp:
 		return true
 	case cVerbatim:
 	default:
@@ -994,9 +1120,6 @@ func jsOperandEnd(src []byte, t ctok, syn *exprSyntax) bool {
 	}
 	if c == '`' || (c == '}' && t.end-t.start > 1) {
 		return src[t.end-1] == '`' // a template's end
-	}
-	if c == '/' && t.end-t.start > 1 && src[t.start+1] != '=' {
-		return true // a regular expression
 	}
 	if isIdentByte(c) || c == '#' {
 		return !has(syn.notOperand, src, t)

@@ -16,7 +16,8 @@ import (
 // TypeScript compiler API. Normalisations: class members are methods,
 // constructors, accessors and properties; interface members only method
 // signatures; module-level variables one per declared identifier with the
-// statement's lines; anonymous default exports are named "default";
+// statement's lines (several names, each after the first on a line of its
+// own: lines of their own); anonymous default exports are named "default";
 // `declare global` blocks are transparent. Methods defined in object
 // literals are members of the variable or assignment target that holds
 // the literal (or the call that takes it): x::m for `const x = { m() {} }`,
@@ -37,11 +38,12 @@ for (const rel of files) {
   const lines = text.split('\n');
   const out = [];
   const isComment = (s) => { s = s.trim(); return s.startsWith('//') || s.startsWith('/*') || s.startsWith('*'); };
-  function add(scope, name, node) {
-    const hi = lineOf(sf, node.getStart(sf));
-    let lo = lineOf(sf, node.getStart(sf, true));
+  function add(scope, name, node) { addSpan(scope, name, node, node); }
+  function addSpan(scope, name, from, to) {
+    const hi = lineOf(sf, from.getStart(sf));
+    let lo = lineOf(sf, from.getStart(sf, true));
     while (lo > 1 && isComment(lines[lo - 2])) lo--;
-    out.push([[rel, ...scope, name].join('::'), Math.min(lo, hi), hi, lineOf(sf, node.end)]);
+    out.push([[rel, ...scope, name].join('::'), Math.min(lo, hi), hi, lineOf(sf, to.end)]);
   }
   const ownLine = (n) => { const s = n.getStart(sf); const ls = text.lastIndexOf('\n', s - 1) + 1; return text.slice(ls, s).trim() === ''; };
   const nameOf = (n) => n.name ? (ts.isComputedPropertyName(n.name) ? n.name.getText(sf).split(/\s+/).join(' ') : (n.name.text !== undefined ? n.name.text : n.name.getText(sf))) : 'default';
@@ -68,7 +70,17 @@ for (const rel of files) {
         add(scope, name, s);
         if (body && body.statements) stmts([...scope, name], body.statements);
       } else if (ts.isVariableStatement(s)) {
-        for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) { add(scope, d.name.text, s); literal([...scope, d.name.text], d.initializer); }
+        // lore's policy: several names, each after the first on a line of
+        // its own, have their own lines (the first from the statement's
+        // start, the last to its end); otherwise each the statement's.
+        const ds = s.declarationList.declarations;
+        const split = ds.length > 1 && ds.slice(1).every(ownLine);
+        ds.forEach((d, i) => {
+          if (!ts.isIdentifier(d.name)) return;
+          if (split) addSpan(scope, d.name.text, i === 0 ? s : d, i === ds.length - 1 ? s : d);
+          else add(scope, d.name.text, s);
+          literal([...scope, d.name.text], d.initializer);
+        });
       } else if (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
         assign(scope, s, s.expression);
       } else if (ts.isExpressionStatement(s)) {

@@ -610,12 +610,16 @@ func (v *Verifier) regrouped(a Anchor, f *File, sym analyzer.Symbol, baseShape s
 	return fm.Shape(other) == baseShape
 }
 
+// splitReach is how many declarations on either side splitUp joins.
+const splitReach = 16
+
 // splitUp reports whether sym, a field, variable or constant of f, and
 // declarations of the same kind in the same scope written next to it
-// (up to three on either side) have the baseline's shape together: the
-// baseline's lines held them all, and a formatter put each on lines of its
-// own (google-java-format writes "A a; B b;" as two lines). A symbol is
-// whole lines, so its baseline was theirs too.
+// (up to splitReach on either side) have the baseline's shape together:
+// the baseline's lines held them all, and a formatter put each on lines
+// of its own (google-java-format writes "A a; B b;" as two lines,
+// prettier "var a, b, c;" as a name a line). A symbol is whole lines, so
+// its baseline was theirs too.
 func (v *Verifier) splitUp(a Anchor, f *File, sym analyzer.Symbol, baseShape string) bool {
 	if sym.Kind != analyzer.KindField && sym.Kind != analyzer.KindVariable && sym.Kind != analyzer.KindConstant {
 		return false
@@ -635,8 +639,8 @@ func (v *Verifier) splitUp(a Anchor, f *File, sym analyzer.Symbol, baseShape str
 		return false
 	}
 	st := v.stream(f, format(a))
-	for i := at; i >= max(0, at-3); i-- {
-		for j := at; j < min(len(near), at+4); j++ {
+	for i := at; i >= max(0, at-splitReach); i-- {
+		for j := at; j < min(len(near), at+splitReach+1); j++ {
 			if i != j && st.Shape(near[i].StartLine, near[j].EndLine) == baseShape {
 				return true
 			}

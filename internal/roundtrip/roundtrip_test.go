@@ -444,6 +444,16 @@ func TestPrettier(t *testing.T) {
 	}
 }
 
+// TestPrettierJQuery formats jQuery's sources, which prettier never
+// formatted (its own style: tabs, spaces inside parentheses, a name a line
+// in long declarations), with prettier's defaults.
+func TestPrettierJQuery(t *testing.T) {
+	prettier := tool(t, "LORE_ROUNDTRIP_PRETTIER", "prettier")
+	c := sampleCorpus(filepath.Join(npmPackage(t, "jquery"), "src"), []string{".js"}, 0, 200)
+	args := []string{"--no-config", "--log-level", "warn", "--write"}
+	roundTrip(t, run{name: "prettier (jQuery)", corpus: c, format: formatEach(prettier, args...), values: true})
+}
+
 // TestPrettierJava formats a sample of the JDK's own sources (java.base,
 // from the src.zip of a JDK: $LORE_ROUNDTRIP_JDK_SRC or the first JDK
 // under /usr/lib/jvm that has one) with prettier's Java plugin.
