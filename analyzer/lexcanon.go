@@ -74,7 +74,7 @@ func canonTokens(sc *scratch, lang string, src []byte, spans []span, out []ctok)
 	case "java":
 		return canonJava(sc, src, spans, out)
 	case "c":
-		return canonC(sc, src, spans, out)
+		return canonCLang(sc, src, spans, out)
 	}
 	if r := rulesFor(lang); r != nil {
 		return canonRules(sc, r, src, out)

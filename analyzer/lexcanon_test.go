@@ -84,6 +84,13 @@ func TestCanonicalFormatting(t *testing.T) {
 		{"typescript", "x = a >= (b & c)", "x = a >= b & c", false, "the = of >= is no assignment"},
 		{"typescript", "x >>= (b & c)", "x >>= b & c", true, "the right side of >>="},
 
+		// C: clang-format
+		{"c", "#define M(a) \\\n  f(a); g(a)", "#define M(a) f(a); \\\n  g(a)", true, "a macro's line continuations"},
+		{"c", "#define M(a) f(a); g(a)", "#define M(a) f(a); \\\n  h(a)", false, "a macro's statement"},
+		{"c", "s = \"a b\";", "s = \"a \"\n    \"b\";", true, "a string literal split"},
+		{"c", "s = \"\\x12\";", "s = \"\\x1\" \"2\";", false, "a hexadecimal escape is not continued"},
+		{"c", "s = \"ab\";", "s = \"a\" \"c\";", false, "a joined literal's content"},
+
 		// Java: prettier's Java plugin
 		{"java", "return (\n  a && b\n);", "return a && b;", true, "parentheses around a return value"},
 		{"java", "long x = (A * 5L) - (B * 3L);", "long x = A * 5L - (B * 3L);", true, "prettier-java's clarifying parentheses"},

@@ -2,15 +2,14 @@
 // hundreds of functions, methods, classes and fields of real code, runs a
 // real formatter over the files (gofmt and gofumpt, prettier, black,
 // rustfmt, prettier's Java plugin and google-java-format, clang-format for
-// C and C++, each with settings other than the code's own) and checks that
-// every anchor still verifies, unchanged or reformatted. It holds tests
-// only.
+// C, each with settings other than the code's own) and checks that every
+// anchor still verifies, unchanged or reformatted. It holds tests only.
 //
 // The formatters and corpora come from the machine: .ci/run installs them
-// (Debian's black, clang-format, librust-*-dev crates and a JDK's
-// sources; prettier, its Java plugin, google-java-format's jar and npm
-// packages that ship TypeScript sources; gofumpt from the Go module proxy) and names them in
-// LORE_ROUNDTRIP_* variables; a test whose formatter or corpus is missing
-// skips and says why. The C and C++ corpora are go-tree-sitter's C (from
-// the module cache) and libstdc++'s headers (Debian's libstdc++-*-dev).
+// (Debian's black, clang-format, librust-*-dev crates and a JDK's sources;
+// prettier, its Java plugin, google-java-format's jar and npm packages
+// that ship JavaScript and TypeScript sources; gofumpt from the Go module
+// proxy) and names them in LORE_ROUNDTRIP_* variables; a test whose
+// formatter or corpus is missing skips and says why. The C corpus is
+// go-tree-sitter's, from the module cache.
 package roundtrip
