@@ -42,11 +42,13 @@ func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 	})
 	unquoteKeys(src, cs)
 	cs = dropJSTypeArgCommas(src, cs)
+	cs = dropNewParens(sc, src, cs)
 	cs = dropDoubleParens(sc, src, cs, nil)
 	cs = dropArrowParamParens(src, cs, "=>")
 	cs = dropWholeExprParens(sc, src, cs, jsSyntax)
 	cs = dropUnionMemberParens(sc, src, cs)
-	return dropPrecedenceParens(sc, src, cs, jsSyntax)
+	cs = dropPrecedenceParens(sc, src, cs, jsSyntax)
+	return dropIIFEParens(sc, src, cs)
 }
 
 // exprSyntax is what the parenthesis rules (dropWholeExprParens,
@@ -227,6 +229,97 @@ func jsRegexAllowed(src []byte, toks []jtok, i int) bool {
 		return int(t.end) != i
 	}
 	return true
+}
+
+// dropNewParens writes "new X()" as "new X" (prettier writes the empty
+// arguments): X a name, a dotted path or a parenthesised expression, and
+// nothing after the arguments that would bind to them rather than to the
+// new object's ("new X().y" is not "new X.y", nor "new X()[0]" "new
+// X[0]", nor "new X()()" "new X()").
+func dropNewParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	var drop []bool
+	var match []int
+	for i := 0; i+2 < len(toks); i++ {
+		if !is(src, toks[i], "new") || (i > 0 && (isByte(src, toks[i-1], '.') || is(src, toks[i-1], "?."))) {
+			continue
+		}
+		k := i + 1 // the constructor's last token
+		switch {
+		case isByte(src, toks[k], '('):
+			if match == nil {
+				match = sc.brackets(src, toks)
+			}
+			if k = match[k]; k < 0 {
+				continue
+			}
+		case toks[k].kind == cVerbatim && isIdentByte(src[toks[k].start]) && !isDigit(src[toks[k].start]):
+			for k+2 < len(toks) && isByte(src, toks[k+1], '.') && toks[k+2].kind == cVerbatim && isIdentByte(src[toks[k+2].start]) {
+				k += 2
+			}
+		default:
+			continue
+		}
+		if k+2 >= len(toks) || !isByte(src, toks[k+1], '(') || !isByte(src, toks[k+2], ')') {
+			continue
+		}
+		if k+3 < len(toks) {
+			n := toks[k+3]
+			if isByte(src, n, '.') || is(src, n, "?.") || isByte(src, n, '[') || isByte(src, n, '(') ||
+				(n.kind == cVerbatim && src[n.start] == '`') {
+				continue
+			}
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[k+1], drop[k+2] = true, true
+	}
+	return compact(toks, drop)
+}
+
+// dropIIFEParens writes "x = (function () {…})()" as "x = function ()
+// {…}()" (prettier wraps a function expression called where it is
+// written): the group holds one function expression, a call follows,
+// and an expression starts before it (at a statement's start the
+// function would be a declaration).
+func dropIIFEParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	var drop []bool
+	var match []int
+	for o := 1; o+1 < len(toks); o++ {
+		if !isByte(src, toks[o], '(') || !is(src, toks[o+1], "function") {
+			continue
+		}
+		p := toks[o-1]
+		if p.kind == cSemi || isByte(src, p, ';') || isByte(src, p, ':') || !jsExprStart(src, toks, o-1, jsSyntax) {
+			continue
+		}
+		if match == nil {
+			match = sc.brackets(src, toks)
+		}
+		c := match[o]
+		if c < 0 || c+1 >= len(toks) || !isByte(src, toks[c+1], '(') || !isByte(src, toks[c-1], '}') {
+			continue
+		}
+		// the body's "{" is the first brace at the group's top level
+		body := -1
+		for k := o + 2; k < c; k++ {
+			if isByte(src, toks[k], '{') {
+				body = k
+				break
+			}
+			if m := match[k]; m > k {
+				k = m
+			}
+		}
+		if body < 0 || match[body] != c-1 {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[o], drop[c] = true, true
+	}
+	return compact(toks, drop)
 }
 
 // unquoteKeys marks the quoted keys of object literals and type members
@@ -926,13 +1019,16 @@ func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int, syn *exprSyntax
 		if t.kind != cVerbatim {
 			continue
 		}
-		if has(syn.stops, src, t) {
+		if has(syn.stops, src, t) && !(syn.asi && is(src, t, "in") && k > o+1 && !inForHead(src, toks, o, match)) {
 			return 0, false, false, false
 		}
 		if k == o+1 || !jsOperandEnd(src, toks[k-1], syn) {
 			continue // a prefix operator
 		}
 		p, n := jsBinaryOp(src, toks, k)
+		if syn.asi && is(src, t, "in") {
+			p, n = 8, 1 // relational, outside a for's head (above)
+		}
 		if p < 0 {
 			return 0, false, false, false // an assignment
 		}
@@ -983,6 +1079,24 @@ func javaPrimary(src []byte, t ctok) bool {
 func prefixBefore(src []byte, toks []ctok, o int, syn *exprSyntax) bool {
 	k := o - 1
 	return prefixOp(src, toks[k], syn) && (k == 0 || !jsOperandEnd(src, toks[k-1], syn))
+}
+
+// inForHead reports whether toks[o] lies inside the head of a for
+// statement, where "in" is no operator: "for (x in y)".
+func inForHead(src []byte, toks []ctok, o int, match []int) bool {
+	for k := o - 1; k >= 0; k-- {
+		if m := match[k]; m >= 0 && m < k {
+			k = m // a group closed before o
+			continue
+		}
+		if !isByte(src, toks[k], '(') {
+			continue
+		}
+		if k > 0 && (is(src, toks[k-1], "for") || (is(src, toks[k-1], "await") && k > 1 && is(src, toks[k-2], "for"))) {
+			return true
+		}
+	}
+	return false
 }
 
 // jsPrimaryGroup reports whether the group toks[o..c], holding no binary
