@@ -359,16 +359,33 @@ func parenAfter(src []byte, toks []ctok, after func(prev ctok) bool) bool {
 
 // hasTopComma reports a comma directly inside the group toks[open:close+1].
 func hasTopComma(src []byte, toks []ctok, open, close int, match []int) bool {
+	return topHas(toks, open, close, match, func(t ctok) bool { return isByte(src, t, ',') })
+}
+
+// topHas reports whether a token directly inside the group
+// toks[open:close+1] (not in a group of its own) is one that is.
+func topHas(toks []ctok, open, close int, match []int, is func(ctok) bool) bool {
 	for k := open + 1; k < close; k++ {
 		if m := match[k]; m > k {
 			k = m
 			continue
 		}
-		if isByte(src, toks[k], ',') {
+		if is(toks[k]) {
 			return true
 		}
 	}
 	return false
+}
+
+// dropMask marks the tokens compact removes; it is allocated, for n
+// tokens, by the first mark.
+type dropMask []bool
+
+func (d *dropMask) mark(i, n int) {
+	if *d == nil {
+		*d = make([]bool, n)
+	}
+	(*d)[i] = true
 }
 
 // sortStatements sorts the statements of toks[from:to], split by the

@@ -8,16 +8,10 @@ package analyzer
 // "a b" becomes "a "\n"b").
 func canonCLang(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	toks := canonC(sc, src, spans, out)
-	var drop []bool
-	mark := func(i int) {
-		if drop == nil {
-			drop = make([]bool, len(toks))
-		}
-		drop[i] = true
-	}
+	var drop dropMask
 	for i, t := range toks {
 		if isByte(src, t, '\\') && int(t.end) < len(src) && (src[t.end] == '\n' || src[t.end] == '\r') {
-			mark(i)
+			drop.mark(i, len(toks))
 		}
 	}
 	toks = compact(toks, drop)
@@ -36,7 +30,7 @@ func canonCLang(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 		}
 		toks[i].end, toks[i].kind = toks[j].end, cJoined
 		for k := i + 1; k <= j; k++ {
-			mark(k)
+			drop.mark(k, len(toks))
 		}
 		i = j
 	}

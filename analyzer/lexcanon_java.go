@@ -251,23 +251,17 @@ func arrayTypesFirst(src []byte, toks []ctok) {
 // one right before "}" (the end of an enum's constants with nothing after
 // them; anywhere else, Java needs it).
 func javaSemicolons(src []byte, toks []ctok) []ctok {
-	var drop []bool
-	mark := func(i int) {
-		if drop == nil {
-			drop = make([]bool, len(toks))
-		}
-		drop[i] = true
-	}
+	var drop dropMask
 	for i, t := range toks {
 		if !isByte(src, t, ';') {
 			continue
 		}
 		toks[i].kind = cSemi
 		if i > 0 && isByte(src, toks[i-1], ',') {
-			mark(i - 1)
+			drop.mark(i-1, len(toks))
 		}
 		if i+1 < len(toks) && isByte(src, toks[i+1], '}') {
-			mark(i)
+			drop.mark(i, len(toks))
 		}
 	}
 	return compact(toks, drop)

@@ -1110,16 +1110,7 @@ func jsPrimaryGroup(src []byte, toks []ctok, o, c int, match []int) bool {
 	if isByte(src, first, '{') || isByte(src, first, '<') || is(src, first, "new") || prefixOp(src, first, jsSyntax) {
 		return false
 	}
-	for k := o + 1; k < c; k++ {
-		if m := match[k]; m > k {
-			k = m
-			continue
-		}
-		if is(src, toks[k], "?.") {
-			return false
-		}
-	}
-	return true
+	return !topHas(toks, o, c, match, func(t ctok) bool { return is(src, t, "?.") })
 }
 
 // primitiveType reports whether toks spell a Java primitive type or an
@@ -1313,16 +1304,7 @@ func dropArrowParamParens(src []byte, toks []ctok, arrow string) []ctok {
 
 // hasTopColon reports a colon directly inside the group toks[open:close+1].
 func hasTopColon(src []byte, toks []ctok, open, close int, match []int) bool {
-	for k := open + 1; k < close; k++ {
-		if m := match[k]; m > k {
-			k = m
-			continue
-		}
-		if isByte(src, toks[k], ':') {
-			return true
-		}
-	}
-	return false
+	return topHas(toks, open, close, match, func(t ctok) bool { return isByte(src, t, ':') })
 }
 
 // dropUnionMemberParens drops parentheses around a member of a union
