@@ -15,24 +15,34 @@ func canonCLang(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 		}
 	}
 	toks = compact(toks, drop)
-	drop = nil
-	for i := 0; i+1 < len(toks); i++ {
-		if !cString(src, toks[i]) {
+	return joinLiterals(toks, func(i int) bool { return cString(src, toks[i]) }, func(j int) (int, bool) {
+		k := j + 1
+		return k, k < len(toks) && cString(src, toks[k]) && spacing(src[toks[j].end:toks[k].start]) &&
+			!escapeContinues(src[toks[j].start+1:toks[j].end-1], src[toks[k].start+1])
+	})
+}
+
+// joinLiterals writes each run of string literals as one cJoined token,
+// which spells the literal they make (appendJoined). first says whether
+// toks[i] may start a run; next returns the index of the literal that
+// continues a run whose last literal is toks[j], and whether one does.
+func joinLiterals(toks []ctok, first func(i int) bool, next func(j int) (int, bool)) []ctok {
+	var drop dropMask
+	for i := 0; i < len(toks); i++ {
+		if !first(i) {
 			continue
 		}
 		j := i
-		for j+1 < len(toks) && cString(src, toks[j+1]) && onlyBlanksOrSplices(src[toks[j].end:toks[j+1].start]) &&
-			!escapeContinues(src[toks[j].start+1:toks[j].end-1], src[toks[j+1].start+1]) {
-			j++
+		for k, ok := next(j); ok; k, ok = next(j) {
+			for d := j + 1; d <= k; d++ {
+				drop.mark(d, len(toks))
+			}
+			j = k
 		}
-		if j == i {
-			continue
+		if j > i {
+			toks[i].end, toks[i].kind = toks[j].end, cJoined
+			i = j
 		}
-		toks[i].end, toks[i].kind = toks[j].end, cJoined
-		for k := i + 1; k <= j; k++ {
-			drop.mark(k, len(toks))
-		}
-		i = j
 	}
 	return compact(toks, drop)
 }
@@ -44,8 +54,9 @@ func cString(src []byte, t ctok) bool {
 	return t.kind == cVerbatim && len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"'
 }
 
-// onlyBlanksOrSplices reports blanks and line-continuing backslashes.
-func onlyBlanksOrSplices(b []byte) bool {
+// spacing reports blanks and line-continuing backslashes: what may stand
+// between literals a compiler joins.
+func spacing(b []byte) bool {
 	for i, c := range b {
 		if c == '\\' && i+1 < len(b) && (b[i+1] == '\n' || b[i+1] == '\r') {
 			continue
@@ -69,11 +80,14 @@ func escapeContinues(content []byte, next byte) bool {
 	for i > 0 && isHexDigit(content[i-1]) {
 		i--
 	}
-	if i == len(content) || i < 2 || content[i-1] != 'x' || content[i-2] != '\\' || !isHexDigit(next) {
-		return false
-	}
-	n := 0 // backslashes before the escape's: it escapes when they are even
-	for k := i - 3; k >= 0 && content[k] == '\\'; k-- {
+	return i < len(content) && i >= 2 && content[i-1] == 'x' && content[i-2] == '\\' && isHexDigit(next) && unescaped(content, i-2)
+}
+
+// unescaped reports whether the backslash at content[i] starts an escape:
+// an even number of backslashes stands before it.
+func unescaped(content []byte, i int) bool {
+	n := 0
+	for k := i - 1; k >= 0 && content[k] == '\\'; k-- {
 		n++
 	}
 	return n%2 == 0

@@ -21,7 +21,7 @@ import "slices"
 //     trailing comma before it: prettier writes "A, B,\n;" as "A, B;",
 //     and "A, B; }" as "A, B }".
 
-var javaSyntax = &exprSyntax{
+var javaSyntax = &exprSyntax{casts: true,
 	notOperand: set("new", "instanceof", "return", "throw", "case", "else", "do", "extends", "implements", "assert", "yield"),
 	startWords: set("return", "throw", "case", "assert", "yield"),
 	stops:      set(",", "?", "->", ":", ";", "::", "switch"),
@@ -97,47 +97,22 @@ func javaOperators(src []byte, toks []ctok) []ctok {
 // before a digit ("\1" + "2" is not "\12") ends a run, and one after ")"
 // (a cast's operand) starts none.
 func joinStrings(src []byte, toks []ctok) []ctok {
-	var drop []bool
-	for i := 0; i+2 < len(toks); i++ {
-		if !javaString(src, toks[i]) || (i > 0 && isByte(src, toks[i-1], ')')) {
-			continue
-		}
-		j := i // the last literal of the run
-		for j+2 < len(toks) && isByte(src, toks[j+1], '+') && javaString(src, toks[j+2]) &&
-			onlyBlanks(src[toks[j].end:toks[j+1].start]) && onlyBlanks(src[toks[j+1].end:toks[j+2].start]) &&
-			!octalEnd(src[toks[j].start+1:toks[j].end-1], src[toks[j+2].start+1]) &&
-			(j+3 == len(toks) || !isByte(src, toks[j+3], '.')) {
-			j += 2
-		}
-		if j == i {
-			continue
-		}
-		if drop == nil {
-			drop = make([]bool, len(toks))
-		}
-		toks[i].end, toks[i].kind = toks[j].end, cJoined
-		for k := i + 1; k <= j; k++ {
-			drop[k] = true
-		}
-		i = j
-	}
-	return compact(toks, drop)
+	return joinLiterals(toks,
+		func(i int) bool { return javaString(src, toks[i]) && (i == 0 || !isByte(src, toks[i-1], ')')) },
+		func(j int) (int, bool) {
+			k := j + 2
+			return k, k < len(toks) && isByte(src, toks[j+1], '+') && javaString(src, toks[k]) &&
+				spacing(src[toks[j].end:toks[j+1].start]) && spacing(src[toks[j+1].end:toks[k].start]) &&
+				!octalEnd(src[toks[j].start+1:toks[j].end-1], src[toks[k].start+1]) &&
+				(k+1 == len(toks) || !isByte(src, toks[k+1], '.'))
+		})
 }
 
 // javaString reports a string literal ("…", not a text block) as the
 // lexer writes it.
 func javaString(src []byte, t ctok) bool {
 	b := src[t.start:t.end]
-	return t.kind == cVerbatim && len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && !(len(b) >= 6 && b[1] == '"' && b[2] == '"')
-}
-
-func onlyBlanks(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' {
-			return false
-		}
-	}
-	return true
+	return cString(src, t) && !(len(b) >= 6 && b[1] == '"' && b[2] == '"')
 }
 
 // octalEnd reports whether the content of a literal ends with an octal
@@ -151,15 +126,7 @@ func octalEnd(content []byte, next byte) bool {
 	for i > 0 && len(content)-i < 3 && content[i-1] >= '0' && content[i-1] <= '7' {
 		i--
 	}
-	if i == len(content) || i == 0 || content[i-1] != '\\' {
-		return false
-	}
-	// the backslash escapes only when an even number of backslashes precedes it
-	n := 0
-	for k := i - 2; k >= 0 && content[k] == '\\'; k-- {
-		n++
-	}
-	return n%2 == 0
+	return i < len(content) && i > 0 && content[i-1] == '\\' && unescaped(content, i-1)
 }
 
 // appendJoined appends the literal that the literals of b, joined by +,
@@ -265,4 +232,36 @@ func javaSemicolons(src []byte, toks []ctok) []ctok {
 		}
 	}
 	return compact(toks, drop)
+}
+
+// signed reports a sign or an increment, which after a parenthesised
+// Java type may be a binary operator.
+func signed(src []byte, t ctok) bool {
+	return is(src, t, "-") || is(src, t, "+") || is(src, t, "++") || is(src, t, "--")
+}
+
+// javaPrimary reports whether a group without a binary operator whose
+// first token is t is a Java primary (a name, a literal, a call, new),
+// not a cast or a prefix operation: "." after it binds to all of it.
+func javaPrimary(src []byte, t ctok) bool {
+	return !isByte(src, t, '(') && !prefixOp(src, t, javaSyntax)
+}
+
+// primitiveType reports whether toks spell a Java primitive type or an
+// array of one.
+func primitiveType(src []byte, toks []ctok) bool {
+	if len(toks) == 0 {
+		return false
+	}
+	switch text(src, toks[0]) {
+	case "boolean", "byte", "char", "short", "int", "long", "float", "double":
+	default:
+		return false
+	}
+	for k := 1; k < len(toks); k++ {
+		if !is(src, toks[k], "[") && !is(src, toks[k], "]") {
+			return false
+		}
+	}
+	return true
 }

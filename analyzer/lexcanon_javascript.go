@@ -57,9 +57,13 @@ func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 // TypeScript's, or Java's (javaSyntax).
 type exprSyntax struct {
 	// asi: a name or literal after an expression may begin the next
-	// statement (automatic semicolons). In Java only ";" ends one, and a
-	// name after a parenthesised type is a cast's operand.
+	// statement (automatic semicolons). In Java only ";" ends one.
 	asi bool
+	// casts: a parenthesised type before an operand casts it, and type
+	// arguments stand in expressions (Java): a name after a group is a
+	// cast's operand, a comma in a group may be a type argument's, and a
+	// group of no binary operator is a primary or a cast.
+	casts bool
 	// typed: TypeScript's "as" and "satisfies" follow an expression.
 	typed bool
 	// notOperand are the words that cannot end an operand, startWords
@@ -237,7 +241,7 @@ func jsRegexAllowed(src []byte, toks []jtok, i int) bool {
 // new object's ("new X().y" is not "new X.y", nor "new X()[0]" "new
 // X[0]", nor "new X()()" "new X()").
 func dropNewParens(sc *scratch, src []byte, toks []ctok) []ctok {
-	var drop []bool
+	var drop dropMask
 	var match []int
 	for i := 0; i+2 < len(toks); i++ {
 		if !is(src, toks[i], "new") || (i > 0 && (isByte(src, toks[i-1], '.') || is(src, toks[i-1], "?."))) {
@@ -269,10 +273,8 @@ func dropNewParens(sc *scratch, src []byte, toks []ctok) []ctok {
 				continue
 			}
 		}
-		if drop == nil {
-			drop = make([]bool, len(toks))
-		}
-		drop[k+1], drop[k+2] = true, true
+		drop.mark(k+1, len(toks))
+		drop.mark(k+2, len(toks))
 	}
 	return compact(toks, drop)
 }
@@ -283,7 +285,7 @@ func dropNewParens(sc *scratch, src []byte, toks []ctok) []ctok {
 // and an expression starts before it (at a statement's start the
 // function would be a declaration).
 func dropIIFEParens(sc *scratch, src []byte, toks []ctok) []ctok {
-	var drop []bool
+	var drop dropMask
 	var match []int
 	for o := 1; o+1 < len(toks); o++ {
 		if !isByte(src, toks[o], '(') || !is(src, toks[o+1], "function") {
@@ -314,10 +316,8 @@ func dropIIFEParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		if body < 0 || match[body] != c-1 {
 			continue
 		}
-		if drop == nil {
-			drop = make([]bool, len(toks))
-		}
-		drop[o], drop[c] = true, true
+		drop.mark(o, len(toks))
+		drop.mark(c, len(toks))
 	}
 	return compact(toks, drop)
 }
@@ -848,7 +848,7 @@ func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) 
 	if !parenAfter(src, toks, func(p ctok) bool {
 		return is(src, p, "return") || is(src, p, "throw") || is(src, p, "=>") || is(src, p, "->") || isByte(src, p, '=') ||
 			isByte(src, p, ':') || isByte(src, p, '?') || is(src, p, "...") ||
-			isByte(src, p, ',') || isByte(src, p, '(') || isByte(src, p, '[') || (!syn.asi && is(src, p, "assert"))
+			isByte(src, p, ',') || isByte(src, p, '(') || isByte(src, p, '[') || assertion(src, p, syn)
 	}) {
 		return toks
 	}
@@ -865,7 +865,7 @@ func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) 
 		case isByte(src, p, ','), isByte(src, p, '('), isByte(src, p, '['):
 			list = true
 		case is(src, p, "return") || is(src, p, "throw"):
-		case !syn.asi && is(src, p, "assert"): // Java's condition, before ";" or ":"
+		case assertion(src, p, syn): // Java's condition, before ";" or ":"
 		case is(src, p, "=>"), is(src, p, "->"): // an arrow function's or a switch rule's
 			if isByte(src, toks[i+1], '{') {
 				continue
@@ -878,7 +878,7 @@ func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) 
 		default:
 			continue
 		}
-		if c == i+1 || (syn.asi && hasTopComma(src, toks, i, c, match)) {
+		if c == i+1 || (!syn.casts && hasTopComma(src, toks, i, c, match)) {
 			continue
 		}
 		if list {
@@ -966,7 +966,7 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax)
 					continue
 				}
 			} else if !jsExprStart(src, toks, o-1, syn) && !(top >= 13 && prefixBefore(src, toks, o, syn)) &&
-				!(top == 13 && !syn.asi && isByte(src, toks[o-1], ')') && !signed(src, toks[o+1])) {
+				!(top == 13 && syn.casts && isByte(src, toks[o-1], ')') && !signed(src, toks[o+1])) {
 				// (Java: after a cast, "(T) (x.y())" is "(T) x.y()" but
 				// for a signed operand: "(T) -x" may be a subtraction)
 				continue
@@ -982,7 +982,7 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax)
 						continue
 					}
 				} else if pr < 0 || !jsExprEnd(src, toks[c+1], syn) && !(isByte(src, toks[c+1], '.') &&
-					(top == 14 || top == 13 && !syn.asi && javaPrimary(src, toks[o+1]))) {
+					(top == 14 || top == 13 && syn.casts && javaPrimary(src, toks[o+1]))) {
 					// (a primary's member: "(f()).m()" is "f().m()", in
 					// Java "(new T()).m()" is "new T().m()"; not a cast's
 					// or a prefix operation's)
@@ -1019,14 +1019,16 @@ func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int, syn *exprSyntax
 		if t.kind != cVerbatim {
 			continue
 		}
-		if has(syn.stops, src, t) && !(syn.asi && is(src, t, "in") && k > o+1 && !inForHead(src, toks, o, match)) {
+		// "in" stops a group only in a for's head (JavaScript)
+		inOp := is(src, t, "in") && has(syn.stops, src, t)
+		if has(syn.stops, src, t) && !(inOp && k > o+1 && !inForHead(src, toks, o, match)) {
 			return 0, false, false, false
 		}
 		if k == o+1 || !jsOperandEnd(src, toks[k-1], syn) {
 			continue // a prefix operator
 		}
 		p, n := jsBinaryOp(src, toks, k)
-		if syn.asi && is(src, t, "in") {
+		if inOp {
 			p, n = 8, 1 // relational, outside a for's head (above)
 		}
 		if p < 0 {
@@ -1040,10 +1042,10 @@ func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int, syn *exprSyntax
 		logical = logical || p == 2 || p == 3
 		k += n - 1
 	}
-	if top == 100 && syn.asi && jsPrimaryGroup(src, toks, o, c, match) {
+	if top == 100 && !syn.casts && jsPrimaryGroup(src, toks, o, c, match) {
 		return 14, false, false, true // a name, a literal, a call, a member: tighter than anything
 	}
-	if top == 100 && (prefixOp(src, toks[o+1], syn) || (!syn.asi && !primitiveType(src, toks[o+1:c]))) {
+	if top == 100 && (prefixOp(src, toks[o+1], syn) || (syn.casts && !primitiveType(src, toks[o+1:c]))) {
 		// a prefix operator's operation, and in Java any other operand
 		// (a name, a call, a cast): tighter than any binary operator.
 		// JavaScript's others are left alone (an object literal, a
@@ -1054,24 +1056,17 @@ func jsGroupPrec(src []byte, toks []ctok, o, c int, match []int, syn *exprSyntax
 	return top, nullish, logical, top < 100
 }
 
+// assertion reports Java's assert, whose condition its words say starts
+// an expression.
+func assertion(src []byte, p ctok, syn *exprSyntax) bool {
+	return is(src, p, "assert") && has(syn.startWords, src, p)
+}
+
 // prefixOp reports an operator that can be a prefix one: "!", "~", "-",
 // "+", "++", "--" and syn's words.
 func prefixOp(src []byte, t ctok, syn *exprSyntax) bool {
 	return is(src, t, "!") || is(src, t, "~") || is(src, t, "-") || is(src, t, "+") ||
 		is(src, t, "++") || is(src, t, "--") || has(syn.prefix, src, t)
-}
-
-// signed reports a sign or an increment, which after a parenthesised
-// Java type may be a binary operator.
-func signed(src []byte, t ctok) bool {
-	return is(src, t, "-") || is(src, t, "+") || is(src, t, "++") || is(src, t, "--")
-}
-
-// javaPrimary reports whether a group without a binary operator whose
-// first token is t is a Java primary (a name, a literal, a call, new),
-// not a cast or a prefix operation: "." after it binds to all of it.
-func javaPrimary(src []byte, t ctok) bool {
-	return !isByte(src, t, '(') && !prefixOp(src, t, javaSyntax)
 }
 
 // prefixBefore reports a prefix operator just before toks[o]: one that
@@ -1111,25 +1106,6 @@ func jsPrimaryGroup(src []byte, toks []ctok, o, c int, match []int) bool {
 		return false
 	}
 	return !topHas(toks, o, c, match, func(t ctok) bool { return is(src, t, "?.") })
-}
-
-// primitiveType reports whether toks spell a Java primitive type or an
-// array of one.
-func primitiveType(src []byte, toks []ctok) bool {
-	if len(toks) == 0 {
-		return false
-	}
-	switch text(src, toks[0]) {
-	case "boolean", "byte", "char", "short", "int", "long", "float", "double":
-	default:
-		return false
-	}
-	for k := 1; k < len(toks); k++ {
-		if !is(src, toks[k], "[") && !is(src, toks[k], "]") {
-			return false
-		}
-	}
-	return true
 }
 
 // jsBinaryOp returns the precedence of the binary operator at toks[k] and
