@@ -229,6 +229,13 @@ func TestCanonicalFormatting(t *testing.T) {
 		{"rust", "let x = 0x1F;", "let x = 31;", true, "number spelling"},
 		{"rust", "/// Doc.\nfn f() {}", "/// Reworded doc.\nfn f() {}", true, "doc comments"},
 	}
+	checkCanon(t, cases)
+}
+
+// checkCanon requires each case's two texts to have equal shapes when it
+// says same, different ones otherwise.
+func checkCanon(t *testing.T, cases []canonCase) {
+	t.Helper()
 	for _, c := range cases {
 		a, b := ShapeOf(c.lang, []byte(c.a)), ShapeOf(c.lang, []byte(c.b))
 		if (a == b) != c.same {
