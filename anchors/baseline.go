@@ -92,18 +92,12 @@ func findSymbol(f *File, a Anchor) (analyzer.Symbol, error) {
 		return analyzer.Symbol{}, fmt.Errorf("%s: %w", msg, ErrNoTarget)
 	}
 	if sel := a.Selector(); sel != "" {
-		want := normSelector(sel, f.Lang)
-		var match []analyzer.Symbol
-		for _, s := range found {
-			if selectorOf(f, s) == want {
-				match = append(match, s)
-			}
-		}
+		match := selected(f, found, sel)
 		if len(match) == 1 {
 			return match[0], nil
 		}
 		if len(match) == 0 {
-			return analyzer.Symbol{}, fmt.Errorf("anchor %s: no %s%s in %s; %s: %w", spec, a.FQName(), want, f.Path, choices(f, found), ErrNoTarget)
+			return analyzer.Symbol{}, fmt.Errorf("anchor %s: no %s%s in %s; %s: %w", spec, a.FQName(), normSelector(sel, f.Lang), f.Path, choices(f, found), ErrNoTarget)
 		}
 		found = match
 	} else if len(found) == 1 {

@@ -13,8 +13,10 @@ import (
 //
 //   - "(T1,T2)" for functions and methods: the parameters, as types in
 //     Java (erased: no type arguments, no package: "Map.Entry<K,V>" is
-//     "Entry"), TypeScript and C, as names in JavaScript and Python
-//     (without self and cls). Spaces do not count.
+//     "Entry"), TypeScript, C and C++, as names in JavaScript and Python
+//     (without self and cls). Spaces do not count. C++ adds the const,
+//     volatile and reference qualifiers after the parameters, which
+//     tell overloads apart too: "(std::size_t)const".
 //   - "[role]" for accessors: "[getter]", "[setter]", "[deleter]" for
 //     Python properties (after the decorator), "[get]", "[set]" for
 //     JavaScript and TypeScript.
@@ -30,8 +32,12 @@ func selectorOf(f *File, s analyzer.Symbol) string {
 		return "[" + role + "]"
 	}
 	if callableKind(s.Kind) {
-		if ps, ok := params(f, s); ok {
-			return "(" + strings.Join(ps, ",") + ")"
+		if groups, rest, ok := paramGroups(f, s); ok {
+			sel := "(" + strings.Join(paramList(groups, f.Lang, s.Kind), ",") + ")"
+			if f.Lang == "cpp" {
+				sel += cppQualifiers(rest)
+			}
+			return sel
 		}
 	}
 	if s.Kind != "" {
@@ -69,7 +75,7 @@ func accessorRole(f *File, s analyzer.Symbol) string {
 		return ""
 	}
 	toks := headerTokens(f, s)
-	at := nameAt(toks, s.Name, f.Lang)
+	at, _ := nameAt(toks, s.Name, f.Lang)
 	if at < 0 {
 		return ""
 	}
@@ -99,14 +105,38 @@ func accessorRole(f *File, s analyzer.Symbol) string {
 
 // nameAt finds the declaration's name in its header tokens: the name
 // followed by its parameter list (or, for an arrow function, by = … ( ),
-// not part of a decorator or an annotation.
-func nameAt(toks []string, name, lang string) int {
+// not part of a decorator or an annotation. after is the index past the
+// name, which for a C++ operator ("operator", "(", ")") is several tokens.
+func nameAt(toks []string, name, lang string) (at, after int) {
 	for i := 0; i+1 < len(toks); i++ {
-		if toks[i] != name || i > 0 && (toks[i-1] == "@" || toks[i-1] == ".") {
+		if i > 0 && (toks[i-1] == "@" || toks[i-1] == ".") {
 			continue
 		}
-		if j := paramsOpen(toks, i+1, lang); j >= 0 {
-			return i
+		end := nameEnd(toks, i, name)
+		if end < 0 {
+			continue
+		}
+		if j := paramsOpen(toks, end, lang); j >= 0 {
+			return i, end
+		}
+	}
+	return -1, -1
+}
+
+// nameEnd returns the index past name when the tokens at i spell it
+// (spaces aside, as in "operator bool"), else -1.
+func nameEnd(toks []string, i int, name string) int {
+	if toks[i] == name {
+		return i + 1
+	}
+	if toks[i] != "operator" || !strings.HasPrefix(name, "operator") {
+		return -1
+	}
+	rest := strings.ReplaceAll(name, " ", "")
+	for j := i; j < len(toks) && strings.HasPrefix(rest, toks[j]); j++ {
+		rest = rest[len(toks[j]):]
+		if rest == "" {
+			return j + 1
 		}
 	}
 	return -1
@@ -151,13 +181,20 @@ func paramsOpen(toks []string, i int, lang string) int {
 // params reads the parameters of callable s: types or names, by
 // language (see the selector syntax above).
 func params(f *File, s analyzer.Symbol) ([]string, bool) {
+	groups, _, ok := paramGroups(f, s)
+	return paramList(groups, f.Lang, s.Kind), ok
+}
+
+// paramGroups returns the tokens of each parameter of callable s, and
+// the header tokens after them.
+func paramGroups(f *File, s analyzer.Symbol) (groups [][]string, rest []string, ok bool) {
 	toks := headerTokens(f, s)
-	at := nameAt(toks, s.Name, f.Lang)
+	at, after := nameAt(toks, s.Name, f.Lang)
 	if at < 0 {
-		return nil, false
+		return nil, nil, false
 	}
-	open := paramsOpen(toks, at+1, f.Lang)
-	var groups [][]string
+	angles := f.Lang == "java" || f.Lang == "typescript" || f.Lang == "tsx" || f.Lang == "cpp"
+	open := paramsOpen(toks, after, f.Lang)
 	depth, start := 0, open+1
 	for i := open; i < len(toks); i++ {
 		switch toks[i] {
@@ -169,15 +206,19 @@ func params(f *File, s analyzer.Symbol) ([]string, bool) {
 				if i > start {
 					groups = append(groups, toks[start:i])
 				}
-				return paramList(groups, f.Lang, s.Kind), true
+				return groups, toks[i+1:], true
 			}
 		case "<":
-			if f.Lang == "java" || f.Lang == "typescript" || f.Lang == "tsx" {
+			if angles {
 				depth++
 			}
 		case ">":
-			if f.Lang == "java" || f.Lang == "typescript" || f.Lang == "tsx" {
+			if angles {
 				depth--
+			}
+		case ">>":
+			if angles && f.Lang == "cpp" {
+				depth -= 2
 			}
 		case ",":
 			if depth == 1 {
@@ -186,7 +227,22 @@ func params(f *File, s analyzer.Symbol) ([]string, bool) {
 			}
 		}
 	}
-	return nil, false
+	return nil, nil, false
+}
+
+// cppQualifiers reads what follows a C++ member function's parameters
+// and tells its overloads apart: const, volatile, & and &&, joined.
+func cppQualifiers(toks []string) string {
+	var b strings.Builder
+	for _, t := range toks {
+		switch t {
+		case "const", "volatile", "&", "&&":
+			b.WriteString(t)
+		default:
+			return b.String()
+		}
+	}
+	return b.String()
 }
 
 func paramList(groups [][]string, lang, kind string) []string {
@@ -201,6 +257,8 @@ func paramList(groups [][]string, lang, kind string) []string {
 			p = javaParam(g)
 		case "c":
 			p = cParam(g)
+		case "cpp":
+			p = cParam(untilTop(g, "="))
 		case "typescript", "tsx":
 			p = tsParam(g)
 		case "python":
@@ -402,12 +460,16 @@ func isIdent(s string) bool {
 }
 
 // normSelector puts a selector as written by a person in the form
-// selectorOf gives: no spaces but between words, Java types erased.
+// selectorOf gives: no spaces but between words, Java types erased, C++'s
+// qualifiers after the parameters joined.
 func normSelector(sel, lang string) string {
 	if sel == "" || sel[0] == '[' {
 		return strings.ReplaceAll(sel, " ", "")
 	}
-	inner := strings.TrimSuffix(strings.TrimPrefix(sel, "("), ")")
+	inner, quals := sel, ""
+	if end := closeParen(sel); end > 0 {
+		inner, quals = sel[1:end], strings.ReplaceAll(sel[end+1:], " ", "")
+	}
 	var ps []string
 	for _, p := range splitTopLevel(inner) {
 		p = strings.TrimSpace(p)
@@ -420,7 +482,25 @@ func normSelector(sel, lang string) string {
 		}
 		ps = append(ps, p)
 	}
-	return "(" + strings.Join(ps, ",") + ")"
+	return "(" + strings.Join(ps, ",") + ")" + quals
+}
+
+// closeParen returns the index of the ")" that closes the "(" s starts
+// with, or -1.
+func closeParen(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // splitTopLevel splits s at commas outside brackets.
@@ -441,6 +521,30 @@ func splitTopLevel(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// selected returns the symbols of found whose selector is sel, as a
+// person or an anchor wrote it. A C++ selector written before C++ read
+// parameters as types (its names kept: "(int count)") still selects.
+func selected(f *File, found []analyzer.Symbol, sel string) []analyzer.Symbol {
+	want := normSelector(sel, f.Lang)
+	var match []analyzer.Symbol
+	for _, s := range found {
+		if selectorOf(f, s) == want || f.Lang == "cpp" && namedCppSelector(f, s) == want {
+			match = append(match, s)
+		}
+	}
+	return match
+}
+
+// namedCppSelector is the selector C++ callables had before: the
+// parameters as written, names and all, without their defaults.
+func namedCppSelector(f *File, s analyzer.Symbol) string {
+	groups, _, ok := paramGroups(f, s)
+	if !callableKind(s.Kind) || !ok {
+		return ""
+	}
+	return "(" + strings.Join(paramList(groups, "", s.Kind), ",") + ")"
 }
 
 // sameNamed returns the symbols of f named full ("path::Outer::inner").

@@ -162,7 +162,7 @@ func pairedElsewhere(x []string, mine float64, others [][]string) bool {
 // once the import changed); "" when none can be read (a constructor).
 func javaReturnType(f *File, s analyzer.Symbol) string {
 	toks := headerTokens(f, s)
-	at := nameAt(toks, s.Name, f.Lang)
+	at, _ := nameAt(toks, s.Name, f.Lang)
 	if at <= 0 {
 		return ""
 	}

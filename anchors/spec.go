@@ -113,33 +113,71 @@ func (a Anchor) Selector() string {
 }
 
 // splitSelector splits "path::Outer::inner(T)" into its name and its
-// selector: a trailing "(…)" or "[…]" after a name in the last segment.
+// selector: a trailing "(…)" or "[…]" after a name in the last segment,
+// with C++'s qualifiers after it ("(int) const"). An empty pair right
+// after "operator" is the name's own ("Less::operator()").
 func splitSelector(sym string) (string, string) {
-	n := len(sym)
-	if n == 0 || (sym[n-1] != ')' && sym[n-1] != ']') {
+	body, quals := cutQualifiers(sym)
+	n := len(body)
+	if n == 0 || (body[n-1] != ')' && body[n-1] != ']') {
 		return sym, ""
 	}
-	open, closing := byte('('), sym[n-1]
+	open, closing := byte('('), body[n-1]
 	if closing == ']' {
 		open = '['
 	}
 	depth := 0
 	for i := n - 1; i >= 0; i-- {
-		switch sym[i] {
+		switch body[i] {
 		case closing:
 			depth++
 		case open:
 			depth--
 			if depth == 0 {
-				seg := strings.LastIndex(sym[:i], "::")
-				if seg < 0 || i == seg+2 {
-					return sym, "" // no name before it: part of the name
+				seg := strings.LastIndex(body[:i], "::")
+				if seg < 0 || i == seg+2 || i == n-2 && operatorName(body[seg+2:i]) {
+					return sym, "" // no name before it, or an operator's: part of the name
 				}
-				return sym[:i], sym[i:]
+				return body[:i], body[i:] + quals
 			}
 		}
 	}
 	return sym, ""
+}
+
+// cutQualifiers cuts what may follow the parameters of a C++ member
+// function's selector and tell its overloads apart: const, volatile, &
+// and &&. quals is what was cut, spaces and all.
+func cutQualifiers(sym string) (body, quals string) {
+	body = sym
+	for {
+		t := strings.TrimRight(body, " ")
+		switch {
+		case strings.HasSuffix(t, "const") || strings.HasSuffix(t, "volatile"):
+			w := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(t, "const"), "volatile"), " ")
+			if !strings.HasSuffix(w, ")") && !strings.HasSuffix(w, "&") {
+				return body, sym[len(body):]
+			}
+			body = w
+		case strings.HasSuffix(t, "&"):
+			body = strings.TrimRight(strings.TrimSuffix(t, "&"), " ")
+		default:
+			if !strings.HasSuffix(t, ")") {
+				return sym, "" // not after a parameter list: part of the name
+			}
+			return t, sym[len(t):]
+		}
+	}
+}
+
+// operatorName reports whether name is a C++ operator's name before the
+// brackets that complete it: "operator", "operator new", "operator delete".
+func operatorName(name string) bool {
+	switch strings.Join(strings.Fields(name), " ") {
+	case "operator", "operator new", "operator delete":
+		return true
+	}
+	return false
 }
 
 // Range returns the anchor's line range: the target of a lines anchor, the
@@ -202,7 +240,7 @@ func ParseSpec(spec string) (Anchor, error) {
 		if fq == "" || strings.HasPrefix(fq, "::") || strings.HasSuffix(fq, "::") {
 			return Anchor{}, fmt.Errorf("anchor %q: empty symbol name: write path::Name or path::Outer::inner", spec)
 		}
-		if strings.ContainsAny(fq, "()") || strings.HasPrefix(sel, "[") && strings.ContainsAny(sel[1:len(sel)-1], "()[]") {
+		if strings.ContainsAny(strings.ReplaceAll(fq, "operator()", ""), "()") || strings.HasPrefix(sel, "[") && strings.ContainsAny(sel[1:len(sel)-1], "()[]") {
 			return Anchor{}, fmt.Errorf("anchor %q: bad overload selector: write path::Outer::name(Type1,Type2) or path::Outer::name[kind]", spec)
 		}
 		return Anchor{Symbol: name + compactSelector(sel)}, nil

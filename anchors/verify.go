@@ -501,14 +501,7 @@ func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *r
 func (v *Verifier) pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
 	found := sameNamed(f, a.Name())
 	if sel := a.Selector(); sel != "" && len(found) > 0 {
-		want := normSelector(sel, f.Lang)
-		var match []analyzer.Symbol
-		for _, s := range found {
-			if selectorOf(f, s) == want {
-				match = append(match, s)
-			}
-		}
-		found = match
+		found = selected(f, found, sel)
 	}
 	if len(found) == 0 {
 		return analyzer.Symbol{}, false
