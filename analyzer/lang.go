@@ -272,8 +272,8 @@ func NewTable() *Table {
 		}
 		if l.Name == "javascript" || l.Name == "typescript" || l.Name == "tsx" {
 			// d1: the names of a declaration written a line each have
-			// their own lines
-			l.version += "+d1"
+			// their own lines; c1: computed names spelt without spaces
+			l.version += "+d1+c1"
 		}
 		if l.tags {
 			// t1: a value declared after code on its line (a

@@ -497,9 +497,26 @@ func jsMemberName(w *walker, n *node) string {
 	case "string":
 		return unquote(w.text(n))
 	case "computed_property_name":
-		return strings.Join(strings.Fields(w.text(n)), " ")
+		return computedName(w.text(n))
 	}
 	return w.text(n)
+}
+
+// computedName spells a computed property name as its tokens, with a
+// space only between two words: "[ Symbol.iterator ]", as some write it,
+// is "[Symbol.iterator]", as formatters do.
+func computedName(text string) string {
+	var b strings.Builder
+	prevWord := false
+	for _, t := range Tokens("javascript", []byte(text)) {
+		word := isIdentByte(t[0]) && isIdentByte(t[len(t)-1])
+		if word && prevWord {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+		prevWord = word
+	}
+	return b.String()
 }
 
 func importsJS(w *walker, capture string, n *node) {

@@ -46,6 +46,7 @@ func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 	cs = dropDoubleParens(sc, src, cs, nil)
 	cs = dropArrowParamParens(src, cs, "=>")
 	cs = dropWholeExprParens(sc, src, cs, jsSyntax)
+	cs = dropStatementParens(sc, src, cs)
 	cs = dropUnionMemberParens(sc, src, cs)
 	cs = dropPrecedenceParens(sc, src, cs, jsSyntax)
 	return dropIIFEParens(sc, src, cs)
@@ -292,11 +293,14 @@ func dropIIFEParens(sc *scratch, src []byte, toks []ctok) []ctok {
 			continue
 		}
 		p := toks[o-1]
-		if p.kind == cSemi || isByte(src, p, ';') || isByte(src, p, ':') || !jsExprStart(src, toks, o-1, jsSyntax) {
+		if p.kind == cSemi || isByte(src, p, ';') || !jsExprStart(src, toks, o-1, jsSyntax) {
 			continue
 		}
 		if match == nil {
 			match = sc.brackets(src, toks)
+		}
+		if isByte(src, p, ':') && !propertyValue(src, toks, o-1, match) {
+			continue // a label's or a case's: a statement starts
 		}
 		c := match[o]
 		if c < 0 || c+1 >= len(toks) || !isByte(src, toks[c+1], '(') || !isByte(src, toks[c-1], '}') {
@@ -320,6 +324,34 @@ func dropIIFEParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		drop.mark(c, len(toks))
 	}
 	return compact(toks, drop)
+}
+
+// propertyValue reports whether the ":" at toks[k] is a property's of an
+// object literal, not a label's or a case's, after which a statement
+// starts: a key after a "," whose list opens with "{" ("{a: 1, b: …"),
+// with no case before it. The first property is left alone: "{a: …" may
+// be a block and its label.
+func propertyValue(src []byte, toks []ctok, k int, match []int) bool {
+	if k < 3 || !isByte(src, toks[k-2], ',') {
+		return false
+	}
+	if key := toks[k-1]; key.kind != cQuoted && key.kind != cNumber && key.kind != cKey && !(key.kind == cVerbatim && isIdentByte(src[key.start])) {
+		return false
+	}
+	for j := k - 3; j >= 0; j-- {
+		if m := match[j]; m >= 0 && m < j {
+			j = m
+			continue
+		}
+		t := toks[j]
+		switch {
+		case isByte(src, t, '{'):
+			return true
+		case isOpener(src, t), t.kind == cSemi, isByte(src, t, ';'), is(src, t, "case"), isByte(src, t, '?'):
+			return false
+		}
+	}
+	return false
 }
 
 // unquoteKeys marks the quoted keys of object literals and type members
@@ -505,9 +537,12 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 				continue // a type member separator
 			}
 			if atBraceLevel {
-				var next *jtok
-				if i+1 < len(toks) {
-					next = &toks[i+1]
+				var next *jtok // past empty statements
+				for j := i + 1; j < len(toks); j++ {
+					if !is(src, toks[j].ctok, ";") {
+						next = &toks[j]
+						break
+					}
 				}
 				switch {
 				case next == nil || (next.class == jPunct && src[next.start] == '}'):
@@ -516,6 +551,8 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 					continue // an empty statement first in a block
 				case prev != nil && is(src, prev.ctok, "}") && endsStmt[i-1]:
 					continue // an empty statement after a block
+				case prev != nil && is(src, prev.ctok, ";"):
+					continue // an empty statement after a statement
 				case prev != nil && jsEnds(src, toks, i-1, headClose) && !jsContinues(src, *next):
 					continue // insertion puts it there anyway
 				}
@@ -526,7 +563,7 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 			continue
 		}
 		if t.nl && prev != nil && atBraceLevel && !(t.class == jPunct && src[t.start] == '}') {
-			if jsRestricted(src, toks, i-1) ||
+			if jsRestricted(src, toks, i-1, kind == kClass) ||
 				(t.class == jPunct && (is(src, t.ctok, "++") || is(src, t.ctok, "--")) && jsEnds(src, toks, i-1, headClose)) {
 				out = append(out, jtok{ctok: ctok{pos: t.pos, start: t.pos, end: t.pos, kind: cSemi}})
 			}
@@ -782,15 +819,20 @@ func jsKeepsSemicolon(w string) bool {
 }
 
 // jsRestricted reports a token after which a line break ends the
-// statement: return, break, continue, throw, yield, async.
-func jsRestricted(src []byte, toks []jtok, i int) bool {
+// statement: return, break, continue, throw, yield; async in a class
+// body, where a line break makes it a field ("async\nfoo() {}" is a field
+// and a method), and elsewhere but before what continues a name
+// ("async\n? a : b").
+func jsRestricted(src []byte, toks []jtok, i int, inClass bool) bool {
 	t := toks[i]
 	if t.class != jName || (i > 0 && (is(src, toks[i-1].ctok, ".") || is(src, toks[i-1].ctok, "?."))) {
 		return false
 	}
 	switch text(src, t.ctok) {
-	case "return", "break", "continue", "throw", "yield", "async":
+	case "return", "break", "continue", "throw", "yield":
 		return true
+	case "async":
+		return inClass || i+1 == len(toks) || !jsContinues(src, toks[i+1])
 	}
 	return false
 }
@@ -847,7 +889,7 @@ func dropJSTypeArgCommas(src []byte, toks []ctok) []ctok {
 func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) []ctok {
 	if !parenAfter(src, toks, func(p ctok) bool {
 		return is(src, p, "return") || is(src, p, "throw") || is(src, p, "=>") || is(src, p, "->") || isByte(src, p, '=') ||
-			isByte(src, p, ':') || isByte(src, p, '?') || is(src, p, "...") ||
+			compoundAssign(src, p) || isByte(src, p, ':') || isByte(src, p, '?') || is(src, p, "...") ||
 			isByte(src, p, ',') || isByte(src, p, '(') || isByte(src, p, '[') || assertion(src, p, syn)
 	}) {
 		return toks
@@ -874,11 +916,13 @@ func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) 
 			if comparisonEq(src, toks, i-1) {
 				continue
 			}
-		case isByte(src, p, ':'), isByte(src, p, '?'), is(src, p, "..."):
+		case isByte(src, p, ':'), isByte(src, p, '?'), is(src, p, "..."), compoundAssign(src, p):
 		default:
 			continue
 		}
-		if c == i+1 || (!syn.casts && hasTopComma(src, toks, i, c, match)) {
+		// A comma is the group's but in a returned or thrown sequence.
+		seq := syn.asi && (is(src, p, "return") || is(src, p, "throw"))
+		if c == i+1 || (!syn.casts && !seq && hasTopComma(src, toks, i, c, match)) {
 			continue
 		}
 		if list {
@@ -913,6 +957,149 @@ func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) 
 		drop[i], drop[c] = true, true
 	}
 	return compact(toks, drop)
+}
+
+// dropStatementParens writes "((a = 1), (b = 2));" as "a = 1, b = 2;"
+// (prettier writes an assignment in a sequence, and the sequence, in
+// parentheses): a group that is a whole expression statement or a whole
+// operand of a statement's comma operator, which binds looser than any
+// other. The group begins a statement after a written ";", a block's
+// "{", a statement's head or else and do, or follows a comma; it ends at
+// a "," or at the statement's end (groups dropped around it aside). At a
+// statement's start what would read as a declaration or a block keeps
+// them: "({a} = b)", "(function () {})()".
+func dropStatementParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	if !parenAfter(src, toks, func(p ctok) bool {
+		return p.kind == cSemi || isByte(src, p, ';') || isByte(src, p, '{') || isByte(src, p, ',') || isByte(src, p, ')') ||
+			is(src, p, "else") || is(src, p, "do")
+	}) {
+		return toks
+	}
+	match := sc.brackets(src, toks)
+	var drop dropMask
+	var semis []int // the ";" before a dropped group
+	dropped := func(k int) bool { return drop != nil && drop[k] }
+	for i := 1; i < len(toks); i++ {
+		c := match[i]
+		if !isByte(src, toks[i], '(') || c < 0 || c == i+1 {
+			continue
+		}
+		p := i - 1
+		for p > 0 && dropped(p) {
+			p--
+		}
+		afterComma := isByte(src, toks[p], ',')
+		if !afterComma && (dropped(p) || !jsStatementStart(src, toks, p+1, match)) {
+			continue
+		}
+		n := c + 1
+		for n < len(toks) && dropped(n) {
+			n++
+		}
+		if n < len(toks) {
+			t := toks[n]
+			end := t.kind == cSemi || isByte(src, t, ';') || isByte(src, t, '}') || jsStarts(src, t)
+			if !end && !isByte(src, t, ',') || afterComma && !end {
+				continue // a comma after a comma is a list's, which dropWholeExprParens reads
+			}
+		}
+		if !afterComma {
+			switch f := toks[i+1]; {
+			case isByte(src, f, '{'), is(src, f, "function"), is(src, f, "class"), is(src, f, "let"), is(src, f, "async"):
+				continue
+			}
+		}
+		drop.mark(i, len(toks))
+		drop.mark(c, len(toks))
+		if !afterComma && p == i-1 {
+			semis = append(semis, p)
+		}
+	}
+	for _, k := range semis {
+		f := k + 1
+		for f < len(toks) && dropped(f) {
+			f++
+		}
+		if f < len(toks) && jsSemiBefore(src, toks, k, f, match) {
+			drop.mark(k, len(toks))
+		}
+	}
+	return compact(toks, drop)
+}
+
+// jsSemiBefore reports whether toks[k] is a ";" written only so that the
+// "(" after it began a statement (prettier's ";(a = 1)" without
+// semicolons), now that toks[f], a name or a literal, begins it: a
+// statement-level ";" after what ends an expression, which no line break
+// before toks[f] would let continue.
+func jsSemiBefore(src []byte, toks []ctok, k, f int, match []int) bool {
+	if t := toks[k]; k < 1 || t.kind != cSemi || t.end-t.start != 1 || src[t.start] != ';' {
+		return false
+	}
+	switch t := toks[f]; {
+	case t.kind == cNumber, t.kind == cQuoted:
+	case t.kind == cVerbatim && isIdentByte(src[t.start]):
+		switch text(src, t) {
+		case "in", "instanceof", "as", "satisfies":
+			return false
+		}
+	default:
+		return false
+	}
+	p := toks[k-1]
+	if !jsOperandEnd(src, p, jsSyntax) || isByte(src, p, ')') && jsStatementStart(src, toks, k, match) ||
+		is(src, p, "else") || is(src, p, "do") {
+		return false // an empty statement: a head's body
+	}
+	for j := k - 1; j >= 0; j-- { // the innermost bracket around it: a block's, or none
+		if m := match[j]; m >= 0 && m < j {
+			j = m
+			continue
+		}
+		if isOpener(src, toks[j]) {
+			return isByte(src, toks[j], '{')
+		}
+	}
+	return true
+}
+
+// jsStatementStart reports whether toks[i] begins a statement: it follows
+// a written ";", a "{", else, do, or the ")" of an if's, a loop's or a
+// with's head. Without its ";" a statement cannot begin with "(" on a
+// line of its own: the line would call what ends the previous one.
+func jsStatementStart(src []byte, toks []ctok, i int, match []int) bool {
+	p := toks[i-1]
+	switch {
+	case p.kind == cSemi, isByte(src, p, ';'), isByte(src, p, '{'):
+		return true
+	case is(src, p, "else"), is(src, p, "do"):
+		return i < 2 || !isByte(src, toks[i-2], '.') && !is(src, toks[i-2], "?.")
+	case isByte(src, p, ')'):
+		o := match[i-1]
+		if o < 1 {
+			return false
+		}
+		w := toks[o-1]
+		if o >= 2 && (isByte(src, toks[o-2], '.') || is(src, toks[o-2], "?.")) {
+			return false
+		}
+		return is(src, w, "if") || is(src, w, "for") || is(src, w, "while") || is(src, w, "with") || is(src, w, "await") && o >= 2 && is(src, toks[o-2], "for")
+	}
+	return false
+}
+
+// compoundAssign reports an assignment operator other than "=" ("+=",
+// "??="): its right operand, as the whole of an assignment's, binds
+// looser than any operator but the comma.
+func compoundAssign(src []byte, t ctok) bool {
+	if t.kind != cVerbatim {
+		return false
+	}
+	switch string(src[t.start:t.end]) {
+	case "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??=":
+		return true
+	}
+	return false
 }
 
 // jsStarts reports a token that can only begin a statement after an

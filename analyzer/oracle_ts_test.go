@@ -46,7 +46,7 @@ for (const rel of files) {
     out.push([[rel, ...scope, name].join('::'), Math.min(lo, hi), hi, lineOf(sf, to.end)]);
   }
   const ownLine = (n) => { const s = n.getStart(sf); const ls = text.lastIndexOf('\n', s - 1) + 1; return text.slice(ls, s).trim() === ''; };
-  const nameOf = (n) => n.name ? (ts.isComputedPropertyName(n.name) ? n.name.getText(sf).split(/\s+/).join(' ') : (n.name.text !== undefined ? n.name.text : n.name.getText(sf))) : 'default';
+  const nameOf = (n) => n.name ? (ts.isComputedPropertyName(n.name) ? n.name.getText(sf).replace(/\s+/g, (m, at, t) => /\w/.test(t[at - 1]) && /\w/.test(t[at + m.length]) ? ' ' : '') : (n.name.text !== undefined ? n.name.text : n.name.getText(sf))) : 'default';
   function members(scope, node, iface) {
     for (const m of node.members) {
       if (iface) { if (ts.isMethodSignature(m)) add(scope, nameOf(m), m); continue; }
