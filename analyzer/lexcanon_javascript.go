@@ -526,8 +526,9 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 		}
 		kind := kindAt()
 		atBraceLevel := kind == kBlock || kind == kClass
-		if pending != nil && pending.depth == len(stack) && stmtStart(i) && t.class == jName && !is(src, t.ctok, pending.word) {
-			pending = nil // a declaration without a body ("declare function f(): void")
+		if pending != nil && pending.depth == len(stack) && stmtStart(i) && t.class == jName && !is(src, t.ctok, pending.word) &&
+			!is(src, t.ctok, "extends") && !is(src, t.ctok, "implements") {
+			pending = nil // a declaration without a body ("declare function f(): void"), not a header broken before its heritage
 		}
 		if t.class == jPunct && (is(src, t.ctok, ";") || (kind == kType && is(src, t.ctok, ","))) {
 			if pending != nil && pending.depth == len(stack) {
@@ -611,7 +612,7 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 				}
 			case '(':
 				head := false
-				if prev != nil && prev.class == jName {
+				if prev != nil && prev.class == jName && !(i > 1 && (is(src, toks[i-2].ctok, ".") || is(src, toks[i-2].ctok, "?."))) {
 					switch text(src, prev.ctok) {
 					case "if", "for", "with", "switch", "catch":
 						head = true
@@ -644,7 +645,7 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 					prev != nil && prev.class == jName && (p == "extends" || p == "as" || p == "satisfies" || p == "is"),
 					isPunct && p == "=" && jsTypeAlias(src, toks, i-1):
 					o.kind = kType
-				case pending != nil && pending.depth == len(stack) && !(isPunct && (p == ":" || p == "=")):
+				case pending != nil && pending.depth == len(stack) && !(isPunct && (p == ":" || p == "=" || p == "," || p == "<")):
 					o.stmtEnd = pending.stmtStart
 					switch pending.word {
 					case "class":
