@@ -51,6 +51,30 @@ func join(cs ...corpus) corpus {
 // vendored and declaration files left out), keeps those at even (sample
 // 0) or odd (sample 1) positions and, of those, about n spread evenly.
 func sampleCorpus(root string, exts []string, sample, n int) corpus {
+	c := corpus{root: root}
+	c.files = halve(listCorpus(root, exts), sample, n)
+	return c
+}
+
+// halve keeps the files at even (sample 0) or odd (sample 1) positions
+// of all, sorted, and of those about n spread evenly.
+func halve(all []string, sample, n int) []string {
+	sort.Strings(all)
+	var half []string
+	for i := sample; i < len(all); i += 2 {
+		half = append(half, all[i])
+	}
+	var out []string
+	step := max(1, (len(half)+n-1)/n)
+	for i := 0; i < len(half); i += step {
+		out = append(out, half[i])
+	}
+	return out
+}
+
+// listCorpus lists the files of root that match ext, as sampleCorpus
+// reads them.
+func listCorpus(root string, exts []string) []string {
 	var all []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -77,17 +101,7 @@ func sampleCorpus(root string, exts []string, sample, n int) corpus {
 		}
 		return nil
 	})
-	sort.Strings(all)
-	var half []string
-	for i := sample; i < len(all); i += 2 {
-		half = append(half, all[i])
-	}
-	c := corpus{root: root}
-	step := max(1, (len(half)+n-1)/n)
-	for i := 0; i < len(half); i += step {
-		c.files = append(c.files, half[i])
-	}
-	return c
+	return all
 }
 
 // copyTo copies the corpus files into dir.
@@ -460,6 +474,36 @@ func TestPrettierJQuery(t *testing.T) {
 	c := sampleCorpus(filepath.Join(npmPackage(t, "jquery"), "src"), []string{".js"}, 0, 200)
 	args := []string{"--no-config", "--log-level", "warn", "--write"}
 	roundTrip(t, run{name: "prettier (jQuery)", corpus: c, format: formatEach(prettier, args...), values: true})
+}
+
+// TestPrettierSemicolons formats TypeScript written without semicolons
+// (mobx, Redux Toolkit, immer) with prettier's defaults, which write them
+// and break long class headers.
+func TestPrettierSemicolons(t *testing.T) {
+	prettier := tool(t, "LORE_ROUNDTRIP_PRETTIER", "prettier")
+	// The packages' sources are sampled as one tree of them.
+	var cs []corpus
+	var all []string
+	for _, name := range []string{"@reduxjs/toolkit", "immer", "mobx"} {
+		c := corpus{root: filepath.Join(npmPackage(t, name), "src"), under: name}
+		for _, f := range listCorpus(c.root, []string{".ts", ".tsx"}) {
+			all = append(all, path.Join(name, f))
+		}
+		cs = append(cs, c)
+	}
+	keep := map[string]bool{}
+	for _, f := range halve(all, 0, 400) {
+		keep[f] = true
+	}
+	for i, c := range cs {
+		for _, f := range listCorpus(c.root, []string{".ts", ".tsx"}) {
+			if keep[path.Join(c.under, f)] {
+				cs[i].files = append(cs[i].files, f)
+			}
+		}
+	}
+	args := []string{"--no-config", "--log-level", "warn", "--write"}
+	roundTrip(t, run{name: "prettier (no semicolons before)", corpus: join(cs...), format: formatEach(prettier, args...), values: true})
 }
 
 // TestPrettierJava formats a sample of the JDK's own sources (java.base,
