@@ -38,6 +38,7 @@ const (
 	cJoined                // Java: "a" + "b", string literals joined by +: "ab" (see appendJoined)
 	cRegexp                // JavaScript: a regular expression literal, its flags in order (see appendRegexp)
 	cKey                   // JavaScript: a quoted property key that needs no quotes: its content
+	cElseIf                // PHP: "else" before "if", spelt "elseif"
 )
 
 // langCode selects the number rules of a language.
@@ -75,6 +76,8 @@ func canonTokens(sc *scratch, lang string, src []byte, spans []span, out []ctok)
 		return canonJava(sc, src, spans, out)
 	case "c":
 		return canonCLang(sc, src, spans, out)
+	case "php":
+		return canonPHP(sc, src, out)
 	}
 	if r := rulesFor(lang); r != nil {
 		return canonRules(sc, r, src, out)
@@ -120,6 +123,8 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return append(buf, ';')
 	case cDefine:
 		return append(buf, ":="...)
+	case cElseIf:
+		return append(buf, "elseif"...)
 	}
 	return append(buf, src[t.start:t.end]...)
 }

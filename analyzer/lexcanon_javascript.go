@@ -67,6 +67,10 @@ type exprSyntax struct {
 	casts bool
 	// typed: TypeScript's "as" and "satisfies" follow an expression.
 	typed bool
+	// looser: the words of operators that bind looser than an
+	// assignment (PHP's and, or, xor): a group holding one is never the
+	// whole right side of an assignment.
+	looser map[string]bool
 	// notOperand are the words that cannot end an operand, startWords
 	// those after which an expression starts, stops those that make a
 	// group something the precedence rule leaves alone, prefix the
@@ -914,10 +918,14 @@ func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) 
 				continue
 			}
 		case isByte(src, p, '='):
-			if comparisonEq(src, toks, i-1) {
+			if comparisonEq(src, toks, i-1) || syn.looser != nil && topHas(toks, i, c, match, func(t ctok) bool { return has(syn.looser, src, t) }) {
 				continue
 			}
-		case isByte(src, p, ':'), isByte(src, p, '?'), is(src, p, "..."), compoundAssign(src, p):
+		case compoundAssign(src, p):
+			if syn.looser != nil && topHas(toks, i, c, match, func(t ctok) bool { return has(syn.looser, src, t) }) {
+				continue
+			}
+		case isByte(src, p, ':'), isByte(src, p, '?'), is(src, p, "..."):
 		default:
 			continue
 		}

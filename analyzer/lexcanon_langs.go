@@ -64,7 +64,7 @@ var rubyRules = &lexRules{
 
 var phpRules = &lexRules{
 	num: langC, line: []string{"//", "#"}, block: slashComments.block, single: true,
-	interp: []string{"{$", "${"}, plain: noneOf(`\$'"{`), sigils: "$", extra: phpLiteral, tags: true,
+	interp: []string{"{$", "${"}, plain: noneOf(`\$'"`), sigils: "$", extra: phpLiteral, tags: true,
 }
 
 var kotlinRules = &lexRules{

@@ -506,6 +506,24 @@ func TestPrettierSemicolons(t *testing.T) {
 	roundTrip(t, run{name: "prettier (no semicolons before)", corpus: join(cs...), format: formatEach(prettier, args...), values: true})
 }
 
+// TestPHPCodeSniffer fixes the PHP of Symfony's Console and String
+// components (Debian's php-symfony-console) to the PSR-12 and PEAR
+// standards with PHP_CodeSniffer's phpcbf.
+func TestPHPCodeSniffer(t *testing.T) {
+	phpcbf := tool(t, "LORE_ROUNDTRIP_PHPCBF", "phpcbf")
+	root := "/usr/share/php/Symfony/Component"
+	if _, err := os.Stat(filepath.Join(root, "Console")); err != nil {
+		t.Skipf("no PHP corpus: %v (Debian's php-symfony-console, installed by .ci/run)", err)
+	}
+	c := sampleCorpus(root, []string{".php"}, 0, 200)
+	for _, std := range []string{"PSR12", "PEAR"} {
+		t.Run(std, func(t *testing.T) {
+			roundTrip(t, run{name: "phpcbf --standard=" + std, corpus: c, values: true,
+				format: formatEach(phpcbf, "-q", "--no-cache", "--standard="+std)})
+		})
+	}
+}
+
 // TestPrettierJava formats a sample of the JDK's own sources (java.base,
 // from the src.zip of a JDK: $LORE_ROUNDTRIP_JDK_SRC or the first JDK
 // under /usr/lib/jvm that has one) with prettier's Java plugin.
