@@ -265,6 +265,33 @@ func shellWordEnds(src []byte, j int) bool {
 	return k >= len(src) || isBlank(src[k]) || bytes.IndexByte([]byte(";|&()<>"), src[k]) >= 0
 }
 
+// shellRedirect reads a word of digits, src[i:j], written against a
+// redirection operator (2>/dev/null, 2>&1) as one token with the operator:
+// the number is the operator's file descriptor, where `2 >` is an argument
+// and a redirection of the output. shfmt -sr writes a blank after the
+// operator, never before it.
+func (s *scanState) shellRedirect(i, j int) (int, bool) {
+	src := s.src
+	if j >= len(src) || (src[j] != '<' && src[j] != '>') {
+		return 0, false
+	}
+	for _, c := range src[i:j] {
+		if !isDigit(c) {
+			return 0, false
+		}
+	}
+	for _, op := range []string{"<<<", "<<-", "<<", ">>", ">&", "<&", ">|", "<>", "<", ">"} {
+		if bytes.HasPrefix(src[j:], []byte(op)) {
+			s.add(i, j+len(op), cVerbatim)
+			if op == "<<" || op == "<<-" {
+				return s.shellHeredoc(j + len(op)), true
+			}
+			return j + len(op), true
+		}
+	}
+	return 0, false
+}
+
 // subScan adds the tokens of src[a:b] read by r, less the separators at
 // either end (a command substitution's first and last line breaks).
 func (s *scanState) subScan(r *lexRules, a, b int) {

@@ -57,3 +57,11 @@ func TestCanonicalFormattingBash(t *testing.T) {
 		{"bash", "a b\\\nc\n", "a b c\n", false, "a continued line that joins a word"},
 	})
 }
+
+func TestCanonicalRedirectBash(t *testing.T) {
+	checkCanon(t, []canonCase{
+		{"bash", "a 2>/dev/null\n", "a 2> /dev/null\n", true, "a space after a redirection (shfmt -sr)"},
+		{"bash", "a 2>/dev/null\n", "a 2 >/dev/null\n", false, "a file descriptor is no argument"},
+		{"bash", "a 2>&1\n", "a 2 >&1\n", false, "a file descriptor is no argument (>&)"},
+	})
+}

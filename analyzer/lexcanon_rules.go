@@ -620,6 +620,11 @@ chars:
 	if quoted == i && j-i >= 2 && src[j-1] == src[i] && s.r.plain(src[i+1:j-1]) {
 		k = cQuoted
 	}
+	if s.canon && piece == i {
+		if end, ok := s.shellRedirect(i, j); ok {
+			return end
+		}
+	}
 	if piece > i {
 		k = cVerbatim // the word's rest after a substitution read as code
 	}
