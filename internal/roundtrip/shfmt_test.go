@@ -13,17 +13,30 @@ import (
 
 // TestShfmt formats shell code with shfmt in styles other than the code's
 // own: bash-completion's completions and its bash_completion library, and
-// git's shell scripts (git-core and its mergetools).
+// git's shell scripts (git-core and its mergetools). The development half
+// (sample 0) unless LORE_ROUNDTRIP_SHFMT_SAMPLE=1 asks for the held-out
+// one.
 func TestShfmt(t *testing.T) {
 	shfmt := tool(t, "LORE_ROUNDTRIP_SHFMT", "shfmt")
-	c := join(shellCorpus(t, 0)...)
+	sample := 0
+	if os.Getenv("LORE_ROUNDTRIP_SHFMT_SAMPLE") == "1" {
+		sample = 1
+	}
+	c := join(shellCorpus(t, sample)...)
 	for _, r := range shfmtStyles {
 		t.Run(r.sub, func(t *testing.T) {
 			args := append([]string{"-w", "-ln", "bash"}, r.args...)
 			roundTrip(t, run{name: "shfmt " + strings.Join(args[1:], " "), corpus: c, values: true,
-				format: formatEach(shfmt, args...)})
+				format: formatEach(shfmt, args...), drifts: shfmtDrifts})
 		})
 	}
+}
+
+// shfmtDrifts are the symbols of the development half whose drift is
+// right: shfmt spaces the subscript of an array lore cannot tell from an
+// associative one, whose key the blanks are part of.
+var shfmtDrifts = map[string]string{
+	"bash-completion/completions/tc.bash::_tc_exec_options": "${words[${#words[@]}-3]}: words may be an associative array",
 }
 
 // shfmtStyles are the styles TestShfmt formats in: shfmt's default (tabs),
