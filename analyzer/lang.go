@@ -275,6 +275,12 @@ func NewTable() *Table {
 			// their own lines; c1: computed names spelt without spaces
 			l.version += "+d1+c1"
 		}
+		if l.Name == "bash" {
+			// sh1: lines inside a command substitution are code only where
+			// its code is (the canonical stream reads it as code), so a
+			// comment there attaches to a function declared after it
+			l.version += "+sh1"
+		}
 		if l.tags {
 			// t1: a value declared after code on its line (a
 			// constructor's parameter) takes no comment above that line

@@ -19,7 +19,7 @@ type ctok struct {
 	pos, start, end int32
 	kind            ckind
 	lang            langCode // the number and string rules of kind
-	tag             uint8    // Go: what the token is (see goTag); 0 in other languages
+	tag             uint8    // Go: what the token is (see goTag); shell: a cBquote's ends; 0 in other languages
 }
 
 // ckind says how a token's source bytes are spelt in the canonical stream.
@@ -39,6 +39,7 @@ const (
 	cRegexp                // JavaScript: a regular expression literal, its flags in order (see appendRegexp)
 	cKey                   // JavaScript: a quoted property key that needs no quotes: its content
 	cElseIf                // PHP: "else" before "if", spelt "elseif"
+	cBquote                // shell: a word's piece by a `…` substitution, spelt as by $( … ) (see appendBackquote)
 )
 
 // langCode selects the number rules of a language.
@@ -113,6 +114,8 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return appendRegexp(buf, src[t.start:t.end])
 	case cKey:
 		return append(buf, src[t.start+1:t.end-1]...)
+	case cBquote:
+		return appendBackquote(buf, src[t.start:t.end], t.tag)
 	case cNewline:
 		return append(buf, "\x01nl"...)
 	case cIndent:

@@ -93,9 +93,11 @@ var scalaRules = &lexRules{
 
 var bashRules = &lexRules{
 	line: []string{"#"}, words: true, single: true, plain: noneOf("$`\\!'\"\n"),
-	newlines: true,
-	goesOn:   set("&&", "||", "|", "|&", "{", "(", "then", "do", "else"),
-	leads:    set(")", ";;", ";&", ";;&"),
+	newlines:    true,
+	goesOn:      set("&&", "||", "|", "|&", "{", "(", "then", "do", "else"),
+	leads:       set(")", ";;", ";&", ";;&"),
+	goesOnAfter: shellFuncHead,
+	tidy:        tidyShell,
 }
 
 var luaRules = &lexRules{

@@ -48,6 +48,12 @@ type lexRules struct {
 	// goesOn: tokens after which a line goes on; leads: tokens before
 	// which the previous line goes on (beyond the closing brackets).
 	goesOn, leads map[string]bool
+	// goesOnAfter, when not nil, reports whether the line goes on after
+	// the tokens written so far (a shell function's header).
+	goesOnAfter func(src []byte, out []ctok) bool
+	// tidy, when not nil, is the language's own pass over its stream,
+	// after tidySeparators.
+	tidy func(src []byte, toks []ctok) []ctok
 	// opsGoOn: every operator token but the ones in notGoOn lets the line
 	// go on.
 	opsGoOn bool
@@ -83,6 +89,14 @@ type scanState struct {
 	php     bool // inside <?php … ?> (lexRules.tags)
 	// noInterp: the string being read interpolates nothing.
 	noInterp bool
+	// canon: the canonical stream (not the lexer tokens of format 1),
+	// where a shell word's command substitutions are read as code
+	// (shellSubst); nest counts the substitutions open.
+	canon bool
+	nest  int
+	// closeQuote: the word's next piece starts with the closing ` of a
+	// substitution read as code (shellBackquote).
+	closeQuote bool
 }
 
 type heredoc struct {
@@ -92,11 +106,14 @@ type heredoc struct {
 
 // canonRules returns the canonical stream of src read by r.
 func canonRules(sc *scratch, r *lexRules, src []byte, out []ctok) []ctok {
-	s := &scanState{r: r, src: src, out: out}
+	s := &scanState{r: r, src: src, out: out, canon: true}
 	s.scan()
 	out = s.out
 	if r.newlines {
 		out = tidySeparators(src, out, r)
+	}
+	if r.tidy != nil {
+		out = r.tidy(src, out)
 	}
 	return dropTrailingCommas(sc, src, out, nil)
 }
@@ -537,6 +554,11 @@ func (s *scanState) continues(j int) bool {
 func (s *scanState) word(i int) int {
 	src := s.src
 	n := len(src)
+	if s.canon && bytes.HasPrefix(src[i:], []byte("((")) {
+		if j, ok := s.shellArithCommand(i); ok {
+			return j
+		}
+	}
 	for _, op := range []string{";;&", ";;", ";&", "&&", "||", "|&", "<<<", "<<-", "<<", ">>", "&>>", "&>", ">&", "<&", ">|", "<>", "|", "&", ";", "(", ")", "<", ">"} {
 		if bytes.HasPrefix(src[i:], []byte(op)) {
 			if op == "<<" || op == "<<-" {
@@ -549,12 +571,16 @@ func (s *scanState) word(i int) int {
 	}
 	j := i
 	quoted := -1 // the one quoted part that makes the whole word, if any
+	piece := i   // where the word's text not yet added starts (shellSubst)
+chars:
 	for j < n {
 		c := src[j]
 		if isBlank(c) || bytes.IndexByte([]byte(";|&()<>"), c) >= 0 {
 			break
 		}
 		switch {
+		case c == '\\' && s.canon && shellWordEnds(src, j):
+			break chars // a continued line's \ is no part of the word
 		case c == '\\':
 			j += 2
 		case c == '\'':
@@ -563,15 +589,24 @@ func (s *scanState) word(i int) int {
 			if k := bytes.IndexByte(src[quoted+1:], '\''); k >= 0 {
 				j = quoted + k + 2
 			}
+		case c == '"' && s.canon:
+			quoted = j
+			j, piece = s.shellDquote(j, piece)
 		case c == '"':
 			quoted = j
 			j = s.strBody(j+1, `"`, '"')
+		case c == '$' && j+1 < n && src[j+1] == '(' && s.canon:
+			j, piece = s.shellSubst(j, piece)
+		case c == '$' && s.canon && shellIndexEnd(src, j) > 0:
+			j, piece = s.shellIndex(j, piece)
 		case c == '$' && j+1 < n && src[j+1] == '(':
 			j = s.skipCode(j+2, '(', ')')
 		case c == '$' && j+1 < n && src[j+1] == '{':
 			j = s.skipCode(j+2, '{', '}')
 		case c == '$' && j+1 < n && src[j+1] == '\'':
 			j = skipQuoted(src, j+1, '\'', true)
+		case c == '`' && s.canon:
+			j, piece = s.shellBackquote(j, piece, false)
 		case c == '`':
 			j = skipQuoted(src, j, '`', true)
 		default:
@@ -585,7 +620,17 @@ func (s *scanState) word(i int) int {
 	if quoted == i && j-i >= 2 && src[j-1] == src[i] && s.r.plain(src[i+1:j-1]) {
 		k = cQuoted
 	}
-	s.add(i, j, k)
+	if s.canon && piece == i {
+		if end, ok := s.shellRedirect(i, j); ok {
+			return end
+		}
+	}
+	if piece > i {
+		k = cVerbatim // the word's rest after a substitution read as code
+	}
+	if j > piece || piece == i {
+		s.addPiece(piece, j, k)
+	}
 	return j
 }
 
@@ -638,7 +683,7 @@ func tidySeparators(src []byte, toks []ctok, r *lexRules) []ctok {
 		if k == len(toks) {
 			continue
 		}
-		if goesOn(src, prev, r) || leads(src, toks[k], r) {
+		if goesOn(src, prev, r) || leads(src, toks[k], r) || (r.goesOnAfter != nil && r.goesOnAfter(src, out)) {
 			continue
 		}
 		out = append(out, t)

@@ -144,6 +144,9 @@ type run struct {
 	// Ordering.match), which cuts that constant's lines short where
 	// prettier's line breaks then move its end.
 	values bool
+	// drifts are the anchors (by symbol) the formatter may make drift,
+	// each with why: a rewrite lore cannot tell from a change.
+	drifts map[string]string
 }
 
 // roundTrip anchors functions, methods, classes and fields of the corpus,
@@ -252,7 +255,7 @@ func roundTrip(t *testing.T, r run) {
 	}
 	rs := v.VerifyAll(ctx, as)
 	changes := map[anchors.Change]int{}
-	bad, unparsed := 0, 0
+	bad, unparsed, expected := 0, 0, 0
 	for i, res := range rs {
 		changes[res.Change]++
 		if res.Status == anchors.Valid && (res.Change == anchors.ChangeNone || res.Change == anchors.ChangeReformatted) {
@@ -273,6 +276,11 @@ func roundTrip(t *testing.T, r run) {
 			t.Logf("%s: %s: %s %s: the original file has syntax errors already", r.name, as[i].Spec(), res.Status, res.Change)
 			continue
 		}
+		if why, ok := r.drifts[as[i].Symbol]; ok {
+			t.Logf("%s: %s: %s %s, as expected: %s", r.name, as[i].Spec(), res.Status, res.Change, why)
+			expected++
+			continue
+		}
 		bad++
 		if bad <= 8 {
 			t.Errorf("%s: %s: %s %s: %s%s", r.name, as[i].Spec(), res.Status, res.Change, res.Reason, tokenDiff(dir, before, as[i]))
@@ -280,6 +288,9 @@ func roundTrip(t *testing.T, r run) {
 	}
 	t.Logf("%s: %d anchors over %d files (%d reformatted): %d not valid, %d more lost to the parser; changes %v",
 		r.name, len(as), len(r.corpus.files), changed, bad, unparsed, changes)
+	if expected > 0 {
+		t.Logf("%s: %d more not valid as expected (run.drifts)", r.name, expected)
+	}
 	// Verification through the index gives the same results.
 	isrc := indexedSource(t, dir)
 	defer isrc.Close()
