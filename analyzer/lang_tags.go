@@ -531,7 +531,7 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 			}
 			masked = true
 		}
-		if m := cppMacroStatement.FindIndex(line); m != nil && (line[0] != ' ' && line[0] != '\t' || statementStart(src, i)) {
+		if m := cppMacroStatement.FindIndex(line); m != nil && (line[0] != ' ' && line[0] != '\t' || statementStart(src, i)) && !inDirective(src, i) {
 			// to the matching parenthesis, across lines
 			depth, k := 0, i+m[1]-1
 			for ; k < len(src); k++ {
@@ -583,6 +583,12 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 		masked = true
 	}
 	for _, m := range cppMacroAfter.FindAllSubmatchIndex(src, -1) {
+		if inDirective(src, m[2]) {
+			// a macro's body (#define M(a) GMOCK_X(a)): the directive is
+			// one token to the grammar, and blanking its end leaves a
+			// line the grammar reads on into the next directive
+			continue
+		}
 		if src[m[1]-1] != '(' {
 			for x := m[2]; x < m[3]; x++ {
 				buf[x] = ' ' // a macro word: int Run() GTEST_MUST_USE_RESULT_;
@@ -788,6 +794,22 @@ func statementStart(src []byte, i int) bool {
 		return false
 	}
 	return true
+}
+
+// inDirective reports whether src[i] lies in a preprocessor directive: the
+// first of the lines it continues (each before ending with a backslash)
+// starts with a #.
+func inDirective(src []byte, i int) bool {
+	b := bytes.LastIndexByte(src[:i], '\n') + 1
+	for b > 0 {
+		e := bytes.TrimRight(src[:b-1], "\r")
+		if len(e) == 0 || e[len(e)-1] != '\\' {
+			break
+		}
+		b = bytes.LastIndexByte(e, '\n') + 1
+	}
+	t := bytes.TrimLeft(src[b:], " \t")
+	return len(t) > 0 && t[0] == '#'
 }
 
 // includeGuard finds a header's include guard: the first directive is

@@ -75,6 +75,8 @@ func canonTokens(sc *scratch, lang string, src []byte, spans []span, out []ctok)
 		return canonJava(sc, src, spans, out)
 	case "c":
 		return canonCLang(sc, src, spans, out)
+	case "cpp":
+		return canonCpp(sc, src, out)
 	}
 	if r := rulesFor(lang); r != nil {
 		return canonRules(sc, r, src, out)
