@@ -285,8 +285,10 @@ func NewTable() *Table {
 			l.version += "+" + queries.Version("cpp")
 		}
 		if l.Name == "c" || l.Name == "cpp" {
-			// m1: maskCpp leaves a directive's macro calls alone (C's
-			// headers too: they may be read as C++)
+			// m1: maskCpp leaves a directive's macro calls alone and
+			// blanks lines that are only a macro word and a macro after
+			// a namespace's name (C's headers too: they may be read as
+			// C++)
 			l.version += "+m1"
 		}
 		for _, e := range l.Extensions {
