@@ -30,5 +30,12 @@ func TestCanonicalFormattingCpp(t *testing.T) {
 		{"cpp", `s = "a\n" "b";`, `s = R"(a\n)" "b";`, false, "a raw string's backslash is no escape"},
 		{"cpp", `s = "a" "b"_s;`, `s = "ab"_s;`, true, "a user-defined literal's string split"},
 		{"cpp", `s = "a" "b"_s;`, `s = "ab"_t;`, false, "a user-defined literal's suffix"},
+		// Runs of using-declarations, which clang-format sorts.
+		{"cpp", "void f(int a) {\n  using std::swap;\n  using std::begin;\n  swap(a, a);\n}", "void f(int a) {\n  using std::begin;\n  using std::swap;\n  swap(a, a);\n}", true, "using-declarations sorted in a block"},
+		{"cpp", "struct D : B, A {\n  using B::g;\n  using A::f;\n};", "struct D : B, A {\n  using A::f;\n  using B::g;\n};", true, "using-declarations sorted in a class"},
+		{"cpp", "void f(int a) {\n  using std::swap;\n  swap(a, a);\n  using std::begin;\n}", "void f(int a) {\n  using std::begin;\n  swap(a, a);\n  using std::swap;\n}", false, "a using-declaration moved past a call"},
+		{"cpp", "using std::swap;\nusing std::begin;", "using std::sort;\nusing std::begin;", false, "a using-declaration's name"},
+		{"cpp", "using ns::E;\nusing E::kRed;", "using E::kRed;\nusing ns::E;", false, "an enumerator through an enumeration brought in before"},
+		{"cpp", "using A = B;\nusing B = int;", "using B = int;\nusing A = B;", false, "aliases keep their order"},
 	})
 }
