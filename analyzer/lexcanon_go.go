@@ -250,7 +250,7 @@ func goNameParens(sc *scratch, src []byte, toks []ctok) ([]ctok, bool) {
 		if k+2 < len(toks) && toks[k+1].tag == '.' && toks[k+2].tag == gName {
 			k += 2
 		}
-		if toks[k+1].tag != ')' || k+2 >= len(toks) || toks[k+2].tag != '(' {
+		if k+2 >= len(toks) || toks[k+1].tag != ')' || toks[k+2].tag != '(' {
 			continue
 		}
 		if drop == nil {
