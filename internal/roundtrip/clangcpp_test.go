@@ -32,8 +32,8 @@ func TestClangFormatCpp(t *testing.T) {
 
 // googletestCpp samples the C++ of googletest and googlemock (sources,
 // headers, samples) where Debian installs them; LORE_ROUNDTRIP_GOOGLETEST
-// names another copy. Files that only include others (gtest-all.cc) and
-// headers read as C are left out.
+// names another copy (libstdc++'s bits directory makes a second corpus:
+// .tcc files are read too). Headers read as C are left out.
 func googletestCpp(t *testing.T, sample int) corpus {
 	t.Helper()
 	root := os.Getenv("LORE_ROUNDTRIP_GOOGLETEST")
