@@ -290,6 +290,13 @@ func NewTable() *Table {
 			// a C header may be read as C++ (ForFile)
 			l.version += "+" + queries.Version("cpp")
 		}
+		if l.Name == "c" || l.Name == "cpp" {
+			// m1: maskCpp leaves a directive's macro calls alone and
+			// blanks lines that are only a macro word and a macro after
+			// a namespace's name (C's headers too: they may be read as
+			// C++)
+			l.version += "+m1"
+		}
 		for _, e := range l.Extensions {
 			t.byExt[e] = l
 		}

@@ -509,12 +509,21 @@ var (
 	// cppMacroAfter is an upper-case macro called after a declarator's
 	// parameters (void f() const GTEST_LOCK_EXCLUDED_(mu);)
 	cppMacroAfter = regexp.MustCompile(`\)[ \t\n]*(?:(?:const|override|final|noexcept)[ \t\n]*)*([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*[(;{]`)
-	cppMacroWord  = regexp.MustCompile(`^[ \t]*(?:(?:template[ \t]*<[^>]*>[ \t]*)?(?:class|struct|union)[ \t]+)?([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+[A-Za-z_~]`)
+	cppMacroWord  = regexp.MustCompile(`^[ \t]*(?:(?:template[ \t]*<[^>]*>[ \t]*)?(?:class|struct|union)[ \t]+)?(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+[A-Za-z_~]`)
+	// cppMacroLine is a line that is only an upper-case macro word
+	// (libstdc++'s _GLIBCXX_BEGIN_NAMESPACE_VERSION, or
+	// _GLIBCXX20_CONSTEXPR before a declaration), and cppMacroNamespace
+	// one called after a namespace's name (namespace std
+	// _GLIBCXX_VISIBILITY(default)).
+	cppMacroLine      = regexp.MustCompile(`^[ \t]*(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*(?://.*)?\r?$`)
+	cppMacroNamespace = regexp.MustCompile(`^[ \t]*(?:inline[ \t]+)?namespace[ \t]+[A-Za-z_][A-Za-z_0-9:]*[ \t]+(_?[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\([^()\n]*\))`)
 )
 
 // maskCpp writes spaces over those macros, keeping every offset and line:
 // a macro statement to its closing parenthesis and semicolon (not one
-// followed by a block, which defines something: TEST(a, b) { … }).
+// followed by a block, which defines something: TEST(a, b) { … }), a
+// macro line where a declaration may start (loneMacro) and a namespace's
+// macro; never inside a directive, which the grammar reads as one token.
 func maskCpp(src, buf []byte) ([]byte, bool) {
 	buf = append(buf[:0], src...)
 	masked := false
@@ -531,7 +540,15 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 			}
 			masked = true
 		}
-		if m := cppMacroStatement.FindIndex(line); m != nil && (line[0] != ' ' && line[0] != '\t' || statementStart(src, i)) {
+		for _, re := range []*regexp.Regexp{cppMacroNamespace, cppMacroLine} {
+			if m := re.FindSubmatchIndex(line); m != nil && (re == cppMacroNamespace || loneMacro(src, i)) && !inDirective(src, i) {
+				for k := i + m[2]; k < i+m[3]; k++ {
+					buf[k] = ' '
+				}
+				masked = true
+			}
+		}
+		if m := cppMacroStatement.FindIndex(line); m != nil && (line[0] != ' ' && line[0] != '\t' || statementStart(src, i)) && !inDirective(src, i) {
 			// to the matching parenthesis, across lines
 			depth, k := 0, i+m[1]-1
 			for ; k < len(src); k++ {
@@ -583,6 +600,12 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 		masked = true
 	}
 	for _, m := range cppMacroAfter.FindAllSubmatchIndex(src, -1) {
+		if inDirective(src, m[2]) {
+			// a macro's body (#define M(a) GMOCK_X(a)): the directive is
+			// one token to the grammar, and blanking its end leaves a
+			// line the grammar reads on into the next directive
+			continue
+		}
 		if src[m[1]-1] != '(' {
 			for x := m[2]; x < m[3]; x++ {
 				buf[x] = ' ' // a macro word: int Run() GTEST_MUST_USE_RESULT_;
@@ -788,6 +811,52 @@ func statementStart(src []byte, i int) bool {
 		return false
 	}
 	return true
+}
+
+// loneMacro reports whether the line at i, a lone upper-case word, stands
+// where a declaration or statement may start (statementStart, or after a
+// template header or a declarator's parameters) and is no enumerator or
+// list element: not after a comma, nor alone in braces.
+func loneMacro(src []byte, i int) bool {
+	prev := bytes.TrimRight(src[:i], " \t\r\n")
+	for len(prev) > 0 {
+		b := bytes.LastIndexByte(prev, '\n') + 1
+		t := bytes.TrimSpace(prev[b:])
+		if len(t) == 0 || t[0] == '#' || bytes.HasPrefix(t, []byte("//")) || t[0] == '*' || bytes.HasPrefix(t, []byte("/*")) {
+			prev = bytes.TrimRight(prev[:b], " \t\r\n")
+			continue
+		}
+		if k := bytes.Index(t, []byte("//")); k > 0 {
+			t = bytes.TrimSpace(t[:k])
+		}
+		prev = t
+		break
+	}
+	last := byte(';')
+	if len(prev) > 0 {
+		last = prev[len(prev)-1]
+	}
+	if bytes.IndexByte([]byte(";{}:>)"), last) < 0 {
+		return false
+	}
+	next := bytes.TrimLeft(src[lineEnd(src, i):], " \t\r\n")
+	return !(last == '{' && len(next) > 0 && next[0] == '}')
+}
+
+// inDirective reports whether src[i] lies in a preprocessor directive: the
+// first of the lines it continues (each before ending with a backslash)
+// starts with a #.
+func inDirective(src []byte, i int) bool {
+	b := bytes.LastIndexByte(src[:i], '\n') + 1
+	for b > 0 {
+		e := bytes.TrimRight(src[:b-1], "\r")
+		if len(e) == 0 || e[len(e)-1] != '\\' {
+			break
+		}
+		b = bytes.LastIndexByte(e, '\n') + 1
+	}
+	t := bytes.TrimLeft(src[b:], " \t")
+	return len(t) > 0 && t[0] == '#'
 }
 
 // includeGuard finds a header's include guard: the first directive is

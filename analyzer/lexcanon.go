@@ -79,6 +79,8 @@ func canonTokens(sc *scratch, lang string, src []byte, spans []span, out []ctok)
 		return canonCLang(sc, src, spans, out)
 	case "php":
 		return canonPHP(sc, src, out)
+	case "cpp":
+		return canonCpp(sc, src, out)
 	}
 	if r := rulesFor(lang); r != nil {
 		return canonRules(sc, r, src, out)

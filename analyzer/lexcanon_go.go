@@ -250,7 +250,7 @@ func goNameParens(sc *scratch, src []byte, toks []ctok) ([]ctok, bool) {
 		if k+2 < len(toks) && toks[k+1].tag == '.' && toks[k+2].tag == gName {
 			k += 2
 		}
-		if toks[k+1].tag != ')' || k+2 >= len(toks) || toks[k+2].tag != '(' {
+		if k+2 >= len(toks) || toks[k+1].tag != ')' || toks[k+2].tag != '(' {
 			continue
 		}
 		if drop == nil {
@@ -378,7 +378,7 @@ func goUngroupShortVars(sc *scratch, toks []ctok, m []int) (out []ctok, changed 
 		for k+1 < len(toks) && toks[k].tag == gName && toks[k+1].tag == ',' {
 			k += 2
 		}
-		if toks[k].tag != gName || k+1 >= len(toks) || toks[k+1].tag != '=' {
+		if k+1 >= len(toks) || toks[k].tag != gName || toks[k+1].tag != '=' {
 			continue
 		}
 		if drop == nil {

@@ -329,6 +329,7 @@ func FuzzCanonTokens(f *testing.F) {
 	f.Add([]byte("x = <<~EOS\n  a #{b}\nEOS\n%w[a b] /re/ =begin\nc\n=end\n"))
 	f.Add([]byte("<?php $a = \"{$b}\"; <<<X\n t\n X;\n?>\n<p> #[A] R\"d(x)d\" @\"a\"\"b\" $\"{c}\""))
 	f.Add([]byte("f() { [[ $a =~ ^(x)$ ]] && cat <<-E\n\tb\n\tE\n}; a=() ; --[==[ x ]==] [[s]] #\"r\"#"))
+	f.Add([]byte("using a::b;\nusing c::d;\nA<B<C>> x = \"a\" \"b\"_s >> 1;\n#define M(a) \\\n  G(a)\nusing E::k; x >>= operator>>"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c",
 			"cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", ""} {
