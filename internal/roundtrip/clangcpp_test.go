@@ -2,7 +2,6 @@ package roundtrip
 
 import (
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/lorehq/lore/analyzer"
@@ -16,18 +15,8 @@ import (
 // development half; LORE_ROUNDTRIP_CPP_SAMPLE=1 measures the held-out one.
 func TestClangFormatCpp(t *testing.T) {
 	clangFormat := tool(t, "LORE_ROUNDTRIP_CLANG_FORMAT", "clang-format")
-	sample := 0
-	if os.Getenv("LORE_ROUNDTRIP_CPP_SAMPLE") == "1" {
-		sample = 1
-	}
-	c := googletestCpp(t, sample)
-	for _, style := range []string{"LLVM", "{BasedOnStyle: Mozilla, ColumnLimit: 60}", "GNU"} {
-		name := strings.NewReplacer(" ", "", "{", "", "}", "", "BasedOnStyle:", "", ",", "-").Replace(style)
-		t.Run(name, func(t *testing.T) {
-			roundTrip(t, run{name: "clang-format -style=" + style, corpus: c, values: true,
-				format: formatEach(clangFormat, "-i", "-style="+style)})
-		})
-	}
+	c := googletestCpp(t, heldOut("LORE_ROUNDTRIP_CPP_SAMPLE"))
+	clangFormatRuns(t, clangFormat, c, "LLVM", "{BasedOnStyle: Mozilla, ColumnLimit: 60}", "GNU")
 }
 
 // googletestCpp samples the C++ of googletest and googlemock (sources,

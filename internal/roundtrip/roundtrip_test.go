@@ -770,14 +770,27 @@ func indexedSource(t *testing.T, dir string) *anchors.Source {
 // copies of tree_sitter/parser.h).
 func TestClangFormat(t *testing.T) {
 	clangFormat := tool(t, "LORE_ROUNDTRIP_CLANG_FORMAT", "clang-format")
-	c := treeSitterC(t, 0)
-	for _, style := range []string{"LLVM", "{BasedOnStyle: Google, ColumnLimit: 60}", "GNU"} {
+	clangFormatRuns(t, clangFormat, treeSitterC(t, 0), "LLVM", "{BasedOnStyle: Google, ColumnLimit: 60}", "GNU")
+}
+
+// clangFormatRuns runs clang-format over c once per style, each a subtest.
+func clangFormatRuns(t *testing.T, clangFormat string, c corpus, styles ...string) {
+	for _, style := range styles {
 		name := strings.NewReplacer(" ", "", "{", "", "}", "", "BasedOnStyle:", "", ",", "-").Replace(style)
 		t.Run(name, func(t *testing.T) {
 			roundTrip(t, run{name: "clang-format -style=" + style, corpus: c, values: true,
 				format: formatEach(clangFormat, "-i", "-style="+style)})
 		})
 	}
+}
+
+// heldOut returns the sample a test's environment variable asks for: 1,
+// the held-out half, when it is "1", else 0, the development half.
+func heldOut(env string) int {
+	if os.Getenv(env) == "1" {
+		return 1
+	}
+	return 0
 }
 
 // treeSitterC samples the C of go-tree-sitter's module: the runtime and

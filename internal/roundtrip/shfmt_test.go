@@ -18,11 +18,7 @@ import (
 // one.
 func TestShfmt(t *testing.T) {
 	shfmt := tool(t, "LORE_ROUNDTRIP_SHFMT", "shfmt")
-	sample := 0
-	if os.Getenv("LORE_ROUNDTRIP_SHFMT_SAMPLE") == "1" {
-		sample = 1
-	}
-	c := join(shellCorpus(t, sample)...)
+	c := join(shellCorpus(t, heldOut("LORE_ROUNDTRIP_SHFMT_SAMPLE"))...)
 	for _, r := range shfmtStyles {
 		t.Run(r.sub, func(t *testing.T) {
 			args := append([]string{"-w", "-ln", "bash"}, r.args...)
