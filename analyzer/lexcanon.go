@@ -38,6 +38,13 @@ const (
 	cJoined                // Java: "a" + "b", string literals joined by +: "ab" (see appendJoined)
 	cRegexp                // JavaScript: a regular expression literal, its flags in order (see appendRegexp)
 	cKey                   // JavaScript: a quoted property key that needs no quotes: its content
+
+	// Ruby (lexcanon_ruby.go)
+	cHeredocOpen // <<~ID, <<-ID or <<ID, read as <<ID (see appendHeredoc)
+	cHeredoc     // a <<- or << heredoc's body, its terminator unindented
+	cSquiggly    // a <<~ heredoc's body, its indentation removed as Ruby does
+	cWords       // a %w or %i literal, its words one blank apart (see appendWords)
+	cRubyLit     // a regular expression, a percent literal, or a string's text around interpolated code: as written, no operator
 )
 
 // langCode selects the number rules of a language.
@@ -110,6 +117,10 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return appendRegexp(buf, src[t.start:t.end])
 	case cKey:
 		return append(buf, src[t.start+1:t.end-1]...)
+	case cHeredocOpen, cHeredoc, cSquiggly:
+		return appendHeredoc(buf, src[t.start:t.end], t.kind)
+	case cWords:
+		return appendWords(buf, src[t.start:t.end])
 	case cNewline:
 		return append(buf, "\x01nl"...)
 	case cIndent:

@@ -55,8 +55,8 @@ var csharpRules = &lexRules{
 
 var rubyRules = &lexRules{
 	num: langC, line: []string{"#"}, single: true, interp: []string{"#{"},
-	plain: noneOf(`\#'"`), identEnd: "?!", sigils: "@$", extra: rubyLiteral,
-	newlines: true, opsGoOn: true,
+	plain: rubyPlain, identEnd: "?!", sigils: "@$", extra: rubyLiteral,
+	newlines: true, opsGoOn: true, post: rubyPost,
 	notGoOn: set("!", "++", "--"),
 	goesOn:  set("and", "or", "not"),
 	leads:   set(".", "&.", ")", "]", "}", "else", "elsif", "end", "then", "when", "&&", "||"),
@@ -197,6 +197,11 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		return len(src), cVerbatim, true
 	}
 	c := src[i]
+	if c == '"' && s.canon {
+		if end, ok := rubyInterpolated(s, i); ok {
+			return end, cDrop, true // its parts are in the stream
+		}
+	}
 	if c == '$' && i+1 < len(src) && bytes.IndexByte([]byte("'\"&~!@/\\;,.<>_0*$?:`+"), src[i+1]) >= 0 {
 		return i + 2, cVerbatim, true // a special global: $' $" $~ …
 	}
@@ -211,8 +216,12 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 	case c == '<' && bytes.HasPrefix(src[i:], []byte("<<")) && opens:
 		j := i + 2
 		indent := false
+		body := cHeredoc
 		if j < len(src) && (src[j] == '~' || src[j] == '-') {
 			indent = true
+			if src[j] == '~' {
+				body = cSquiggly
+			}
 			j++
 		}
 		if j >= len(src) {
@@ -225,8 +234,8 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 			if e < 0 {
 				return 0, 0, false
 			}
-			s.pending = append(s.pending, heredoc{id: string(src[j+1 : j+1+e]), indent: indent})
-			return j + e + 2, cVerbatim, true
+			s.pending = append(s.pending, heredoc{id: string(src[j+1 : j+1+e]), indent: indent, kind: body})
+			return j + e + 2, cHeredocOpen, true
 		}
 		for j < len(src) && isIdentByte(src[j]) {
 			j++
@@ -234,8 +243,8 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		if j == start || !(indent || isUpper(src[start])) {
 			return 0, 0, false
 		}
-		s.pending = append(s.pending, heredoc{id: string(src[start:j]), indent: indent})
-		return j, cVerbatim, true
+		s.pending = append(s.pending, heredoc{id: string(src[start:j]), indent: indent, kind: body})
+		return j, cHeredocOpen, true
 	case c == '%' && opens && i+1 < len(src):
 		j := i + 1
 		if bytes.IndexByte([]byte("qQwWiIrsx"), src[j]) >= 0 {
@@ -244,7 +253,10 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		if j >= len(src) || isIdentByte(src[j]) || isBlank(src[j]) || src[j] == '=' {
 			return 0, 0, false
 		}
-		return delimited(src, j), cVerbatim, true
+		if src[j-1] == 'w' || src[j-1] == 'i' {
+			return delimited(src, j), cWords, true
+		}
+		return delimited(src, j), cRubyLit, true
 	case c == '/' && opens:
 		j := i + 1
 		for j < len(src) && src[j] != '/' {
@@ -259,7 +271,7 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		for j < len(src) && isLower(src[j]) {
 			j++
 		}
-		return min(j, len(src)), cVerbatim, true
+		return min(j, len(src)), cRubyLit, true
 	}
 	return 0, 0, false
 }

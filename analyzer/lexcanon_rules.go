@@ -61,6 +61,9 @@ type lexRules struct {
 	tags bool
 	// prefixedInterp: only a prefixed string (Scala's s"…") interpolates.
 	prefixedInterp bool
+	// post, when not nil, rewrites the canonical stream after its
+	// separators are tidied (a language's own spellings).
+	post func(src []byte, toks []ctok) []ctok
 }
 
 // operators are the multi-byte operators the scanner keeps whole, longest
@@ -83,20 +86,29 @@ type scanState struct {
 	php     bool // inside <?php … ?> (lexRules.tags)
 	// noInterp: the string being read interpolates nothing.
 	noInterp bool
+	// canon: the scan is for the canonical stream, not the lexer tokens
+	// (which keep each string one token).
+	canon bool
+	// from is where the scan starts (a nested scan of interpolated code).
+	from int
 }
 
 type heredoc struct {
 	id     string
-	indent bool // the terminator may be indented (<<~, <<-, PHP's flexible form)
+	indent bool  // the terminator may be indented (<<~, <<-, PHP's flexible form)
+	kind   ckind // how its body is spelt (cVerbatim: as written)
 }
 
 // canonRules returns the canonical stream of src read by r.
 func canonRules(sc *scratch, r *lexRules, src []byte, out []ctok) []ctok {
-	s := &scanState{r: r, src: src, out: out}
+	s := &scanState{r: r, src: src, out: out, canon: true}
 	s.scan()
 	out = s.out
 	if r.newlines {
 		out = tidySeparators(src, out, r)
+	}
+	if r.post != nil {
+		out = r.post(src, out)
 	}
 	return dropTrailingCommas(sc, src, out, nil)
 }
@@ -133,7 +145,7 @@ func (s *scanState) scan() {
 	n := len(src)
 	lineStart := true // only blanks so far on this line
 	inDirective := false
-	for i := 0; i < n; {
+	for i := s.from; i < n; {
 		c := src[i]
 		if r.tags && !s.php {
 			j, k, _ := r.extra(s, i)
@@ -474,7 +486,7 @@ func (s *scanState) heredocBodies(i int) int {
 			}
 		}
 		if i > start {
-			s.add(start, i, cVerbatim)
+			s.add(start, i, h.kind)
 		}
 	}
 	s.pending = s.pending[:0]
