@@ -103,8 +103,9 @@ func appendHeredoc(buf, text []byte, k ckind) []byte {
 // squigglyIndent returns the indentation a <<~ heredoc removes from each
 // line of its body: the least of the lines that are not only blanks. ok
 // is false where that takes more than counting spaces: tabs (Ruby counts
-// them to the next multiple of 8), a line continued by a backslash, or
-// interpolated code that spans lines.
+// them to the next multiple of 8) or interpolated code that spans lines
+// (whose lines Ruby leaves out). A line continued by a backslash is read
+// as Ruby 3.1 does: the next line is a line of its own here.
 func squigglyIndent(lines [][]byte) (cut int, ok bool) {
 	cut = -1
 	for _, l := range lines {
@@ -113,9 +114,6 @@ func squigglyIndent(lines [][]byte) (cut int, ok bool) {
 			return 0, false
 		}
 		t := bytes.TrimRight(l, "\r\n")
-		if bytes.HasSuffix(t, []byte(`\`)) {
-			return 0, false
-		}
 		if bytes.Contains(t, []byte("#{")) && bytes.Count(t, []byte("{")) != bytes.Count(t, []byte("}")) {
 			return 0, false
 		}

@@ -24,6 +24,9 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", "x = <<~EOS\n  a\n    b\n\n  EOS\n", "x = <<~EOS\n      a\n        b\n\n    EOS\n", true, "a <<~ body reindented"},
 		{"ruby", "x = <<~EOS\n  a\n    b\nEOS\n", "x = <<~EOS\n  a\n  b\nEOS\n", false, "a <<~ body's relative indentation"},
 		{"ruby", "x = <<~EOS\n\ta\nEOS\n", "x = <<-EOS\na\nEOS\n", false, "tabs are not undone"},
+		{"ruby", "x = <<~EOS\n    a \\\n    b\nEOS\n", "x = <<~EOS\n  a \\\n  b\nEOS\n", true, "a <<~ body with a continued line, reindented"},
+		{"ruby", "x = <<~EOS\n    a \\\n  b\nEOS\n", "x = <<~EOS\n  a \\\n  b\nEOS\n", false, "a continued line's indentation counts"},
+		{"ruby", "x = <<~EOS\n    a #{1 +\n  2}\nEOS\n", "x = <<~EOS\n  a #{1 +\n  2}\nEOS\n", false, "code across lines: kept as written"},
 		{"ruby", "x = <<EOS\nab\nEOS\n", "x = <<-EOS\nab\nEOS\n", true, "<< and <<- with the same body"},
 		{"ruby", "x = <<~'EOS'\n  #{a}\nEOS\n", "x = <<~EOS\n  #{a}\nEOS\n", false, "a quoted heredoc interpolates nothing"},
 		// %w and %i by their words.
