@@ -184,6 +184,8 @@ func closer(open byte) byte {
 //   - a line end after the keywords do and then is the line end alone:
 //     `do |x|` on the line of its call or the next, `if c then` and
 //     `if c` closing their lines;
+//   - a method defined with an empty parameter list, `def f()` closing
+//     its line, is `def f` (RuboCop's Style/DefWithParentheses);
 //   - a symbol key before => is the key: label, `:a => 1` being `a: 1`
 //     and `:"a b" => 1` being `"a b": 1`, in a call's arguments or a
 //     hash's braces, outside a pattern (where `in :a => x` binds x) and
@@ -214,6 +216,10 @@ func rubyPost(src []byte, toks []ctok) []ctok {
 		switch w := text(k); {
 		case t.kind == cSemi:
 			pattern = false
+		case w == "(" && text(k+1) == ")" && k+2 < len(toks) && toks[k+2].kind == cSemi &&
+			(text(k-2) == "def" || (text(k-4) == "def" && text(k-2) == ".")):
+			k++ // def f() is def f
+			continue
 		case w == "(" || w == "[" || w == "{":
 			open = append(open, w)
 		case w == ")" || w == "]" || w == "}":

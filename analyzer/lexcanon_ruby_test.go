@@ -43,6 +43,11 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", "x.do\ny", "x.do y", false, "a method named do"},
 		{"ruby", "if a =~ /x/ then\n  b\nend", "if a =~ /x/\n  b\nend", true, "then closing a line"},
 		{"ruby", "x.then\ny", "x.then y", false, "a method named then"},
+		// def f() is def f.
+		{"ruby", "def f()\n  1\nend", "def f\n  1\nend", true, "an empty parameter list"},
+		{"ruby", "def self.f()\n  1\nend", "def self.f\n  1\nend", true, "a class method's empty parameter list"},
+		{"ruby", "def f() 1 end", "def f 1 end", false, "parentheses before the body on their line"},
+		{"ruby", "x = f()\n", "x = f\n", false, "a call's empty parentheses (f may be a variable)"},
 		// Hash keys: :a => is a:.
 		{"ruby", "f(:a => 1, :b => 2)", "f(a: 1, b: 2)", true, "hash rockets to labels"},
 		{"ruby", "x = { :Big => nil }", "x = { Big: nil }", true, "a constant-like symbol key"},
