@@ -44,6 +44,7 @@ const (
 	cHeredoc     // a <<- or << heredoc's body, its terminator unindented
 	cSquiggly    // a <<~ heredoc's body, its indentation removed as Ruby does
 	cWords       // a %w or %i literal, its words one blank apart (see appendWords)
+	cRubyStr     // a '…' or "…" string read by its value (see appendRubyStr)
 	cRubyLit     // a regular expression, a percent literal, or a string's text around interpolated code: as written, no operator
 )
 
@@ -121,6 +122,8 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return appendHeredoc(buf, src[t.start:t.end], t.kind)
 	case cWords:
 		return appendWords(buf, src[t.start:t.end])
+	case cRubyStr:
+		return appendRubyStr(buf, src[t.start:t.end])
 	case cNewline:
 		return append(buf, "\x01nl"...)
 	case cIndent:

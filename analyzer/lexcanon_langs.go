@@ -202,6 +202,25 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 			return end, cDrop, true // its parts are in the stream
 		}
 	}
+	if (c == '"' || c == '\'') && s.canon {
+		if end, ok := rubyString(s, i); ok {
+			return end, cRubyStr, true
+		}
+	}
+	if c == '@' {
+		// An instance or class variable is a name, never an operator the
+		// line goes on from.
+		j := i + 1
+		if j < len(src) && src[j] == '@' {
+			j++
+		}
+		if j < len(src) && isIdentByte(src[j]) && src[j] != '$' {
+			for j < len(src) && isIdentByte(src[j]) && src[j] != '$' {
+				j++
+			}
+			return j, cRubyLit, true
+		}
+	}
 	if c == '$' && i+1 < len(src) && bytes.IndexByte([]byte("'\"&~!@/\\;,.<>_0*$?:`+"), src[i+1]) >= 0 {
 		return i + 2, cVerbatim, true // a special global: $' $" $~ …
 	}
@@ -211,7 +230,8 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 	// A literal opener where an operand may start: after an operator, or
 	// after a name with a blank before the opener and none after it
 	// (foo /re/ and foo %w[a], not a / b).
-	opens := !s.afterOperand() || (i > 0 && isBlank(src[i-1]) && i+1 < len(src) && !isBlank(src[i+1]) && lastIsName(s))
+	opens := !s.afterOperand() || (i > 0 && isBlank(src[i-1]) && i+1 < len(src) && !isBlank(src[i+1]) && lastIsName(s)) ||
+		lastIsBang(s)
 	switch {
 	case c == '<' && bytes.HasPrefix(src[i:], []byte("<<")) && opens:
 		j := i + 2
@@ -271,9 +291,23 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		for j < len(src) && isLower(src[j]) {
 			j++
 		}
-		return min(j, len(src)), cRubyLit, true
+		j = min(j, len(src))
+		if s.canon && interpolatedParts(s, i, j) {
+			return j, cDrop, true // its parts are in the stream
+		}
+		return j, cRubyLit, true
 	}
 	return 0, 0, false
+}
+
+// lastIsBang reports whether the last token is a lone ! (not a name's
+// end): a prefix operator, after which an operand starts (!%w[a].f).
+func lastIsBang(s *scanState) bool {
+	if len(s.out) == 0 {
+		return false
+	}
+	t := s.out[len(s.out)-1]
+	return t.kind == cVerbatim && t.end-t.start == 1 && s.src[t.start] == '!'
 }
 
 func lastIsName(s *scanState) bool {

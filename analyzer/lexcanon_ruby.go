@@ -35,10 +35,18 @@ func rubyPlain(body []byte) bool {
 // spaces and breaks it as any other code). ok is false for a string
 // without #{, which the scanner reads whole.
 func rubyInterpolated(s *scanState, i int) (end int, ok bool) {
-	src := s.src
 	end = s.strBody(i+1, `"`, '"')
-	if !bytes.Contains(src[i:end], []byte("#{")) {
-		return 0, false
+	return end, interpolatedParts(s, i, end)
+}
+
+// interpolatedParts adds the parts of the literal src[i:end] (a string
+// or a regular expression) that interpolates code: its text around #{…}
+// as written, the code inside read as code. It adds nothing and reports
+// false for a literal without #{.
+func interpolatedParts(s *scanState, i, end int) bool {
+	src := s.src
+	if !interpolates(src[i:end]) {
+		return false
 	}
 	part := i
 	for j := i + 1; j < end; {
@@ -49,8 +57,8 @@ func rubyInterpolated(s *scanState, i int) (end int, ok bool) {
 			s.add(part, j+2, cRubyLit)
 			close := s.skipCode(j+2, '{', '}')
 			if close > end || src[close-1] != '}' {
-				// unterminated: the rest is text
-				return end, true
+				s.add(part, end, cRubyLit) // unterminated: the rest is text
+				return true
 			}
 			code := &scanState{r: s.r, src: src[:close-1], from: j + 2, canon: true}
 			code.scan()
@@ -61,7 +69,75 @@ func rubyInterpolated(s *scanState, i int) (end int, ok bool) {
 		}
 	}
 	s.add(part, end, cRubyLit)
+	return true
+}
+
+// rubyString reads a '…' or "…" string at src[i] whose value its text
+// says with no escape but \\ and a quote's (and, between double quotes,
+// \#): ok is false for a double-quoted string with another escape or
+// with # that interpolates, which stays as written.
+func rubyString(s *scanState, i int) (end int, ok bool) {
+	src := s.src
+	q := src[i]
+	end = s.strBody(i+1, string(q), q)
+	if end-i < 2 || src[end-1] != q {
+		return 0, false
+	}
+	if q == '\'' {
+		return end, true
+	}
+	body := src[i+1 : end-1]
+	for j := 0; j < len(body); j++ {
+		switch body[j] {
+		case '\\':
+			if j+1 >= len(body) || bytes.IndexByte([]byte(`\"'#`), body[j+1]) < 0 {
+				return 0, false
+			}
+			j++
+		case '#':
+			if j+1 < len(body) && bytes.IndexByte([]byte("{@$"), body[j+1]) >= 0 {
+				return 0, false
+			}
+		}
+	}
 	return end, true
+}
+
+// appendRubyStr appends a string (rubyString) as its value between
+// double quotes, \ and " escaped: 'can\'t' is "can't", '\\' is "\\".
+// Between single quotes only \\ and \' are escapes (any other backslash
+// is itself); between double quotes rubyString let only \\, \", \' and
+// \# through, each the byte it escapes.
+func appendRubyStr(buf, text []byte) []byte {
+	q := text[0]
+	buf = append(buf, "\x01\""...) // never a string kept as written
+	body := text[1 : len(text)-1]
+	for j := 0; j < len(body); j++ {
+		c := body[j]
+		if c == '\\' && j+1 < len(body) && (q == '"' || body[j+1] == '\\' || body[j+1] == '\'') {
+			j++
+			c = body[j]
+		}
+		if c == '\\' || c == '"' {
+			buf = append(buf, '\\')
+		}
+		buf = append(buf, c)
+	}
+	return append(buf, '"')
+}
+
+// interpolates reports whether a literal's text holds a #{ no backslash
+// escapes.
+func interpolates(text []byte) bool {
+	for j := 0; j+1 < len(text); j++ {
+		switch {
+		case text[j] == '\\':
+			j++
+		case text[j] == '#' && text[j+1] == '{':
+			return true
+		}
+	}
+	return false
 }
 
 // appendHeredoc appends the canonical text of a heredoc's opener or body.
@@ -281,7 +357,7 @@ func rubyBeforeKey(w []byte) bool {
 // with) or a string.
 func rubySymbolKey(src []byte, t ctok) bool {
 	b := src[t.start:t.end]
-	if t.kind == cQuoted {
+	if t.kind == cQuoted || t.kind == cRubyStr {
 		return true
 	}
 	if t.kind != cVerbatim || len(b) == 0 {

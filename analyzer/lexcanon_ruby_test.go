@@ -13,7 +13,17 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", `x = "a#{b}c"`, `x = "a#{d}c"`, false, "the code inside #{…}"},
 		{"ruby", "x = \"#{a.map { |r|\n  r }}\"", `x = "#{a.map { |r| r }}"`, true, "a line broken inside #{…}"},
 		{"ruby", "x = \"#{a}\"\n-1", `x = "#{a}" - 1`, false, "a line end after an interpolated string ends the statement"},
-		// Quote style.
+		{"ruby", "x = a.match(/b(#{ c(d) })e/x)", "x = a.match(/b(#{c(d)})e/x)", true, "blanks inside a regular expression's #{…}"},
+		{"ruby", "x = a.match(/b(#{c})e/x)", "x = a.match(/b(#{c})f/x)", false, "a regular expression's text"},
+		{"ruby", "x = a.match(/b(#{c})e/x)", "x = a.match(/b(#{c})e/m)", false, "a regular expression's flags"},
+		// Quote style: a string by its value.
+		{"ruby", `x = 'can\'t'`, `x = "can't"`, true, "an escaped single quote"},
+		{"ruby", `x = '\\'`, `x = "\\"`, true, "an escaped backslash"},
+		{"ruby", `x = '\d'`, `x = "\\d"`, true, "a backslash that escapes nothing between single quotes"},
+		{"ruby", `x = '\d'`, `x = "\d"`, false, "\\d between double quotes is an escape"},
+		{"ruby", `x = '#{a}'`, `x = "\#{a}"`, true, "an escaped # interpolates nothing"},
+		{"ruby", `x = 'a"b'`, `x = "a\"b"`, true, "an escaped double quote"},
+		{"ruby", `x = 'a"b'`, `x = "a'b"`, false, "a different quote inside"},
 		{"ruby", "x = '#<state>'", `x = "#<state>"`, true, "a # that interpolates nothing"},
 		{"ruby", "x = '#@a'", `x = "#@a"`, false, "#@ interpolates in double quotes"},
 		{"ruby", "x = '#$a'", `x = "#$a"`, false, "#$ interpolates in double quotes"},
@@ -38,6 +48,12 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		// Regular expressions and percent literals are operands.
 		{"ruby", "x = /a/\n-1", "x = /a/ - 1", false, "a line end after a regular expression"},
 		{"ruby", "x = %r{a}\n-1", "x = %r{a} - 1", false, "a line end after a percent literal"},
+		{"ruby", "x = !%w[a b\n  c].f", "x = !%w[a b c].f", true, "a %w literal after !"},
+		{"ruby", "x = !%w[a b c].f", "x = !%w[a bc].f", false, "a %w literal's words after !"},
+		// An instance variable is a name: a line end after it ends the statement.
+		{"ruby", "x = if @a then\n  b\nend", "x = if @a\n  b\nend", true, "then after an instance variable"},
+		{"ruby", "x = @a\n-1", "x = @a - 1", false, "a line end after an instance variable"},
+		{"ruby", "x = @@a\n-1", "x = @@a - 1", false, "a line end after a class variable"},
 		// do and then that end a line.
 		{"ruby", "f do\n  |x|\n  x\nend", "f do |x|\n  x\nend", true, "a block's parameters on the line after do"},
 		{"ruby", "x.do\ny", "x.do y", false, "a method named do"},
