@@ -40,6 +40,14 @@ const (
 	cKey                   // JavaScript: a quoted property key that needs no quotes: its content
 	cElseIf                // PHP: "else" before "if", spelt "elseif"
 	cBquote                // shell: a word's piece by a `…` substitution, spelt as by $( … ) (see appendBackquote)
+
+	// Ruby (lexcanon_ruby.go)
+	cHeredocOpen // <<~ID, <<-ID or <<ID, read as <<ID (see appendHeredoc)
+	cHeredoc     // a <<- or << heredoc's body, its terminator unindented
+	cSquiggly    // a <<~ heredoc's body, its indentation removed as Ruby does
+	cWords       // a %w or %i literal, its words one blank apart (see appendWords)
+	cRubyStr     // a '…' or "…" string read by its value (see appendRubyStr)
+	cRubyLit     // a regular expression, a percent literal, or a string's text around interpolated code: as written, no operator
 )
 
 // langCode selects the number rules of a language.
@@ -118,6 +126,12 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return append(buf, src[t.start+1:t.end-1]...)
 	case cBquote:
 		return appendBackquote(buf, src[t.start:t.end], t.tag)
+	case cHeredocOpen, cHeredoc, cSquiggly:
+		return appendHeredoc(buf, src[t.start:t.end], t.kind)
+	case cWords:
+		return appendWords(buf, src[t.start:t.end])
+	case cRubyStr:
+		return appendRubyStr(buf, src[t.start:t.end])
 	case cNewline:
 		return append(buf, "\x01nl"...)
 	case cIndent:

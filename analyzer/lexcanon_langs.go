@@ -55,8 +55,8 @@ var csharpRules = &lexRules{
 
 var rubyRules = &lexRules{
 	num: langC, line: []string{"#"}, single: true, interp: []string{"#{"},
-	plain: noneOf(`\#'"`), identEnd: "?!", sigils: "@$", extra: rubyLiteral,
-	newlines: true, opsGoOn: true,
+	plain: rubyPlain, identEnd: "?!", sigils: "@$", extra: rubyLiteral,
+	newlines: true, opsGoOn: true, tidy: tidyRuby,
 	notGoOn: set("!", "++", "--"),
 	goesOn:  set("and", "or", "not"),
 	leads:   set(".", "&.", ")", "]", "}", "else", "elsif", "end", "then", "when", "&&", "||"),
@@ -199,6 +199,30 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		return len(src), cVerbatim, true
 	}
 	c := src[i]
+	if c == '"' && s.canon {
+		if end, ok := rubyInterpolated(s, i); ok {
+			return end, cDrop, true // its parts are in the stream
+		}
+	}
+	if (c == '"' || c == '\'') && s.canon {
+		if end, ok := rubyString(s, i); ok {
+			return end, cRubyStr, true
+		}
+	}
+	if c == '@' {
+		// An instance or class variable is a name, never an operator the
+		// line goes on from.
+		j := i + 1
+		if j < len(src) && src[j] == '@' {
+			j++
+		}
+		if j < len(src) && isIdentByte(src[j]) && src[j] != '$' {
+			for j < len(src) && isIdentByte(src[j]) && src[j] != '$' {
+				j++
+			}
+			return j, cRubyLit, true
+		}
+	}
 	if c == '$' && i+1 < len(src) && bytes.IndexByte([]byte("'\"&~!@/\\;,.<>_0*$?:`+"), src[i+1]) >= 0 {
 		return i + 2, cVerbatim, true // a special global: $' $" $~ …
 	}
@@ -208,13 +232,18 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 	// A literal opener where an operand may start: after an operator, or
 	// after a name with a blank before the opener and none after it
 	// (foo /re/ and foo %w[a], not a / b).
-	opens := !s.afterOperand() || (i > 0 && isBlank(src[i-1]) && i+1 < len(src) && !isBlank(src[i+1]) && lastIsName(s))
+	opens := !s.afterOperand() || (i > 0 && isBlank(src[i-1]) && i+1 < len(src) && !isBlank(src[i+1]) && lastIsName(s)) ||
+		lastIsBang(s)
 	switch {
 	case c == '<' && bytes.HasPrefix(src[i:], []byte("<<")) && opens:
 		j := i + 2
 		indent := false
+		body := cHeredoc
 		if j < len(src) && (src[j] == '~' || src[j] == '-') {
 			indent = true
+			if src[j] == '~' {
+				body = cSquiggly
+			}
 			j++
 		}
 		if j >= len(src) {
@@ -227,8 +256,8 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 			if e < 0 {
 				return 0, 0, false
 			}
-			s.pending = append(s.pending, heredoc{id: string(src[j+1 : j+1+e]), indent: indent})
-			return j + e + 2, cVerbatim, true
+			s.pending = append(s.pending, heredoc{id: string(src[j+1 : j+1+e]), indent: indent, kind: body})
+			return j + e + 2, cHeredocOpen, true
 		}
 		for j < len(src) && isIdentByte(src[j]) {
 			j++
@@ -236,8 +265,8 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		if j == start || !(indent || isUpper(src[start])) {
 			return 0, 0, false
 		}
-		s.pending = append(s.pending, heredoc{id: string(src[start:j]), indent: indent})
-		return j, cVerbatim, true
+		s.pending = append(s.pending, heredoc{id: string(src[start:j]), indent: indent, kind: body})
+		return j, cHeredocOpen, true
 	case c == '%' && opens && i+1 < len(src):
 		j := i + 1
 		if bytes.IndexByte([]byte("qQwWiIrsx"), src[j]) >= 0 {
@@ -246,7 +275,10 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		if j >= len(src) || isIdentByte(src[j]) || isBlank(src[j]) || src[j] == '=' {
 			return 0, 0, false
 		}
-		return delimited(src, j), cVerbatim, true
+		if src[j-1] == 'w' || src[j-1] == 'i' {
+			return delimited(src, j), cWords, true
+		}
+		return delimited(src, j), cRubyLit, true
 	case c == '/' && opens:
 		j := i + 1
 		for j < len(src) && src[j] != '/' {
@@ -261,9 +293,23 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		for j < len(src) && isLower(src[j]) {
 			j++
 		}
-		return min(j, len(src)), cVerbatim, true
+		j = min(j, len(src))
+		if s.canon && interpolatedParts(s, i, j) {
+			return j, cDrop, true // its parts are in the stream
+		}
+		return j, cRubyLit, true
 	}
 	return 0, 0, false
+}
+
+// lastIsBang reports whether the last token is a lone ! (not a name's
+// end): a prefix operator, after which an operand starts (!%w[a].f).
+func lastIsBang(s *scanState) bool {
+	if len(s.out) == 0 {
+		return false
+	}
+	t := s.out[len(s.out)-1]
+	return t.kind == cVerbatim && t.end-t.start == 1 && s.src[t.start] == '!'
 }
 
 func lastIsName(s *scanState) bool {

@@ -51,8 +51,8 @@ type lexRules struct {
 	// goesOnAfter, when not nil, reports whether the line goes on after
 	// the tokens written so far (a shell function's header).
 	goesOnAfter func(src []byte, out []ctok) bool
-	// tidy, when not nil, is the language's own pass over its stream,
-	// after tidySeparators.
+	// tidy, when not nil, is the language's own pass over its canonical
+	// stream, after tidySeparators (line ends, its own spellings).
 	tidy func(src []byte, toks []ctok) []ctok
 	// opsGoOn: every operator token but the ones in notGoOn lets the line
 	// go on.
@@ -89,19 +89,23 @@ type scanState struct {
 	php     bool // inside <?php … ?> (lexRules.tags)
 	// noInterp: the string being read interpolates nothing.
 	noInterp bool
-	// canon: the canonical stream (not the lexer tokens of format 1),
-	// where a shell word's command substitutions are read as code
-	// (shellSubst); nest counts the substitutions open.
+	// canon: the scan is for the canonical stream, not the lexer tokens
+	// of format 1 (which keep each string one token): a shell word's
+	// command substitutions and Ruby's interpolated code are read as
+	// code. nest counts the shell substitutions open.
 	canon bool
 	nest  int
 	// closeQuote: the word's next piece starts with the closing ` of a
 	// substitution read as code (shellBackquote).
 	closeQuote bool
+	// from is where the scan starts (a nested scan of interpolated code).
+	from int
 }
 
 type heredoc struct {
 	id     string
-	indent bool // the terminator may be indented (<<~, <<-, PHP's flexible form)
+	indent bool  // the terminator may be indented (<<~, <<-, PHP's flexible form)
+	kind   ckind // how its body is spelt (cVerbatim: as written)
 }
 
 // canonRules returns the canonical stream of src read by r.
@@ -150,7 +154,7 @@ func (s *scanState) scan() {
 	n := len(src)
 	lineStart := true // only blanks so far on this line
 	inDirective := false
-	for i := 0; i < n; {
+	for i := s.from; i < n; {
 		c := src[i]
 		if r.tags && !s.php {
 			j, k, _ := r.extra(s, i)
@@ -491,7 +495,7 @@ func (s *scanState) heredocBodies(i int) int {
 			}
 		}
 		if i > start {
-			s.add(start, i, cVerbatim)
+			s.add(start, i, h.kind)
 		}
 	}
 	s.pending = s.pending[:0]

@@ -41,7 +41,7 @@ func TestCanonicalFormattingRules(t *testing.T) {
 		{"ruby", "a; b", "a\nb", true, "a semicolon is a line break"},
 		{"ruby", "x = [\n  1,\n  2,\n]", "x = [1, 2]", true, "trailing comma"},
 		{"ruby", "x = <<~EOS\n  a  b\nEOS\n", "x = <<~EOS\n  a b\nEOS\n", false, "a heredoc's text"},
-		{"ruby", "x = %w[a  b]", "x = %w[a b]", false, "a percent literal is kept as written"},
+		{"ruby", "x = %q[a  b]", "x = %q[a b]", false, "a percent string is kept as written"},
 		{"ruby", "=begin\nnotes\n=end\nx = 1", "x = 1", true, "=begin comments"},
 		{"ruby", "x = a / b / c", "x = a/b/c", true, "division is no regular expression"},
 		{"ruby", "x = f /a  b/", "x = f /a b/", false, "a regular expression's text"},
