@@ -182,7 +182,10 @@ func paramsOpen(toks []string, i int, lang string) int {
 // language (see the selector syntax above).
 func params(f *File, s analyzer.Symbol) ([]string, bool) {
 	groups, _, ok := paramGroups(f, s)
-	return paramList(groups, f.Lang, s.Kind), ok
+	if !ok {
+		return nil, false
+	}
+	return paramList(groups, f.Lang, s.Kind), true
 }
 
 // paramGroups returns the tokens of each parameter of callable s, and
