@@ -14,7 +14,14 @@ func canonCLang(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 			drop.mark(i, len(toks))
 		}
 	}
-	toks = compact(toks, drop)
+	return joinAdjacent(src, compact(toks, drop))
+}
+
+// joinAdjacent joins the plain string literals of C and C++ written next
+// to each other, with nothing but blanks between them, into
+// the one literal the compiler makes, but where an escape would run on
+// into the next one ("\x1" "2").
+func joinAdjacent(src []byte, toks []ctok) []ctok {
 	return joinLiterals(toks, func(i int) bool { return cString(src, toks[i]) }, func(j int) (int, bool) {
 		k := j + 1
 		return k, k < len(toks) && cString(src, toks[k]) && spacing(src[toks[j].end:toks[k].start]) &&

@@ -6,15 +6,10 @@ import "bytes"
 // (cppRules, which leaves out the backslashes that continue a line), with
 // each >> that may close two template argument lists read as two >
 // (splitShifts), string literals written next to each other as the one
-// literal the compiler makes of them, as C's are (joinLiterals), and runs
+// literal the compiler makes of them, as C's are (joinAdjacent), and runs
 // of using-declarations in one order (sortUsings).
 func canonCpp(sc *scratch, src []byte, out []ctok) []ctok {
-	toks := splitShifts(src, canonRules(sc, cppRules, src, out))
-	toks = joinLiterals(toks, func(i int) bool { return cString(src, toks[i]) }, func(j int) (int, bool) {
-		k := j + 1
-		return k, k < len(toks) && cString(src, toks[k]) && spacing(src[toks[j].end:toks[k].start]) &&
-			!escapeContinues(src[toks[j].start+1:toks[j].end-1], src[toks[k].start+1])
-	})
+	toks := joinAdjacent(src, splitShifts(src, canonRules(sc, cppRules, src, out)))
 	sortUsings(src, toks)
 	return toks
 }

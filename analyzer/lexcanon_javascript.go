@@ -917,12 +917,9 @@ func dropWholeExprParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax) 
 			if isByte(src, toks[i+1], '{') {
 				continue
 			}
-		case isByte(src, p, '='):
-			if comparisonEq(src, toks, i-1) || syn.looser != nil && topHas(toks, i, c, match, func(t ctok) bool { return has(syn.looser, src, t) }) {
-				continue
-			}
-		case compoundAssign(src, p):
-			if syn.looser != nil && topHas(toks, i, c, match, func(t ctok) bool { return has(syn.looser, src, t) }) {
+		case isByte(src, p, '='), compoundAssign(src, p): // an assignment's right side
+			if isByte(src, p, '=') && comparisonEq(src, toks, i-1) ||
+				syn.looser != nil && topHas(toks, i, c, match, func(t ctok) bool { return has(syn.looser, src, t) }) {
 				continue
 			}
 		case isByte(src, p, ':'), isByte(src, p, '?'), is(src, p, "..."):
