@@ -99,3 +99,23 @@ func offered(t *testing.T, scenario, spec string) (map[string]int, anchors.Resul
 	}
 	return found, r
 }
+
+// Of the candidates listed, the first is the one a reviewer takes when
+// anything tells them apart: anchor accept ID/N --to 1 takes it.
+func TestDoubtsRanked(t *testing.T) {
+	for _, tc := range []struct{ scenario, spec, first string }{
+		// Wrappers alike but for the call they wrap, which the renamed
+		// one still makes.
+		{"java-wrappers-renamed-beside-alike", "src/main/java/org/example/log/Logger.java::Logger::w",
+			"src/main/java/org/example/log/Logger.java::Logger::warn"},
+		{"java-wrappers-renamed-beside-alike", "src/main/java/org/example/log/Logger.java::Logger::d",
+			"src/main/java/org/example/log/Logger.java::Logger::debug"},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			_, r := offered(t, tc.scenario, tc.spec)
+			if len(r.Candidates) == 0 || r.Candidates[0].Location.FQName != tc.first {
+				t.Errorf("first candidate is not %s: %v", tc.first, r.Candidates)
+			}
+		})
+	}
+}

@@ -1927,6 +1927,14 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 				if v.keptFrom(ctx, o, *c, d.Symbol) {
 					continue // the diff keeps o's lines in c, and d went elsewhere
 				}
+				if o.successor != nil && o.successor.sym.Path == c.sym.Path && o.successor.sym.StartLine == c.sym.StartLine && selectorOf(bf, d.Symbol) != selectorOf(c.file, c.sym) {
+					// c took o's place and o's parameters, which d never
+					// had: d's code went into it, o became it (htsjdk
+					// d6e7523463: getReferences(Container, …) became
+					// getSpans(Container, …), which took in the code of
+					// getReferences(Slice, …)).
+					continue
+				}
 				if c.keptKnown && c.kept >= 0.5 && d.Path == o.sym.Path && calledHelper(o, d.Symbol) {
 					// A helper o called, gone with the change, its code
 					// in c, which keeps half of o's lines or more: inlined
@@ -2423,13 +2431,55 @@ func jsCallable(toks []string, name string) []string {
 	return toks[j:end]
 }
 
-// normalize replaces a symbol's own name and outer name by placeholders.
+// normalize replaces a symbol's own name and outer name by placeholders:
+// the name where it is the symbol's (its declaration, a call on this,
+// self, its type or a receiver named in the header), not where it is a
+// member of another object spelled alike (Log.d in a method d, in.close()
+// in close): that one stays what it is when the symbol is renamed.
 func normalize(toks []string, name, outer string) []string {
-	m := map[string]string{name: "\x01self"}
+	on := ""
 	if outer != "" {
-		m[lastName(outer)] = "\x01outer"
+		on = lastName(outer)
 	}
-	return substitute(toks, m)
+	header := len(toks)
+	if i := slices.Index(toks, name); i >= 0 {
+		header = i
+	}
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		switch {
+		case t == "":
+			out[i] = t
+		case t == on:
+			out[i] = "\x01outer"
+		case t == name && !memberOfOther(toks, i, on, header):
+			out[i] = "\x01self"
+		default:
+			out[i] = t
+		}
+	}
+	return out
+}
+
+// memberOfOther reports whether toks[i] is read as a member of another
+// object than the symbol's own (x.name, x->name, X::name), its qualifier
+// neither this, self, cls, super nor the outer type on, and not a name
+// of the header, toks[:header] (a Go receiver).
+func memberOfOther(toks []string, i int, on string, header int) bool {
+	if i < 2 {
+		return false
+	}
+	switch toks[i-1] {
+	case ".", "?.", "->", "::":
+	default:
+		return false
+	}
+	switch q := toks[i-2]; q {
+	case "this", "self", "cls", "super", "$this", "static", on:
+		return false
+	default:
+		return !slices.Contains(toks[:min(header, i-2)], q)
+	}
 }
 
 // shingles are the hashed 3-token sequences of toks (the tokens

@@ -6,11 +6,11 @@
 // names. Symbols the commit left alone are verified beside them: any
 // verdict but valid is a false alarm.
 //
-//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|heldout|kotlin|all] [-main FILE] [-projects a,b] [-commits sha,...] [-half lo|hi] [-v]
+//	go run ./bench/relocation -oracle DIR -clones DIR [-sample dev|report|heldout|purity|kotlin|all] [-main FILE] [-projects a,b] [-commits sha,...] [-half lo|hi] [-v]
 //
 // -oracle is RefactoringMiner's src/test/resources/oracle (tse-dataset/,
-// python-dataset/, javascript-dataset/, kotlin-dataset/ and commits/, the
-// snapshots of the changed files). -main is a sample of its main oracle (data.json; see
+// python-dataset/, javascript-dataset/, kotlin-dataset/, sampleResPurity.json
+// and commits/, the snapshots of the changed files). -main is a sample of its main oracle (data.json; see
 // ./windows), read only by -sample heldout. -clones holds clones (bare or not) named like the
 // repositories (commons-io, dit, Chart.js); a commit whose repository has
 // no clone is read from its snapshot, which lacks the unchanged files and
@@ -19,8 +19,10 @@
 // The samples: relocation was developed on "dev" (ten projects of Liu et
 // al.'s TSE 2025 dataset); "report" is what it is measured on (the other
 // ten, the Python and the JavaScript datasets); "heldout" is a sample of
-// the main oracle no one has looked at failures in; "kotlin" is the
-// Kotlin dataset, replayed only by itself; "all" is dev and report.
+// the main oracle no one has looked at failures in; "purity" is the
+// purity study's sample of the main oracle (sampleResPurity.json), its
+// half hi held out; "kotlin" is the Kotlin dataset, replayed only by
+// itself; "all" is dev and report.
 package main
 
 import (
@@ -63,6 +65,15 @@ var published = map[string]map[string][2]float64{
 	},
 }
 
+// publishedAs names the dataset whose published figures a dataset's
+// rows are set beside: the purity sample is drawn from the main oracle.
+func publishedAs(dataset string) string {
+	if dataset == "purity" {
+		return "main"
+	}
+	return dataset
+}
+
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "relocation:", err)
@@ -77,7 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clones := fl.String("clones", "", "directory of clones named like the repositories")
 	snapshots := fl.String("snapshots", "", "the commit snapshots (default: ORACLE/commits)")
 	snapshotOnly := fl.Bool("snapshot-only", false, "read every commit from its snapshot, even with a clone")
-	sample := fl.String("sample", "all", "dev, report, heldout (the -main sample), kotlin (the Kotlin dataset) or all (dev and report)")
+	sample := fl.String("sample", "all", "dev, report, heldout (the -main sample), purity (the purity study's sample of the main oracle), kotlin (the Kotlin dataset) or all (dev and report)")
 	mainSample := fl.String("main", "", "samples of the main oracle, as ./windows writes them, comma-separated: replayed as one (default: ORACLE/main-dataset/data.json)")
 	projects := fl.String("projects", "", "only these projects (comma-separated)")
 	shas := fl.String("commits", "", "only these commits (comma-separated SHA prefixes)")
@@ -95,9 +106,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		*snapshots = *oracle + "/commits"
 	}
 	switch *sample {
-	case "dev", "report", "heldout", "kotlin", "all":
+	case "dev", "report", "heldout", "purity", "kotlin", "all":
 	default:
-		return fmt.Errorf("-sample: want dev, report, heldout, kotlin or all, not %q", *sample)
+		return fmt.Errorf("-sample: want dev, report, heldout, purity, kotlin or all, not %q", *sample)
 	}
 	mains := []string{filepath.Join(*oracle, "main-dataset", "data.json")}
 	if *mainSample != "" {
@@ -137,10 +148,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		inDev := c.Dataset == "tse" && dev[c.Project]
 		heldOut := c.Dataset == "main"
 		kotlin := c.Dataset == "kotlin"
+		purity := c.Dataset == "purity"
 		switch {
 		case len(only) > 0 && !only[c.Project], len(onlySHA) > 0 && !hasPrefix(c.SHA, onlySHA), *half != "" && inLowHalf(c.SHA) != (*half == "lo"):
 			continue
-		case heldOut != (*sample == "heldout"), kotlin != (*sample == "kotlin"):
+		case heldOut != (*sample == "heldout"), kotlin != (*sample == "kotlin"), purity != (*sample == "purity"):
 			continue
 		case *sample == "dev" && !inDev, *sample == "report" && inDev:
 			continue
@@ -168,15 +180,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		start := time.Now()
 		var runs []*commitRun
 		for i, c := range chosen {
-			fmt.Fprintf(stderr, "\r[%s] %d/%d %s %s        ", name, i+1, len(chosen), c.Project, c.SHA[:10])
+			fmt.Fprintf(stderr, "\r[%s] %d/%d %s %s        ", name, i+1, len(chosen), c.Project, shortSHA(c.SHA))
 			t, err := openTrees(ctx, c, *clones, *snapshots, *snapshotOnly)
 			if err != nil {
-				fmt.Fprintf(stderr, "\n%s %s: %v\n", c.Project, c.SHA[:10], err)
+				fmt.Fprintf(stderr, "\n%s %s: %v\n", c.Project, shortSHA(c.SHA), err)
 				continue
 			}
 			r, err := replay(ctx, c, t, m, *maxControls)
 			if err != nil {
-				fmt.Fprintf(stderr, "\n%s %s: %v\n", c.Project, c.SHA[:10], err)
+				fmt.Fprintf(stderr, "\n%s %s: %v\n", c.Project, shortSHA(c.SHA), err)
 				continue
 			}
 			runs = append(runs, r)
@@ -284,7 +296,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 		controls += len(r.controls)
 		alarms += len(r.alarms)
 		for _, a := range r.alarms {
-			lines = append(lines, fmt.Sprintf("ALARM %s %s %s", r.commit.Project, r.commit.SHA[:10], a))
+			lines = append(lines, fmt.Sprintf("ALARM %s %s %s", r.commit.Project, shortSHA(r.commit.SHA), a))
 		}
 		for _, in := range r.probes {
 			if in.anchor < 0 {
@@ -293,7 +305,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 			probes[in.ref.Type]++
 			if in.outcome == wrong {
 				probeWrong[in.ref.Type]++
-				lines = append(lines, fmt.Sprintf("RELOCATED %s %s %s | %s | %s | %s", r.commit.Project, r.commit.SHA[:10], in.ref.Type, in.ref.Desc, in.spec, in.why))
+				lines = append(lines, fmt.Sprintf("RELOCATED %s %s %s | %s | %s | %s", r.commit.Project, shortSHA(r.commit.SHA), in.ref.Type, in.ref.Desc, in.spec, in.why))
 			}
 		}
 		for _, in := range r.instances {
@@ -319,7 +331,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 				if in.twin != "" {
 					survived += ", twin " + in.twin
 				}
-				lines = append(lines, fmt.Sprintf("%-9s %s %s %s | %s | %s → %s | %s | %s", label(o), r.commit.Project, r.commit.SHA[:10],
+				lines = append(lines, fmt.Sprintf("%-9s %s %s %s | %s | %s → %s | %s | %s", label(o), r.commit.Project, shortSHA(r.commit.SHA),
 					in.ref.Type, in.ref.Desc, in.spec, in.after.spec(), survived, in.why))
 			}
 		}
@@ -342,7 +354,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 			row(w, last, "all", *totals[last], [2]float64{-1, -1})
 		}
 		last = k.dataset
-		rm, ok := published[k.dataset][k.typ]
+		rm, ok := published[publishedAs(k.dataset)][k.typ]
 		if !ok {
 			rm = [2]float64{-1, -1}
 		}
@@ -407,4 +419,10 @@ func skipReason(why string) string {
 		return "description not understood"
 	}
 	return "other"
+}
+
+// shortSHA is sha's first ten digits, as the progress and error lines
+// name a commit.
+func shortSHA(sha string) string {
+	return sha[:min(len(sha), 10)]
 }

@@ -67,7 +67,8 @@ func (e entity) String() string {
 
 // loadOracle reads the datasets under dir (RefactoringMiner's
 // src/test/resources/oracle): tse-dataset/*.json, python-dataset,
-// javascript-dataset and kotlin-dataset, and mains, samples of the main oracle (data.json,
+// javascript-dataset, kotlin-dataset and the purity study's sample of
+// the main oracle (sampleResPurity.json), and mains, samples of the main oracle (data.json,
 // the same record format as python-dataset) read as one, each commit
 // once, of those files that exist.
 func loadOracle(dir string, mains []string) ([]commit, error) {
@@ -107,6 +108,7 @@ func loadOracle(dir string, mains []string) ([]commit, error) {
 		{"python", "python", filepath.Join(dir, "python-dataset", "data.json")},
 		{"javascript", "javascript", filepath.Join(dir, "javascript-dataset", "data.json")},
 		{"kotlin", "kotlin", filepath.Join(dir, "kotlin-dataset", "data.json")},
+		{"purity", "java", filepath.Join(dir, "sampleResPurity.json")},
 	}
 	for _, m := range mains {
 		sets = append(sets, dataset{"main", "java", m})
@@ -142,9 +144,9 @@ func loadArray(path, dataset, lang string) ([]commit, error) {
 		Repository string `json:"repository"`
 		SHA        string `json:"sha1"`
 		Refs       []struct {
-			Type        string `json:"type"`
-			Description string `json:"description"`
-			Validation  string `json:"validation"`
+			Type        string  `json:"type"`
+			Description string  `json:"description"`
+			Validation  *string `json:"validation"`
 		} `json:"refactorings"`
 	}
 	if err := json.Unmarshal(b, &d); err != nil {
@@ -154,8 +156,15 @@ func loadArray(path, dataset, lang string) ([]commit, error) {
 	for _, r := range d {
 		c := commit{Dataset: dataset, Project: repoName(r.Repository), SHA: r.SHA, Lang: lang}
 		for _, x := range r.Refs {
-			rest := strings.TrimPrefix(x.Description, x.Type+" ")
-			c.add(x.Type, rest, x.Validation == "TP" || x.Validation == "CTP")
+			// "Type description": a space, or a tab in the purity sample.
+			rest := strings.TrimLeft(strings.TrimPrefix(x.Description, x.Type), " \t")
+			// The purity study's sample carries no validation: its
+			// refactorings were drawn from the oracle's true positives.
+			valid := x.Validation == nil && dataset == "purity"
+			if x.Validation != nil {
+				valid = *x.Validation == "TP" || *x.Validation == "CTP"
+			}
+			c.add(x.Type, rest, valid)
 		}
 		out = append(out, c)
 	}

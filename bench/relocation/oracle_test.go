@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,5 +54,45 @@ func TestLoadMainSample(t *testing.T) {
 	err = run(t.Context(), []string{"-oracle", dir, "-main", filepath.Join(dir, "absent.json"), "-sample", "heldout"}, &out, &log)
 	if err == nil || !strings.Contains(err.Error(), "-main") {
 		t.Errorf("-main naming no file: %v", err)
+	}
+}
+
+// The purity study's sample (sampleResPurity.json) carries no validation
+// and a tab after each type: its entries are read as validated, and only
+// -sample purity replays them. A clone without the commit (its branch
+// deleted before the clone was made) gives way to the snapshot.
+func TestLoadPuritySample(t *testing.T) {
+	dir := t.TempDir()
+	data := "[{\"repository\": \"https://github.com/acme/beta.git\", \"sha1\": \"bbbb0123\", \"refactorings\": [\n" +
+		"  {\"type\": \"Rename Method\", \"description\": \"Rename Method\\tpublic get(key String) : T renamed to public fetch(key String) : T in class p.Store\", \"purity\": {\"purityValue\": \"-\"}}]}]"
+	if err := os.WriteFile(filepath.Join(dir, "sampleResPurity.json"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commits, err := loadOracle(dir, nil)
+	if err != nil || len(commits) != 1 {
+		t.Fatalf("loaded %d commits (%v), want 1", len(commits), err)
+	}
+	c := commits[0]
+	if c.Dataset != "purity" || c.Lang != "java" || len(c.Refs) != 1 {
+		t.Fatalf("loaded %+v", c)
+	}
+	if r := c.Refs[0]; !r.Valid || r.Before.String() != "p.Store.get(String)" || r.After.String() != "p.Store.fetch(String)" {
+		t.Errorf("read valid=%v %s → %s", r.Valid, r.Before, r.After)
+	}
+	// An empty clone of the project: no such commit in it, nor any
+	// snapshot, so both reasons are told.
+	clones := filepath.Join(dir, "clones")
+	if out, err := exec.Command("git", "init", "-q", filepath.Join(clones, "beta")).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	for _, sample := range []string{"dev", "report", "heldout", "all", "kotlin", "purity"} {
+		var out, log strings.Builder
+		err := run(t.Context(), []string{"-oracle", dir, "-clones", clones, "-sample", sample}, &out, &log)
+		if chosen := strings.Contains(log.String(), "beta bbbb0123"); chosen != (sample == "purity") {
+			t.Errorf("-sample %s: purity commit chosen %v (%v):\n%s", sample, chosen, err, log.String())
+		}
+		if sample == "purity" && !strings.Contains(log.String(), "from the clone") {
+			t.Errorf("a clone without the commit and no snapshot: %s", log.String())
+		}
 	}
 }

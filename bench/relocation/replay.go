@@ -85,15 +85,25 @@ type commitRun struct {
 }
 
 // openTrees reads the parent and the commit from a clone under clones
-// (named like the project) or, failing that, from the oracle's snapshot
-// of the changed files.
+// (named like the project) or, failing that (no clone, or a clone without
+// the commit: one made after its branch was deleted), from the oracle's
+// snapshot of the changed files.
 func openTrees(ctx context.Context, c *commit, clones, snapshots string, snapshotOnly bool) (*trees, error) {
 	dir := filepath.Join(clones, c.Project)
+	var cloneErr error
 	if _, err := os.Stat(dir); err == nil && !snapshotOnly {
-		return cloneTrees(ctx, dir, c.SHA)
+		t, err := cloneTrees(ctx, dir, c.SHA)
+		if err == nil || snapshots == "" {
+			return t, err
+		}
+		cloneErr = err
 	}
 	if snapshots != "" {
-		return snapshotTrees(ctx, snapshots, c)
+		t, err := snapshotTrees(ctx, snapshots, c)
+		if err != nil && cloneErr != nil {
+			return nil, fmt.Errorf("%w; and from the clone: %v", err, cloneErr)
+		}
+		return t, err
 	}
 	return nil, fmt.Errorf("no clone %s and no snapshot", dir)
 }
