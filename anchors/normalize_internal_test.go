@@ -19,6 +19,8 @@ func TestNormalize(t *testing.T) {
 		{"Close", "Conn", "func ( c * Conn ) Close ( ) { c . Close ( ) ; c . raw . Close ( ) }", "func ( c * O ) S ( ) { c . S ( ) ; c . raw . Close ( ) }"},
 		// Python: self and cls.
 		{"close", "Pool", "def close ( self ) : self . close ( ) ; self . conn . close ( )", "def S ( self ) : self . S ( ) ; self . conn . close ( )"},
+		// Rust: Self.
+		{"new", "Pool", "fn new ( n : usize ) -> Self { Self :: new ( n ) ; Vec :: new ( ) }", "fn S ( n : usize ) -> Self { Self :: S ( n ) ; Vec :: new ( ) }"},
 		// PHP and C++ qualifiers.
 		{"run", "Job", "function run ( ) { $this -> run ( ) ; $q -> run ( ) ; self :: run ( ) ; }", "function S ( ) { $this -> S ( ) ; $q -> run ( ) ; self :: S ( ) ; }"},
 	} {

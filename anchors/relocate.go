@@ -2463,8 +2463,8 @@ func normalize(toks []string, name, outer string) []string {
 
 // memberOfOther reports whether toks[i] is read as a member of another
 // object than the symbol's own (x.name, x->name, X::name), its qualifier
-// neither this, self, cls, super nor the outer type on, and not a name
-// of the header, toks[:header] (a Go receiver).
+// neither this, self, Self, cls, super nor the outer type on, and not a
+// name of the header, toks[:header] (a Go receiver).
 func memberOfOther(toks []string, i int, on string, header int) bool {
 	if i < 2 {
 		return false
@@ -2475,7 +2475,7 @@ func memberOfOther(toks []string, i int, on string, header int) bool {
 		return false
 	}
 	switch q := toks[i-2]; q {
-	case "this", "self", "cls", "super", "$this", "static", on:
+	case "this", "self", "Self", "cls", "super", "$this", "static", on:
 		return false
 	default:
 		return !slices.Contains(toks[:min(header, i-2)], q)
