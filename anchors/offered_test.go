@@ -68,6 +68,11 @@ func TestDoubtsOffered(t *testing.T) {
 			[]string{"src/main/java/org/example/graph/cursor/NodeView.java::NodeView::hasLabel"}},
 		{"java-moved-into-parameter-type-rewritten", "src/main/java/org/example/graph/ops/EntityReads.java::EntityReads::nodeGetProperty",
 			[]string{"src/main/java/org/example/graph/cursor/EntityView.java::EntityView::getProperty"}},
+		// An overload inlined into its renamed sibling, verified alone:
+		// the method that took the sibling's place and parameters is
+		// the sibling's, offered only.
+		{"java-overloads-merged-into-renamed", "src/main/java/org/example/spans/Parser.java::Parser::getReferences(Slice,Header,Stringency)",
+			[]string{"src/main/java/org/example/spans/Parser.java::Parser::getSpans"}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			found, r := offered(t, tc.scenario, tc.spec)

@@ -950,6 +950,13 @@ func successor(bf *File, bs analyzer.Symbol, f *File) (analyzer.Symbol, bool) {
 	return analyzer.Symbol{}, false
 }
 
+// heirOf reports whether c is the successor of Base symbol d of bf (see
+// successor): new in d's place, in d's type, with d's parameters.
+func heirOf(bf *File, d analyzer.Symbol, c candidate) bool {
+	x, ok := successor(bf, d, c.file)
+	return ok && x.StartLine == c.sym.StartLine
+}
+
 // copiesOf reports two candidates that are both the anchored code, or
 // both nearly so: only where they are can tell them apart.
 func copiesOf(b, c candidate) bool {
@@ -1921,6 +1928,13 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 					continue // its code is still under its name: no rival
 				}
 				c.rivalScore = max(c.rivalScore, oc.likeness())
+				if ok && d.vanished && d.Path == c.sym.Path && heirOf(bf, d.Symbol, *c) && selectorOf(o.file, o.sym) != selectorOf(c.file, c.sym) {
+					// c took d's place and d's parameters, not o's: d
+					// became c, and o's code went into it (see contests).
+					_, dfq, _ := cutFQ(d.FQName)
+					c.claimedBy = dfq
+					break
+				}
 				if !ok || oc.score <= c.score+0.02 || !d.vanished {
 					continue // a symbol still there (changed) claims nothing
 				}
