@@ -622,7 +622,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		// alike; a candidate at most, whatever else points there.
 		return best, round(min(conf, b.score/2))
 	}
-	if toks := v.symbolTokens(b.file, b.sym); tinyValueElsewhere(a, o, b, toks) || tinyValueMoved(a, o, b, toks) {
+	if toks := v.symbolTokens(b.file, b.sym); tinyValueElsewhere(a, o, b, toks) || tinyValueMoved(a, o, b, toks) || tinyMovedRenamed(a, o, b, toks) {
 		return best, round(min(conf, b.score/2))
 	}
 	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
@@ -812,6 +812,19 @@ const emptyBody = 6
 // smallBody is the fewest tokens (header included) of a body that says
 // more than its syntax: a one-line setter has fewer.
 const smallBody = 20
+
+// tinyMovedRenamed reports a tiny callable (see tinyPair) followed, its
+// body edited, into another file under a name unlike the old one: its
+// likeness is its syntax, return and a field (optaplanner ec5d139337:
+// the getter getSucceeded read as another class's new
+// getWriteOutputSolutionEnabled, 90% alike). A name that keeps the old
+// one, or the same body, says more.
+func tinyMovedRenamed(a Anchor, o origin, b candidate, toks []string) bool {
+	if b.sameName || b.sameBody || !o.known() || !callableKind(b.sym.Kind) || b.sym.Path == a.Path() || b.sym.Path == o.renamedTo {
+		return false
+	}
+	return tinyPair(o, toks) && !holdsWords(o.name, b.sym.Name) && nameSimilarity(o.name, b.sym.Name) < 0.5
+}
 
 // smallPair reports whether o's symbol (when its old text is known) or a
 // candidate of tokens toks is small (see smallBody).
