@@ -223,21 +223,10 @@ func relocated(c Change) bool {
 func contests(as []Anchor, out []Result) ([]int, map[string]bool) {
 	owner := map[string]int{}
 	lost := map[int]bool{}
-	// Overloads that became one method: the one whose parameters it
-	// takes became it, the other's code went into it (htsjdk d6e7523463:
-	// getReferences(Container, …) became getSpans(Container, …), which
-	// took in getReferences(Slice, …)).
-	takesParams := func(i int) bool {
-		r := out[i]
-		return as[i].Selector() != "" && r.file != nil && r.sym != nil && selectorOf(r.file, *r.sym) == as[i].Selector()
-	}
 	better := func(i, j int) bool {
 		ri, rj := out[i], out[j]
 		if pi, pj := !relocated(ri.Change), !relocated(rj.Change); pi != pj {
 			return pi
-		}
-		if ti, tj := takesParams(i), takesParams(j); ti != tj {
-			return ti
 		}
 		if ri.Confidence != rj.Confidence {
 			return ri.Confidence > rj.Confidence

@@ -160,7 +160,7 @@ func loadArray(path, dataset, lang string) ([]commit, error) {
 			rest := strings.TrimLeft(strings.TrimPrefix(x.Description, x.Type), " \t")
 			// The purity study's sample carries no validation: its
 			// refactorings were drawn from the oracle's true positives.
-			valid := x.Validation == nil && dataset == "purity"
+			valid := dataset == "purity"
 			if x.Validation != nil {
 				valid = *x.Validation == "TP" || *x.Validation == "CTP"
 			}
