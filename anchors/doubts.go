@@ -142,14 +142,14 @@ func membersKept(o origin, cf *File, s analyzer.Symbol) bool {
 	}
 	now := map[string]bool{}
 	for _, m := range members(cf, s) {
-		now[m.Name+selectorOf(cf, m)] = true
+		now[m.Name] = true
 	}
 	old := members(o.file, o.sym)
 	if len(old) < minMembers {
 		return false
 	}
 	for _, m := range old {
-		if !now[m.Name+selectorOf(o.file, m)] {
+		if !now[m.Name] {
 			return false
 		}
 	}

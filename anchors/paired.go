@@ -43,7 +43,8 @@ const pairLike = 0.75
 // setOgrExecutable's new name as setOgrExecutable does, which does not
 // send setOgrExecutable to an interface's declaration of that name, 61%
 // like it). A vanished symbol went to one place: once a pairing gives it
-// a candidate, it weighs no other.
+// a candidate, it weighs no other, nor does one renamed to another new
+// symbol of its type (see home).
 func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 	if !o.known() || v.opts.Base == nil || !closeRival(cands) {
 		return
@@ -84,6 +85,23 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 		}
 		return similarity(d.toks, now)
 	}
+	// elsewhere reports whether d went to a new symbol of its own type
+	// other than b and c (see home), found once per d.
+	now := v.fileOrNil(ctx, o.sym.Path)
+	type place struct {
+		sym  *analyzer.Symbol
+		like float64
+	}
+	homes := map[string]place{}
+	elsewhere := func(d other, b, c analyzer.Symbol, db, dc float64) bool {
+		h, ok := homes[d.fq]
+		if !ok {
+			h.sym, h.like = v.home(ctx, now, outerName(d.fq), d.toks)
+			homes[d.fq] = h
+		}
+		return h.sym != nil && !sameSymbol(*h.sym, b) && !sameSymbol(*h.sym, c) && h.like > max(db, dc) &&
+			nameSimilarity(d.name, h.sym.Name) >= max(nameSimilarity(d.name, b.Name), nameSimilarity(d.name, c.Name))
+	}
 	// The vanished symbols a pairing gave a candidate: weighed again
 	// against the next rival, one not like that rival at all would take
 	// the best too (paired with the best against each rival in turn, it
@@ -117,6 +135,9 @@ func (v *Verifier) markPairs(ctx context.Context, o origin, cands []candidate) {
 				db, dc := like(d, best), like(d, i)
 				if db < pairLike && dc < pairLike {
 					continue // d is like neither: no pairing to weigh
+				}
+				if elsewhere(d, b.sym, c.sym, db, dc) {
+					continue // d went to a new name of its own type: see home
 				}
 				body := b.sim + dc - c.sim - db
 				names := nameSimilarity(o.name, b.sym.Name) + nameSimilarity(d.name, c.sym.Name) -
@@ -238,4 +259,37 @@ func (v *Verifier) keptItsName(ctx context.Context, d analyzer.Symbol) bool {
 		}
 	}
 	return false
+}
+
+// home returns the callable new in type outer of cf (o's file as it is
+// now) most like old, the normalized tokens of a vanished symbol of that
+// type, and how like it is; nil when none is pairLike. A sibling that was
+// renamed in its own type, to a name as like its own as the candidates'
+// and a body more like it, weighs in no other pairing: spring-boot
+// 9411a4ce99 renamed extractLibrariesAndCreatesRunner to
+// extractLibrariesAndCreatesApplication in each of two nested test
+// classes, and the one of the other class, as like the anchored
+// sibling's new name by its body, read as a reason to doubt it.
+func (v *Verifier) home(ctx context.Context, cf *File, outer string, old []string) (*analyzer.Symbol, float64) {
+	if cf == nil {
+		return nil, 0
+	}
+	var best *analyzer.Symbol
+	bestLike := 0.0
+	for _, x := range v.newCallables(ctx, cf, outer) {
+		now := normalize(v.symbolTokens(cf, x), x.Name, outer)
+		if bagSimilarity(old, now) < pairLike {
+			continue
+		}
+		if like := similarity(old, now); like >= pairLike && like > bestLike {
+			x := x
+			best, bestLike = &x, like
+		}
+	}
+	return best, bestLike
+}
+
+// sameSymbol reports whether x and y are one declaration.
+func sameSymbol(x, y analyzer.Symbol) bool {
+	return x.Path == y.Path && x.StartLine == y.StartLine && x.FQName == y.FQName
 }

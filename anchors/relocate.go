@@ -513,6 +513,11 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		return w, conf
 	}
 	best = nameKeeper(o, cands, best)
+	swapped := ""
+	if len(cands) > 1 {
+		swapped = v.swappedName(ctx, o) // it only tells candidates apart
+	}
+	best = swapKeeper(cands, best, swapped)
 	best = v.arityKeeper(o, cands, best)
 	// Copies of the code as good as the best: where they are decides, when
 	// one is clearly closer to the anchor's file than the others.
@@ -582,6 +587,9 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		}
 		if keepsName(o, b) && !keepsName(o, c) && b.likeness() >= 0.85 && b.likeness() >= c.likeness()-0.05 {
 			continue // about as like, and it kept the old name whole
+		}
+		if swapped != "" && b.sym.Name == swapped && b.likeness() >= swapLike && b.likeness() >= c.likeness()-0.05 {
+			continue // about as like, and named as the change renamed its siblings
 		}
 		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {
 			continue // the diff of the file shows the code stayed in the best

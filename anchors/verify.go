@@ -318,15 +318,18 @@ func tookOver(ra, rb Result) bool {
 }
 
 // merged reports whether anchors a and b, methods of one name and
-// parameters in two types, both moved under that name to the place ra
-// and rb name: copies merged into one type, though each read its own
-// (wildfly 4aa2e8746b moved addAttributes(Class) of three handlers into
-// ResourceDescriptor; one returned RestartParentAddHandler<T>, the
-// others their own types).
+// parameters in two types, both moved to the place ra and rb name, under
+// that name or both under one new name: copies merged into one type,
+// though each read its own (wildfly 4aa2e8746b moved addAttributes(Class)
+// of three handlers into ResourceDescriptor; one returned
+// RestartParentAddHandler<T>, the others their own types. mockito
+// 73a861f778 made the checkDependency(ClassLoader, String) of two tests,
+// each failing with its own message, ClassLoadabilityChecker's
+// checkLoadability).
 func merged(a, b Anchor, ra, rb Result) bool {
 	name := lastName(a.Name())
-	return ra.Change == ChangeMoved && rb.Change == ChangeMoved && name == lastName(b.Name()) && a.Selector() == b.Selector() &&
-		outerName(a.FQName()) != outerName(b.FQName())
+	return (ra.Change == ChangeMoved || ra.Change == ChangeMovedRenamed) && rb.Change == ra.Change &&
+		name == lastName(b.Name()) && a.Selector() == b.Selector() && outerName(a.FQName()) != outerName(b.FQName())
 }
 
 // verifyEach verifies as (only the indexes in only, when given) with
