@@ -129,13 +129,15 @@ const outlineLike = 0.2
 const minMembers = 3
 
 // membersKept reports whether type s (of cf) keeps the outline of o's
-// type: every method o's type declared is declared in s under its name
-// and parameters, at least minMembers of them. A class moved to another
-// module while the stubs it held were implemented (flink 739bd337c6:
-// StateFutureUtils left flink-core-api for flink-core, each
+// type: every method o's type declared is declared in s under its name,
+// at least minMembers of them. A class moved to another module while the
+// stubs it held were implemented (flink 739bd337c6: StateFutureUtils left
+// flink-core-api for flink-core, each
 // `throw new UnsupportedOperationException("To be implemented.")` became
 // code) keeps under a third of its tokens; a reviewer still reads the
-// same class by its name and its methods, one by one.
+// same class by its name and its methods, one by one. Parameters may
+// change with the rest: fitnesse 62c8fe4f9e moved TestPage while its
+// decorate(String) became decorate(WikiPage) among a dozen new helpers.
 func membersKept(o origin, cf *File, s analyzer.Symbol) bool {
 	if !o.known() {
 		return false
