@@ -26,3 +26,24 @@ func TestLeadingComments(t *testing.T) {
 		}
 	}
 }
+
+// TestDocLines: a Python docstring counts as documentation beside the
+// leading comment; elsewhere only the comment does.
+func TestDocLines(t *testing.T) {
+	for _, c := range []struct {
+		lang, src string
+		want      int
+	}{
+		{"python", "# helper\ndef f():\n    \"\"\"Docstring.\"\"\"\n    return 1\n", 2},
+		{"python", "@cache\ndef f(a,\n      b):  # two lines\n\n    r'''Gets it.\n\n    Really.\n    '''\n    return a\n", 4},
+		{"python", "class C(Base):\n    'One line.'\n    x = 1\n", 1},
+		{"python", "async def f():\n    return \"\"\"not a docstring\"\"\"\n", 0},
+		{"python", "def f(): return 1\n", 0},
+		{"python", "def f():\n    \"\"\"Never closed.\n    return 1\n", 0},
+		{"java", "/** One line. */\nvoid m() {\n  \"a string\";\n}\n", 1},
+	} {
+		if got := docLines(c.lang, []byte(c.src), 1, max(1, strings.Count(c.src, "\n"))); got != c.want {
+			t.Errorf("%s %q: %d lines of documentation, want %d", c.lang, c.src, got, c.want)
+		}
+	}
+}

@@ -335,7 +335,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 		// or drop: what is compared beside the whole is its code alone.
 		code := lines
 		if o.known() && lines > 0 {
-			code = lines - leadingComments(o.file.Lang, o.file.Src, o.sym.StartLine, o.sym.EndLine)
+			code = lines - docLines(o.file.Lang, o.file.Src, o.sym.StartLine, o.sym.EndLine)
 		}
 		budget := maxSketchScan
 		_ = v.files.EachSymbol(ctx, func(s analyzer.Symbol) error {
@@ -2376,7 +2376,7 @@ func mayBeDocumented(code, got int, loose bool) bool {
 }
 
 // codeSizeCompatible reads s's file and compares its lines without its
-// leading comment with code, the anchored symbol's.
+// documentation (see docLines) with code, the anchored symbol's.
 func (v *Verifier) codeSizeCompatible(ctx context.Context, s analyzer.Symbol, code int, loose bool) bool {
 	cf, err := v.files.File(ctx, s.Path)
 	if err != nil {
@@ -2389,7 +2389,7 @@ func (v *Verifier) codeSizeCompatible(ctx context.Context, s analyzer.Symbol, co
 	key := symbolKey(cf, fresh)
 	doc, ok := v.docs.Load(key)
 	if !ok {
-		doc = leadingComments(cf.Lang, cf.Src, fresh.StartLine, fresh.EndLine)
+		doc = docLines(cf.Lang, cf.Src, fresh.StartLine, fresh.EndLine)
 		v.docs.Store(key, doc)
 	}
 	return sizeCompatible(code, fresh.EndLine-fresh.StartLine+1-doc.(int), loose)
