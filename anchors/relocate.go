@@ -517,7 +517,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 	if len(cands) > 1 {
 		swapped = v.swappedName(ctx, o) // it only tells candidates apart
 	}
-	best = swapKeeper(cands, best, swapped)
+	best = swapKeeper(o, cands, best, swapped)
 	best = v.arityKeeper(o, cands, best)
 	// Copies of the code as good as the best: where they are decides, when
 	// one is clearly closer to the anchor's file than the others.
@@ -588,7 +588,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		if keepsName(o, b) && !keepsName(o, c) && b.likeness() >= 0.85 && b.likeness() >= c.likeness()-0.05 {
 			continue // about as like, and it kept the old name whole
 		}
-		if swapped != "" && b.sym.Name == swapped && b.likeness() >= swapLike && b.likeness() >= c.likeness()-0.05 {
+		if swapNamed(o, b, swapped) && !swapNamed(o, c, swapped) && b.likeness() >= swapLike && b.likeness() >= c.likeness()-0.05 {
 			continue // about as like, and named as the change renamed its siblings
 		}
 		if b.keptKnown && b.kept >= 0.6 && b.likeness() >= 0.9 && !c.keptKnown {

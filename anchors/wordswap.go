@@ -91,15 +91,26 @@ func swap(a, b []string) ([2]string, bool) {
 	return [2]string{a[at], b[at]}, true
 }
 
+// swapNamed reports whether c is the symbol of o's type (in o's file)
+// named swapped, the name the change's word swap gives o (see
+// swappedName).
+func swapNamed(o origin, c candidate, swapped string) bool {
+	if swapped == "" || c.sym.Name != swapped || c.sym.Path != o.sym.Path {
+		return false
+	}
+	_, fq, _ := cutFQ(c.sym.FQName)
+	return outerName(fq) == o.outer
+}
+
 // swapKeeper returns the candidate to weigh as the best: the one named
-// by the change's word swap (see swappedName) when it is like enough and
+// by the change's word swap (see swapNamed) when it is like enough and
 // close to the best, else best.
-func swapKeeper(cands []candidate, best int, swapped string) int {
-	if swapped == "" || cands[best].sym.Name == swapped {
+func swapKeeper(o origin, cands []candidate, best int, swapped string) int {
+	if swapped == "" || swapNamed(o, cands[best], swapped) {
 		return best
 	}
 	for i, c := range cands {
-		if c.claimedBy == "" && c.sym.Name == swapped && c.likeness() >= swapLike && c.score >= cands[best].score-closeGap {
+		if c.claimedBy == "" && swapNamed(o, c, swapped) && c.likeness() >= swapLike && c.score >= cands[best].score-closeGap {
 			return i
 		}
 	}
