@@ -282,7 +282,6 @@ func (v *Verifier) home(ctx context.Context, cf *File, outer string, old []strin
 			continue
 		}
 		if like := similarity(old, now); like >= pairLike && like > bestLike {
-			x := x
 			best, bestLike = &x, like
 		}
 	}
