@@ -36,7 +36,9 @@ func pyDocstring(src []byte, start, end int) int {
 	for i < len(lines) && !bytes.HasSuffix(pyCode(lines[i]), []byte(":")) {
 		i++ // a header over several lines
 	}
-	for i++; i < len(lines) && len(pyCode(lines[i])) == 0; i++ {
+	i++ // past the colon
+	for i < len(lines) && len(pyCode(lines[i])) == 0 {
+		i++ // blank lines and comments before the body
 	}
 	if i >= len(lines) {
 		return 0
