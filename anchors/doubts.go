@@ -203,3 +203,16 @@ func split(o origin, b, c candidate) bool {
 func relatedCopy(b, c candidate) bool {
 	return c.related && !b.related && c.sameName == b.sameName && c.bodyLikeness() >= copyLike
 }
+
+// hierarchyDisagrees reports a rival c up or down the anchored type's
+// hierarchy that keeps the anchored method's name and half its code or
+// more, while the best candidate b, of that name too, is in a type
+// outside it: the body says b, the hierarchy c, and c stays a rival even
+// when another anchor took it (BaseRecyclerViewAdapterHelper aa1ed6ebf8:
+// TrailingLoadStateAdapter's two onCreateViewHolder overloads went into
+// the one of its new subclass DefaultTrailingLoadStateAdapter, while
+// DefaultLeadingLoadStateAdapter's, of another hierarchy, was built the
+// way the old overload's short body was).
+func hierarchyDisagrees(b, c candidate) bool {
+	return c.related && !b.related && b.sameName && c.sameName && c.bodyLikeness() >= 0.5
+}

@@ -152,3 +152,128 @@ func (v *Verifier) soleRenameOf(ctx context.Context, xf *File, outer string, ps 
 	}
 	return takes(bf, v.vanishedCallables(ctx, xf.Path, outer)) == 1 && takes(xf, v.newCallables(ctx, xf, outer)) == 1
 }
+
+// supertypes reads the names a type declaration of f (full name fq)
+// extends or implements: the last segment of each, without type
+// arguments. Each language's header says it its own way: Java,
+// TypeScript, PHP and Scala with keywords (extends, implements, with),
+// Python in parentheses, Ruby after "<", and Kotlin, C#, Swift and C++
+// after a colon (Kotlin after the primary constructor).
+func supertypes(f *File, fq string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range sameNamed(f, fq) {
+		toks := headerTokens(f, t)
+		at := -1
+		for i, x := range toks {
+			if x == t.Name && i > 0 && declaresType(toks[i-1]) {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			continue
+		}
+		rest := toks[at+1:]
+		switch f.Lang {
+		case "python":
+			pythonBases(rest, out)
+		case "ruby":
+			rubySuperclass(rest, out)
+		case "kotlin", "csharp", "swift", "cpp":
+			colonBases(rest, out)
+		default:
+			keywordBases(rest, out)
+		}
+	}
+	return out
+}
+
+// declaresType reports a keyword that a type's name follows in its
+// declaration.
+func declaresType(kw string) bool {
+	switch kw {
+	case "class", "interface", "enum", "record", "struct", "object", "protocol":
+		return true
+	}
+	return false
+}
+
+// keywordBases reads the names after extends, implements or with, up to
+// the body, without their type arguments.
+func keywordBases(toks []string, out map[string]bool) {
+	depth, listing := 0, false
+	for i, x := range toks {
+		switch {
+		case x == "{":
+			return
+		case x == "<" || x == "[" || x == "(":
+			depth++
+		case x == ">" || x == "]" || x == ")":
+			depth--
+		case x == "extends" || x == "implements" || x == "with":
+			listing = true
+		case listing && depth == 0 && lastSegment(toks, i):
+			out[x] = true
+		}
+	}
+}
+
+// pythonBases reads the bases in the parentheses after a class's name.
+func pythonBases(toks []string, out map[string]bool) {
+	depth := 0
+	for i, x := range toks {
+		switch {
+		case x == ":" && depth <= 1:
+			return
+		case x == "<" || x == "[" || x == "(":
+			depth++
+		case x == ">" || x == "]" || x == ")":
+			depth--
+		case depth <= 1 && lastSegment(toks, i):
+			out[x] = true
+		}
+	}
+}
+
+// rubySuperclass reads the constant after "<" (class A < Base::B).
+func rubySuperclass(toks []string, out map[string]bool) {
+	if len(toks) < 2 || toks[0] != "<" {
+		return
+	}
+	for i := 1; i < len(toks) && isIdent(toks[i]); i += 2 {
+		if lastSegment(toks, i) {
+			out[toks[i]] = true
+			return
+		}
+	}
+}
+
+// colonBases reads the list after the colon that follows a type's name,
+// its type parameters and (Kotlin) its primary constructor: up to the
+// body or a where clause. Access words (C++'s public B) and the delegate
+// of Kotlin's "C by impl" are not types.
+func colonBases(toks []string, out map[string]bool) {
+	depth, listing := 0, false
+	for i, x := range toks {
+		switch {
+		case depth == 0 && (x == "{" || x == "where" || x == ";"):
+			return
+		case x == "<" || x == "[" || x == "(":
+			depth++
+		case x == ">" || x == "]" || x == ")":
+			depth--
+		case depth == 0 && x == ":":
+			listing = true
+		case !listing || depth != 0 || i > 0 && toks[i-1] == "by":
+		case x == "public" || x == "private" || x == "protected" || x == "virtual" || x == "by":
+		case lastSegment(toks, i):
+			out[x] = true
+		}
+	}
+}
+
+// lastSegment reports whether toks[i] is a name and the last segment of
+// a qualified one (a.b.C, a::b::C).
+func lastSegment(toks []string, i int) bool {
+	return isIdent(toks[i]) && (i+1 >= len(toks) || toks[i+1] != "." && toks[i+1] != "::")
+}

@@ -557,7 +557,14 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 	}
 	conf := b.score
 	for i, c := range cands {
-		if i == best || c.claimedBy != "" || placed[i] {
+		if i == best || placed[i] {
+			continue
+		}
+		if hierarchyDisagrees(b, c) {
+			conf = min(conf, b.score/2)
+			continue
+		}
+		if c.claimedBy != "" {
 			continue
 		}
 		if b.sameBody && !c.sameBody && !relatedCopy(b, c) || c.test && !b.test || b.related && !c.related {
@@ -630,7 +637,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		// alike; a candidate at most, whatever else points there.
 		return best, round(min(conf, b.score/2))
 	}
-	if toks := v.symbolTokens(b.file, b.sym); tinyValueElsewhere(a, o, b, toks) || tinyValueMoved(a, o, b, toks) || tinyMovedRenamed(a, o, b, toks) {
+	if toks := v.symbolTokens(b.file, b.sym); tinyValueElsewhere(a, o, b, toks) || tinyValueMoved(a, o, b, toks) || tinyMovedRenamed(a, o, b, toks) || emptyFilled(a, o, b, toks) {
 		return best, round(min(conf, b.score/2))
 	}
 	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
@@ -832,6 +839,27 @@ func tinyMovedRenamed(a Anchor, o origin, b candidate, toks []string) bool {
 		return false
 	}
 	return tinyPair(o, toks) && !holdsWords(o.name, b.sym.Name) && nameSimilarity(o.name, b.sym.Name) < 0.5
+}
+
+// emptyFilled reports a callable whose body was empty (a hook, an
+// override that does nothing) followed into another file to one with
+// code: an empty body leaves nothing for another to keep, its likeness
+// is its header's (leakcanary dc5ec42e72: DefaultOnRetainInstanceListener's
+// empty onReset, renamed onChange in place as its interface's was, and
+// the new TvOnRetainInstanceListener's private onReset, which resets a
+// count); a candidate at most.
+func emptyFilled(a Anchor, o origin, b candidate, toks []string) bool {
+	if !o.known() || b.sameBody || !callableKind(b.sym.Kind) || b.sym.Path == a.Path() || b.sym.Path == o.renamedTo {
+		return false
+	}
+	return emptyBraces(o.toks) && !emptyBraces(toks)
+}
+
+// emptyBraces reports tokens of a declaration whose body is an empty
+// block: its one opening brace is followed by its closing one.
+func emptyBraces(toks []string) bool {
+	n := len(toks)
+	return n >= 2 && toks[n-1] == "}" && slices.Index(toks, "{") == n-2
 }
 
 // smallPair reports whether o's symbol (when its old text is known) or a
@@ -1357,7 +1385,10 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		if sameParams {
 			c.score += 0.03
 		}
-		if related {
+		if related && (!bodiless(o.sym) || bodiless(s)) {
+			// Up or down the hierarchy. A declaration without a body
+			// (an interface's) has no code for a method with one to
+			// carry: such a method there implements it at most.
 			c.score += 0.05
 		}
 		only := (o.named == 1 && s.Kind == a.Kind || o.namedAlike == 1 && madeFunction(o, s)) && distinctive(name) && !v.hadName(ctx, cf, s)
@@ -2051,47 +2082,6 @@ func refersTo(f *File, name, p string) bool {
 		i = j
 	}
 	return false
-}
-
-// supertypes reads the names a type declaration of f (full name fq)
-// extends or implements: the last segment of each, without type
-// arguments.
-func supertypes(f *File, fq string) map[string]bool {
-	out := map[string]bool{}
-	for _, t := range sameNamed(f, fq) {
-		toks := headerTokens(f, t)
-		at := -1
-		for i, x := range toks {
-			if x == t.Name && i > 0 && (toks[i-1] == "class" || toks[i-1] == "interface" || toks[i-1] == "enum" || toks[i-1] == "record") {
-				at = i
-				break
-			}
-		}
-		if at < 0 {
-			continue
-		}
-		depth, listing := 0, f.Lang == "python"
-		for i := at + 1; i < len(toks); i++ {
-			x := toks[i]
-			switch {
-			case x == "{" || f.Lang == "python" && x == ":" && depth <= 1:
-				i = len(toks)
-			case x == "<" || x == "[" || f.Lang != "python" && x == "(":
-				depth++
-			case x == ">" || x == "]" || f.Lang != "python" && x == ")":
-				depth--
-			case x == "extends" || x == "implements" || x == "with":
-				listing = true
-			case x == "(" && f.Lang == "python":
-				depth++
-			case x == ")" && f.Lang == "python":
-				depth--
-			case listing && depth <= 1 && isIdent(x) && (i+1 >= len(toks) || toks[i+1] != "."):
-				out[x] = true
-			}
-		}
-	}
-	return out
 }
 
 // isTestPath reports a file of test code: under a test directory, or
