@@ -1796,13 +1796,14 @@ func (v *Verifier) hadName(ctx context.Context, cf *File, s analyzer.Symbol) boo
 }
 
 // inBase returns the symbol of Base that s (of cf) was: the same name,
-// and the same selector when the name is shared.
+// and the same selector when the name is shared, in s's file or in the
+// one renamed to it (see baseOf).
 func (v *Verifier) inBase(ctx context.Context, cf *File, s analyzer.Symbol) (analyzer.Symbol, *File, bool) {
-	bf, err := v.opts.Base.File(ctx, s.Path)
-	if err != nil {
+	bf, fq := v.baseOf(ctx, s)
+	if bf == nil {
 		return analyzer.Symbol{}, nil, false
 	}
-	before := sameNamed(bf, s.FQName)
+	before := sameNamed(bf, fq)
 	switch {
 	case len(before) == 0:
 		return analyzer.Symbol{}, nil, false
@@ -1816,6 +1817,40 @@ func (v *Verifier) inBase(ctx context.Context, cf *File, s analyzer.Symbol) (ana
 		}
 	}
 	return analyzer.Symbol{}, nil, false
+}
+
+// baseOf returns the Base file that s's file was and the full name s
+// had there: its own path's, or the file renamed to it, where the type
+// the file is named for was named as the old file (TasksDataSource.kt,
+// with its interface, became NetworkDataSource.kt: its saveTask was
+// TasksDataSource's), for a member of a type. nil when there is none.
+func (v *Verifier) baseOf(ctx context.Context, s analyzer.Symbol) (*File, string) {
+	if bf, err := v.opts.Base.File(ctx, s.Path); err == nil {
+		return bf, s.FQName
+	}
+	_, fq, _ := cutFQ(s.FQName)
+	top, rest, member := strings.Cut(fq, "::")
+	from := v.movesOf(ctx).from[s.Path]
+	if from == "" || !member || v.files.Renamed(from) != s.Path && !v.pairedBack(ctx, s.Path) {
+		// A type that is its file's is followed with the file, where
+		// git's pairing may be crosswise between equal copies (see
+		// placeKeeper): only its members are read through the rename.
+		return nil, ""
+	}
+	bf, err := v.opts.Base.File(ctx, from)
+	if err != nil {
+		return nil, ""
+	}
+	if oldTop := stem(from); top == stem(s.Path) && oldTop != top && len(sameNamed(bf, from+"::"+oldTop)) > 0 && len(sameNamed(bf, from+"::"+top)) == 0 {
+		top = oldTop
+	}
+	return bf, from + "::" + top + "::" + rest
+}
+
+// stem is the name of file p without its directory and extension.
+func stem(p string) string {
+	b := path.Base(p)
+	return strings.TrimSuffix(b, path.Ext(b))
 }
 
 // vanished lists the symbols of Base file p that are gone from the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path"
+	"slices"
 	"sort"
 )
 
@@ -193,4 +194,42 @@ func (v *Verifier) mapLines(bf, f *File, start, end int) (s, e int, kept float64
 		}
 	}
 	return s, e, float64(n) / float64(total), true
+}
+
+// pairedBack reports whether new file p, which lore paired itself with a
+// Base file that is gone (see renamedTo), is as clearly that file's as
+// that file is p's: no other file gone from Base has within 0.1 as many
+// lines in common with p. Two files merged into one are each about as
+// like it (okhttp 1364ea44ae: DevServerJvm.kt and DevServerAndroid.kt
+// became DevServer.kt, the latter a little more like it): the new file
+// continues neither more than the other. Git's rename map pairs files
+// one to one itself. Cached for the run.
+func (v *Verifier) pairedBack(ctx context.Context, p string) bool {
+	if x, ok := v.back.Load(p); ok {
+		return x.(bool)
+	}
+	m := v.movesOf(ctx)
+	from := m.from[p]
+	f := v.fileOrNil(ctx, p)
+	ok := from != "" && f != nil
+	if ok {
+		now := lineCounts(f.Src)
+		paired, _ := v.baseLines(ctx, from)
+		best := commonLines(paired, now)
+		gone := slices.Clone(m.removed)
+		for _, q := range m.from {
+			gone = append(gone, q)
+		}
+		for _, q := range gone {
+			if q == from || ctx.Err() != nil {
+				continue
+			}
+			if lines, read := v.baseLines(ctx, q); read && commonLines(lines, now) > best-0.1 {
+				ok = false
+				break
+			}
+		}
+	}
+	v.back.Store(p, ok)
+	return ok
 }

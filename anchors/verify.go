@@ -62,6 +62,7 @@ type Verifier struct {
 	aligned    sync.Map // Base file and file → line alignment, see alignment
 	gone       sync.Map // Base path → symbols gone from the source, see vanished
 	pairs      sync.Map // path → the path it was renamed to, see renamedTo
+	back       sync.Map // new path → whether its pairing is mutual, see pairedBack
 	moved      sync.Map // "" → the files removed, added and renamed, see movesOf
 	newcomers  sync.Map // "" → the symbols new in the change, see arrivals
 	whole      sync.Map // Base symbol → where it went unchanged, see wentWhole
