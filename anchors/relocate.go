@@ -1834,7 +1834,8 @@ func (v *Verifier) baseOf(ctx context.Context, s analyzer.Symbol) (*File, string
 	if from == "" || !member || v.files.Renamed(from) != s.Path && !v.pairedBack(ctx, s.Path) {
 		// A type that is its file's is followed with the file, where
 		// git's pairing may be crosswise between equal copies (see
-		// placeKeeper): only its members are read through the rename.
+		// placeKeeper): only its members are read through the rename,
+		// git's or lore's own when it holds both ways (pairedBack).
 		return nil, ""
 	}
 	bf, err := v.opts.Base.File(ctx, from)
