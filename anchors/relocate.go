@@ -2132,11 +2132,10 @@ func isTestPath(p string) bool {
 			return true
 		}
 	}
-	base := path.Base(p)
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "Test") ||
-		strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "IT") || strings.HasSuffix(stem, ".test") ||
-		strings.HasSuffix(stem, ".spec") || strings.HasPrefix(stem, "Test") && len(stem) > 4 && stem[4] >= 'A' && stem[4] <= 'Z'
+	name := stem(p)
+	return strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test") || strings.HasSuffix(name, "Test") ||
+		strings.HasSuffix(name, "Tests") || strings.HasSuffix(name, "IT") || strings.HasSuffix(name, ".test") ||
+		strings.HasSuffix(name, ".spec") || strings.HasPrefix(name, "Test") && len(name) > 4 && name[4] >= 'A' && name[4] <= 'Z'
 }
 
 // distinctive reports a name that says what it is: several words, or a
