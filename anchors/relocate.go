@@ -2015,6 +2015,9 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 				if !d.vanished && v.likeItself(ctx, other, oc.likeness()) {
 					continue // its code is still under its name: no rival
 				}
+				if d.vanished && v.wentElsewhere(ctx, d.Symbol, dtoks, *c) {
+					continue // its code went to another symbol: no rival
+				}
 				c.rivalScore = max(c.rivalScore, oc.likeness())
 				if ok && d.vanished && d.Path == c.sym.Path && heirOf(bf, d.Symbol, *c) && selectorOf(o.file, o.sym) != selectorOf(c.file, c.sym) {
 					// c took d's place and d's parameters, not o's: d
@@ -2057,6 +2060,36 @@ func (v *Verifier) markClaims(ctx context.Context, o origin, cands []candidate) 
 			top = c.score
 		}
 	}
+}
+
+// wentElsewhere reports whether vanished callable d (its Base tokens
+// dtoks) is clearly more like another callable of c's type, new or
+// changed by the change, than like c: d's code went there, and d
+// contests nothing of c. android_sdk 8747422336: Logger's d(tag,
+// message, throwable) became error(message, throwable); d(tag,
+// message), gone too, is about as like that method, but more like
+// error(message), where it went.
+func (v *Verifier) wentElsewhere(ctx context.Context, d analyzer.Symbol, dtoks []string, c candidate) bool {
+	if !callableKind(d.Kind) || !callableKind(c.sym.Kind) {
+		return false
+	}
+	_, dfq, _ := cutFQ(d.FQName)
+	_, cfq, _ := cutFQ(c.sym.FQName)
+	outer := outerName(cfq)
+	old := normalize(dtoks, d.Name, outerName(dfq))
+	mine := similarity(old, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outer))
+	for _, x := range c.file.Symbols {
+		if _, xfq, _ := cutFQ(x.FQName); x.StartLine == c.sym.StartLine || !callableKind(x.Kind) || outerName(xfq) != outer {
+			continue
+		}
+		if was, _, ok := v.inBase(ctx, c.file, x); ok && was.Hash == x.Hash {
+			continue // unchanged: nothing went there
+		}
+		if similarity(old, normalize(v.symbolTokens(c.file, x), x.Name, outer)) > mine+rewrittenPairMargin {
+			return true
+		}
+	}
+	return false
 }
 
 // relatedTypes reports whether the type enclosing candidate s (of cf)
