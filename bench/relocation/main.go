@@ -95,12 +95,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	half := fl.String("half", "", "lo or hi: only the commits whose SHA's second hex digit is 0-7 or 8-f (a split of one project into a half to develop on and one held out)")
 	modes := fl.String("modes", "base", "comma-separated: base (the parent as Base, git's renames), sketch (no Base), norenames (Base, no rename map)")
 	maxControls := fl.Int("controls", 20, "untouched symbols verified per commit")
+	threshold := fl.Float64("threshold", 0, "lowest confidence for following a relocation, as lore verify --threshold (default lore's)")
 	verbose := fl.Bool("v", false, "list every instance not followed to its target")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
 	if *oracle == "" {
 		return fmt.Errorf("give -oracle DIR (RefactoringMiner's src/test/resources/oracle)")
+	}
+	if *threshold < 0 || *threshold > 1 {
+		return fmt.Errorf("-threshold: want a confidence in (0,1], not %v", *threshold)
 	}
 	if *snapshots == "" {
 		*snapshots = *oracle + "/commits"
@@ -166,7 +170,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-sample heldout: no commits in %s; write it with go run ./bench/relocation/windows (see bench/relocation/README.md)", strings.Join(mains, ", "))
 	}
 	for _, name := range strings.Split(*modes, ",") {
-		m := mode{name: name}
+		m := mode{name: name, threshold: *threshold}
 		switch name {
 		case "base":
 			m.base, m.renames = true, true
@@ -194,7 +198,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			runs = append(runs, r)
 		}
 		fmt.Fprintln(stderr)
-		report(stdout, name, *sample, runs, *verbose, time.Since(start))
+		label := name
+		if *threshold != 0 {
+			label = fmt.Sprintf("%s, threshold %.2f", name, *threshold)
+		}
+		report(stdout, label, *sample, runs, *verbose, time.Since(start))
 	}
 	return nil
 }

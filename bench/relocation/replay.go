@@ -30,6 +30,8 @@ type mode struct {
 	// --staged and --changed-since do; without it the verifier is on its
 	// own (a plain verify of the working tree).
 	renames bool
+	// threshold: Options.Threshold (0: lore's default).
+	threshold float64
 }
 
 // trees are the two sides of a commit.
@@ -358,7 +360,7 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 		}
 		run.controls = append(run.controls, control{spec: spec, anchor: add(a)})
 	}
-	opts := anchors.Options{}
+	opts := anchors.Options{Threshold: m.threshold}
 	if m.base {
 		opts.Base = parent
 		if m.renames {
