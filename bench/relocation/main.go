@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("give -oracle DIR (RefactoringMiner's src/test/resources/oracle)")
 	}
 	if *threshold < 0 || *threshold > 1 {
-		return fmt.Errorf("-threshold: want a confidence in (0,1], not %v", *threshold)
+		return fmt.Errorf("-threshold: want a confidence in (0,1], or 0 for lore's default, not %v", *threshold)
 	}
 	if *snapshots == "" {
 		*snapshots = *oracle + "/commits"
