@@ -2077,7 +2077,7 @@ func (v *Verifier) wentElsewhere(ctx context.Context, d analyzer.Symbol, dtoks [
 	_, cfq, _ := cutFQ(c.sym.FQName)
 	outer := outerName(cfq)
 	old := normalize(dtoks, d.Name, outerName(dfq))
-	mine := similarity(old, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outer))
+	var others [][]string
 	for _, x := range c.file.Symbols {
 		if _, xfq, _ := cutFQ(x.FQName); x.StartLine == c.sym.StartLine || !callableKind(x.Kind) || outerName(xfq) != outer {
 			continue
@@ -2085,11 +2085,12 @@ func (v *Verifier) wentElsewhere(ctx context.Context, d analyzer.Symbol, dtoks [
 		if was, _, ok := v.inBase(ctx, c.file, x); ok && was.Hash == x.Hash {
 			continue // unchanged: nothing went there
 		}
-		if similarity(old, normalize(v.symbolTokens(c.file, x), x.Name, outer)) > mine+rewrittenPairMargin {
-			return true
-		}
+		others = append(others, normalize(v.symbolTokens(c.file, x), x.Name, outer))
 	}
-	return false
+	if len(others) == 0 {
+		return false
+	}
+	return pairedElsewhere(old, similarity(old, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outer)), others)
 }
 
 // relatedTypes reports whether the type enclosing candidate s (of cf)
