@@ -176,7 +176,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	cands := v.candidates(ctx, o, f, &sym, run)
-	best, conf := v.confidence(ctx, a, o, cands)
+	best, conf, _ := v.confidence(ctx, a, o, cands)
 	if best < 0 || conf < v.opts.Threshold {
 		return false
 	}
@@ -413,9 +413,10 @@ func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cand
 		v.listNamesakes(ctx, a, o, f, r)
 		return
 	}
-	best, conf := v.confidence(ctx, a, o, cands)
+	best, conf, doubt := v.confidence(ctx, a, o, cands)
 	if best < 0 || conf < v.opts.Threshold {
-		for _, c := range listed(cands, 3) {
+		shown := listed(cands, 3)
+		for _, c := range shown {
 			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
 		}
 		v.listSuccessor(a, o, r)
@@ -428,7 +429,14 @@ func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cand
 		if gone {
 			what, ch = a.Path()+" was deleted", ChangeFileDeleted
 		}
-		r.set(Invalid, ch, conf, fmt.Sprintf("%s; %d possible new location(s), none certain enough to follow (best %.2f)", what, len(cands), conf))
+		// Counted with what the lists above added; the reason for doubt
+		// says why the best one's score is not the confidence.
+		n := len(cands) + len(r.Candidates) - len(shown)
+		why := ""
+		if doubt != "" {
+			why = ": " + doubt
+		}
+		r.set(Invalid, ch, conf, fmt.Sprintf("%s; %d possible new location(s), none certain enough to follow%s (confidence %.2f; lore follows from %.2f)", what, n, why, conf, v.opts.Threshold))
 		return
 	}
 	c := cands[best]
@@ -495,9 +503,9 @@ const closeGap = 0.2
 // has it do not count; between two copies of the code the file they are
 // in decides (git's rename pairing, then the closest path), else nobody
 // can tell.
-func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []candidate) (int, float64) {
+func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []candidate) (int, float64, string) {
 	if len(cands) == 0 {
-		return -1, 0
+		return -1, 0, ""
 	}
 	best := -1
 	for i, c := range cands {
@@ -507,10 +515,10 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		}
 	}
 	if best < 0 {
-		return -1, round(cands[0].score / 2)
+		return -1, round(cands[0].score / 2), "each is where another vanished symbol went, by its code"
 	}
 	if w, conf, ok := wrapper(o, cands); ok && conf >= v.opts.Threshold {
-		return w, conf
+		return w, conf, ""
 	}
 	best = nameKeeper(o, cands, best)
 	swapped := ""
@@ -542,7 +550,8 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 				k = v.placeKeeper(ctx, o, cands, copiesAt)
 			}
 			if k < 0 {
-				return best, round(cands[best].score / 2) // nobody can tell
+				// nobody can tell
+				return best, round(cands[best].score / 2), fmt.Sprintf("%s and %s hold the same code", twoNames(cands[copiesAt[0]], cands[copiesAt[1]])...)
 			}
 			copiesAt[0], copiesAt[k] = copiesAt[k], copiesAt[0]
 		}
@@ -553,15 +562,39 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 	}
 	b := cands[best]
 	if b.doubted {
-		return best, round(b.score / 2) // names and bodies pair it apart: a candidate only
+		return best, round(b.score / 2), "the names of the siblings renamed with it pair them otherwise than their bodies"
 	}
-	conf := b.score
+	conf, doubt := b.score, ""
+	ownDoubt := false // the doubt is about b itself, not a rival
+	// lower sets conf to to, and says why, when that is lower.
+	lower := func(to float64, why string, args ...any) bool {
+		if to >= conf {
+			return false
+		}
+		conf, doubt = to, fmt.Sprintf(why, args...)
+		return true
+	}
+	// done returns b and conf with what doubt there is: that b is not
+	// like enough by itself, and what lowered conf further.
+	done := func() (int, float64, string) {
+		if conf >= v.opts.Threshold {
+			return best, round(conf), ""
+		}
+		why := doubt
+		if b.score < v.opts.Threshold && !ownDoubt {
+			why = fmt.Sprintf("the best, %s, is not like the old code enough", shortName(b))
+			if doubt != "" {
+				why += ", and " + doubt
+			}
+		}
+		return best, round(conf), why
+	}
 	for i, c := range cands {
 		if i == best || placed[i] {
 			continue
 		}
 		if hierarchyDisagrees(b, c) {
-			conf = min(conf, b.score/2)
+			lower(b.score/2, "%s has more of the code, %s is up or down the old type's hierarchy", twoNames(b, c)...)
 			continue
 		}
 		if c.claimedBy != "" {
@@ -582,11 +615,11 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		if pairedOnly(o, b, c) {
 			// A copy as like but for git's pairing of files: nobody can
 			// tell, whatever the names say.
-			conf = min(conf, b.score/2)
+			lower(b.score/2, "%s is as like; only git's pairing of files puts %s ahead", twoNames(c, b)...)
 			continue
 		}
 		if placeAndNameDisagree(o, b, c) {
-			conf = min(conf, b.score/2)
+			lower(b.score/2, "%s and %s hold the same code: one has the old name, the other the old place", twoNames(b, c)...)
 			continue
 		}
 		if b.sameName && !c.sameName && b.likeness() >= c.likeness()-0.02 {
@@ -618,27 +651,30 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 			// BreakOutside, AllowedInSwitchCase and NotAllowedInSwitchCase)
 			// reads this way: nobody can tell which part the anchor was
 			// about.
-			conf = min(conf, b.score/2)
+			lower(b.score/2, "%s is as like by its code; only git's pairing of lines puts %s ahead", twoNames(c, b)...)
 			continue
 		}
 		if split(o, b, c) {
-			conf = min(conf, b.score/2)
+			lower(b.score/2, "the code was split between %s and %s", twoNames(b, c)...)
 			continue
 		}
 		gap := b.score - c.score
 		if gap >= closeGap {
 			break // sorted: the rest are further behind
 		}
-		conf = min(conf, b.score*(1-0.5*math.Pow(1-max(gap, 0)/closeGap, 2)))
+		n := twoNames(c, b)
+		lower(b.score*(1-0.5*math.Pow(1-max(gap, 0)/closeGap, 2)), "%s (%.2f) is nearly as like as %s (%.2f)", n[0], c.score, n[1], b.score)
 	}
 	if !b.sameName && b.sym.Path != a.Path() && b.sym.Path != renamedTo && len(v.symbolTokens(b.file, b.sym)) < emptyBody {
 		// A declaration with next to no body under another name in
 		// another file (a trampoline, an empty function): countless look
 		// alike; a candidate at most, whatever else points there.
-		return best, round(min(conf, b.score/2))
+		ownDoubt = lower(b.score/2, "%s has next to no body, under another name in another file: many look alike", shortName(b))
+		return done()
 	}
 	if toks := v.symbolTokens(b.file, b.sym); tinyValueElsewhere(a, o, b, toks) || tinyValueMoved(a, o, b, toks) || tinyMovedRenamed(a, o, b, toks) || emptyFilled(a, o, b, toks) {
-		return best, round(min(conf, b.score/2))
+		ownDoubt = lower(b.score/2, "%s is too small to tell by its code: many look alike", shortName(b))
+		return done()
 	}
 	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
 		// The uses of the old name turned into uses of this one: the
@@ -652,12 +688,31 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		conf = max(conf, toldConfidence(b.likeness(), 0.6))
 	}
 	if b.delegate != nil {
-		return best, round(min(conf, b.score/2)) // the code went here, the header to its delegate
+		ownDoubt = lower(b.score/2, "the code went to %s, the old header to %s", twoNames(b, *b.delegate)...)
+		return done()
 	}
-	if conf >= v.opts.Threshold && v.absorbedBy(o, b) != "" {
-		return best, round(min(conf, b.score/2)) // inlined into another, not renamed
+	if conf >= v.opts.Threshold {
+		if into := v.absorbedBy(o, b); into != "" {
+			ownDoubt = lower(b.score/2, "it was inlined into %s, not renamed", into)
+			return done()
+		}
 	}
-	return best, round(conf)
+	return done()
+}
+
+// shortName names c's symbol as a verdict does, without its path.
+func shortName(c candidate) string {
+	_, fq, _ := cutFQ(specOf(c.file, c.sym, false))
+	return fq
+}
+
+// twoNames names x and y as shortName does, with their paths when that
+// does not tell them apart: the arguments of a message naming both.
+func twoNames(x, y candidate) []any {
+	if xn, yn := shortName(x), shortName(y); xn != yn {
+		return []any{xn, yn}
+	}
+	return []any{specOf(x.file, x.sym, false), specOf(y.file, y.sym, false)}
 }
 
 // declaredOnly reports whether s, a namesake of o's symbol in a file the

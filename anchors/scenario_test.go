@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -24,6 +25,8 @@ import (
 //	-- want --           per anchor: spec status change [to]  (staged index)
 //	-- want-nobase --    the same without history, when it differs (optional)
 //	-- want-worktree --  the same against the working tree (optional)
+//	-- why --            per anchor: "spec: text" that the staged verdict's
+//	                     reason holds, with history (optional)
 //	-- options --        "no-renames": verify without git's rename map, as
 //	                     lore verify of the working tree does (optional)
 //	-- before/PATH --    the committed repository
@@ -58,6 +61,7 @@ type scenario struct {
 	want         string
 	wantNoBase   string
 	wantWorktree string
+	why          map[string]string
 	noRenames    bool
 	before       map[string][]byte
 	after        map[string][]byte
@@ -69,7 +73,7 @@ func loadScenario(t *testing.T, path string) scenario {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := scenario{before: map[string][]byte{}, after: map[string][]byte{}, worktree: map[string][]byte{}}
+	sc := scenario{before: map[string][]byte{}, after: map[string][]byte{}, worktree: map[string][]byte{}, why: map[string]string{}}
 	for _, f := range ar.Files {
 		switch {
 		case f.Name == "anchors":
@@ -84,6 +88,14 @@ func loadScenario(t *testing.T, path string) scenario {
 			sc.wantWorktree = normWant(string(f.Data))
 		case f.Name == "want-nobase":
 			sc.wantNoBase = normWant(string(f.Data))
+		case f.Name == "why":
+			for _, l := range strings.Split(normWant(string(f.Data)), "\n") {
+				spec, text, ok := strings.Cut(l, ": ")
+				if !ok {
+					t.Fatalf("%s: why line %q is not \"spec: text\"", path, l)
+				}
+				sc.why[spec] = text
+			}
 		case f.Name == "options":
 			for _, o := range strings.Fields(string(f.Data)) {
 				if o != "no-renames" {
@@ -225,12 +237,17 @@ func runScenario(t *testing.T, path string) {
 		if !withBase && sc.wantNoBase != "" {
 			want = sc.wantNoBase
 		}
-		got := verifyAll(t, newSource(t, staged, renames), anchors.Options{Base: base, Changed: listed(changed)}, as, specs)
+		got, reasons := verifyAll(t, newSource(t, staged, renames), anchors.Options{Base: base, Changed: listed(changed)}, as, specs)
 		if d := diffLines(want, got); d != "" {
 			t.Errorf("%s staged (%s) (-want +got):\n%s", filepath.Base(path), mode, d)
 		}
+		for spec, text := range sc.why {
+			if i := slices.Index(specs, spec); withBase && (i < 0 || !strings.Contains(reasons[i], text)) {
+				t.Errorf("%s staged (%s): %s: reason does not say %q", filepath.Base(path), mode, spec, text)
+			}
+		}
 		if sc.wantWorktree != "" {
-			got := verifyAll(t, newSource(t, source.Dir(dir), renames), anchors.Options{Base: base}, as, specs)
+			got, _ := verifyAll(t, newSource(t, source.Dir(dir), renames), anchors.Options{Base: base}, as, specs)
 			if d := diffLines(sc.wantWorktree, got); d != "" {
 				t.Errorf("%s worktree (%s) (-want +got):\n%s", filepath.Base(path), mode, d)
 			}
@@ -248,13 +265,15 @@ func newSource(t *testing.T, fsys fs.FS, renames map[string]string) *anchors.Sou
 	return s
 }
 
-func verifyAll(t *testing.T, files anchors.Files, opts anchors.Options, as []anchors.Anchor, specs []string) string {
+// verifyAll returns a line per anchor (spec status change [to]) and the
+// verdicts' reasons.
+func verifyAll(t *testing.T, files anchors.Files, opts anchors.Options, as []anchors.Anchor, specs []string) (string, []string) {
 	t.Helper()
 	v, err := anchors.NewVerifier(files, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
+	var lines, reasons []string
 	rs := v.VerifyAll(context.Background(), as)
 	for i := range as {
 		r := rs[i]
@@ -263,6 +282,7 @@ func verifyAll(t *testing.T, files anchors.Files, opts anchors.Options, as []anc
 			l += " " + anchors.LocationSpec(*r.To)
 		}
 		lines = append(lines, l)
+		reasons = append(reasons, r.Reason)
 		if testing.Verbose() {
 			t.Logf("%s: %s (%.2f) %s", specs[i], r.Status, r.Confidence, r.Reason)
 		}
@@ -273,7 +293,7 @@ func verifyAll(t *testing.T, files anchors.Files, opts anchors.Options, as []anc
 			}
 		}
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(lines, "\n"), reasons
 }
 
 func diffLines(want, got string) string {

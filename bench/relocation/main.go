@@ -26,12 +26,15 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -299,6 +302,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 	probes, probeWrong := map[string]int{}, map[string]int{}
 	var lines []string
 	skips := map[string]int{}
+	held := map[string]int{} // why lore did not follow, over suggested and missed
 	for _, r := range runs {
 		from[r.from]++
 		controls += len(r.controls)
@@ -331,6 +335,9 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 			if in.anchor < 0 && o != missed {
 				o = skipped
 				skips[skipReason(in.why)]++
+			}
+			if o == suggested || o == missed {
+				held[heldBack(in.why)]++
 			}
 			tallies[k].add(o, in.clear())
 			totals[k.dataset].add(o, in.clear())
@@ -382,6 +389,14 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 		sort.Strings(ks)
 		fmt.Fprintf(w, "skipped (no lore symbol on one side): %s\n", strings.Join(ks, "; "))
 	}
+	if len(held) > 0 {
+		ks := slices.Collect(maps.Keys(held))
+		slices.SortFunc(ks, func(a, b string) int { return cmp.Or(held[b]-held[a], strings.Compare(a, b)) })
+		for i, k := range ks {
+			ks[i] = fmt.Sprintf("%s %d", k, held[k])
+		}
+		fmt.Fprintf(w, "not followed (suggested or missed), as lore's verdict says why: %s\n", strings.Join(ks, "; "))
+	}
 	sort.Strings(lines)
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
@@ -425,6 +440,45 @@ func skipReason(why string) string {
 		return "class in several files"
 	case strings.Contains(why, "not understood"):
 		return "description not understood"
+	}
+	return "other"
+}
+
+// heldBack sorts the verdict of an instance lore did not follow by the
+// doubt its reason states (see anchors' confidence): what holds recall
+// back, counted without reading the instances.
+func heldBack(why string) string {
+	verdict, _, _ := strings.Cut(why, " || ")
+	_, doubt, ok := strings.Cut(verdict, "none certain enough to follow")
+	switch {
+	case !ok && strings.HasPrefix(verdict, "invalid"):
+		return "nothing like it among the change's symbols"
+	case !ok:
+		return "kept in place"
+	case strings.Contains(doubt, "hold the same code"):
+		return "copies"
+	case strings.Contains(doubt, "pairing of files"):
+		return "apart only by git's pairing of files"
+	case strings.Contains(doubt, "pairing of lines"):
+		return "apart only by git's pairing of lines"
+	case strings.Contains(doubt, "split between"):
+		return "split"
+	case strings.Contains(doubt, "the old header to"):
+		return "code and header apart"
+	case strings.Contains(doubt, "another vanished symbol went"):
+		return "each claimed by another"
+	case strings.Contains(doubt, "many look alike"):
+		return "too small to tell"
+	case strings.Contains(doubt, "hierarchy"):
+		return "hierarchy disagrees"
+	case strings.Contains(doubt, "inlined into"):
+		return "inlined"
+	case strings.Contains(doubt, "siblings renamed"):
+		return "sibling names disagree"
+	case strings.Contains(doubt, "is nearly as like"):
+		return "close rival"
+	case strings.Contains(doubt, "not like the old code enough"):
+		return "not like enough"
 	}
 	return "other"
 }
