@@ -1367,6 +1367,12 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 		if c.sameBody {
 			c.sim = 1
 		}
+		if !c.sameBody && c.sim < 0.95 && typeKind(s.Kind) && typeKind(o.sym.Kind) {
+			// The members of a type may have been rearranged as well.
+			if x, y := v.membersSorted(o.file, o.sym), v.membersSorted(cf, s); x != nil && y != nil {
+				c.sim = max(c.sim, similarity(normalize(x, name, outer), normalize(y, s.Name, sOuter)))
+			}
+		}
 	}
 	if o.known() {
 		if k, ok := v.keptShare(ctx, o, cf, s); ok {
@@ -2308,6 +2314,53 @@ func (v *Verifier) symbolTokens(cf *File, s analyzer.Symbol) []string {
 	toks := analyzer.RangeTokens(cf.Lang, cf.Src, s.StartLine, s.EndLine)
 	if toks == nil {
 		toks = []string{}
+	}
+	v.tokens.Store(key, toks)
+	return toks
+}
+
+// membersSorted returns the tokens of type t of f with its members (the
+// callables and types declared in it) after what lies around them, in the
+// order of their names: a type whose members were rearranged (commons-lang
+// bc8a81eab0: LazyInitializerTest became LazyInitializerSingleInstanceTest
+// with its nested class moved from last to first) reads as it was. Nil
+// for a type of fewer than two members.
+func (v *Verifier) membersSorted(f *File, t analyzer.Symbol) []string {
+	key := symbolKey(f, t) + "#sorted"
+	if toks, ok := v.tokens.Load(key); ok {
+		return toks.([]string)
+	}
+	var ms []analyzer.Symbol
+	for _, m := range f.Symbols {
+		if (callableKind(m.Kind) || typeKind(m.Kind)) && outerName(m.FQName) == t.FQName && m.StartLine > t.StartLine && m.EndLine <= t.EndLine {
+			ms = append(ms, m)
+		}
+	}
+	var toks []string
+	if len(ms) >= 2 {
+		slices.SortStableFunc(ms, func(a, b analyzer.Symbol) int { return a.StartLine - b.StartLine })
+		line := t.StartLine
+		var parts []analyzer.Symbol
+		for _, m := range ms {
+			if m.StartLine < line {
+				continue // within the one before (an accessor of a property)
+			}
+			if m.StartLine > line {
+				toks = append(toks, analyzer.RangeTokens(f.Lang, f.Src, line, m.StartLine-1)...)
+			}
+			parts = append(parts, m)
+			line = m.EndLine + 1
+		}
+		if line <= t.EndLine {
+			toks = append(toks, analyzer.RangeTokens(f.Lang, f.Src, line, t.EndLine)...)
+		}
+		slices.SortStableFunc(parts, func(a, b analyzer.Symbol) int { return strings.Compare(a.Name, b.Name) })
+		for _, m := range parts {
+			toks = append(toks, v.symbolTokens(f, m)...)
+		}
+		if len(parts) < 2 {
+			toks = nil
+		}
 	}
 	v.tokens.Store(key, toks)
 	return toks
