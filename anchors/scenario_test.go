@@ -242,7 +242,10 @@ func runScenario(t *testing.T, path string) {
 			t.Errorf("%s staged (%s) (-want +got):\n%s", filepath.Base(path), mode, d)
 		}
 		for spec, text := range sc.why {
-			if i := slices.Index(specs, spec); withBase && (i < 0 || !strings.Contains(reasons[i], text)) {
+			switch i := slices.Index(specs, spec); {
+			case i < 0:
+				t.Errorf("%s: why names %s, which is not among the anchors", filepath.Base(path), spec)
+			case withBase && !strings.Contains(reasons[i], text):
 				t.Errorf("%s staged (%s): %s: reason does not say %q", filepath.Base(path), mode, spec, text)
 			}
 		}
