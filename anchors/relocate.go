@@ -1283,7 +1283,7 @@ func syntaxNote(f *File) string {
 func (v *Verifier) relocationReason(a Anchor, c candidate, renamedTo string) (Change, string) {
 	fq := a.FQName() + a.Selector()
 	s := c.sym
-	_, nfq, _ := cutFQ(specOf(c.file, s, false))
+	nfq := shortName(c)
 	body := "body unchanged"
 	switch {
 	case c.header:
