@@ -78,8 +78,13 @@ func (v *Verifier) keepsRole(bf *File, bs analyzer.Symbol, f *File, s analyzer.S
 	return v.bodiless(f, s)
 }
 
-// bodiless reports whether s (of f) is a declaration without a body.
+// bodiless reports whether s (of f) is a declaration without a body: as
+// the parser says (see the function bodiless: a Kotlin interface's fun
+// ends without a semicolon), or by its tokens, a header ending in one.
 func (v *Verifier) bodiless(f *File, s analyzer.Symbol) bool {
+	if bodiless(s) {
+		return true
+	}
 	toks := v.symbolTokens(f, s)
 	return len(toks) > 0 && toks[len(toks)-1] == ";" && !slices.Contains(toks, "{")
 }

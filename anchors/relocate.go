@@ -185,7 +185,8 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	// signature, and calls the other symbol had code extracted from it,
 	// unless that code is the anchored one unchanged (the name kept as a
 	// delegate). Its body decides that, not the share of lines the diff
-	// moved there.
+	// moved there. A declaration left without a body calls nothing: the
+	// name in it is its own.
 	c := cands[best]
 	_, cfq, _ := cutFQ(c.sym.FQName)
 	takenBy := v.takenOver(takers, f, sym, o.file, o.sym, self.sim, c.file, c.sym, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq)), c.sim)
@@ -193,7 +194,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	kept := here >= 0.4 || r.Change == ChangeBodyChanged
-	extracted := len(o.toks) >= 20 && kept && !c.sameBody && c.sim < 0.95 && slices.Contains(v.symbolTokens(f, sym), c.sym.Name)
+	extracted := !lostBody && len(o.toks) >= 20 && kept && !c.sameBody && c.sim < 0.95 && slices.Contains(v.symbolTokens(f, sym), c.sym.Name)
 	// The diff of the file keeps the old lines in the other symbol, not
 	// under the name: the name was given to new code.
 	diffSays := c.keptKnown && c.kept >= 0.5 && self.keptKnown && self.kept <= c.kept-0.2 && c.likeness() >= 0.9
@@ -1684,8 +1685,8 @@ func (v *Verifier) stillItself(ctx context.Context, cf *File, s analyzer.Symbol)
 }
 
 // gotBody reports whether callable s (of cf) was a declaration without a
-// body in Base (bs of bf: an interface's or an abstract method, ending in
-// a semicolon) and has one now. Its code is new to it, as when an
+// body in Base (bs of bf: an interface's or an abstract method; see
+// bodiless) and has one now. Its code is new to it, as when an
 // implementation is pulled up into what was an interface
 // (intellij-community 6ad1dcbfef: the interface LightProjectDescriptor
 // became a class and took getModuleType's body from its nested
@@ -1700,8 +1701,7 @@ func (v *Verifier) gotBody(bf *File, bs analyzer.Symbol, cf *File, s analyzer.Sy
 	if !callableKind(s.Kind) {
 		return false
 	}
-	old, now := v.symbolTokens(bf, bs), v.symbolTokens(cf, s)
-	return len(old) > 0 && old[len(old)-1] == ";" && !slices.Contains(old, "{") && len(now) > 0 && now[len(now)-1] == "}"
+	return v.bodiless(bf, bs) && len(v.symbolTokens(cf, s)) > 0 && !v.bodiless(cf, s)
 }
 
 // filledLike is how like the anchored code a method that got its first
