@@ -152,7 +152,7 @@ func (v *Verifier) relocateSymbol(ctx context.Context, a Anchor, f *File, r *Res
 // its new code is that of another symbol that vanished (see takenOver:
 // the class Distribution extending ScalarDistribution, where its old
 // code went, is the old JointDistribution).
-func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analyzer.Symbol, r *Result, run *runInfo) bool {
+func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analyzer.Symbol, r *Result, run *runInfo) (away bool) {
 	if v.opts.Base == nil {
 		return false
 	}
@@ -176,6 +176,13 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		return false
 	}
 	cands := v.candidates(ctx, o, f, &sym, run)
+	if lostBody {
+		defer func() {
+			if !away {
+				v.listCode(a, o, cands, r)
+			}
+		}()
+	}
 	best, conf, _ := v.confidence(ctx, a, o, cands)
 	if best < 0 || conf < v.opts.Threshold {
 		return false
@@ -417,9 +424,7 @@ func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cand
 	best, conf, doubt := v.confidence(ctx, a, o, cands)
 	if best < 0 || conf < v.opts.Threshold {
 		shown := listed(cands, 3)
-		for _, c := range shown {
-			r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
-		}
+		v.offer(a, shown, renamedTo, r)
 		v.listSuccessor(a, o, r)
 		if best >= 0 {
 			v.listDelegate(a, o, cands[best], r)
@@ -449,6 +454,28 @@ func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cand
 		st = Drifted
 	}
 	r.set(st, ch, conf, reason)
+}
+
+// offer adds cands to the candidates of r, in order.
+func (v *Verifier) offer(a Anchor, cands []candidate, renamedTo string, r *Result) {
+	for _, c := range cands {
+		r.Candidates = append(r.Candidates, Candidate{Location: *symLocation(c.file, c.sym), Confidence: round(c.score), Reason: v.candidateReason(a, c, renamedTo)})
+	}
+}
+
+// listCode adds to r, the drift of an anchor whose symbol is now a
+// declaration without its code (see keepsRole), where that code may
+// have gone when it was not followed there: a note may be about the
+// contract the declaration keeps or about the code, which only its
+// reader knows (lucene-solr c51fee9c1a: DataInput.skipBytes made
+// abstract, its code in skipBytesSlowly and in the subclasses).
+func (v *Verifier) listCode(a Anchor, o origin, cands []candidate, r *Result) {
+	shown := listed(cands, 3)
+	if len(shown) == 0 {
+		return
+	}
+	v.offer(a, shown, o.renamedTo, r)
+	r.Reason += fmt.Sprintf("; %s is now a declaration without its code, which may have gone to %d place(s)", a.FQName()+a.Selector(), len(shown))
 }
 
 // listed returns up to n candidates to offer, best first: those no other

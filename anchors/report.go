@@ -163,6 +163,8 @@ func NextStep(r Result) string {
 		return fmt.Sprintf("if a candidate is the same code, re-anchor the learning there (lore anchor accept %s/%d --to 1 for the first, or --to SPEC); if the code is gone, remove or rewrite the learning (lore learn rm %s)", id, n, id)
 	case r.Status == Invalid:
 		return fmt.Sprintf("re-anchor the learning where the code went (lore anchor accept %s/%d --to SPEC), or remove it if the code is gone (lore learn rm %s)", id, n, id)
+	case r.Status == Drifted && len(r.Candidates) > 0:
+		return fmt.Sprintf("re-read the learning against the code (lore learn show %s): if it is about code a candidate now holds, re-anchor it there (lore anchor accept %s/%d --to 1 for the first, or --to SPEC); else edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n, id, n)
 	case r.Status == Drifted:
 		return fmt.Sprintf("re-read the learning against the code (lore learn show %s), edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n)
 	case r.Change == ChangeMoved || r.Change == ChangeRenamed || r.Change == ChangeMovedRenamed ||

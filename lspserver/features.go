@@ -334,18 +334,19 @@ func (s *server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		case r.Status == anchors.Valid && relocated(r.Change):
 			out = append(out, action(fmt.Sprintf("lore: record where %s moved (%s)", title(r), r.Change), protocol.QuickFix,
 				CommandFix, r.Learning))
-		case r.Status == anchors.Invalid:
-			for i, c := range r.Candidates {
-				if i == 3 {
-					break
-				}
-				spec := c.FQName
-				if spec == "" {
-					spec = c.Path + "#L" + strings.Replace(c.Lines, "-", "-L", 1)
-				}
-				out = append(out, action(fmt.Sprintf("lore: re-anchor %s at %s (confidence %.2f)", title(r), spec, c.Confidence), protocol.QuickFix,
-					CommandRelocate, r.Learning, r.Anchor, spec))
+		}
+		// Where the code may have gone: of an invalid anchor, or of a
+		// drifted one kept on a declaration that lost its code.
+		for i, c := range r.Candidates {
+			if i == 3 {
+				break
 			}
+			spec := c.FQName
+			if spec == "" {
+				spec = c.Path + "#L" + strings.Replace(c.Lines, "-", "-L", 1)
+			}
+			out = append(out, action(fmt.Sprintf("lore: re-anchor %s at %s (confidence %.2f)", title(r), spec, c.Confidence), protocol.QuickFix,
+				CommandRelocate, r.Learning, r.Anchor, spec))
 		}
 	}
 	if path != "" && !isLearningFile(path) {
@@ -465,17 +466,16 @@ func (s *server) execute(ctx context.Context, p *protocol.ExecuteCommandParams) 
 			}
 			res, msg = rep, fmt.Sprintf("accepted %d anchor(s) of %s at their current code", len(rep.Accepted), str(0))
 		case CommandRelocate:
-			if str(2) == "" {
+			if str(2) == "" || num(1) < 1 {
 				return fmt.Errorf("%s: give learning, anchor and spec", p.Command)
 			}
-			if _, err := ws.RemoveAnchor(ctx, str(0), strconv.Itoa(num(1))); err != nil {
-				return err
-			}
-			l, err := ws.AddAnchor(ctx, str(0), str(2))
+			// In the anchor's place, as anchor accept --to: its number
+			// and its history stay.
+			rep, err := ws.Accept(ctx, lore.AcceptOptions{Learning: str(0), Anchor: num(1), To: str(2)})
 			if err != nil {
 				return err
 			}
-			res, msg = l, fmt.Sprintf("re-anchored %s at %s", l.ID, str(2))
+			res, msg = rep, fmt.Sprintf("re-anchored %s/%d at %s", str(0), num(1), str(2))
 		case CommandFix:
 			rep, err := ws.Verify(ctx, lore.VerifyOptions{Learnings: []string{str(0)}, Fix: true})
 			if err != nil {

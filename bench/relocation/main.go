@@ -451,6 +451,8 @@ func heldBack(why string) string {
 	verdict, _, _ := strings.Cut(why, " || ")
 	_, doubt, ok := strings.Cut(verdict, "none certain enough to follow")
 	switch {
+	case strings.Contains(verdict, "is now a declaration without its code"):
+		return "kept in place" // on the declaration, where the code went listed
 	case !ok && strings.HasPrefix(verdict, "invalid"):
 		return "nothing like it among the change's symbols"
 	case !ok:
