@@ -130,3 +130,53 @@ func TestDoubtsRanked(t *testing.T) {
 		})
 	}
 }
+
+// A relocation followed with its code changed lists the candidates close
+// behind the one it followed, but not those another vanished symbol
+// claims nor test code for a note on production code: the person who
+// re-reads the drift takes one with anchor accept --to when lore
+// followed the wrong one.
+func TestFollowedListsCloseRivals(t *testing.T) {
+	for _, tc := range []struct {
+		scenario, spec, to string
+		want, not          []string // full names among the candidates, and not
+	}{
+		// Getters pulled up, a new sibling holding the same getters as
+		// constants: it is listed.
+		{"java-getters-pulled-up-side-by-side", "src/main/java/org/example/part/HashPartitioner.java::HashPartitioner::getPartition",
+			"src/main/java/org/example/part/RangePartitioner.java::RangePartitioner::getPartition",
+			[]string{"src/main/java/org/example/part/SinglePartitioner.java::SinglePartitioner::getPartition"}, nil},
+		// A production method renamed, a test fake copying it: not.
+		{"rival-siblings", "src/main/java/org/example/RetryPolicy.java::RetryPolicy::computeBackoff",
+			"src/main/java/org/example/RetryPolicy.java::RetryPolicy::backoffFor",
+			nil, []string{"src/test/java/org/example/FakeRetryPolicy.java::FakeRetryPolicy::backoffFor"}},
+		// Siblings renamed together: each takes its own, the other is
+		// claimed by its sibling and not listed.
+		{"rival-siblings", "src/it/java/org/checkstyle/XpathRegressionOneStatementPerLineTest.java::XpathRegressionOneStatementPerLineTest::testOne",
+			"src/it/java/org/checkstyle/XpathRegressionOneStatementPerLineTest.java::XpathRegressionOneStatementPerLineTest::testClassFields",
+			nil, []string{"src/it/java/org/checkstyle/XpathRegressionOneStatementPerLineTest.java::XpathRegressionOneStatementPerLineTest::testForLoopBlock"}},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			path := "../testdata/anchors/" + tc.scenario + ".txtar"
+			before, after := scenarioSides(t, path)
+			r := verify(t, after, anchors.Options{Base: before, Changed: scenarioChanged(t, path)}, baseline(t, before, tc.spec))
+			if r.To == nil || r.To.FQName != tc.to || r.Status != anchors.Drifted {
+				t.Fatalf("want drifted, followed to %s; got %s %v: %s", tc.to, r.Status, r.To, r.Reason)
+			}
+			listed := map[string]bool{}
+			for _, c := range r.Candidates {
+				listed[c.Location.FQName] = true
+			}
+			for _, w := range tc.want {
+				if !listed[w] {
+					t.Errorf("%s not among the candidates %v", w, r.Candidates)
+				}
+			}
+			for _, n := range tc.not {
+				if listed[n] {
+					t.Errorf("%s among the candidates %v", n, r.Candidates)
+				}
+			}
+		})
+	}
+}

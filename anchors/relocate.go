@@ -452,8 +452,25 @@ func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cand
 	st := Valid
 	if !c.sameBody {
 		st = Drifted
+		v.listRivals(a, cands, best, renamedTo, r)
 	}
 	r.set(st, ch, conf, reason)
+}
+
+// listRivals adds to r, followed to cands[best] with its code changed,
+// the candidates close behind it that no other vanished symbol claims
+// (nor test code, for a note on production code): the person who
+// re-reads the drifted note sees the other places its code may have
+// gone, and takes one with anchor accept --to when lore followed the
+// wrong one.
+func (v *Verifier) listRivals(a Anchor, cands []candidate, best int, renamedTo string, r *Result) {
+	var close []candidate
+	for i, c := range cands {
+		if i != best && c.claimedBy == "" && !c.test && c.score >= cands[best].score-closeGap && len(close) < 2 {
+			close = append(close, c)
+		}
+	}
+	v.offer(a, close, renamedTo, r)
 }
 
 // offer adds cands to the candidates of r, in order.

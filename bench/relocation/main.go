@@ -302,7 +302,8 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 	probes, probeWrong := map[string]int{}, map[string]int{}
 	var lines []string
 	skips := map[string]int{}
-	held := map[string]int{} // why lore did not follow, over suggested and missed
+	held := map[string]int{}    // why lore did not follow, over suggested and missed
+	wrongs, wrongListed := 0, 0 // followed elsewhere; of them, the right target listed
 	for _, r := range runs {
 		from[r.from]++
 		controls += len(r.controls)
@@ -338,6 +339,12 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 			}
 			if o == suggested || o == missed {
 				held[heldBack(in.why)]++
+			}
+			if o == wrong {
+				wrongs++
+				if strings.HasSuffix(in.why, rightListed) {
+					wrongListed++
+				}
 			}
 			tallies[k].add(o, in.clear())
 			totals[k.dataset].add(o, in.clear())
@@ -396,6 +403,9 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 			ks[i] = fmt.Sprintf("%s %d", k, held[k])
 		}
 		fmt.Fprintf(w, "not followed (suggested or missed), as lore's verdict says why: %s\n", strings.Join(ks, "; "))
+	}
+	if wrongs > 0 {
+		fmt.Fprintf(w, "followed elsewhere, the right target among the candidates: %d of %d\n", wrongListed, wrongs)
 	}
 	sort.Strings(lines)
 	for _, l := range lines {

@@ -450,18 +450,32 @@ func score(r anchors.Result, was, want target) (outcome, string) {
 		if hit(*r.To) {
 			return right, ""
 		}
-		return wrong, fmt.Sprintf("%s %s → %s (%.2f): %s", r.Status, r.Change, r.To.FQName, r.Confidence, r.Reason)
+		why := fmt.Sprintf("%s %s → %s (%.2f): %s", r.Status, r.Change, r.To.FQName, r.Confidence, r.Reason) + candidates(r)
+		if slices.ContainsFunc(r.Candidates, func(c anchors.Candidate) bool { return hit(c.Location) }) {
+			why += rightListed
+		}
+		return wrong, why
 	}
-	why := fmt.Sprintf("%s %s (%.2f): %s", r.Status, r.Change, r.Confidence, r.Reason)
-	for _, c := range r.Candidates {
-		why += fmt.Sprintf(" || %s %.2f %s", c.LocalName, c.Confidence, c.Reason)
-	}
+	why := fmt.Sprintf("%s %s (%.2f): %s", r.Status, r.Change, r.Confidence, r.Reason) + candidates(r)
 	for _, c := range r.Candidates {
 		if hit(c.Location) {
 			return suggested, why
 		}
 	}
 	return missed, why
+}
+
+// rightListed ends the line of a wrong answer whose candidates hold the
+// right target: one lore anchor accept --to away from it.
+const rightListed = " [the right target among the candidates]"
+
+// candidates lists r's candidates as the bench's lines show them.
+func candidates(r anchors.Result) string {
+	var b strings.Builder
+	for _, c := range r.Candidates {
+		fmt.Fprintf(&b, " || %s %.2f %s", c.LocalName, c.Confidence, c.Reason)
+	}
+	return b.String()
 }
 
 // controls picks up to n symbols the commit did not touch: in the files
