@@ -223,6 +223,15 @@ func message(r Result, titles map[string]string) string {
 		m += " (" + string(r.Change) + ")"
 	}
 	m += ": " + r.Reason
+	for i, c := range r.Candidates {
+		// Numbered as anchor accept --to takes them: a CI annotation
+		// has no other place to name them.
+		sep := "; "
+		if i == 0 {
+			sep = ". Candidates: "
+		}
+		m += fmt.Sprintf("%s%d %s (%.2f)", sep, i+1, locString(c.Location), c.Confidence)
+	}
 	if r.Learning != "" {
 		who := "learning " + r.Learning
 		if t := title(r, titles); t != "" {

@@ -16,7 +16,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // reportResults verifies a small repository where one anchor of each
-// kind of outcome appears.
+// kind of outcome appears, one of them invalid with candidates.
 func reportResults(t *testing.T) []anchors.Result {
 	before := srcOf(t, `
 -- auth.go --
@@ -32,6 +32,16 @@ func Sign(k, t string) string {
 
 func Old() int {
 	return 1
+}
+-- calc.go --
+package auth
+
+func Sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
 }
 -- docs/auth.md --
 # Auth
@@ -49,12 +59,34 @@ func Validate(t string) bool {
 func Sign(k, t string) string {
 	return t + k
 }
+-- calc.go --
+package auth
+
+func SumPositive(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		if x > 0 {
+			t += x
+		}
+	}
+	return t
+}
+
+func SumNegative(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		if x < 0 {
+			t += x
+		}
+	}
+	return t
+}
 -- docs/auth.md --
 # Auth
 `)
 	ctx := context.Background()
 	var as []anchors.Anchor
-	for _, spec := range []string{"auth.go::Check", "auth.go::Sign", "auth.go::Old", "docs/auth.md", "glob:gen/**/*.go"} {
+	for _, spec := range []string{"auth.go::Check", "auth.go::Sign", "auth.go::Old", "calc.go::Sum", "docs/auth.md", "glob:gen/**/*.go"} {
 		as = append(as, baseline(t, before, spec))
 	}
 	v, err := anchors.NewVerifier(after, anchors.Options{Workers: 1})
@@ -62,8 +94,8 @@ func Sign(k, t string) string {
 		t.Fatal(err)
 	}
 	return v.VerifyLearnings(ctx, []anchors.Learning{
-		{ID: "k3v9q2x7mf", Anchors: as[:3]},
-		{ID: "p8d2w1c4zz", Anchors: as[3:]},
+		{ID: "k3v9q2x7mf", Anchors: as[:4]},
+		{ID: "p8d2w1c4zz", Anchors: as[4:]},
 	})
 }
 
@@ -208,8 +240,8 @@ func TestSARIFShape(t *testing.T) {
 		}
 		ids[r.ID] = i
 	}
-	if len(run.Results) != 3 { // drifted Sign, invalid Old, invalid glob
-		t.Errorf("%d results, want 3", len(run.Results))
+	if len(run.Results) != 4 { // drifted Sign, invalid Old, Sum and glob
+		t.Errorf("%d results, want 4", len(run.Results))
 	}
 	for _, r := range run.Results {
 		if i, ok := ids[r.RuleID]; !ok || i != r.RuleIndex {
