@@ -177,6 +177,7 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	}
 	cands := v.candidates(ctx, o, f, &sym, run)
 	if lostBody {
+		// Whichever way it is not followed, say where the code went.
 		defer func() {
 			if !away {
 				v.listCode(a, o, cands, r)
@@ -464,13 +465,16 @@ func (v *Verifier) decide(ctx context.Context, a Anchor, o origin, f *File, cand
 // gone, and takes one with anchor accept --to when lore followed the
 // wrong one.
 func (v *Verifier) listRivals(a Anchor, cands []candidate, best int, renamedTo string, r *Result) {
-	var close []candidate
+	var near []candidate
 	for i, c := range cands {
-		if i != best && c.claimedBy == "" && !c.test && c.score >= cands[best].score-closeGap && len(close) < 2 {
-			close = append(close, c)
+		if len(near) == 2 || c.score < cands[best].score-closeGap {
+			break // sorted: the rest are further behind
+		}
+		if i != best && c.claimedBy == "" && !c.test {
+			near = append(near, c)
 		}
 	}
-	v.offer(a, close, renamedTo, r)
+	v.offer(a, near, renamedTo, r)
 }
 
 // offer adds cands to the candidates of r, in order.
