@@ -194,6 +194,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				continue
 			}
 			r, err := replay(ctx, c, t, m, *maxControls)
+			if t.close != nil {
+				t.close()
+			}
 			if err != nil {
 				fmt.Fprintf(stderr, "\n%s %s: %v\n", c.Project, shortSHA(c.SHA), err)
 				continue
@@ -299,6 +302,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 	totals := map[string]*tally{}
 	from := map[string]int{}
 	controls, alarms := 0, 0
+	gone, followed := 0, 0
 	probes, probeWrong := map[string]int{}, map[string]int{}
 	var lines []string
 	skips := map[string]int{}
@@ -310,6 +314,11 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 		alarms += len(r.alarms)
 		for _, a := range r.alarms {
 			lines = append(lines, fmt.Sprintf("ALARM %s %s %s", r.commit.Project, shortSHA(r.commit.SHA), a))
+		}
+		gone += len(r.gone)
+		followed += len(r.followed)
+		for _, f := range r.followed {
+			lines = append(lines, fmt.Sprintf("FOLLOWED-DELETED %s %s %s", r.commit.Project, shortSHA(r.commit.SHA), f))
 		}
 		for _, in := range r.probes {
 			if in.anchor < 0 {
@@ -386,6 +395,7 @@ func report(w io.Writer, modeName, sample string, runs []*commitRun, verbose boo
 		row(w, last, "all", *totals[last], [2]float64{-1, -1})
 	}
 	fmt.Fprintf(w, "untouched symbols verified: %d, false alarms: %d\n", controls, alarms)
+	fmt.Fprintf(w, "deleted symbols no refactoring names, followed somewhere: %d of %d\n", followed, gone)
 	fmt.Fprintf(w, "methods extracted from, relocated away: %d of %d; methods inlined, relocated: %d of %d\n",
 		probeWrong["Extract Method"], probes["Extract Method"], probeWrong["Inline Method"], probes["Inline Method"])
 	if len(skips) > 0 {

@@ -11,8 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
@@ -40,6 +40,7 @@ type trees struct {
 	renames       map[string]string // old path → new path (git -M)
 	changed       map[string]bool   // paths (old and new) the commit touched
 	from          string            // "clone" or "snapshot"
+	close         func()            // removes what the trees were read from, if anything
 }
 
 // outcome of one oracle instance.
@@ -82,7 +83,9 @@ type commitRun struct {
 	instances []*instance
 	probes    []*instance // Extract and Inline Method: must not relocate
 	controls  []control
-	alarms    []string // controls not reported valid and unchanged
+	alarms    []string  // controls not reported valid and unchanged
+	gone      []control // symbols the commit deleted that no refactoring names
+	followed  []string  // of gone, those lore followed somewhere, to be read
 	results   []anchors.Result
 }
 
@@ -168,38 +171,58 @@ func parseNameStatus(out []byte) (map[string]bool, map[string]string) {
 
 // snapshotTrees reads RefactoringMiner's snapshot of a commit: the changed
 // files before (under PROJECT-PARENT) and after (under PROJECT-SHA), and
-// lets git pair renamed files in a scratch repository.
-func snapshotTrees(ctx context.Context, dir string, c *commit) (*trees, error) {
+// lets git pair renamed files in a scratch repository. A snapshot
+// directory is shared by the commits that name its commit, so it may
+// also hold files another commit changed; the commit left those alone,
+// and each side gets the other's copy of them: a file only one
+// directory holds is not a file the commit added or deleted.
+func snapshotTrees(ctx context.Context, dir string, c *commit) (_ *trees, err error) {
 	b, err := os.ReadFile(filepath.Join(dir, c.Project+"-"+c.SHA+".json"))
 	if err != nil {
 		return nil, fmt.Errorf("no snapshot: %w", err)
 	}
 	var meta struct {
-		Parent string `json:"parentCommitId"`
+		Parent  string   `json:"parentCommitId"`
+		Before  []string `json:"filesBefore"`
+		Current []string `json:"filesCurrent"`
 	}
 	if err := json.Unmarshal(b, &meta); err != nil {
 		return nil, err
 	}
-	t := &trees{from: "snapshot"}
-	pdir, cdir := filepath.Join(dir, c.Project+"-"+meta.Parent), filepath.Join(dir, c.Project+"-"+c.SHA)
-	t.parent, t.child = dirOrEmpty(pdir), dirOrEmpty(cdir)
+	touched := map[string]bool{}
+	for _, p := range append(meta.Before, meta.Current...) {
+		touched[p] = true
+	}
 	scratch, err := os.MkdirTemp("", "relocation-")
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = os.RemoveAll(scratch) }() // best effort: a scratch repository
+	t := &trees{from: "snapshot", close: func() { _ = os.RemoveAll(scratch) }} // best effort: scratch copies
+	defer func() {
+		if err != nil {
+		}
+	}()
+	pdir, cdir := filepath.Join(dir, c.Project+"-"+meta.Parent), filepath.Join(dir, c.Project+"-"+c.SHA)
+	ps, cs := filepath.Join(scratch, "parent"), filepath.Join(scratch, "child")
+	for _, cp := range []struct {
+		from, to string
+		all      bool
+	}{{pdir, ps, true}, {cdir, cs, true}, {cdir, ps, false}, {pdir, cs, false}} {
+		if err := copyTree(cp.from, cp.to, func(p string) bool { return cp.all || !touched[p] }); err != nil {
+			return nil, err
+		}
+	}
+	t.parent, t.child = os.DirFS(ps), os.DirFS(cs)
 	gitDir := "--git-dir=" + filepath.Join(scratch, ".git")
 	if _, err := git(ctx, scratch, "init", "-q"); err != nil {
 		return nil, err
 	}
-	for _, side := range []string{pdir, cdir} {
+	for _, side := range []string{ps, cs} {
 		if _, err := git(ctx, scratch, "read-tree", "--empty"); err != nil {
 			return nil, err
 		}
-		if _, err := os.Stat(side); err == nil {
-			if _, err := git(ctx, side, gitDir, "--work-tree=.", "add", "-A", "."); err != nil {
-				return nil, err
-			}
+		if _, err := git(ctx, side, gitDir, "--work-tree=.", "add", "-A", "."); err != nil {
+			return nil, err
 		}
 		if _, err := git(ctx, scratch, "-c", "user.name=r", "-c", "user.email=r@example.com", "commit", "-q", "--allow-empty", "-m", side); err != nil {
 			return nil, err
@@ -213,20 +236,37 @@ func snapshotTrees(ctx context.Context, dir string, c *commit) (*trees, error) {
 	return t, nil
 }
 
-func dirOrEmpty(dir string) fs.FS {
-	if _, err := os.Stat(dir); err != nil {
-		return emptyFS{}
+// copyTree copies the files under from (if it exists) that keep says to
+// keep, by their slash path, to the same paths under to, leaving files
+// to already holds.
+func copyTree(from, to string, keep func(string) bool) error {
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
 	}
-	return os.DirFS(dir)
-}
-
-type emptyFS struct{}
-
-func (emptyFS) Open(name string) (fs.File, error) {
-	if name == "." {
-		return os.Open(os.DevNull) // not a directory: an empty listing
+	if _, err := os.Stat(from); err != nil {
+		return nil
 	}
-	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	return filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil || !keep(filepath.ToSlash(rel)) {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		if _, err := os.Stat(dst); err == nil {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
 }
 
 // replay verifies, at the commit, anchors baselined at its parent on the
@@ -347,18 +387,31 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 	if len(as) == 0 {
 		return run, nil
 	}
-	for _, spec := range controls(ctx, parent, child, t, maxControls) {
+	// baselined anchors spec at the parent, unless an instance has it.
+	baselined := func(spec string) (anchors.Anchor, bool) {
 		if _, ok := specs[spec]; ok {
-			continue
+			return anchors.Anchor{}, false
 		}
 		a, err := anchors.ParseSpec(spec)
 		if err == nil {
 			a, err = anchors.Baseline(ctx, parent, a)
 		}
-		if err != nil {
-			continue
+		return a, err == nil
+	}
+	for _, spec := range controls(ctx, parent, child, t, maxControls) {
+		if a, ok := baselined(spec); ok {
+			run.controls = append(run.controls, control{spec: spec, anchor: add(a)})
 		}
-		run.controls = append(run.controls, control{spec: spec, anchor: add(a)})
+	}
+	// Verified on their own, after the rest: anchored beside the
+	// instances they would contest the targets of them (two anchors
+	// never take one place).
+	var goneAnchors []anchors.Anchor
+	for _, spec := range deleted(ctx, parent, child, c, t, maxControls) {
+		if a, ok := baselined(spec); ok {
+			run.gone = append(run.gone, control{spec: spec, anchor: len(goneAnchors)})
+			goneAnchors = append(goneAnchors, a)
+		}
 	}
 	opts := anchors.Options{Threshold: m.threshold}
 	if m.base {
@@ -433,6 +486,13 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 			run.alarms = append(run.alarms, fmt.Sprintf("%s: %s %s %s", ctl.spec, r.Status, r.Change, r.Reason))
 		}
 	}
+	goneResults := v.VerifyAll(ctx, goneAnchors)
+	for _, g := range run.gone {
+		r := goneResults[g.anchor]
+		if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch && r.To.FQName != g.spec {
+			run.followed = append(run.followed, fmt.Sprintf("%s → %s (%.2f): %s %s: %s", g.spec, r.To.FQName, r.Confidence, r.Status, r.Change, r.Reason))
+		}
+	}
 	return run, nil
 }
 
@@ -482,13 +542,8 @@ func candidates(r anchors.Result) string {
 // it changed (same path, same name, same text before and after), callable
 // or a type, with a name of their own in their file.
 func controls(ctx context.Context, parent, child *anchors.Source, t *trees, n int) []string {
-	var paths []string
-	for p := range t.changed {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
 	var cands []string
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(t.changed)) {
 		bf, err1 := parent.File(ctx, p)
 		cf, err2 := child.File(ctx, p)
 		if err1 != nil || err2 != nil || bf.Lang == "" {
@@ -512,13 +567,73 @@ func controls(ctx context.Context, parent, child *anchors.Source, t *trees, n in
 			}
 		}
 	}
-	if len(cands) <= n {
-		return cands
+	return spread(cands, n)
+}
+
+// deleted picks up to n symbols the commit deleted (callable or a type,
+// with a name of their own in their file, gone from it and from where
+// git says the file went) that no refactoring of the commit names, by
+// their own name or by the name of a type they were in that is gone too.
+// The oracle says their code went nowhere: following one is a wrong
+// relocation no instance counts. (An oracle misses some refactorings;
+// each one followed is listed, to be read.)
+func deleted(ctx context.Context, parent, child *anchors.Source, c *commit, t *trees, n int) []string {
+	named := map[string]bool{}
+	for _, r := range c.Refs {
+		for _, w := range strings.FieldsFunc(r.Desc, func(r rune) bool {
+			return !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
+		}) {
+			named[w] = true
+		}
+	}
+	var cands []string
+	for _, p := range slices.Sorted(maps.Keys(t.changed)) {
+		bf, err := parent.File(ctx, p)
+		if err != nil || bf.Lang == "" {
+			continue
+		}
+		now := map[string]bool{}
+		for _, q := range []string{p, t.renames[p]} {
+			if cf, err := child.File(ctx, q); err == nil {
+				for _, s := range cf.Symbols {
+					_, fq, _ := strings.Cut(s.FQName, "::")
+					now[fq] = true
+				}
+			}
+		}
+		count := map[string]int{}
+		for _, s := range bf.Symbols {
+			count[s.FQName]++
+		}
+		for _, s := range bf.Symbols {
+			_, fq, _ := strings.Cut(s.FQName, "::")
+			if count[s.FQName] != 1 || now[fq] || !controllable(s.Kind) {
+				continue
+			}
+			// Named itself, or in a type named that is gone too (moved or
+			// renamed with its members): the oracle may say where it went.
+			segs := strings.Split(fq, "::")
+			told := named[segs[len(segs)-1]]
+			for i := range segs[:len(segs)-1] {
+				told = told || named[segs[i]] && !now[strings.Join(segs[:i+1], "::")]
+			}
+			if !told {
+				cands = append(cands, s.FQName)
+			}
+		}
+	}
+	return spread(cands, n)
+}
+
+// spread returns n of xs (all when there are no more), evenly spread.
+func spread(xs []string, n int) []string {
+	if len(xs) <= n {
+		return xs
 	}
 	out := make([]string, 0, n)
-	step := float64(len(cands)) / float64(n)
+	step := float64(len(xs)) / float64(n)
 	for i := 0; i < n; i++ {
-		out = append(out, cands[int(float64(i)*step)])
+		out = append(out, xs[int(float64(i)*step)])
 	}
 	return out
 }
