@@ -164,7 +164,9 @@ func NextStep(r Result) string {
 	case r.Status == Invalid:
 		return fmt.Sprintf("re-anchor the learning where the code went (lore anchor accept %s/%d --to SPEC), or remove it if the code is gone (lore learn rm %s)", id, n, id)
 	case r.Status == Drifted && len(r.Candidates) > 0:
-		return fmt.Sprintf("re-read the learning against the code (lore learn show %s): if it is about code a candidate now holds, re-anchor it there (lore anchor accept %s/%d --to 1 for the first, or --to SPEC); else edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n, id, n)
+		return fmt.Sprintf("re-read the learning against the code (lore learn show %s): if it is about code a candidate now holds, re-anchor it there (lore anchor accept %s/%d --to 1 for the first, or --to SPEC); %selse edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n, ifDeleted(r), id, n)
+	case r.Status == Drifted && relocated(r.Change):
+		return fmt.Sprintf("re-read the learning against the code (lore learn show %s): %selse edit it if it no longer holds, then lore anchor accept %s/%d", id, ifDeleted(r), id, n)
 	case r.Status == Drifted:
 		return fmt.Sprintf("re-read the learning against the code (lore learn show %s), edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n)
 	case r.Change == ChangeMoved || r.Change == ChangeRenamed || r.Change == ChangeMovedRenamed ||
@@ -172,6 +174,18 @@ func NextStep(r Result) string {
 		return "lore verify --fix records the new baseline"
 	}
 	return ""
+}
+
+// ifDeleted is the step for a relocation followed with its code changed
+// when the anchored code was in fact deleted and other code took its
+// place: lore reads such a change as a relocation now and then (a test
+// rewritten under a new name, a getter gone beside a new builder
+// method), and only the reader can tell.
+func ifDeleted(r Result) string {
+	if !relocated(r.Change) {
+		return ""
+	}
+	return fmt.Sprintf("if the code it was about was deleted rather than moved there, remove the learning (lore learn rm %s); ", r.Learning)
 }
 
 // position is "file:line" of where a result points now, else where it

@@ -215,6 +215,7 @@ func runRenames(out []Result) map[string]string {
 	return m
 }
 
+// relocated reports a change that took an anchor to another symbol.
 func relocated(c Change) bool {
 	return c == ChangeMoved || c == ChangeRenamed || c == ChangeMovedRenamed
 }
