@@ -169,8 +169,7 @@ func NextStep(r Result) string {
 		return fmt.Sprintf("re-read the learning against the code (lore learn show %s): %selse edit it if it no longer holds, then lore anchor accept %s/%d", id, ifDeleted(r), id, n)
 	case r.Status == Drifted:
 		return fmt.Sprintf("re-read the learning against the code (lore learn show %s), edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n)
-	case r.Change == ChangeMoved || r.Change == ChangeRenamed || r.Change == ChangeMovedRenamed ||
-		r.Change == ChangeLinesShifted || r.Change == ChangeReformatted:
+	case relocated(r.Change) || r.Change == ChangeLinesShifted || r.Change == ChangeReformatted:
 		return "lore verify --fix records the new baseline"
 	}
 	return ""
@@ -185,7 +184,7 @@ func ifDeleted(r Result) string {
 	if !relocated(r.Change) {
 		return ""
 	}
-	return fmt.Sprintf("if the code it was about was deleted rather than moved there, remove the learning (lore learn rm %s); ", r.Learning)
+	return fmt.Sprintf("if the code it was about was deleted rather than moved there, remove the anchor (lore anchor rm %s %d) or the learning (lore learn rm %s); ", r.Learning, r.Anchor, r.Learning)
 }
 
 // position is "file:line" of where a result points now, else where it
