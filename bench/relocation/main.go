@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	shas := fl.String("commits", "", "only these commits (comma-separated SHA prefixes)")
 	half := fl.String("half", "", "lo or hi: only the commits whose SHA's second hex digit is 0-7 or 8-f (a split of one project into a half to develop on and one held out)")
 	modes := fl.String("modes", "base", "comma-separated: base (the parent as Base, git's renames), sketch (no Base), norenames (Base, no rename map)")
-	maxControls := fl.Int("controls", 20, "untouched symbols verified per commit")
+	maxControls := fl.Int("controls", 20, "untouched symbols verified per commit, and as many deleted ones")
 	threshold := fl.Float64("threshold", 0, "lowest confidence for following a relocation, as lore verify --threshold (default lore's)")
 	verbose := fl.Bool("v", false, "list every instance not followed to its target")
 	if err := fl.Parse(args); err != nil {

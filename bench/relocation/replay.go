@@ -404,8 +404,8 @@ func replay(ctx context.Context, c *commit, t *trees, m mode, maxControls int) (
 		}
 	}
 	// Verified on their own, after the rest: anchored beside the
-	// instances they would contest the targets of them (two anchors
-	// never take one place).
+	// instances, they would contest their targets (two anchors never
+	// take one place).
 	var goneAnchors []anchors.Anchor
 	for _, spec := range deleted(ctx, parent, child, c, t, maxControls) {
 		if a, ok := baselined(spec); ok {
@@ -580,8 +580,8 @@ func controls(ctx context.Context, parent, child *anchors.Source, t *trees, n in
 func deleted(ctx context.Context, parent, child *anchors.Source, c *commit, t *trees, n int) []string {
 	named := map[string]bool{}
 	for _, r := range c.Refs {
-		for _, w := range strings.FieldsFunc(r.Desc, func(r rune) bool {
-			return !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
+		for _, w := range strings.FieldsFunc(r.Desc, func(ch rune) bool {
+			return !(ch == '_' || ch == '$' || unicode.IsLetter(ch) || unicode.IsDigit(ch))
 		}) {
 			named[w] = true
 		}
@@ -593,7 +593,11 @@ func deleted(ctx context.Context, parent, child *anchors.Source, c *commit, t *t
 			continue
 		}
 		now := map[string]bool{}
-		for _, q := range []string{p, t.renames[p]} {
+		qs := []string{p}
+		if q, ok := t.renames[p]; ok {
+			qs = append(qs, q)
+		}
+		for _, q := range qs {
 			if cf, err := child.File(ctx, q); err == nil {
 				for _, s := range cf.Symbols {
 					_, fq, _ := strings.Cut(s.FQName, "::")
