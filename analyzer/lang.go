@@ -89,6 +89,12 @@ type Language struct {
 	// external scanner keeps its state in C globals (Lua's), which two
 	// parses at once corrupt.
 	serial *sync.Mutex
+	// clean is parsed, under serial, before every parse: a text whose
+	// parse leaves that state as a fresh process has it. The scanner
+	// does not reset it when a parse starts, so a file that ended inside
+	// a string (G') made the next file's block strings read as quoted
+	// ones, and what a file yielded depended on the file parsed before.
+	clean []byte
 
 	once    sync.Once
 	tsLang  *sitter.Language
@@ -109,6 +115,13 @@ func (l *Language) parse(ctx context.Context, tp *sitter.Parser, text []byte) (*
 	if l.serial != nil {
 		l.serial.Lock()
 		defer l.serial.Unlock()
+	}
+	if l.clean != nil {
+		t, err := tp.ParseCtx(ctx, nil, l.clean)
+		if err != nil {
+			return nil, err
+		}
+		t.Close()
 	}
 	return tp.ParseCtx(ctx, nil, text)
 }
@@ -235,7 +248,7 @@ func NewTable() *Table {
 		{Name: "bash", Extensions: []string{".sh", ".bash"}, grammar: bash.GetLanguage, tags: true,
 			imports: importsBash, resolve: resolveShell, mask: maskBash},
 		{Name: "lua", Extensions: []string{".lua"}, grammar: lua.GetLanguage, tags: true,
-			imports: importsLua, resolve: resolveLua, qualified: []string{".", ":"}, serial: &luaScanner},
+			imports: importsLua, resolve: resolveLua, qualified: []string{".", ":"}, serial: &luaScanner, clean: []byte("_ = ''\n")},
 	}
 	t := &Table{langs: langs, byExt: map[string]*Language{}}
 	for _, l := range langs {
@@ -274,6 +287,12 @@ func NewTable() *Table {
 			// d1: the names of a declaration written a line each have
 			// their own lines; c1: computed names spelt without spaces
 			l.version += "+d1+c1"
+		}
+		if l.Name == "lua" {
+			// lu1: each parse starts from a clean scanner (see clean): an
+			// index made before read some files as the file parsed before
+			// them left the scanner
+			l.version += "+lu1"
 		}
 		if l.Name == "bash" {
 			// sh1: lines inside a command substitution are code only where

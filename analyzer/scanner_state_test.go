@@ -55,3 +55,30 @@ func TestParseConcurrentLua(t *testing.T) {
 		}
 	}
 }
+
+// TestParseLuaAfterCutOffString parses a Lua file that ends inside a
+// string, then one with block strings: the grammar's scanner keeps the
+// open string's quote in a C global a new parse does not reset, and the
+// second file used to lose a function to it. What a file yields must not
+// depend on the file parsed before it.
+func TestParseLuaAfterCutOffString(t *testing.T) {
+	p := NewParser(nil)
+	defer p.Close()
+	blocks := []byte("local s = [[a\"b\nc]]\nfunction f() return 1 end\nlocal t = [==[x]]y]==]\nfunction g() end\n")
+	fresh, err := p.Parse("blocks.lua", blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []string{"G'", "print(\"unfinished", "local x = 'a"} {
+		if _, err := p.Parse("cut.lua", []byte(cut)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Parse("blocks.lua", blocks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Symbols, fresh.Symbols) {
+			t.Errorf("after %q: %d symbols, %d in a fresh parse: %v", cut, len(got.Symbols), len(fresh.Symbols), got.Symbols)
+		}
+	}
+}
