@@ -111,3 +111,74 @@ func TestCodeActionsOfferWhereCodeWent(t *testing.T) {
 		t.Errorf("learning file after re-anchoring:\n%s", md)
 	}
 }
+
+// A function deleted leaves its anchor invalid, and one renamed with its
+// code changed leaves it drifted (lore reads deleted code as renamed now
+// and then, when other code took its place): both offer to remove the
+// anchor, and running it leaves the learning its other anchors.
+func TestCodeActionsRemoveAnchorOfDeletedCode(t *testing.T) {
+	calc := "package calc\n\n// Total adds the amounts.\nfunc Total(xs []int) int {\n\tn := 0\n\tfor _, x := range xs {\n\t\tn += x\n\t}\n\treturn n\n}\n\n" +
+		"// Mean is the average.\nfunc Mean(xs []int) int {\n\tif len(xs) == 0 {\n\t\treturn 0\n\t}\n\treturn Total(xs) / len(xs)\n}\n\n" +
+		"// Max is the largest.\nfunc Max(xs []int) int {\n\tm := 0\n\tfor _, x := range xs {\n\t\tif x > m {\n\t\t\tm = x\n\t\t}\n\t}\n\treturn m\n}\n"
+	dir := testrepo.New(t, map[string]string{"calc.go": calc})
+	ws, err := lore.Open(dir, lore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	gone, err := ws.Add(ctx, lore.AddOptions{Title: "Max is never negative", Anchors: []string{"calc.go::Max", "calc.go::Mean"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed, err := ws.Add(ctx, lore.AddOptions{Title: "Total counts every amount", Anchors: []string{"calc.go::Total"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Max deleted; Total renamed Sum, its body edited.
+	now := "package calc\n\n// Sum adds the amounts.\nfunc Sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n\n" +
+		"// Mean is the average.\nfunc Mean(xs []int) int {\n\tif len(xs) == 0 {\n\t\treturn 0\n\t}\n\treturn Sum(xs) / len(xs)\n}\n"
+	testrepo.Write(t, dir, "calc.go", now)
+
+	c := start(t, dir)
+	var init protocol.InitializeResult
+	if err := c.call(protocol.MethodInitialize, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(docURI(dir, "")), Name: "repo"}}}, &init); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+	u := docURI(dir, "calc.go")
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "go", Version: 1, Text: now}})
+	// Mean drifts too: its call to Total became one to Sum.
+	c.diagnostics(u, "the deletion, the rename and Mean's drift", func(d []protocol.Diagnostic) bool { return len(d) == 3 })
+
+	var actions []protocol.CodeAction
+	if err := c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Range: protocol.Range{Start: protocol.Position{Line: 0}, End: protocol.Position{Line: 40}}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	removes := map[string]*protocol.Command{}
+	for _, a := range actions {
+		if a.Command.Command == lspserver.CommandRemove && len(a.Command.Arguments) == 2 {
+			if removes[a.Command.Arguments[0].(string)] != nil {
+				t.Errorf("two removals for %v", a.Command.Arguments[0])
+			}
+			removes[a.Command.Arguments[0].(string)] = a.Command
+		}
+	}
+	if removes[gone.ID] == nil || removes[renamed.ID] == nil || len(removes) != 2 {
+		t.Fatalf("code actions: want a removal for each learning, have %+v", actions)
+	}
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lspserver.CommandRemove, Arguments: removes[gone.ID].Arguments}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.diagnostics(u, "the rename and Mean's drift", func(d []protocol.Diagnostic) bool { return len(d) == 2 })
+	md, err := os.ReadFile(filepath.Join(dir, ".lore", "learnings", gone.ID+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(md), "symbol:") != 1 || !strings.Contains(string(md), "symbol: calc.go::Mean") {
+		t.Errorf("learning file after the removal:\n%s", md)
+	}
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lspserver.CommandRemove, Arguments: []any{renamed.ID}}, nil); err == nil {
+		t.Error("a removal without an anchor number ran")
+	}
+}

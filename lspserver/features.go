@@ -305,8 +305,9 @@ func contains(ss []string, s string) bool {
 }
 
 // codeActions offers, for the findings on the requested lines: accepting
-// a drift, recording a relocation, re-anchoring at a candidate; and
-// everywhere in code: a new learning anchored here.
+// a drift, recording a relocation, re-anchoring at a candidate, removing
+// an anchor whose code was deleted; and everywhere in code: a new
+// learning anchored here.
 func (s *server) codeActions(ctx context.Context, p *protocol.CodeActionParams) []protocol.CodeAction {
 	path := s.rel(p.TextDocument.URI)
 	from, to := int(p.Range.Start.Line), int(p.Range.End.Line)
@@ -334,6 +335,12 @@ func (s *server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		case r.Status == anchors.Valid && relocated(r.Change):
 			out = append(out, action(fmt.Sprintf("lore: record where %s moved (%s)", title(r), r.Change), protocol.QuickFix,
 				CommandFix, r.Learning))
+		}
+		// Its code gone (or, followed with its code changed, perhaps
+		// deleted while other code took its place): the anchor goes.
+		if r.Anchor > 0 && (r.Status == anchors.Invalid && r.Change != anchors.ChangeMalformed || r.Status == anchors.Drifted && relocated(r.Change)) {
+			out = append(out, action(fmt.Sprintf("lore: remove anchor %d of %s (its code was deleted)", r.Anchor, title(r)), protocol.QuickFix,
+				CommandRemove, r.Learning, r.Anchor))
 		}
 		// Where the code may have gone: of an invalid anchor, or of a
 		// drifted one kept on a declaration that lost its code.
@@ -476,6 +483,18 @@ func (s *server) execute(ctx context.Context, p *protocol.ExecuteCommandParams) 
 				return err
 			}
 			res, msg = rep, fmt.Sprintf("re-anchored %s/%d at %s", str(0), num(1), str(2))
+		case CommandRemove:
+			if num(1) < 1 {
+				return fmt.Errorf("%s: give learning and anchor", p.Command)
+			}
+			l, err := ws.RemoveAnchor(ctx, str(0), strconv.Itoa(num(1)))
+			if err != nil {
+				return err
+			}
+			res, msg = l, fmt.Sprintf("removed anchor %d of %s; %d left", num(1), l.ID, len(l.Anchors))
+			if len(l.Anchors) == 0 {
+				msg += fmt.Sprintf(": remove the learning too if it was only about that code (lore learn rm %s)", l.ID)
+			}
 		case CommandFix:
 			rep, err := ws.Verify(ctx, lore.VerifyOptions{Learnings: []string{str(0)}, Fix: true})
 			if err != nil {

@@ -39,11 +39,12 @@ type Options struct {
 
 // The workspace commands the server runs (workspace/executeCommand).
 const (
-	CommandAccept   = "lore.accept"      // [learning, anchor]: accept a reviewed drift
-	CommandRelocate = "lore.relocate"    // [learning, anchor, spec]: re-anchor at a suggested location
-	CommandFix      = "lore.fix"         // [learning]: record the baselines of moved or reformatted anchors
-	CommandAdd      = "lore.addLearning" // [spec, title?]: a new learning anchored at spec
-	CommandShow     = "lore.show"        // [path, line]: the learnings at a line, as a message
+	CommandAccept   = "lore.accept"       // [learning, anchor]: accept a reviewed drift
+	CommandRelocate = "lore.relocate"     // [learning, anchor, spec]: re-anchor at a suggested location
+	CommandRemove   = "lore.removeAnchor" // [learning, anchor]: remove an anchor whose code was deleted
+	CommandFix      = "lore.fix"          // [learning]: record the baselines of moved or reformatted anchors
+	CommandAdd      = "lore.addLearning"  // [spec, title?]: a new learning anchored at spec
+	CommandShow     = "lore.show"         // [path, line]: the learnings at a line, as a message
 )
 
 // Run serves one editor on in and out until the editor exits, in closes
@@ -279,7 +280,7 @@ func (s *server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 			CodeActionProvider:   &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.Refactor}},
 			DocumentLinkProvider: &protocol.DocumentLinkOptions{},
 			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{
-				Commands: []string{CommandAccept, CommandRelocate, CommandFix, CommandAdd, CommandShow},
+				Commands: []string{CommandAccept, CommandRelocate, CommandRemove, CommandFix, CommandAdd, CommandShow},
 			},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "lore"},
