@@ -158,6 +158,9 @@ func TestCodeActionsRemoveAnchorOfDeletedCode(t *testing.T) {
 	removes := map[string]*protocol.Command{}
 	for _, a := range actions {
 		if a.Command.Command == lspserver.CommandRemove && len(a.Command.Arguments) == 2 {
+			if want := map[bool]string{true: "(its code is gone)", false: "(if its code was deleted rather than moved here)"}[a.Command.Arguments[0] == gone.ID]; !strings.HasSuffix(a.Title, want) {
+				t.Errorf("action %q, want it to end %q", a.Title, want)
+			}
 			if removes[a.Command.Arguments[0].(string)] != nil {
 				t.Errorf("two removals for %v", a.Command.Arguments[0])
 			}

@@ -339,7 +339,11 @@ func (s *server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		// Its code gone (or, followed with its code changed, perhaps
 		// deleted while other code took its place): the anchor goes.
 		if r.Anchor > 0 && (r.Status == anchors.Invalid && r.Change != anchors.ChangeMalformed || r.Status == anchors.Drifted && relocated(r.Change)) {
-			out = append(out, action(fmt.Sprintf("lore: remove anchor %d of %s (its code was deleted)", r.Anchor, title(r)), protocol.QuickFix,
+			why := "its code is gone"
+			if r.Status == anchors.Drifted {
+				why = "if its code was deleted rather than moved here"
+			}
+			out = append(out, action(fmt.Sprintf("lore: remove anchor %d of %s (%s)", r.Anchor, title(r), why), protocol.QuickFix,
 				CommandRemove, r.Learning, r.Anchor))
 		}
 		// Where the code may have gone: of an invalid anchor, or of a
