@@ -67,25 +67,14 @@ func TestCodeActionsOfferWhereCodeWent(t *testing.T) {
 		"  @Override\n  public void readBytes(byte[] b, int offset, int len) {\n  }\n\n"+
 		"  @Override\n  public void skip(long count) {\n    if (count > 0) {\n      position += count;\n    }\n  }\n}\n")
 
-	c := start(t, dir)
-	var init protocol.InitializeResult
-	if err := c.call(protocol.MethodInitialize, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(docURI(dir, "")), Name: "repo"}}}, &init); err != nil {
-		t.Fatal(err)
-	}
-	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
-	u := docURI(dir, "src/DataInput.java")
-	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "java", Version: 1, Text: made}})
+	c, u := openOne(t, dir, "src/DataInput.java", "java", made)
 	d := c.diagnostics(u, "the drift", func(d []protocol.Diagnostic) bool { return len(d) == 1 })
 	if !strings.Contains(d[0].Message, "declaration without its code") {
 		t.Errorf("diagnostic: %+v", d[0])
 	}
 
-	var actions []protocol.CodeAction
 	line := d[0].Range.Start.Line
-	if err := c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
-		Range: protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}}}, &actions); err != nil {
-		t.Fatal(err)
-	}
+	actions := codeActions(t, c, u, line, line)
 	var accept, relocate *protocol.Command
 	for _, a := range actions {
 		switch {
@@ -139,22 +128,11 @@ func TestCodeActionsRemoveAnchorOfDeletedCode(t *testing.T) {
 		"// Mean is the average.\nfunc Mean(xs []int) int {\n\tif len(xs) == 0 {\n\t\treturn 0\n\t}\n\treturn Sum(xs) / len(xs)\n}\n"
 	testrepo.Write(t, dir, "calc.go", now)
 
-	c := start(t, dir)
-	var init protocol.InitializeResult
-	if err := c.call(protocol.MethodInitialize, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(docURI(dir, "")), Name: "repo"}}}, &init); err != nil {
-		t.Fatal(err)
-	}
-	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
-	u := docURI(dir, "calc.go")
-	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "go", Version: 1, Text: now}})
+	c, u := openOne(t, dir, "calc.go", "go", now)
 	// Mean drifts too: its call to Total became one to Sum.
 	c.diagnostics(u, "the deletion, the rename and Mean's drift", func(d []protocol.Diagnostic) bool { return len(d) == 3 })
 
-	var actions []protocol.CodeAction
-	if err := c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
-		Range: protocol.Range{Start: protocol.Position{Line: 0}, End: protocol.Position{Line: 40}}}, &actions); err != nil {
-		t.Fatal(err)
-	}
+	actions := codeActions(t, c, u, 0, 40)
 	removes := map[string]*protocol.Command{}
 	for _, a := range actions {
 		if a.Command.Command == lspserver.CommandRemove && len(a.Command.Arguments) == 2 {
@@ -184,4 +162,30 @@ func TestCodeActionsRemoveAnchorOfDeletedCode(t *testing.T) {
 	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lspserver.CommandRemove, Arguments: []any{renamed.ID}}, nil); err == nil {
 		t.Error("a removal without an anchor number ran")
 	}
+}
+
+// openOne starts a server on dir, initializes it with dir as its
+// workspace folder and opens path with text.
+func openOne(t *testing.T, dir, path, lang, text string) (*client, protocol.DocumentURI) {
+	t.Helper()
+	c := start(t, dir)
+	var init protocol.InitializeResult
+	if err := c.call(protocol.MethodInitialize, &protocol.InitializeParams{WorkspaceFolders: []protocol.WorkspaceFolder{{URI: string(docURI(dir, "")), Name: "repo"}}}, &init); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+	u := docURI(dir, path)
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: protocol.LanguageIdentifier(lang), Version: 1, Text: text}})
+	return c, u
+}
+
+// codeActions asks for the code actions of lines from to to (0-based) of u.
+func codeActions(t *testing.T, c *client, u protocol.DocumentURI, from, to uint32) []protocol.CodeAction {
+	t.Helper()
+	var actions []protocol.CodeAction
+	if err := c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Range: protocol.Range{Start: protocol.Position{Line: from}, End: protocol.Position{Line: to}}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	return actions
 }

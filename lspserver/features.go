@@ -346,8 +346,9 @@ func (s *server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 			out = append(out, action(fmt.Sprintf("lore: remove anchor %d of %s (%s)", r.Anchor, title(r), why), protocol.QuickFix,
 				CommandRemove, r.Learning, r.Anchor))
 		}
-		// Where the code may have gone: of an invalid anchor, or of a
-		// drifted one kept on a declaration that lost its code.
+		// Where the code may have gone, of any verdict that lists it:
+		// an invalid anchor, a drifted one kept on a declaration that
+		// lost its code, one followed with close rivals.
 		for i, c := range r.Candidates {
 			if i == 3 {
 				break
