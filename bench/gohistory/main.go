@@ -1,0 +1,249 @@
+// Command gohistory replays a Go repository's real history through lore's
+// verification, with go/parser as the oracle. For every commit it
+// anchors, at the parent, the functions, methods and types of the Go
+// files the commit changed, verifies them at the commit as a pre-commit
+// hook or a CI job would (the parent as the base, git's renames), and
+// compares lore's verdict with what the two syntax trees say:
+//
+//   - a declaration whose tree did not change, in its file: lore must say
+//     valid (anything else is a false alarm);
+//   - one whose tree changed: drifted (valid is a missed drift);
+//   - one that went to another file of its package (Go declares a name
+//     once per package, so that is a move whatever its code): followed
+//     there, valid or drifted as its tree says;
+//   - one whose name is gone from its package: renamed or deleted, which
+//     the trees cannot tell; every one lore follows is listed, to be read.
+//
+// A tree holds no comments and no layout; numbers count by their value
+// (0644 is 0o644) and blanks at line ends do not count, in raw strings
+// either, as lore's hash defines the text. A name the commit kept whose
+// code lore says went under another name (renamed away, the name now
+// holding other code) is counted apart (elsewh), to be read: the name
+// alone cannot tell that from an edit.
+//
+//	go run ./bench/gohistory -repo DIR [-rev REV] [-commits N] [-per N] [-v]
+//
+// -repo is a clone (bare or not); the commits are the last N of REV's
+// first-parent history, a merge compared with its first parent (what a
+// pull request brought).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/source"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "gohistory:", err)
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("gohistory", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	repoDir := fl.String("repo", "", "a clone of a Go repository (bare or not)")
+	rev := fl.String("rev", "HEAD", "the revision whose first-parent history is replayed")
+	n := fl.Int("commits", 100, "how many commits, the newest of that history")
+	per := fl.Int("per", 20, "per commit, at most this many declarations of each kind but moves (spread over the commit)")
+	verbose := fl.Bool("v", false, "list every verdict the oracle disagrees with, and every gone declaration lore followed")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *repoDir == "" {
+		return fmt.Errorf("give -repo DIR, a clone of a Go repository")
+	}
+	if *n < 1 || *per < 1 {
+		return fmt.Errorf("-commits and -per: want at least 1")
+	}
+	repo, err := source.OpenRepo(*repoDir)
+	if err != nil {
+		return err
+	}
+	out, err := git(ctx, *repoDir, "rev-list", "--first-parent", "-n", fmt.Sprint(*n+1), *rev)
+	if err != nil {
+		return err
+	}
+	shas := strings.Fields(string(out))
+	slices.Reverse(shas)
+	start := time.Now()
+	tally := &tally{}
+	parsed := anchors.NewParsed(1 << 16)
+	for i := 1; i < len(shas); i++ {
+		parent, sha := shas[i-1], shas[i]
+		c, err := replayCommit(ctx, repo, *repoDir, parent, sha, *per, parsed)
+		if err != nil {
+			return fmt.Errorf("%.10s: %w", sha, err)
+		}
+		tally.add(c)
+		fmt.Fprintf(stderr, "\r%d/%d %.10s", i, len(shas)-1, sha)
+	}
+	fmt.Fprintln(stderr)
+	tally.write(stdout, *verbose, len(shas)-1, time.Since(start))
+	return nil
+}
+
+// outcome of one declaration.
+type outcome int
+
+const (
+	agree     outcome = iota
+	alarm             // unchanged, reported not valid
+	undrifted         // changed, reported valid
+	elsewhere         // followed somewhere the oracle does not say
+	suggested         // a move not followed, its target among the candidates
+	lost              // a move not followed, not among the candidates
+	followed          // gone, followed somewhere: to be read
+)
+
+// verdict is one declaration as replayed.
+type verdict struct {
+	sha     string
+	fate    fate
+	outcome outcome
+	result  anchors.Result
+}
+
+func (v verdict) String() string {
+	r := v.result
+	to := ""
+	if r.To != nil {
+		to = " → " + r.To.FQName
+	}
+	want := "gone"
+	if v.fate.kind != gone {
+		want = fmt.Sprintf("%s, same tree %v", v.fate.after.spec(), v.fate.same)
+	}
+	return fmt.Sprintf("%.10s %s | oracle: %s | lore: %s %s%s (%.2f): %s", v.sha, v.fate.before.spec(), want, r.Status, r.Change, to, r.Confidence, r.Reason)
+}
+
+// replayCommit anchors the commit's declarations at parent and verifies
+// them at sha.
+func replayCommit(ctx context.Context, repo *source.Repo, dir, parentSHA, sha string, per int, parsed *anchors.Parsed) ([]verdict, error) {
+	pt, err := repo.Tree(parentSHA)
+	if err != nil {
+		return nil, err
+	}
+	ct, err := repo.Tree(sha)
+	if err != nil {
+		return nil, err
+	}
+	out, err := git(ctx, dir, "diff", "--name-status", "-z", "-M", parentSHA, sha)
+	if err != nil {
+		return nil, err
+	}
+	changed, renames := parseNameStatus(out)
+	found, err := fates(pt, ct, changed, renames)
+	if err != nil {
+		return nil, err
+	}
+	found = sample(found, per)
+	if len(found) == 0 {
+		return nil, nil
+	}
+	parent, err := anchors.NewSource(pt, anchors.SourceOptions{Parsed: parsed})
+	if err != nil {
+		return nil, err
+	}
+	defer parent.Close()
+	child, err := anchors.NewSource(ct, anchors.SourceOptions{Parsed: parsed, Renames: renames})
+	if err != nil {
+		return nil, err
+	}
+	defer child.Close()
+	paths := slices.Sorted(maps.Keys(changed))
+	v, err := anchors.NewVerifier(child, anchors.Options{Base: parent, Changed: func(context.Context) []string { return paths }})
+	if err != nil {
+		return nil, err
+	}
+	// The gone are verified apart: beside the others they would contest
+	// their targets (two anchors never take one place).
+	var kept, goneFates []fate
+	var keptAs, goneAs []anchors.Anchor
+	for _, f := range found {
+		a, err := anchors.ParseSpec(f.before.spec())
+		if err == nil {
+			a, err = anchors.Baseline(ctx, parent, a)
+		}
+		if err != nil {
+			continue // not a symbol lore reads (a file past its size limit)
+		}
+		if f.kind == gone {
+			goneFates, goneAs = append(goneFates, f), append(goneAs, a)
+		} else {
+			kept, keptAs = append(kept, f), append(keptAs, a)
+		}
+	}
+	var vs []verdict
+	for i, r := range v.VerifyAll(ctx, keptAs) {
+		vs = append(vs, verdict{sha: sha, fate: kept[i], outcome: judge(kept[i], r), result: r})
+	}
+	for i, r := range v.VerifyAll(ctx, goneAs) {
+		vs = append(vs, verdict{sha: sha, fate: goneFates[i], outcome: judge(goneFates[i], r), result: r})
+	}
+	return vs, nil
+}
+
+// judge compares lore's verdict with the oracle's fate.
+func judge(f fate, r anchors.Result) outcome {
+	if f.kind == gone {
+		if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch && r.To.FQName != f.before.spec() {
+			return followed
+		}
+		return agree
+	}
+	want := f.after.spec()
+	at := r.To != nil && r.To.FQName == want && r.Status != anchors.Invalid
+	if !at && f.kind == inPlace && r.To == nil && r.Status != anchors.Invalid && f.before.spec() == want {
+		at = true // verified where it was
+	}
+	switch {
+	case at && f.same && r.Status == anchors.Valid, at && !f.same && r.Status == anchors.Drifted:
+		return agree
+	case at && f.same:
+		return alarm
+	case at:
+		return undrifted
+	case r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch:
+		return elsewhere
+	case slices.ContainsFunc(r.Candidates, func(c anchors.Candidate) bool { return c.FQName == want }):
+		return suggested
+	case f.kind == inPlace && f.same:
+		return alarm
+	}
+	return lost
+}
+
+// sample keeps every move and at most per declarations of each other
+// kind (in place unchanged, in place changed, gone), spread over the
+// commit.
+func sample(fs []fate, per int) []fate {
+	groups := map[string][]fate{}
+	for _, f := range fs {
+		k := fmt.Sprint(f.kind, f.same)
+		groups[k] = append(groups[k], f)
+	}
+	var out []fate
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[k]
+		if g[0].kind == moved || len(g) <= per {
+			out = append(out, g...)
+			continue
+		}
+		for i := range per {
+			out = append(out, g[i*len(g)/per])
+		}
+	}
+	return out
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// tally counts verdicts by the oracle's kind of fate.
+type tally struct {
+	commits  int // commits with at least one declaration replayed
+	verdicts []verdict
+}
+
+func (t *tally) add(vs []verdict) {
+	if len(vs) > 0 {
+		t.commits++
+	}
+	t.verdicts = append(t.verdicts, vs...)
+}
+
+// rows of the table: the oracle's fates.
+var rows = []struct {
+	name string
+	kind kind
+	same bool
+}{
+	{"in place, tree unchanged", inPlace, true},
+	{"in place, tree changed", inPlace, false},
+	{"moved in its package, unchanged", moved, true},
+	{"moved in its package, changed", moved, false},
+	{"gone from its package", gone, false},
+}
+
+var outcomeNames = map[outcome]string{
+	agree: "agree", alarm: "ALARM", undrifted: "UNDRIFTED", elsewhere: "ELSEWHERE",
+	suggested: "SUGGESTED", lost: "LOST", followed: "FOLLOWED-GONE",
+}
+
+func (t *tally) write(w io.Writer, verbose bool, commits int, took time.Duration) {
+	fmt.Fprintf(w, "%d commits, %d with Go declarations replayed, %d declarations, %s\n", commits, t.commits, len(t.verdicts), took.Round(time.Second))
+	fmt.Fprintf(w, "%-34s %6s %6s %6s %6s %6s %6s %6s\n", "oracle (go/parser)", "n", "agree", "alarm", "valid", "elsewh", "sugg", "lost")
+	for _, row := range rows {
+		n := map[outcome]int{}
+		total := 0
+		for _, v := range t.verdicts {
+			if v.fate.kind == row.kind && (row.kind == gone || v.fate.same == row.same) {
+				n[v.outcome]++
+				total++
+			}
+		}
+		if row.kind == gone {
+			fmt.Fprintf(w, "%-34s %6d %6d  (not said gone: followed %d, to read)\n", row.name, total, n[agree], n[followed])
+			continue
+		}
+		fmt.Fprintf(w, "%-34s %6d %6d %6d %6d %6d %6d %6d\n", row.name, total, n[agree], n[alarm], n[undrifted], n[elsewhere], n[suggested], n[lost])
+	}
+	fmt.Fprintln(w, "alarm: unchanged, reported not valid; valid: changed, reported valid; elsewh: followed elsewhere; sugg: a move not followed, its target among the candidates; lost: neither")
+	for _, v := range t.verdicts {
+		if v.outcome != agree && (verbose || v.outcome != followed) {
+			fmt.Fprintf(w, "%-13s %s\n", outcomeNames[v.outcome], v)
+		}
+	}
+}
+
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(ee.Stderr)))
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseNameStatus reads git diff --name-status -z: the paths the commit
+// touched (old and new) and git's renames, old path → new.
+func parseNameStatus(out []byte) (map[string]bool, map[string]string) {
+	changed, renames := map[string]bool{}, map[string]string{}
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i < len(f); {
+		status := f[i]
+		if status == "" {
+			break
+		}
+		if (status[0] == 'R' || status[0] == 'C') && i+2 < len(f) {
+			changed[f[i+2]] = true
+			if status[0] == 'R' {
+				changed[f[i+1]] = true
+				renames[f[i+1]] = f[i+2]
+			}
+			i += 3
+			continue
+		}
+		if i+1 < len(f) {
+			changed[f[i+1]] = true
+		}
+		i += 2
+	}
+	return changed, renames
+}
