@@ -160,9 +160,9 @@ func NextStep(r Result) string {
 	case r.Status == Invalid && strings.HasPrefix(r.Spec, "glob:"):
 		return fmt.Sprintf("change the pattern (lore anchor rm %s %d, then lore anchor add %s glob:PATTERN), or remove the learning if its files are gone (lore learn rm %s)", id, n, id, id)
 	case r.Status == Invalid && len(r.Candidates) > 0:
-		return fmt.Sprintf("if a candidate is the same code, re-anchor the learning there (lore anchor accept %s/%d --to 1 for the first, or --to SPEC); if the code is gone, remove or rewrite the learning (lore learn rm %s)", id, n, id)
+		return fmt.Sprintf("if a candidate is the same code, re-anchor the learning there (lore anchor accept %s/%d --to 1 for the first, or --to SPEC); if the code is gone, %s", id, n, removal(r))
 	case r.Status == Invalid:
-		return fmt.Sprintf("re-anchor the learning where the code went (lore anchor accept %s/%d --to SPEC), or remove it if the code is gone (lore learn rm %s)", id, n, id)
+		return fmt.Sprintf("re-anchor the learning where the code went (lore anchor accept %s/%d --to SPEC); if the code is gone, %s", id, n, removal(r))
 	case r.Status == Drifted && len(r.Candidates) > 0:
 		return fmt.Sprintf("re-read the learning against the code (lore learn show %s): if it is about code a candidate now holds, re-anchor it there (lore anchor accept %s/%d --to 1 for the first, or --to SPEC); %selse edit it if it no longer holds, then lore anchor accept %s/%d", id, id, n, ifDeleted(r), id, n)
 	case r.Status == Drifted && relocated(r.Change):
@@ -184,7 +184,14 @@ func ifDeleted(r Result) string {
 	if !relocated(r.Change) {
 		return ""
 	}
-	return fmt.Sprintf("if the code it was about was deleted rather than moved there, remove the anchor (lore anchor rm %s %d) or the learning (lore learn rm %s); ", r.Learning, r.Anchor, r.Learning)
+	return "if the code it was about was deleted rather than moved there, " + removal(r) + "; "
+}
+
+// removal is the step for an anchor whose code is gone: the anchor
+// goes, and the learning with it only when nothing else holds it (a
+// learning with other anchors keeps what they are about).
+func removal(r Result) string {
+	return fmt.Sprintf("remove the anchor (lore anchor rm %s %d) or the learning (lore learn rm %s)", r.Learning, r.Anchor, r.Learning)
 }
 
 // position is "file:line" of where a result points now, else where it
