@@ -68,6 +68,9 @@ type candidate struct {
 	// delegate: a method with the anchored one's header that now calls
 	// this one (see markDelegates).
 	delegate *candidate
+	// mate: Go declares a name once in a package, and this one took the
+	// anchored name in another file of its package (see packageMate).
+	mate bool
 }
 
 // origin is what relocation knows of the anchored symbol as it was.
@@ -570,6 +573,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		return w, conf, ""
 	}
 	best = nameKeeper(o, cands, best)
+	best = mateKeeper(cands, best)
 	swapped := ""
 	if len(cands) > 1 {
 		swapped = v.swappedName(ctx, o) // it only tells candidates apart
@@ -587,23 +591,38 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 	}
 	placed := map[int]bool{}
 	if len(copiesAt) > 1 {
-		sort.SliceStable(copiesAt, func(x, y int) bool {
-			return placeScore(a, cands[copiesAt[x]], renamedTo) > placeScore(a, cands[copiesAt[y]], renamedTo)
-		})
-		if placeScore(a, cands[copiesAt[0]], renamedTo) <= placeScore(a, cands[copiesAt[1]], renamedTo) {
-			k := diffKeeper(o, cands, copiesAt)
-			if k < 0 {
-				k = v.familyKeeper(o, cands, copiesAt)
-			}
-			if k < 0 {
-				k = v.placeKeeper(ctx, o, cands, copiesAt)
-			}
-			if k < 0 {
-				// nobody can tell
-				return best, round(cands[best].score / 2), fmt.Sprintf("%s and %s hold the same code", twoNames(cands[copiesAt[0]], cands[copiesAt[1]])...)
-			}
-			copiesAt[0], copiesAt[k] = copiesAt[k], copiesAt[0]
+		// A member that kept its type's name as well as its own went
+		// where its type went, whatever copies sit in other types (x/tools
+		// 5832cce571: stringSeqs and its methods moved to a test file
+		// while linesSeqs, beside the old place, got the same bodies);
+		// else where the copies are decides.
+		k := typeKeeper(o, cands, copiesAt)
+		if k >= 0 && !cands[copiesAt[k]].sameName {
+			k = -1
 		}
+		if cands[best].mate {
+			k = 0 // Go's names say which copy is the package's own
+		}
+		if k < 0 {
+			sort.SliceStable(copiesAt, func(x, y int) bool {
+				return placeScore(a, cands[copiesAt[x]], renamedTo) > placeScore(a, cands[copiesAt[y]], renamedTo)
+			})
+			k = 0
+			if placeScore(a, cands[copiesAt[0]], renamedTo) <= placeScore(a, cands[copiesAt[1]], renamedTo) {
+				k = diffKeeper(o, cands, copiesAt)
+				if k < 0 {
+					k = v.familyKeeper(o, cands, copiesAt)
+				}
+				if k < 0 {
+					k = v.placeKeeper(ctx, o, cands, copiesAt)
+				}
+				if k < 0 {
+					// nobody can tell
+					return best, round(cands[best].score / 2), fmt.Sprintf("%s and %s hold the same code", twoNames(cands[copiesAt[0]], cands[copiesAt[1]])...)
+				}
+			}
+		}
+		copiesAt[0], copiesAt[k] = copiesAt[k], copiesAt[0]
 		best = copiesAt[0]
 		for _, i := range copiesAt[1:] {
 			placed[i] = true
@@ -651,6 +670,9 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		}
 		if b.sameBody && !c.sameBody && !relatedCopy(b, c) || c.test && !b.test || b.related && !c.related {
 			continue
+		}
+		if b.mate && !c.mate && !c.sameBody {
+			continue // another declaration, by Go's names, and not the same code either
 		}
 		if b.called && !c.called && !v.keptCode(o, b, c) {
 			continue // the change's uses of the name say where it went
@@ -747,6 +769,25 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		}
 	}
 	return done()
+}
+
+// typeKeeper returns the index into at of the only copy in a type of
+// the anchored member's type name; -1 when there is none, or several.
+func typeKeeper(o origin, cands []candidate, at []int) int {
+	if o.outer == "" {
+		return -1
+	}
+	found := -1
+	for k, i := range at {
+		_, cfq, _ := cutFQ(cands[i].sym.FQName)
+		if lastName(outerName(cfq)) == lastName(o.outer) {
+			if found >= 0 {
+				return -1
+			}
+			found = k
+		}
+	}
+	return found
 }
 
 // shortName names c's symbol as a verdict does, without its path.
@@ -880,6 +921,27 @@ func nameKeeper(o origin, cands []candidate, best int) int {
 		return best
 	}
 	return keeper
+}
+
+// mateKeeper returns the one Go package mate among cands (see
+// packageMate) when it is about as like as the best: a generated file
+// regenerated under a new name holds every message type's Reset, alike
+// but for the type's name, and the package's names tell which is which.
+func mateKeeper(cands []candidate, best int) int {
+	mate := -1
+	for i, c := range cands {
+		if !c.mate || c.claimedBy != "" {
+			continue
+		}
+		if mate >= 0 {
+			return best
+		}
+		mate = i
+	}
+	if mate < 0 || cands[mate].score < cands[best].score-0.05 {
+		return best
+	}
+	return mate
 }
 
 // pyVisibility reports two Python names that differ only in the leading
@@ -1179,21 +1241,8 @@ func diffKeeps(o origin, b, c candidate) bool {
 // IndexedDISI moved to backward_codecs/lucene80 and was copied to
 // lucene90). -1 when nothing tells.
 func (v *Verifier) placeKeeper(ctx context.Context, o origin, cands []candidate, at []int) int {
-	if o.outer != "" {
-		found := -1
-		for k, i := range at {
-			_, cfq, _ := cutFQ(cands[i].sym.FQName)
-			if lastName(outerName(cfq)) == lastName(o.outer) {
-				if found >= 0 {
-					found = -2
-					break
-				}
-				found = k
-			}
-		}
-		if found >= 0 {
-			return found
-		}
+	if k := typeKeeper(o, cands, at); k >= 0 {
+		return k
 	}
 	from := v.movesOf(ctx).from
 	for _, i := range at {
@@ -1563,20 +1612,49 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	default:
 		return c, false
 	}
+	if sameName && sOuter == outer && v.packageMate(ctx, o, cf, s) {
+		// The package's own declaration of the name, in another file:
+		// moved there, however its body was edited (a function become a
+		// wrapper of a library's, a regenerated file renamed).
+		c.mate = true
+		c.score = max(c.score, 0.85+0.1*like)
+	}
 	if a.Kind != "" && s.Kind != a.Kind && !madeFunction(o, s) {
 		c.score *= 0.9
 	}
 	if s.Path != a.Path() && !sameName {
 		c.score *= 0.98 // moved and renamed needs more evidence than either
 	}
-	if c.test {
-		c.score *= 0.9 // test code does not outbid production code
+	if c.test && !(sameName && c.sameBody && path.Dir(s.Path) == path.Dir(a.Path())) {
+		// Test code does not outbid production code; but the same name
+		// with the same body beside it (Go's foo_test.go, Python's
+		// test_foo.py) is the code itself, kept for the tests alone.
+		c.score *= 0.9
 	}
 	c.score = min(c.score, 1)
 	if !c.sameBody {
 		c.score = min(c.score, 0.99) // only the same body is certain
 	}
 	return c, true
+}
+
+// packageMate reports whether s, of the anchored Go symbol's name and
+// outer name, is in another file of its directory, and new there (cli
+// 074ed50b8a: api.NewHTTPClient left client.go for http_client.go, its
+// body rewritten). A Go package declares a name once: the same name
+// declared afresh in the package is where the package's declaration
+// went, as its callers, unchanged, say. Files of other build targets
+// declare a name apiece; one whose file had it already is not a mate.
+func (v *Verifier) packageMate(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
+	a := o.a
+	if cf.Lang != "go" || !o.known() || o.file.Lang != "go" || s.Path == a.Path() || path.Dir(s.Path) != path.Dir(a.Path()) {
+		return false
+	}
+	if s.Kind != o.sym.Kind && !(callableKind(s.Kind) && callableKind(o.sym.Kind)) {
+		return false
+	}
+	bf, err := v.opts.Base.File(ctx, s.Path)
+	return err != nil || len(sameNamed(bf, s.FQName)) == 0
 }
 
 // homeNewcomerAsLike reports whether a symbol new at o's home is at

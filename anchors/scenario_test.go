@@ -246,7 +246,7 @@ func runScenario(t *testing.T, path string) {
 			case i < 0:
 				t.Errorf("%s: why names %s, which is not among the anchors", filepath.Base(path), spec)
 			case withBase && !strings.Contains(reasons[i], text):
-				t.Errorf("%s staged (%s): %s: reason does not say %q", filepath.Base(path), mode, spec, text)
+				t.Errorf("%s staged (%s): %s: reason does not say %q: %s", filepath.Base(path), mode, spec, text, reasons[i])
 			}
 		}
 		if sc.wantWorktree != "" {
