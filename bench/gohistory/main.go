@@ -84,7 +84,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		parent, sha := shas[i-1], shas[i]
 		c, err := replayCommit(ctx, repo, *repoDir, parent, sha, *per, parsed)
 		if err != nil {
-			return fmt.Errorf("%.10s: %w", sha, err)
+			// A clone may lack an object (a fetched snapshot leaves its
+			// largest files out): the commit is left out, and said so.
+			tally.skipped = append(tally.skipped, fmt.Sprintf("%.10s: %v", sha, err))
+			continue
 		}
 		tally.add(c)
 		fmt.Fprintf(stderr, "\r%d/%d %.10s", i, len(shas)-1, sha)

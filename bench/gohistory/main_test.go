@@ -23,6 +23,9 @@ func TestTreeOf(t *testing.T) {
 		{"func f() int { return 1000 }", "func f() int { return 1_000 }"},
 		{"type T struct{ a, b int }", "// T is.\ntype T struct {\n\ta, b int\n}"},
 		{"func f() string { return `a  \n\tb` }", "func f() string { return `a\n\tb` }"},
+		{"func f() (n int, err error) { n = 1; return }", "func f() (n int, err error) { n = 1; return n, err }"},
+		{"func f() int { var x = 1; return x }", "func f() int { x := 1; return x }"},
+		{"func f() { g(func() (m int) { return }) }", "func f() { g(func() (m int) { return m }) }"},
 	}
 	for _, p := range same {
 		if tree(p[0]) != tree(p[1]) {
@@ -33,6 +36,8 @@ func TestTreeOf(t *testing.T) {
 		{"func f() int { return 1 }", "func f() int { return 2 }"},
 		{"func f() string { return \"a\" }", "func f() string { return `a` }"},
 		{"func f(a ...int) { g(a) }", "func f(a ...int) { g(a...) }"},
+		{"func f() (n int) { g(func() (m int) { return }); return }", "func f() (n int) { g(func() (m int) { return n }); return n }"},
+		{"func f() int64 { var x int64 = 1; return x }", "func f() int64 { x := 1; return int64(x) }"},
 	}
 	for _, p := range differ {
 		if tree(p[0]) == tree(p[1]) {

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // decl is one package-level function, method or type as go/parser reads
@@ -90,6 +92,7 @@ func declsOf(p string, src []byte) ([]decl, bool) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
+			spelledOut(d.Body, d.Type.Results)
 			name := d.Name.Name
 			if d.Recv != nil && len(d.Recv.List) == 1 {
 				recv := receiver(d.Recv.List[0].Type)
@@ -109,6 +112,53 @@ func declsOf(p string, src []byte) ([]decl, bool) {
 		}
 	}
 	return ds, true
+}
+
+// spelledOut rewrites in a function's body what the Go spec defines as
+// shorthand into what it stands for, so that the two spellings make one
+// tree, as they make one program: a naked return in a function with
+// named results returns them (linters spell it out), and x := v declares
+// as var x = v does. A function literal's returns are its own.
+func spelledOut(body *ast.BlockStmt, results *ast.FieldList) {
+	if body == nil {
+		return
+	}
+	var named []string
+	if results != nil {
+		for _, f := range results.List {
+			for _, n := range f.Names {
+				named = append(named, n.Name)
+			}
+		}
+	}
+	astutil.Apply(body, func(c *astutil.Cursor) bool {
+		switch x := c.Node().(type) {
+		case *ast.FuncLit:
+			spelledOut(x.Body, x.Type.Results)
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) == 0 && len(named) > 0 && !slices.Contains(named, "_") {
+				for _, n := range named {
+					x.Results = append(x.Results, &ast.Ident{NamePos: x.Return, Name: n})
+				}
+			}
+		case *ast.DeclStmt:
+			g, ok := x.Decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR || len(g.Specs) != 1 || g.Lparen.IsValid() {
+				break
+			}
+			v := g.Specs[0].(*ast.ValueSpec)
+			if v.Type != nil || len(v.Values) == 0 {
+				break
+			}
+			lhs := make([]ast.Expr, len(v.Names))
+			for i, n := range v.Names {
+				lhs[i] = n
+			}
+			c.Replace(&ast.AssignStmt{Lhs: lhs, TokPos: g.TokPos, Tok: token.DEFINE, Rhs: v.Values})
+		}
+		return true
+	}, nil)
 }
 
 // receiver is the name of a method's receiver type: T of *T, T[K], (T).

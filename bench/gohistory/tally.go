@@ -15,6 +15,7 @@ import (
 type tally struct {
 	commits  int // commits with at least one declaration replayed
 	verdicts []verdict
+	skipped  []string // commits that could not be read, and why
 }
 
 func (t *tally) add(vs []verdict) {
@@ -44,6 +45,9 @@ var outcomeNames = map[outcome]string{
 
 func (t *tally) write(w io.Writer, verbose bool, commits int, took time.Duration) {
 	fmt.Fprintf(w, "%d commits, %d with Go declarations replayed, %d declarations, %s\n", commits, t.commits, len(t.verdicts), took.Round(time.Second))
+	for _, s := range t.skipped {
+		fmt.Fprintln(w, "skipped", s)
+	}
 	fmt.Fprintf(w, "%-34s %6s %6s %6s %6s %6s %6s %6s\n", "oracle (go/parser)", "n", "agree", "alarm", "valid", "elsewh", "sugg", "lost")
 	for _, row := range rows {
 		n := map[outcome]int{}
