@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/bench/internal/gitrun"
 	"github.com/lorehq/lore/source"
 )
 
@@ -71,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := git(ctx, *repoDir, "rev-list", "--first-parent", "-n", fmt.Sprint(*n+1), *rev)
+	out, err := gitrun.Output(ctx, *repoDir, "rev-list", "--first-parent", "-n", fmt.Sprint(*n+1), *rev)
 	if err != nil {
 		return err
 	}
@@ -142,7 +143,7 @@ func replayCommit(ctx context.Context, repo *source.Repo, dir, parentSHA, sha st
 	if err != nil {
 		return nil, err
 	}
-	out, err := git(ctx, dir, "diff", "--name-status", "-z", "-M", parentSHA, sha)
+	out, err := gitrun.Output(ctx, dir, "diff", "--name-status", "-z", "-M", parentSHA, sha)
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/lorehq/lore/analyzer"
 	"github.com/lorehq/lore/anchors"
+	"github.com/lorehq/lore/bench/internal/gitrun"
 	"github.com/lorehq/lore/source"
 )
 
@@ -113,22 +112,8 @@ func openTrees(ctx context.Context, c *commit, clones, snapshots string, snapsho
 	return nil, fmt.Errorf("no clone %s and no snapshot", dir)
 }
 
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(ee.Stderr)))
-		}
-		return nil, err
-	}
-	return out, nil
-}
-
 func cloneTrees(ctx context.Context, dir, sha string) (*trees, error) {
-	out, err := git(ctx, dir, "rev-parse", sha+"^")
+	out, err := gitrun.Output(ctx, dir, "rev-parse", sha+"^")
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +129,7 @@ func cloneTrees(ctx context.Context, dir, sha string) (*trees, error) {
 	if t.child, err = repo.Tree(sha); err != nil {
 		return nil, err
 	}
-	out, err = git(ctx, dir, "diff", "--name-status", "-M", parent, sha)
+	out, err = gitrun.Output(ctx, dir, "diff", "--name-status", "-M", parent, sha)
 	if err != nil {
 		return nil, err
 	}
@@ -214,21 +199,21 @@ func snapshotTrees(ctx context.Context, dir string, c *commit) (_ *trees, err er
 	}
 	t.parent, t.child = os.DirFS(ps), os.DirFS(cs)
 	gitDir := "--git-dir=" + filepath.Join(scratch, ".git")
-	if _, err := git(ctx, scratch, "init", "-q"); err != nil {
+	if _, err := gitrun.Output(ctx, scratch, "init", "-q"); err != nil {
 		return nil, err
 	}
 	for _, side := range []string{ps, cs} {
-		if _, err := git(ctx, scratch, "read-tree", "--empty"); err != nil {
+		if _, err := gitrun.Output(ctx, scratch, "read-tree", "--empty"); err != nil {
 			return nil, err
 		}
-		if _, err := git(ctx, side, gitDir, "--work-tree=.", "add", "-A", "."); err != nil {
+		if _, err := gitrun.Output(ctx, side, gitDir, "--work-tree=.", "add", "-A", "."); err != nil {
 			return nil, err
 		}
-		if _, err := git(ctx, scratch, "-c", "user.name=r", "-c", "user.email=r@example.com", "commit", "-q", "--allow-empty", "-m", side); err != nil {
+		if _, err := gitrun.Output(ctx, scratch, "-c", "user.name=r", "-c", "user.email=r@example.com", "commit", "-q", "--allow-empty", "-m", side); err != nil {
 			return nil, err
 		}
 	}
-	out, err := git(ctx, scratch, "diff", "--name-status", "-M", "HEAD~1", "HEAD")
+	out, err := gitrun.Output(ctx, scratch, "diff", "--name-status", "-M", "HEAD~1", "HEAD")
 	if err != nil {
 		return nil, err
 	}
