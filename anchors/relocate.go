@@ -1643,8 +1643,11 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 // 074ed50b8a: api.NewHTTPClient left client.go for http_client.go, its
 // body rewritten). A Go package declares a name once: the same name
 // declared afresh in the package is where the package's declaration
-// went, as its callers, unchanged, say. Files of other build targets
-// declare a name apiece; one whose file had it already is not a mate.
+// went, the one its callers reach by that name wherever it is. Files of
+// other build targets declare a name apiece; one whose file had it
+// already is not a mate. (An external test package, x_test, shares the
+// directory; a name moving between it and x is rare enough to read as
+// one.)
 func (v *Verifier) packageMate(ctx context.Context, o origin, cf *File, s analyzer.Symbol) bool {
 	a := o.a
 	if cf.Lang != "go" || !o.known() || o.file.Lang != "go" || s.Path == a.Path() || path.Dir(s.Path) != path.Dir(a.Path()) {
