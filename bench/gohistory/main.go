@@ -72,6 +72,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if _, err := gitrun.Output(ctx, *repoDir, "rev-parse", "--verify", "--quiet", *rev+"^{commit}"); err != nil {
+		return fmt.Errorf("-rev %s: not a commit of %s", *rev, *repoDir)
+	}
 	out, err := gitrun.Output(ctx, *repoDir, "rev-list", "--first-parent", "-n", fmt.Sprint(*n+1), *rev)
 	if err != nil {
 		return err

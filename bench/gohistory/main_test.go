@@ -189,6 +189,9 @@ func Sum(xs []int) int {
 		t.Fatalf("run: %v\n%s", err, errOut.String())
 	}
 	t.Log(out.String())
+	if err := run(context.Background(), []string{"-repo", dir, "-rev", "nosuch"}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "-rev nosuch: not a commit") {
+		t.Errorf("a revision that is not there: %v", err)
+	}
 	for _, want := range []string{
 		"in place, tree unchanged                3      3      0      0      0      0      0",
 		"in place, tree changed                  1      1      0      0      0      0      0",
