@@ -26,6 +26,7 @@ func TestTreeOf(t *testing.T) {
 		{"func f() (n int, err error) { n = 1; return }", "func f() (n int, err error) { n = 1; return n, err }"},
 		{"func f() int { var x = 1; return x }", "func f() int { x := 1; return x }"},
 		{"func f() { g(func() (m int) { return }) }", "func f() { g(func() (m int) { return m }) }"},
+		{"func f(a int, b int) (x, y string) { return }", "func f(a, b int) (x string, y string) { return }"},
 	}
 	for _, p := range same {
 		if tree(p[0]) != tree(p[1]) {
@@ -38,6 +39,7 @@ func TestTreeOf(t *testing.T) {
 		{"func f(a ...int) { g(a) }", "func f(a ...int) { g(a...) }"},
 		{"func f() (n int) { g(func() (m int) { return }); return }", "func f() (n int) { g(func() (m int) { return n }); return n }"},
 		{"func f() int64 { var x int64 = 1; return x }", "func f() int64 { x := 1; return int64(x) }"},
+		{"func f(a, b int) {}", "func f(a int, b int64) {}"},
 	}
 	for _, p := range differ {
 		if tree(p[0]) == tree(p[1]) {

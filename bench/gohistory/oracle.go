@@ -214,6 +214,22 @@ func writeTree(b *strings.Builder, v reflect.Value) {
 		}
 		return
 	}
+	if fl, ok := v.Interface().(*ast.FieldList); ok && fl != nil {
+		// One field a name: a, b int declares what a int, b int does
+		// (gofumpt groups such parameters).
+		b.WriteString("FieldList{")
+		for _, f := range fl.List {
+			if len(f.Names) == 0 {
+				writeTree(b, reflect.ValueOf(f))
+				continue
+			}
+			for _, n := range f.Names {
+				writeTree(b, reflect.ValueOf(&ast.Field{Names: []*ast.Ident{n}, Type: f.Type, Tag: f.Tag}))
+			}
+		}
+		b.WriteByte('}')
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
