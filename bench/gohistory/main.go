@@ -114,6 +114,25 @@ const (
 	followed          // gone, followed somewhere: to be read
 )
 
+// String is how a listed verdict is marked.
+func (o outcome) String() string {
+	switch o {
+	case alarm:
+		return "ALARM"
+	case undrifted:
+		return "UNDRIFTED"
+	case elsewhere:
+		return "ELSEWHERE"
+	case suggested:
+		return "SUGGESTED"
+	case lost:
+		return "LOST"
+	case followed:
+		return "FOLLOWED-GONE"
+	}
+	return "agree"
+}
+
 // verdict is one declaration as replayed.
 type verdict struct {
 	sha     string
@@ -193,12 +212,13 @@ func replayCommit(ctx context.Context, repo *source.Repo, dir, parentSHA, sha st
 		}
 	}
 	var vs []verdict
-	for i, r := range v.VerifyAll(ctx, keptAs) {
-		vs = append(vs, verdict{sha: sha, fate: kept[i], outcome: judge(kept[i], r), result: r})
+	verify := func(fs []fate, as []anchors.Anchor) {
+		for i, r := range v.VerifyAll(ctx, as) {
+			vs = append(vs, verdict{sha: sha, fate: fs[i], outcome: judge(fs[i], r), result: r})
+		}
 	}
-	for i, r := range v.VerifyAll(ctx, goneAs) {
-		vs = append(vs, verdict{sha: sha, fate: goneFates[i], outcome: judge(goneFates[i], r), result: r})
-	}
+	verify(kept, keptAs)
+	verify(goneFates, goneAs)
 	return vs, nil
 }
 

@@ -34,11 +34,6 @@ var rows = []struct {
 	{"gone from its package", gone, false},
 }
 
-var outcomeNames = map[outcome]string{
-	agree: "agree", alarm: "ALARM", undrifted: "UNDRIFTED", elsewhere: "ELSEWHERE",
-	suggested: "SUGGESTED", lost: "LOST", followed: "FOLLOWED-GONE",
-}
-
 func (t *tally) write(w io.Writer, verbose bool, commits int, took time.Duration) {
 	fmt.Fprintf(w, "%d commits, %d with Go declarations replayed, %d declarations, %s\n", commits, t.commits, len(t.verdicts), took.Round(time.Second))
 	for _, s := range t.skipped {
@@ -63,7 +58,7 @@ func (t *tally) write(w io.Writer, verbose bool, commits int, took time.Duration
 	fmt.Fprintln(w, "alarm: unchanged, reported not valid; valid: changed, reported valid; elsewh: followed elsewhere; sugg: a move not followed, its target among the candidates; lost: neither")
 	for _, v := range t.verdicts {
 		if v.outcome != agree && (verbose || v.outcome != followed) {
-			fmt.Fprintf(w, "%-13s %s\n", outcomeNames[v.outcome], v)
+			fmt.Fprintf(w, "%-13s %s\n", v.outcome, v)
 		}
 	}
 }
