@@ -30,6 +30,7 @@ const (
 	cNumber                // a number literal: its value (see appendNumber)
 	cQuoted                // a '…' or "…" string: the same either way (see appendQuoted)
 	cPyString              // a Python string: prefix and quotes normalised (see appendPyString)
+	cPyJoined              // Python: adjacent strings of one prefix, "a" "b": "ab" (see appendPyJoined)
 	cNewline               // Python: the end of a logical line
 	cIndent                // Python: a block opens
 	cDedent                // Python: a block closes
@@ -39,6 +40,7 @@ const (
 	cRegexp                // JavaScript: a regular expression literal, its flags in order (see appendRegexp)
 	cKey                   // JavaScript: a quoted property key that needs no quotes: its content
 	cElseIf                // PHP: "else" before "if", spelt "elseif"
+	cPyElif                // Python: the "if" that is all of an else block, spelt "elif" (see pyCollapseElse)
 	cBquote                // shell: a word's piece by a `…` substitution, spelt as by $( … ) (see appendBackquote)
 
 	// Ruby (lexcanon_ruby.go)
@@ -118,6 +120,8 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return appendQuoted(buf, src[t.start:t.end])
 	case cPyString:
 		return appendPyString(buf, src[t.start:t.end])
+	case cPyJoined:
+		return appendPyJoined(buf, src[t.start:t.end])
 	case cJoined:
 		return appendJoined(buf, src[t.start:t.end])
 	case cRegexp:
@@ -142,6 +146,8 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return append(buf, ';')
 	case cDefine:
 		return append(buf, ":="...)
+	case cPyElif:
+		return append(buf, "elif"...)
 	case cElseIf:
 		return append(buf, "elseif"...)
 	}

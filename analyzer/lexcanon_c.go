@@ -22,18 +22,19 @@ func canonCLang(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 // the one literal the compiler makes, but where an escape would run on
 // into the next one ("\x1" "2").
 func joinAdjacent(src []byte, toks []ctok) []ctok {
-	return joinLiterals(toks, func(i int) bool { return cString(src, toks[i]) }, func(j int) (int, bool) {
+	return joinLiterals(toks, cJoined, func(i int) bool { return cString(src, toks[i]) }, func(j int) (int, bool) {
 		k := j + 1
 		return k, k < len(toks) && cString(src, toks[k]) && spacing(src[toks[j].end:toks[k].start]) &&
 			!escapeContinues(src[toks[j].start+1:toks[j].end-1], src[toks[k].start+1])
 	})
 }
 
-// joinLiterals writes each run of string literals as one cJoined token,
-// which spells the literal they make (appendJoined). first says whether
-// toks[i] may start a run; next returns the index of the literal that
-// continues a run whose last literal is toks[j], and whether one does.
-func joinLiterals(toks []ctok, first func(i int) bool, next func(j int) (int, bool)) []ctok {
+// joinLiterals writes each run of string literals as one token of kind
+// joined, which spells the literal they make (appendJoined,
+// appendPyJoined). first says whether toks[i] may start a run; next
+// returns the index of the literal that continues a run whose last
+// literal is toks[j], and whether one does.
+func joinLiterals(toks []ctok, joined ckind, first func(i int) bool, next func(j int) (int, bool)) []ctok {
 	var drop dropMask
 	for i := 0; i < len(toks); i++ {
 		if !first(i) {
@@ -47,7 +48,7 @@ func joinLiterals(toks []ctok, first func(i int) bool, next func(j int) (int, bo
 			j = k
 		}
 		if j > i {
-			toks[i].end, toks[i].kind = toks[j].end, cJoined
+			toks[i].end, toks[i].kind = toks[j].end, joined
 			i = j
 		}
 	}

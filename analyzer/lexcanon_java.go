@@ -97,7 +97,7 @@ func javaOperators(src []byte, toks []ctok) []ctok {
 // before a digit ("\1" + "2" is not "\12") ends a run, and one after ")"
 // (a cast's operand) starts none.
 func joinStrings(src []byte, toks []ctok) []ctok {
-	return joinLiterals(toks,
+	return joinLiterals(toks, cJoined,
 		func(i int) bool { return javaString(src, toks[i]) && (i == 0 || !isByte(src, toks[i-1], ')')) },
 		func(j int) (int, bool) {
 			k := j + 2

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"math/big"
+	"slices"
 	"strconv"
 )
 
@@ -250,42 +251,257 @@ func appendUnquoteEscapes(buf, body []byte) []byte {
 // order ("Rb" is "br"), then its body between double quotes: triple and
 // single quotes alike, a raw body as written (in a raw string a backslash
 // stays, whatever the quotes), any other with \' and \" as the bare quote.
+// "r" is written exactly when the body is read as written and holds a
+// backslash: a raw string without one is the plain string, and a plain
+// string whose backslashes start no escape ("\s", which Python keeps as
+// written) is the raw one, as a fix of invalid escapes writes it.
 func appendPyString(buf, lit []byte) []byte {
+	s, ok := pyLiteral(lit)
+	if !ok {
+		return append(buf, lit...)
+	}
+	buf = appendPyPrefix(buf, s.letters, s.raw)
+	buf = append(buf, '"')
+	buf = appendPyBody(buf, s)
+	return append(buf, '"')
+}
+
+// appendPyJoined appends the literal that the adjacent Python string
+// literals of b make (pyJoinStrings): their prefix, "f" and "r" if one of
+// them has it, then their bodies between one pair of double quotes, each
+// as appendPyString writes it, the braces of a plain piece doubled in an
+// f-string (where "{{" is "{"). Blanks, line-continuing backslashes and
+// comments stand between them.
+func appendPyJoined(buf, b []byte) []byte {
+	raw, letters := false, uint8(0)
+	if !eachPyPiece(b, func(s pyStr) { raw, letters = raw || s.raw, letters|s.letters }) {
+		return append(buf, b...) // not what pyJoinStrings joins
+	}
+	buf = appendPyPrefix(buf, letters, raw)
+	buf = append(buf, '"')
+	eachPyPiece(b, func(s pyStr) {
+		if letters&pyF == 0 || s.letters&pyF != 0 {
+			buf = appendPyBody(buf, s)
+		} else {
+			buf = appendBraces(buf, appendPyBody(nil, s))
+		}
+	})
+	return append(buf, '"')
+}
+
+// eachPyPiece calls fn with each string literal of b, adjacent pieces
+// with blanks, line-continuing backslashes and comments between them. It
+// reports false, at the first, when one is no literal.
+func eachPyPiece(b []byte, fn func(pyStr)) bool {
+	for i := pySkipBetween(b, 0); i < len(b); i = pySkipBetween(b, i) {
+		end := pyLiteralEnd(b, i)
+		s, ok := pyLiteral(b[i:end])
+		if !ok {
+			return false
+		}
+		fn(s)
+		i = end
+	}
+	return true
+}
+
+// appendBraces appends body with each brace doubled, as an f-string
+// writes a brace that opens or closes no field.
+func appendBraces(buf, body []byte) []byte {
+	for _, c := range body {
+		if c == '{' || c == '}' {
+			buf = append(buf, c)
+		}
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+// pySkipBetween returns the index of the first byte at or after i that is
+// not a blank, a line-continuing backslash or a comment.
+func pySkipBetween(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\\':
+			i++
+		case '#':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// pyLiteralEnd returns the end of the Python string literal that starts
+// at b[i] (its prefix, then its quotes), or len(b).
+func pyLiteralEnd(b []byte, i int) int {
+	for i < len(b) && b[i] != '\'' && b[i] != '"' {
+		i++
+	}
+	if i >= len(b) {
+		return len(b)
+	}
+	q := b[i : i+1]
+	if i+2 < len(b) && b[i+1] == b[i] && b[i+2] == b[i] {
+		q = b[i : i+3]
+	}
+	for j := i + len(q); j < len(b); j++ {
+		if b[j] == '\\' {
+			j++
+			continue
+		}
+		if b[j] == q[0] && j+len(q) <= len(b) && string(b[j:j+len(q)]) == string(q) {
+			return j + len(q)
+		}
+	}
+	return len(b)
+}
+
+// pyStr is a Python string literal as the canonical stream reads it.
+type pyStr struct {
+	letters uint8 // pyBytes, pyF, pyT: its prefix but u and r
+	body    []byte
+	raw     bool // read as written, and holds a backslash
+	escaped bool // not raw, and holds an escape
+}
+
+// The letters of a string's prefix that change what it is.
+const (
+	pyBytes uint8 = 1 << iota
+	pyF
+	pyT
+)
+
+// pyLiteral reads a Python string literal; ok is false for one without
+// its closing quotes. A raw string without a backslash is read as the
+// plain string, and a plain string whose backslashes start no escape
+// ("\s", which Python keeps as written) as the raw one.
+func pyLiteral(lit []byte) (s pyStr, ok bool) {
 	i := 0
 	raw := false
-	var prefix [4]byte
-	np := 0
 	for i < len(lit) && lit[i] != '\'' && lit[i] != '"' {
-		c := lit[i] | 0x20
-		if c == 'r' {
+		switch lit[i] | 0x20 {
+		case 'r':
 			raw = true
-		}
-		if c != 'u' && np < len(prefix) {
-			prefix[np] = c
-			np++
+		case 'b':
+			s.letters |= pyBytes
+		case 'f':
+			s.letters |= pyF
+		case 't':
+			s.letters |= pyT
 		}
 		i++
 	}
-	body := lit[i:]
+	b := lit[i:]
 	q := 1
-	if len(body) >= 6 && body[1] == body[0] && body[2] == body[0] {
+	if len(b) >= 6 && b[1] == b[0] && b[2] == b[0] {
 		q = 3
 	}
-	if i == len(lit) || len(body) < 2*q || string(body[len(body)-q:]) != string(body[:q]) {
-		return append(buf, lit...)
+	if i == len(lit) || len(b) < 2*q || string(b[len(b)-q:]) != string(b[:q]) {
+		return pyStr{}, false
 	}
-	p := prefix[:np]
-	if np == 2 && p[0] > p[1] {
-		p[0], p[1] = p[1], p[0]
+	s.body = b[q : len(b)-q]
+	if slices.Contains(s.body, '\\') {
+		s.escaped = !raw && pyEscapes(s.body, s.letters&pyBytes != 0)
+		s.raw = !s.escaped
 	}
-	buf = append(buf, p...)
-	buf = append(buf, '"')
+	return s, true
+}
+
+// appendPyPrefix appends a string prefix's letters in alphabetical order.
+func appendPyPrefix(buf []byte, letters uint8, raw bool) []byte {
+	if letters&pyBytes != 0 {
+		buf = append(buf, 'b')
+	}
+	if letters&pyF != 0 {
+		buf = append(buf, 'f')
+	}
 	if raw {
-		buf = append(buf, body[q:len(body)-q]...)
-	} else {
-		buf = appendUnquoteEscapes(buf, body[q:len(body)-q])
+		buf = append(buf, 'r')
 	}
-	return append(buf, '"')
+	if letters&pyT != 0 {
+		buf = append(buf, 't')
+	}
+	return buf
+}
+
+// pyEscapes reports whether a plain string's body holds an escape
+// sequence: a backslash before a newline, a quote, a backslash, one of
+// abfnrtv, an octal digit or x, or, but in bytes, N, u or U.
+func pyEscapes(body []byte, isBytes bool) bool {
+	for i := 0; i+1 < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		switch c := body[i+1]; c {
+		case '\n', '\r', '\\', '\'', '"', 'a', 'b', 'f', 'n', 'r', 't', 'v', 'x':
+			return true
+		case 'N', 'u', 'U':
+			if !isBytes {
+				return true
+			}
+		default:
+			if c >= '0' && c <= '7' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendPyBody appends a string's body: a raw one as written, any other
+// with \' and \" as the bare quote, the hex digits of \x, \u and \U in
+// lower case and the name of \N{...} in upper case (Python reads them
+// either way; black writes them so).
+func appendPyBody(buf []byte, s pyStr) []byte {
+	if s.raw {
+		return append(buf, s.body...)
+	}
+	isBytes := s.letters&pyBytes != 0
+	b := s.body
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' || i+1 >= len(b) {
+			buf = append(buf, c)
+			continue
+		}
+		n := b[i+1]
+		i++
+		width := 0
+		switch {
+		case n == '\'' || n == '"':
+			buf = append(buf, n)
+			continue
+		case n == 'x':
+			width = 2
+		case n == 'u' && !isBytes:
+			width = 4
+		case n == 'U' && !isBytes:
+			width = 8
+		case n == 'N' && !isBytes && i+1 < len(b) && b[i+1] == '{':
+			buf = append(buf, c, n)
+			for i++; i < len(b) && b[i] != '}'; i++ {
+				if x := b[i]; x >= 'a' && x <= 'z' {
+					buf = append(buf, x-'a'+'A')
+				} else {
+					buf = append(buf, x)
+				}
+			}
+			if i < len(b) {
+				buf = append(buf, '}')
+			}
+			continue
+		}
+		buf = append(buf, c, n)
+		for ; width > 0 && i+1 < len(b) && isHexDigit(b[i+1]); width-- {
+			i++
+			buf = append(buf, b[i]|0x20)
+		}
+	}
+	return buf
 }
 
 // numberEnd returns the end of the number literal at src[i] without its

@@ -3,8 +3,9 @@ package analyzer
 // Python in the canonical stream (docs/fingerprints.md): logical lines and
 // blocks as the tokenizer reads them (NEWLINE, INDENT, DEDENT), statements
 // one per line, docstrings left out, trailing commas but a one-element
-// tuple's, and the parentheses black adds or removes around a statement's
-// whole expression.
+// tuple's, the parentheses black adds or removes around a statement's
+// whole expression or a literal, and adjacent strings joined as Python
+// joins them.
 
 // canonPython returns the canonical stream of Python source.
 func canonPython(sc *scratch, src []byte, out []ctok) []ctok {
@@ -12,6 +13,7 @@ func canonPython(sc *scratch, src []byte, out []ctok) []ctok {
 	toks = pyCompoundBodies(src, toks)
 	toks = pySemicolons(src, toks)
 	toks = pyDropBareStrings(src, toks)
+	toks = pyJoinStrings(src, toks)
 	toks = pyDropEmptyClassParens(src, toks)
 	toks = dropTrailingCommas(sc, src, toks, func(comma int, match []int) bool {
 		// "(a,)" is a tuple and "x[a,]" indexes with one: a sole element's
@@ -32,10 +34,147 @@ func canonPython(sc *scratch, src []byte, out []ctok) []ctok {
 		}
 		return false
 	})
-	toks = pyDropStatementParens(sc, src, toks)
-	return dropDoubleParens(sc, src, toks, func(toks []ctok, open, close int, match []int) bool {
+	notYield := func(toks []ctok, open, close int, match []int) bool {
 		return !is(src, toks[open+1], "yield")
-	})
+	}
+	// Doubled parentheses first, so that a statement's expression in two
+	// pairs ("while ((a and b)):") loses both.
+	toks = dropDoubleParens(sc, src, toks, notYield)
+	toks = pyDropStatementParens(sc, src, toks)
+	toks = pyDropElementParens(sc, src, toks)
+	toks = pyDropLiteralParens(src, toks)
+	toks = pyCollapseElse(src, toks)
+	return dropDoubleParens(sc, src, toks, notYield)
+}
+
+// pyCollapseElse writes an else block that is one if statement as elif:
+// "else:" then an indented "if a: … else: …" is "elif a: … else: …", one
+// syntax tree, and linters rewrite the first into the second. The else
+// of a loop or a try cannot be followed by elif in Python, so reading
+// theirs the same way makes no two programs alike.
+func pyCollapseElse(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	for i := 0; i+4 < len(toks); i++ {
+		if !is(src, toks[i], "else") || !isByte(src, toks[i+1], ':') || toks[i+2].kind != cNewline ||
+			toks[i+3].kind != cIndent || !is(src, toks[i+4], "if") {
+			continue
+		}
+		end := pyOneIf(src, toks, i+3)
+		if end < 0 {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[i], drop[i+1], drop[i+2], drop[i+3], drop[end] = true, true, true, true, true
+		toks[i+4].kind = cPyElif
+	}
+	return compact(toks, drop)
+}
+
+// pyOneIf returns the DEDENT that closes the block opened by the INDENT
+// at toks[k] when the block holds one if statement and nothing after it
+// (its elif and else clauses aside), else -1.
+func pyOneIf(src []byte, toks []ctok, k int) int {
+	depth := 0
+	for j := k; j < len(toks); j++ {
+		switch toks[j].kind {
+		case cIndent:
+			depth++
+		case cDedent:
+			depth--
+			if depth == 0 {
+				return j
+			}
+			if depth == 1 && j+1 < len(toks) && toks[j+1].kind != cDedent &&
+				!is(src, toks[j+1], "elif") && !is(src, toks[j+1], "else") {
+				return -1 // another statement after the if
+			}
+		case cNewline:
+			if depth == 1 && (j+1 >= len(toks) || toks[j+1].kind != cIndent) {
+				return -1 // a simple statement in the block
+			}
+		}
+	}
+	return -1
+}
+
+// pyDropElementParens drops the parentheses around a whole element of a
+// bracket: an argument, a keyword argument's or a default's value, an
+// item of a list, tuple or set, a dict's value (black wraps a conditional
+// expression or a long value so). An element is read up to its comma or
+// the closing bracket, so nothing it holds binds across them; the
+// parentheses stay where they make something: a tuple (a comma in
+// them), a generator (a for), a yield.
+func pyDropElementParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	var match []int
+	var drop []bool
+	var open []int // the brackets open at i
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if isCloser(src, t) {
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+			continue
+		}
+		if !isOpener(src, t) {
+			continue
+		}
+		open = append(open, i)
+		if len(open) < 2 || !isByte(src, t, '(') {
+			continue
+		}
+		in := open[len(open)-2] // the bracket the parentheses are in
+		p := toks[i-1]
+		switch {
+		case i-1 == in, isByte(src, p, ','), isByte(src, p, '='):
+		case isByte(src, p, ':') && isByte(src, toks[in], '{'):
+		default:
+			continue
+		}
+		if match == nil {
+			match = sc.brackets(src, toks)
+		}
+		c := match[i]
+		if c < 0 || c == i+1 || c+1 >= len(toks) || !isByte(src, toks[c+1], ',') && c+1 != match[in] {
+			continue
+		}
+		if hasTopComma(src, toks, i, c, match) || is(src, toks[i+1], "yield") ||
+			topHas(toks, i, c, match, func(t ctok) bool { return is(src, t, "for") }) {
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[i], drop[c] = true, true
+	}
+	return compact(toks, drop)
+}
+
+// pyDropLiteralParens writes "(" literal ")" as the literal where the
+// parentheses group (they follow no operand, so they call nothing): a
+// string or number in parentheses is that string or number, a dict's
+// value or an argument as much as a statement's (black wraps a long
+// string so, and unwraps it). A name keeps them: "(x): int" is not
+// "x: int".
+func pyDropLiteralParens(src []byte, toks []ctok) []ctok {
+	var drop []bool
+	for i := 0; i+2 < len(toks); i++ {
+		if !isByte(src, toks[i], '(') || !isByte(src, toks[i+2], ')') || i > 0 && pyEndsOperand(src, toks[i-1]) {
+			continue
+		}
+		switch toks[i+1].kind {
+		case cPyString, cPyJoined, cNumber:
+		default:
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[i], drop[i+2] = true, true
+	}
+	return compact(toks, drop)
 }
 
 // lexPython splits src into tokens as Python's tokenizer does, comments
@@ -207,7 +346,7 @@ func pyKeyword(w string) bool {
 // a name, a closing bracket, a literal.
 func pyEndsOperand(src []byte, t ctok) bool {
 	switch t.kind {
-	case cNumber, cPyString:
+	case cNumber, cPyString, cPyJoined:
 		return true
 	case cVerbatim:
 		if c := src[t.start]; isIdentByte(c) && !isDigit(c) {
@@ -366,6 +505,47 @@ func pyDropBareStrings(src []byte, toks []ctok) []ctok {
 	return compact(toks, drop)
 }
 
+// pyJoinStrings writes each run of adjacent string literals of one kind
+// ("a" "b", r"a" r"b", f"{a}" "b") as one cPyJoined token, which spells
+// the literal they make: Python joins them when it compiles, and people
+// and formatters split a long string or join its pieces (black's preview
+// style splits an f-string into f-strings and plain ones). Strings and
+// bytes ("a" b"b"), a raw piece beside one with escapes (their bodies are
+// read two ways), and a piece ending in an octal escape before a digit
+// ("\1" "2" is not "\12") stay apart. Template strings (t) are never
+// joined.
+func pyJoinStrings(src []byte, toks []ctok) []ctok {
+	read := func(t ctok) (pyStr, bool) {
+		if t.kind != cPyString {
+			return pyStr{}, false
+		}
+		s, ok := pyLiteral(src[t.start:t.end])
+		return s, ok && s.letters&pyT == 0
+	}
+	var raw, escaped bool // the run so far has a raw piece, a piece with escapes
+	return joinLiterals(toks, cPyJoined, func(i int) bool {
+		s, ok := read(toks[i])
+		raw, escaped = s.raw, s.escaped
+		return ok
+	}, func(j int) (int, bool) {
+		k := j + 1
+		if k >= len(toks) {
+			return k, false
+		}
+		s, ok := read(toks[k])
+		if !ok {
+			return k, false
+		}
+		last, _ := read(toks[j])
+		if s.letters|pyF != last.letters|pyF || (raw || s.raw) && (escaped || s.escaped) ||
+			last.escaped && len(s.body) > 0 && octalEnd(last.body, s.body[0]) {
+			return k, false
+		}
+		raw, escaped = raw || s.raw, escaped || s.escaped
+		return k, true
+	})
+}
+
 // pyPlainString reports a string literal without f, t or b prefix.
 func pyPlainString(src []byte, t ctok) bool {
 	for _, c := range src[t.start:t.end] {
@@ -504,7 +684,7 @@ func pyPrimary(src []byte, toks []ctok, from, to int, match []int) bool {
 			continue
 		}
 		switch {
-		case t.kind == cNumber || t.kind == cPyString:
+		case t.kind == cNumber || t.kind == cPyString || t.kind == cPyJoined:
 		case t.kind == cVerbatim && isIdentByte(src[t.start]) && !pyKeyword(text(src, t)):
 		case isByte(src, t, '.') && k > from:
 		default:

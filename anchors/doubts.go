@@ -204,9 +204,12 @@ func split(o origin, b, c candidate) bool {
 // change (pmd fa60d0e8a7: ASTMethodDeclaration's isStatic went to
 // ASTExecutableDeclaration, and ASTVariableId gained its own). The
 // identical body says one thing, the hierarchy the other: c stays a
-// rival.
-func relatedCopy(b, c candidate) bool {
-	return c.related && !b.related && c.sameName == b.sameName && c.bodyLikeness() >= copyLike
+// rival. A b in a type of the anchored type's name is that type, not
+// one outside the hierarchy (werkzeug cfebee06d2 split datastructures.py
+// into modules: MultiDict's getlist moved unchanged beside its subclass's
+// near copy).
+func relatedCopy(o origin, b, c candidate) bool {
+	return c.related && !b.related && c.sameName == b.sameName && c.bodyLikeness() >= copyLike && !ownType(o, b)
 }
 
 // hierarchyDisagrees reports a rival c up or down the anchored type's
@@ -217,7 +220,24 @@ func relatedCopy(b, c candidate) bool {
 // TrailingLoadStateAdapter's two onCreateViewHolder overloads went into
 // the one of its new subclass DefaultTrailingLoadStateAdapter, while
 // DefaultLeadingLoadStateAdapter's, of another hierarchy, was built the
-// way the old overload's short body was).
-func hierarchyDisagrees(b, c candidate) bool {
-	return c.related && !b.related && b.sameName && c.sameName && c.bodyLikeness() >= 0.5
+// way the old overload's short body was). A b in a type of the anchored
+// type's name is that type, moved with its file, not a type outside its
+// hierarchy (click 7239794a61 moved core.py to src/click/core.py: Group's
+// list_commands stayed beside MultiCommand's).
+func hierarchyDisagrees(o origin, b, c candidate) bool {
+	return c.related && !b.related && b.sameName && c.sameName && c.bodyLikeness() >= 0.5 && !ownType(o, b)
+}
+
+// ownType reports a candidate in a type of the anchored symbol's outer
+// name: that type itself, wherever it went, not a type outside its
+// hierarchy.
+func ownType(o origin, c candidate) bool {
+	return o.outer != "" && sameOuter(o, c)
+}
+
+// sameOuter reports a candidate whose qualified name is the anchored
+// one's but for its last part ("" for both at the top of a file).
+func sameOuter(o origin, c candidate) bool {
+	_, fq, _ := cutFQ(c.sym.FQName)
+	return outerName(fq) == o.outer
 }

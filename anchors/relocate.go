@@ -575,6 +575,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 	if w, conf, ok := wrapper(o, cands); ok && conf >= v.opts.Threshold {
 		return w, conf, ""
 	}
+	best = ownKeeper(o, cands, best)
 	best = nameKeeper(o, cands, best)
 	best = mateKeeper(cands, best)
 	swapped := ""
@@ -664,18 +665,21 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		if i == best || placed[i] {
 			continue
 		}
-		if hierarchyDisagrees(b, c) {
+		if hierarchyDisagrees(o, b, c) {
 			lower(b.score/2, "%s has more of the code, %s is up or down the old type's hierarchy", twoNames(b, c)...)
 			continue
 		}
 		if c.claimedBy != "" {
 			continue
 		}
-		if b.sameBody && !c.sameBody && !relatedCopy(b, c) || c.test && !b.test || b.related && !c.related {
+		if b.sameBody && !c.sameBody && !relatedCopy(o, b, c) || c.test && !b.test || b.related && !c.related {
 			continue
 		}
 		if b.mate && !c.mate && !c.sameBody {
 			continue // another declaration, by Go's names, and not the same code either
+		}
+		if ownPlace(o, b) && !ownPlace(o, c) && c.sameName && b.likeness() >= c.likeness()-0.05 {
+			continue // a namesake about as like, in another type: b is where its file and its type went
 		}
 		if b.called && !c.called && !v.keptCode(o, b, c) {
 			continue // the change's uses of the name say where it went
@@ -897,6 +901,37 @@ func overridesBest(o origin, b, c candidate) bool {
 // threshold, rising with likeness to 1.
 func toldConfidence(like, from float64) float64 {
 	return 0.81 + 0.19*(like-from)/(1-from)
+}
+
+// ownPlace reports a candidate in the file git says the anchored
+// symbol's file became, under the anchored qualified name: the symbol
+// itself, as it would be verified in place had the file kept its name.
+func ownPlace(o origin, c candidate) bool {
+	return o.renamedTo != "" && c.sym.Path == o.renamedTo && c.sameName && sameOuter(o, c)
+}
+
+// ownKeeper returns the one candidate in its own place (see ownPlace)
+// when the best is a namesake and it is about as like: three classes of
+// a renamed file with one __repr__ each, all rewritten alike, are told
+// apart by their types (click 7239794a61), not by the diff's pairing of
+// their lines. A copy under another name stays a rival.
+func ownKeeper(o origin, cands []candidate, best int) int {
+	if !cands[best].sameName {
+		return best
+	}
+	own := -1
+	for i, c := range cands {
+		if c.claimedBy == "" && ownPlace(o, c) && c.score >= cands[best].score-0.05 {
+			if own >= 0 {
+				return best // overloads: the name cannot tell them apart
+			}
+			own = i
+		}
+	}
+	if own < 0 {
+		return best
+	}
+	return own
 }
 
 // nameKeeper returns the candidate to weigh first: cands[best], unless

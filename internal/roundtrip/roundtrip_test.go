@@ -679,6 +679,9 @@ func TestBlack(t *testing.T) {
 	}{
 		{"black -l 60", []string{"-l", "60"}},
 		{"black -l 120 --skip-magic-trailing-comma", []string{"-l", "120", "--skip-magic-trailing-comma"}},
+		// --preview splits long strings into adjacent pieces and joins
+		// short ones, among its other rewrites.
+		{"black -l 60 --preview", []string{"-l", "60", "--preview"}},
 	} {
 		t.Run(strings.Join(r.args, ""), func(t *testing.T) {
 			roundTrip(t, run{name: r.name, corpus: c, format: formatEach(black, append([]string{"-q"}, r.args...)...), values: true})

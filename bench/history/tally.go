@@ -9,7 +9,8 @@ import (
 
 // tally counts verdicts by the oracle's kind of fate.
 type tally struct {
-	commits  int // commits with at least one declaration replayed
+	oracle   string // the parser
+	commits  int    // commits with at least one declaration replayed
 	verdicts []verdict
 	skipped  []string // commits that could not be read, and why
 }
@@ -29,17 +30,17 @@ var rows = []struct {
 }{
 	{"in place, tree unchanged", inPlace, true},
 	{"in place, tree changed", inPlace, false},
-	{"moved in its package, unchanged", moved, true},
-	{"moved in its package, changed", moved, false},
-	{"gone from its package", gone, false},
+	{"moved, unchanged", moved, true},
+	{"moved, changed", moved, false},
+	{"gone", gone, false},
 }
 
 func (t *tally) write(w io.Writer, verbose bool, commits int, took time.Duration) {
-	fmt.Fprintf(w, "%d commits, %d with Go declarations replayed, %d declarations, %s\n", commits, t.commits, len(t.verdicts), took.Round(time.Second))
+	fmt.Fprintf(w, "%d commits, %d with declarations replayed, %d declarations, %s\n", commits, t.commits, len(t.verdicts), took.Round(time.Second))
 	for _, s := range t.skipped {
 		fmt.Fprintln(w, "skipped", s)
 	}
-	fmt.Fprintf(w, "%-34s %6s %6s %6s %6s %6s %6s %6s\n", "oracle (go/parser)", "n", "agree", "alarm", "valid", "elsewh", "sugg", "lost")
+	fmt.Fprintf(w, "%-34s %6s %6s %6s %6s %6s %6s %6s\n", "oracle ("+t.oracle+")", "n", "agree", "alarm", "valid", "elsewh", "sugg", "lost")
 	for _, row := range rows {
 		n := map[outcome]int{}
 		total := 0

@@ -19,18 +19,6 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 )
 
-// decl is one package-level function, method or type as go/parser reads
-// it.
-type decl struct {
-	path string // the file
-	pkg  string // the package clause's name
-	name string // "Name" or "Recv::Name", as lore names it in its file
-	tree string // the declaration's syntax tree, without positions or comments
-}
-
-// spec is the lore anchor spec of d.
-func (d decl) spec() string { return d.path + "::" + d.name }
-
 // key identifies d within its directory: Go allows one declaration of a
 // name per package, and a directory may hold a package and its external
 // test package.
@@ -267,29 +255,17 @@ func writeTree(b *strings.Builder, v reflect.Value) {
 	}
 }
 
-// fate is where the oracle says a declaration of the parent went at the
-// commit.
-type fate struct {
-	before decl
-	after  decl // zero when gone
-	kind   kind
-	same   bool // one syntax tree before and after
-}
+// goOracle reads Go with go/parser.
+type goOracle struct{}
 
-type kind int
-
-const (
-	inPlace kind = iota // in its file, or in the file git says its file became
-	moved               // to another file of its package
-	gone                // no declaration of its name left in its package
-)
+func (goOracle) name() string { return "go/parser" }
 
 // fates reads, for every declaration of the parent in a Go file the
 // commit changed, where it is at the commit. Directories are compared
 // whole: Go declares a name once per package, so a name that left one
 // file of a package for another moved, whatever the similarity of its
 // code.
-func fates(parent, child fs.FS, changed map[string]bool, renames map[string]string) ([]fate, error) {
+func (goOracle) fates(parent, child fs.FS, changed map[string]bool, renames map[string]string) ([]fate, error) {
 	dirs := map[string]bool{}
 	for p := range changed {
 		if strings.HasSuffix(p, ".go") {

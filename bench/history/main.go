@@ -1,27 +1,33 @@
-// Command gohistory replays a Go repository's real history through lore's
-// verification, with go/parser as the oracle. For every commit it
-// anchors, at the parent, the functions, methods and types of the Go
-// files the commit changed, verifies them at the commit as a pre-commit
-// hook or a CI job would (the parent as the base, git's renames), and
-// compares lore's verdict with what the two syntax trees say:
+// Command history replays a repository's real history through lore's
+// verification, with a parser lore did not write as the oracle: go/parser
+// for Go, CPython's ast module for Python. For every commit it anchors,
+// at the parent, the functions, methods and types (Python: functions,
+// classes, methods) of the files the commit changed, verifies them at
+// the commit as a pre-commit hook or a CI job would (the parent as the
+// base, git's renames), and compares lore's verdict with what the two
+// syntax trees say:
 //
 //   - a declaration whose tree did not change, in its file: lore must say
 //     valid (anything else is a false alarm);
 //   - one whose tree changed: drifted (valid is a missed drift);
-//   - one that went to another file of its package (Go declares a name
-//     once per package, so that is a move whatever its code): followed
-//     there, valid or drifted as its tree says;
-//   - one whose name is gone from its package: renamed or deleted, which
-//     the trees cannot tell; every one lore follows is listed, to be read.
+//   - one that moved to another file: followed there, valid or drifted as
+//     its tree says. In Go, a name that went to another file of its
+//     package, since Go declares a name once per package, whatever its
+//     code; in Python, a name that left its file when exactly one changed
+//     file gained it (Python has no such rule: a name that left two
+//     files, or went to two, is left out);
+//   - one whose name is gone: renamed or deleted, which the trees cannot
+//     tell; every one lore follows is listed, to be read.
 //
-// A tree holds no comments and no layout; numbers count by their value
-// (0644 is 0o644) and blanks at line ends do not count, in raw strings
-// either, as lore's hash defines the text. A name the commit kept whose
-// code lore says went under another name (renamed away, the name now
-// holding other code) is counted apart (elsewh), to be read: the name
-// alone cannot tell that from an edit.
+// A tree holds no comments and no layout, and none of what lore's hash
+// defines as layout (docs/fingerprints.md): Go numbers count by their
+// value (0644 is 0o644), Python's docstrings are left out, and blanks at
+// line ends do not count, in raw strings either. A name the commit kept
+// whose code lore says went under another name (renamed away, the name
+// now holding other code) is counted apart (elsewh), to be read: the
+// name alone cannot tell that from an edit.
 //
-//	go run ./bench/gohistory -repo DIR [-rev REV] [-commits N] [-per N] [-v]
+//	go run ./bench/history -repo DIR [-lang go|python] [-rev REV] [-commits N] [-per N] [-v]
 //
 // -repo is a clone (bare or not); the commits are the last N of REV's
 // first-parent history, a merge compared with its first parent (what a
@@ -46,27 +52,43 @@ import (
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "gohistory:", err)
+		fmt.Fprintln(os.Stderr, "history:", err)
 		os.Exit(2)
 	}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("gohistory", flag.ContinueOnError)
+	fl := flag.NewFlagSet("history", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	repoDir := fl.String("repo", "", "a clone of a Go repository (bare or not)")
+	repoDir := fl.String("repo", "", "a clone of the repository (bare or not)")
 	rev := fl.String("rev", "HEAD", "the revision whose first-parent history is replayed")
 	n := fl.Int("commits", 100, "how many commits, the newest of that history")
 	per := fl.Int("per", 20, "per commit, at most this many declarations of each kind but moves (spread over the commit)")
+	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle) or python (CPython's ast, run by -python)")
+	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter")
 	verbose := fl.Bool("v", false, "list every verdict the oracle disagrees with, and every gone declaration lore followed")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
 	if *repoDir == "" {
-		return fmt.Errorf("give -repo DIR, a clone of a Go repository")
+		return fmt.Errorf("give -repo DIR, a clone of the repository")
 	}
 	if *n < 1 || *per < 1 {
 		return fmt.Errorf("-commits and -per: want at least 1")
+	}
+	var o oracle
+	switch *lang {
+	case "go":
+		o = goOracle{}
+	case "python":
+		py, err := newPyOracle(ctx, *python)
+		if err != nil {
+			return err
+		}
+		defer py.close()
+		o = py
+	default:
+		return fmt.Errorf("-lang %s: want go or python", *lang)
 	}
 	repo, err := source.OpenRepo(*repoDir)
 	if err != nil {
@@ -82,11 +104,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	shas := strings.Fields(string(out))
 	slices.Reverse(shas)
 	start := time.Now()
-	tally := &tally{}
+	tally := &tally{oracle: o.name()}
 	parsed := anchors.NewParsed(1 << 16)
 	for i := 1; i < len(shas); i++ {
 		parent, sha := shas[i-1], shas[i]
-		c, err := replayCommit(ctx, repo, *repoDir, parent, sha, *per, parsed)
+		c, err := replayCommit(ctx, o, repo, *repoDir, parent, sha, *per, parsed)
 		if err != nil {
 			// A clone may lack an object (a fetched snapshot leaves its
 			// largest files out): the commit is left out, and said so.
@@ -156,7 +178,7 @@ func (v verdict) String() string {
 
 // replayCommit anchors the commit's declarations at parent and verifies
 // them at sha.
-func replayCommit(ctx context.Context, repo *source.Repo, dir, parentSHA, sha string, per int, parsed *anchors.Parsed) ([]verdict, error) {
+func replayCommit(ctx context.Context, o oracle, repo *source.Repo, dir, parentSHA, sha string, per int, parsed *anchors.Parsed) ([]verdict, error) {
 	pt, err := repo.Tree(parentSHA)
 	if err != nil {
 		return nil, err
@@ -170,7 +192,7 @@ func replayCommit(ctx context.Context, repo *source.Repo, dir, parentSHA, sha st
 		return nil, err
 	}
 	changed, renames := parseNameStatus(out)
-	found, err := fates(pt, ct, changed, renames)
+	found, err := o.fates(pt, ct, changed, renames)
 	if err != nil {
 		return nil, err
 	}

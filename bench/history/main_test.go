@@ -1,0 +1,380 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTreeOf(t *testing.T) {
+	tree := func(src string) string {
+		ds, ok := declsOf("x.go", []byte("package x\n"+src))
+		if !ok || len(ds) != 1 {
+			t.Fatalf("declsOf(%q): %v %v", src, ds, ok)
+		}
+		return ds[0].tree
+	}
+	same := [][2]string{
+		{"func f() int { return 0644 }", "func f() int {\n\t// octal\n\treturn 0o644\n}"},
+		{"func f() int { return 1000 }", "func f() int { return 1_000 }"},
+		{"type T struct{ a, b int }", "// T is.\ntype T struct {\n\ta, b int\n}"},
+		{"func f() string { return `a  \n\tb` }", "func f() string { return `a\n\tb` }"},
+		{"func f() (n int, err error) { n = 1; return }", "func f() (n int, err error) { n = 1; return n, err }"},
+		{"func f() int { var x = 1; return x }", "func f() int { x := 1; return x }"},
+		{"func f() { g(func() (m int) { return }) }", "func f() { g(func() (m int) { return m }) }"},
+		{"func f(a int, b int) (x, y string) { return }", "func f(a, b int) (x string, y string) { return }"},
+	}
+	differ := [][2]string{
+		{"func f() int { return 1 }", "func f() int { return 2 }"},
+		{"func f() string { return \"a\" }", "func f() string { return `a` }"},
+		{"func f(a ...int) { g(a) }", "func f(a ...int) { g(a...) }"},
+		{"func f() (n int) { g(func() (m int) { return }); return }", "func f() (n int) { g(func() (m int) { return n }); return n }"},
+		{"func f() int64 { var x int64 = 1; return x }", "func f() int64 { x := 1; return int64(x) }"},
+		{"func f(a, b int) {}", "func f(a int, b int64) {}"},
+	}
+	checkTrees(t, tree, same, differ)
+}
+
+// checkTrees checks that each pair of same reads as one tree and each
+// pair of differ as two.
+func checkTrees(t *testing.T, tree func(string) string, same, differ [][2]string) {
+	t.Helper()
+	for _, p := range same {
+		if tree(p[0]) != tree(p[1]) {
+			t.Errorf("%q and %q: want one tree", p[0], p[1])
+		}
+	}
+	for _, p := range differ {
+		if tree(p[0]) == tree(p[1]) {
+			t.Errorf("%q and %q: want two trees", p[0], p[1])
+		}
+	}
+}
+
+func TestDeclNames(t *testing.T) {
+	ds, _ := declsOf("x.go", []byte(`package x
+type (
+	T struct{}
+	L[K comparable] []K
+)
+func (t *T) M() {}
+func (l L[K]) N() {}
+func F() {}
+func init() {}
+func _() {}
+`))
+	var names []string
+	for _, d := range ds {
+		names = append(names, d.name)
+	}
+	if got, want := strings.Join(names, " "), "T L T::M L::N F"; got != want {
+		t.Errorf("names %q, want %q", got, want)
+	}
+}
+
+func TestParseNameStatus(t *testing.T) {
+	changed, renames := parseNameStatus([]byte("M\x00a.go\x00R087\x00old dir/b.go\x00new/b.go\x00D\x00c.go\x00"))
+	if len(changed) != 4 || !changed["old dir/b.go"] || !changed["c.go"] || renames["old dir/b.go"] != "new/b.go" {
+		t.Errorf("changed %v, renames %v", changed, renames)
+	}
+}
+
+// history makes a git repository of the given commits, each a set of
+// files (empty text deletes one).
+func history(t *testing.T, commits ...map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	gitDo := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitDo("init", "-q", "-b", "main")
+	for i, files := range commits {
+		for p, text := range files {
+			p = filepath.Join(dir, p)
+			if text == "" {
+				if err := os.Remove(p); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		gitDo("add", "-A")
+		gitDo("commit", "-q", "-m", fmt.Sprint("commit ", i))
+	}
+	return dir
+}
+
+// replay runs the command over dir's last commit and checks the table's
+// rows.
+func replay(t *testing.T, dir string, args []string, rows ...string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), append([]string{"-repo", dir, "-commits", "1"}, args...), &out, &errOut); err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+	t.Log(out.String())
+	for _, want := range rows {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
+
+// TestReplay replays a real two-commit history: a function moved to
+// another file of its package, one edited, one deleted, and one whose
+// number was respelled (0644 to 0o644, as gofumpt does) beside others
+// left alone.
+func TestReplay(t *testing.T) {
+	dir := history(t, map[string]string{
+		"go.mod": "module example.com/p\n\ngo 1.22\n",
+		"p/a.go": `package p
+
+import "os"
+
+// Save writes the file.
+func Save(name string, b []byte) error {
+	return os.WriteFile(name, b, 0644)
+}
+
+func Count(xs []int) int {
+	n := 0
+	for range xs {
+		n++
+	}
+	return n
+}
+
+func Sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+type Stack struct{ items []int }
+
+func (s *Stack) Push(x int) { s.items = append(s.items, x) }
+`,
+		"p/b.go": `package p
+
+func Unused(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "/" + b
+}
+`,
+	}, map[string]string{
+		"p/a.go": `package p
+
+import "os"
+
+// Save writes the file, readable by all.
+func Save(name string, b []byte) error {
+	return os.WriteFile(name, b, 0o644)
+}
+
+func Count(xs []int) int {
+	return len(xs)
+}
+
+type Stack struct{ items []int }
+
+func (s *Stack) Push(x int) { s.items = append(s.items, x) }
+`,
+		"p/b.go": `package p
+
+// Sum adds xs up.
+func Sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+`,
+	})
+	replay(t, dir, nil,
+		"in place, tree unchanged                3      3      0      0      0      0      0",
+		"in place, tree changed                  1      1      0      0      0      0      0",
+		"moved, unchanged                        1      1      0      0      0      0      0",
+		"gone                                    1      1  (not said gone: followed 0",
+	)
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-repo", dir, "-rev", "nosuch"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-rev nosuch: not a commit") {
+		t.Errorf("a revision that is not there: %v", err)
+	}
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go or python") {
+		t.Errorf("a language it does not read: %v", err)
+	}
+}
+
+// needPython skips a test where no python3 runs.
+func needPython(t *testing.T) {
+	t.Helper()
+	if err := exec.Command("python3", "-c", "import ast").Run(); err != nil {
+		t.Skip("python3 not installed: the Python oracle is not tested")
+	}
+}
+
+func TestPythonTrees(t *testing.T) {
+	needPython(t)
+	o, err := newPyOracle(context.Background(), "python3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	tree := func(src string) string {
+		t.Helper()
+		ds, ok, err := o.decls("x.py", []byte(src))
+		if err != nil || !ok || len(ds) != 1 {
+			t.Fatalf("decls(%q): %v %v %v", src, ds, ok, err)
+		}
+		return ds[0].tree
+	}
+	same := [][2]string{
+		{"def f():\n    return 'a'\n", "def f():\n    # quote\n    return \"a\"\n"},
+		{"def f():\n    '''Doc.'''\n    return (1)\n", "def f():\n    return 1\n"},
+		{"def f(a, b):\n    g(a, b,)\n", "def f(\n    a,\n    b,\n):\n    g(\n        a,\n        b,\n    )\n"},
+		{"def f():\n    return u'x  \\n'\n", "def f():\n    return 'x  \\n'\n"},
+		{"def f():\n    return '''a  \nb'''\n", "def f():\n    return '''a\nb'''\n"},
+		{"def f():\n    return 0XFF\n", "def f():\n    return 0xff\n"},
+	}
+	differ := [][2]string{
+		{"def f():\n    return 1\n", "def f():\n    return 2\n"},
+		{"def f():\n    b'data'\n", "def f():\n    pass\n"},
+		{"@cache\ndef f():\n    return 1\n", "def f():\n    return 1\n"},
+		{"def f():\n    return 'a'\n", "def f():\n    return f'a'\n"},
+	}
+	checkTrees(t, tree, same, differ)
+	ds, ok, err := o.decls("x.py", []byte(`import x
+if x:
+    def g(): pass
+class C:
+    @property
+    def p(self): return 1
+    class Inner:
+        def m(self):
+            def nested(): pass
+`))
+	var names []string
+	for _, d := range ds {
+		names = append(names, d.name)
+	}
+	if got, want := strings.Join(names, " "), "g C C::p C::Inner C::Inner::m"; !ok || err != nil || got != want {
+		t.Errorf("names %q (%v, %v), want %q", got, ok, err, want)
+	}
+	if _, ok, err := o.decls("x.py", []byte("print 'python 2'\n")); ok || err != nil {
+		t.Errorf("a file that does not parse: ok %v, %v", ok, err)
+	}
+}
+
+// TestReplayPython replays a real two-commit Python history: black's
+// rewrite of one function (quotes, parentheses, trailing commas, a
+// docstring edited), one function edited, one moved to another module,
+// one deleted, a getter and setter of one name left out.
+func TestReplayPython(t *testing.T) {
+	needPython(t)
+	dir := history(t, map[string]string{
+		"pkg/a.py": `import os
+
+
+def save(name, data):
+    """Write data."""
+    with open(name, 'w') as f:
+        f.write(data,)
+    return (len(data))
+
+
+def count(xs):
+    n = 0
+    for _ in xs:
+        n += 1
+    return n
+
+
+def total(xs):
+    s = 0
+    for x in xs:
+        s += x
+    return s
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+    @property
+    def value(self):
+        return self.v
+
+    @value.setter
+    def value(self, v):
+        self.v = v
+`,
+		"pkg/b.py": `def unused(a, b):
+    if not a:
+        return b
+    return a + "/" + b
+`,
+	}, map[string]string{
+		"pkg/a.py": `import os
+
+
+def save(name, data):
+    """Write data to the file name."""
+    with open(name, "w") as f:
+        f.write(data)
+    return len(data)
+
+
+def count(xs):
+    return len(xs)
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+    @property
+    def value(self):
+        return self.v
+
+    @value.setter
+    def value(self, v):
+        self.v = v
+`,
+		"pkg/b.py": `def total(xs):
+    s = 0
+    for x in xs:
+        s += x
+    return s
+`,
+	})
+	replay(t, dir, []string{"-lang", "python"},
+		"oracle (CPython ast)",
+		"in place, tree unchanged                3      3      0      0      0      0      0",
+		"in place, tree changed                  1      1      0      0      0      0      0",
+		"moved, unchanged                        1      1      0      0      0      0      0",
+		"gone                                    1      1  (not said gone: followed 0",
+	)
+}

@@ -1,0 +1,43 @@
+package main
+
+import "io/fs"
+
+// An oracle reads, with a parser lore did not write, where the
+// declarations of the files a commit changed went.
+type oracle interface {
+	// name is the parser, as the table names it.
+	name() string
+	// fates reads every declaration of the parent in a file the commit
+	// changed (changed holds old and new paths; renames, git's renames
+	// old → new) and where it is at the commit.
+	fates(parent, child fs.FS, changed map[string]bool, renames map[string]string) ([]fate, error)
+}
+
+// decl is one declaration as the oracle reads it: in Go a package-level
+// function, method or type; in Python a function, class or method.
+type decl struct {
+	path string // the file
+	pkg  string // Go: the package clause's name
+	name string // as lore names it in its file: "Name", "Recv::Name", "Class::method"
+	tree string // the declaration's syntax tree, without positions or comments
+}
+
+// spec is the lore anchor spec of d.
+func (d decl) spec() string { return d.path + "::" + d.name }
+
+// fate is where the oracle says a declaration of the parent went at the
+// commit.
+type fate struct {
+	before decl
+	after  decl // zero when gone
+	kind   kind
+	same   bool // one syntax tree before and after
+}
+
+type kind int
+
+const (
+	inPlace kind = iota // in its file, or in the file git says its file became
+	moved               // to another file: Go's, of its package; Python's, the one changed file that gained its name
+	gone                // its name no longer declared there: renamed or deleted
+)
