@@ -2059,16 +2059,23 @@ func (v *Verifier) baseOf(ctx context.Context, s analyzer.Symbol) (*File, string
 	_, fq, _ := cutFQ(s.FQName)
 	top, rest, member := strings.Cut(fq, "::")
 	from := v.movesOf(ctx).from[s.Path]
-	if from == "" || !member || v.files.Renamed(from) != s.Path && !v.pairedBack(ctx, s.Path) {
+	if from == "" || !member && top == stem(s.Path) || v.files.Renamed(from) != s.Path && !v.pairedBack(ctx, s.Path) {
 		// A type that is its file's is followed with the file, where
 		// git's pairing may be crosswise between equal copies (see
-		// placeKeeper): only its members are read through the rename,
+		// placeKeeper): only its members, and the declarations of a
+		// file not named for one of them, are read through the rename,
 		// git's or lore's own when it holds both ways (pairedBack).
 		return nil, ""
 	}
 	bf, err := v.opts.Base.File(ctx, from)
 	if err != nil {
 		return nil, ""
+	}
+	if !member {
+		// typing-examples/ became typing_tests/, baseline.py and
+		// pyrefly.py unchanged, both declaring NGClass (attrs
+		// 58c8e9ade6): pyrefly.py's is its own, not new.
+		return bf, from + "::" + top
 	}
 	if oldTop := stem(from); top == stem(s.Path) && oldTop != top && len(sameNamed(bf, from+"::"+oldTop)) > 0 && len(sameNamed(bf, from+"::"+top)) == 0 {
 		top = oldTop
