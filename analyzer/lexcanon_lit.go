@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Literals in the canonical stream: numbers by value, strings by content.
@@ -455,13 +456,51 @@ func pyEscapes(body []byte, isBytes bool) bool {
 // appendPyBody appends a string's body: a raw one as written, any other
 // with \' and \" as the bare quote, the hex digits of \x, \u and \U in
 // lower case and the name of \N{...} in upper case (Python reads them
-// either way; black writes them so).
+// either way; black writes them so). An f-string's replacement fields
+// are written as appendPyField writes them.
 func appendPyBody(buf []byte, s pyStr) []byte {
+	if s.letters&pyF == 0 {
+		return appendPyText(buf, s.body, s)
+	}
+	b := s.body
+	lit := 0 // where the text not yet written starts
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '\\' && !s.raw && i+1 < len(b) && b[i+1] != '{':
+			i++ // an escape; \N{…} holds a name in braces, no field
+			if b[i] == 'N' && i+1 < len(b) && b[i+1] == '{' {
+				for i < len(b) && b[i] != '}' {
+					i++
+				}
+			}
+		case b[i] == '{' && i+1 < len(b) && b[i+1] == '{':
+			i++ // a brace, written twice
+		case b[i] == '{':
+			end, exprEnd, debug := pyField(b, i)
+			if end < 0 {
+				return appendPyText(buf, b, s) // unbalanced: read as written
+			}
+			buf = appendPyText(buf, b[lit:i], s)
+			buf = append(buf, '{')
+			if debug {
+				buf = append(buf, b[i+1:exprEnd]...)
+			} else {
+				buf = appendPyExpr(buf, b[i+1:exprEnd])
+			}
+			buf = append(buf, b[exprEnd:end+1]...)
+			i, lit = end, end+1
+		}
+	}
+	return appendPyText(buf, b[lit:], s)
+}
+
+// appendPyText appends text of a string's body as appendPyBody writes
+// it, outside replacement fields.
+func appendPyText(buf, b []byte, s pyStr) []byte {
 	if s.raw {
-		return append(buf, s.body...)
+		return append(buf, b...)
 	}
 	isBytes := s.letters&pyBytes != 0
-	b := s.body
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		if c != '\\' || i+1 >= len(b) {
@@ -500,6 +539,81 @@ func appendPyBody(buf []byte, s pyStr) []byte {
 			i++
 			buf = append(buf, b[i]|0x20)
 		}
+	}
+	return buf
+}
+
+// pyField reads the replacement field that opens at b[open]: end is its
+// closing brace, exprEnd where its expression ends (at a conversion, a
+// format spec or the closing brace), and debug whether the expression
+// ends with "=", which prints its text. end is -1 when the field does
+// not close.
+func pyField(b []byte, open int) (end, exprEnd int, debug bool) {
+	exprEnd = -1
+	depth := 0
+	for j := open + 1; j < len(b); j++ {
+		c := b[j]
+		switch {
+		case c == '\'' || c == '"':
+			j = pyLiteralEnd(b, j) - 1
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']') && depth > 0:
+			depth--
+		case c == '}' && depth > 0:
+			depth--
+		case c == '}':
+			if exprEnd < 0 {
+				exprEnd = j
+			}
+			return j, exprEnd, debug
+		case depth > 0 || exprEnd >= 0:
+		case c == '!' && (j+1 >= len(b) || b[j+1] != '='):
+			exprEnd = j
+		case c == ':':
+			exprEnd = j
+			// a format spec, nested fields in it
+			for k, d := j+1, 0; k < len(b); k++ {
+				switch b[k] {
+				case '{':
+					d++
+				case '}':
+					if d == 0 {
+						return k, exprEnd, debug
+					}
+					d--
+				}
+			}
+			return -1, 0, false
+		case c == '=' && (j+1 >= len(b) || b[j+1] != '=') && !strings.ContainsRune("=!<>", rune(b[j-1])):
+			debug = true
+		}
+	}
+	return -1, 0, false
+}
+
+// appendPyExpr appends the canonical stream of a replacement field's
+// expression, read as if in parentheses (a field's newlines are inside
+// them), its tokens one blank apart: ruff writes {a+1} as {a + 1}, and
+// {x,} as {(x,)}.
+func appendPyExpr(buf, expr []byte) []byte {
+	w := make([]byte, 0, len(expr)+2)
+	w = append(append(append(w, '('), expr...), ')')
+	var toks []ctok
+	for _, t := range canonPython(nil, w, nil) {
+		if !t.separator() {
+			toks = append(toks, t)
+		}
+	}
+	// A tuple keeps the parentheses it was read in: {n,} is {(n,)}.
+	if n := len(toks); n >= 2 && isByte(w, toks[0], '(') && matchBrackets(w, toks, nil)[0] == n-1 {
+		toks = toks[1 : n-1]
+	}
+	for k, t := range toks {
+		if k > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = appendCanon(buf, w, t)
 	}
 	return buf
 }

@@ -25,6 +25,9 @@ func canonPython(sc *scratch, src []byte, out []ctok) []ctok {
 		if o < 0 {
 			return true
 		}
+		if o > 0 && is(src, toks[o-1], "import") {
+			return false // "from m import (a,)" imports a, no tuple
+		}
 		afterValue := o > 0 && pyEndsOperand(src, toks[o-1])
 		switch src[toks[o].start] {
 		case '(':
@@ -34,6 +37,7 @@ func canonPython(sc *scratch, src []byte, out []ctok) []ctok {
 		}
 		return false
 	})
+	toks = pyDropImportParens(sc, src, toks)
 	notYield := func(toks []ctok, open, close int, match []int) bool {
 		return !is(src, toks[open+1], "yield")
 	}
@@ -45,6 +49,29 @@ func canonPython(sc *scratch, src []byte, out []ctok) []ctok {
 	toks = pyDropLiteralParens(src, toks)
 	toks = pyCollapseElse(src, toks)
 	return dropDoubleParens(sc, src, toks, notYield)
+}
+
+// pyDropImportParens drops the parentheses of "from m import (a, b)":
+// they only let the names span lines, and formatters add and remove them
+// as the line's length asks.
+func pyDropImportParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	var match []int
+	var drop []bool
+	for i := 0; i+1 < len(toks); i++ {
+		if !is(src, toks[i], "import") || !isByte(src, toks[i+1], '(') {
+			continue
+		}
+		if match == nil {
+			match = sc.brackets(src, toks)
+		}
+		if c := match[i+1]; c > i+1 {
+			if drop == nil {
+				drop = make([]bool, len(toks))
+			}
+			drop[i+1], drop[c] = true, true
+		}
+	}
+	return compact(toks, drop)
 }
 
 // pyCollapseElse writes an else block that is one if statement as elif:
@@ -633,7 +660,7 @@ func pyDropStatementParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		switch {
 		case p == "await":
 			ok = !tuple && pyPrimary(src, toks, i+1, c, match)
-		case i == first || p == "=" || pyAugmented(p) || p == "return":
+		case i == first || p == "=" || pyAugmented(p) || p == "return" || p == "yield":
 			ok = n == "" || n == "=" || pyAugmented(n) || (n == ":" && pyCompoundKeyword(src, toks, first)) ||
 				(n == "," && !tuple)
 		case (p == "if" || p == "elif" || p == "while" || p == "assert") && i-1 == first || p == "->":

@@ -85,7 +85,7 @@ func listCorpus(root string, exts []string) []string {
 			switch {
 			case p == root:
 			case strings.HasPrefix(name, "test"), name == "tests", name == "testdata", name == "vendor",
-				name == "node_modules", name == "lib2to3", name == "idle_test", strings.HasPrefix(name, "."):
+				name == "node_modules", name == "site-packages", name == "lib2to3", name == "idle_test", strings.HasPrefix(name, "."):
 				return filepath.SkipDir
 			}
 			return nil
@@ -695,6 +695,25 @@ func TestBlack(t *testing.T) {
 		}
 		roundTrip(t, run{name: "docstrings reworded", corpus: c, format: formatEach(pythonOf(black), edit), values: true})
 	})
+}
+
+// TestRuff formats the sample of TestBlack with ruff's formatter, which
+// writes black's style with rules of its own (the expressions in an
+// f-string's fields, the parentheses around a yield's tuple), from the
+// WebAssembly build .ci/run installs with npm.
+func TestRuff(t *testing.T) {
+	node := tool(t, "LORE_ROUNDTRIP_NODE", "node")
+	wasm := npmPackage(t, "@astral-sh/ruff-wasm-nodejs")
+	script, err := filepath.Abs(filepath.Join("testdata", "ruff-format.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sampleCorpus(pythonStdlib(t, "python3"), []string{".py"}, 0, 80)
+	for _, r := range []struct{ width, quotes string }{{"60", "double"}, {"120", "single"}} {
+		t.Run(r.width+r.quotes, func(t *testing.T) {
+			roundTrip(t, run{name: "ruff format, line length " + r.width + ", " + r.quotes + " quotes", corpus: c, format: formatEach(node, script, wasm, r.width, r.quotes), values: true})
+		})
+	}
 }
 
 // pythonOf returns the interpreter of a Python script (its #! line), or
