@@ -295,7 +295,14 @@ func appendPyJoined(buf, b []byte) []byte {
 // reports false, at the first, when one is no literal.
 func eachPyPiece(b []byte, fn func(pyStr)) bool {
 	for i := pySkipBetween(b, 0); i < len(b); i = pySkipBetween(b, i) {
-		end := pyLiteralEnd(b, i)
+		q := i // the quote, after the prefix
+		for q < len(b) && b[q] != '\'' && b[q] != '"' {
+			q++
+		}
+		if q == len(b) {
+			return false
+		}
+		end := pyStringEnd(b, q)
 		s, ok := pyLiteral(b[i:end])
 		if !ok {
 			return false
@@ -334,31 +341,6 @@ func pySkipBetween(b []byte, i int) int {
 		}
 	}
 	return i
-}
-
-// pyLiteralEnd returns the end of the Python string literal that starts
-// at b[i] (its prefix, then its quotes), or len(b).
-func pyLiteralEnd(b []byte, i int) int {
-	for i < len(b) && b[i] != '\'' && b[i] != '"' {
-		i++
-	}
-	if i >= len(b) {
-		return len(b)
-	}
-	q := b[i : i+1]
-	if i+2 < len(b) && b[i+1] == b[i] && b[i+2] == b[i] {
-		q = b[i : i+3]
-	}
-	for j := i + len(q); j < len(b); j++ {
-		if b[j] == '\\' {
-			j++
-			continue
-		}
-		if b[j] == q[0] && j+len(q) <= len(b) && string(b[j:j+len(q)]) == string(q) {
-			return j + len(q)
-		}
-	}
-	return len(b)
 }
 
 // pyStr is a Python string literal as the canonical stream reads it.
@@ -457,7 +439,7 @@ func pyEscapes(body []byte, isBytes bool) bool {
 // with \' and \" as the bare quote, the hex digits of \x, \u and \U in
 // lower case and the name of \N{...} in upper case (Python reads them
 // either way; black writes them so). An f-string's replacement fields
-// are written as appendPyField writes them.
+// are read by pyField and their expressions written by appendPyExpr.
 func appendPyBody(buf []byte, s pyStr) []byte {
 	if s.letters&pyF == 0 {
 		return appendPyText(buf, s.body, s)
@@ -555,24 +537,21 @@ func pyField(b []byte, open int) (end, exprEnd int, debug bool) {
 		c := b[j]
 		switch {
 		case c == '\'' || c == '"':
-			j = pyLiteralEnd(b, j) - 1
+			j = pyStringEnd(b, j) - 1
 		case c == '(' || c == '[' || c == '{':
 			depth++
-		case (c == ')' || c == ']') && depth > 0:
-			depth--
-		case c == '}' && depth > 0:
-			depth--
-		case c == '}':
+		case depth > 0:
+			if c == ')' || c == ']' || c == '}' {
+				depth--
+			}
+		case c == '}' || c == ':':
 			if exprEnd < 0 {
 				exprEnd = j
 			}
-			return j, exprEnd, debug
-		case depth > 0 || exprEnd >= 0:
-		case c == '!' && (j+1 >= len(b) || b[j+1] != '='):
-			exprEnd = j
-		case c == ':':
-			exprEnd = j
-			// a format spec, nested fields in it
+			if c == '}' {
+				return j, exprEnd, debug
+			}
+			// a format spec, read as written but for its nested fields
 			for k, d := j+1, 0; k < len(b); k++ {
 				switch b[k] {
 				case '{':
@@ -585,6 +564,9 @@ func pyField(b []byte, open int) (end, exprEnd int, debug bool) {
 				}
 			}
 			return -1, 0, false
+		case exprEnd >= 0: // the conversion
+		case c == '!' && (j+1 >= len(b) || b[j+1] != '='):
+			exprEnd = j
 		case c == '=' && (j+1 >= len(b) || b[j+1] != '=') && !strings.ContainsRune("=!<>", rune(b[j-1])):
 			debug = true
 		}

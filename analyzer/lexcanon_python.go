@@ -549,10 +549,11 @@ func pyJoinStrings(src []byte, toks []ctok) []ctok {
 		s, ok := pyLiteral(src[t.start:t.end])
 		return s, ok && s.letters&pyT == 0
 	}
+	var last pyStr        // the run's last piece
 	var raw, escaped bool // the run so far has a raw piece, a piece with escapes
 	return joinLiterals(toks, cPyJoined, func(i int) bool {
 		s, ok := read(toks[i])
-		raw, escaped = s.raw, s.escaped
+		last, raw, escaped = s, s.raw, s.escaped
 		return ok
 	}, func(j int) (int, bool) {
 		k := j + 1
@@ -560,15 +561,11 @@ func pyJoinStrings(src []byte, toks []ctok) []ctok {
 			return k, false
 		}
 		s, ok := read(toks[k])
-		if !ok {
-			return k, false
-		}
-		last, _ := read(toks[j])
-		if s.letters|pyF != last.letters|pyF || (raw || s.raw) && (escaped || s.escaped) ||
+		if !ok || s.letters|pyF != last.letters|pyF || (raw || s.raw) && (escaped || s.escaped) ||
 			last.escaped && len(s.body) > 0 && octalEnd(last.body, s.body[0]) {
 			return k, false
 		}
-		raw, escaped = raw || s.raw, escaped || s.escaped
+		last, raw, escaped = s, raw || s.raw, escaped || s.escaped
 		return k, true
 	})
 }

@@ -301,6 +301,7 @@ func TestCanonicalFormatting(t *testing.T) {
 		{"python", "x = f\"{d['}']} \\N{bullet}\"\n", "x = f\"{d[ '}' ]} \\N{BULLET}\"\n", true, "a brace in a field's string, a named escape"},
 		{"python", "x = f'{a+1}'\n", "x = f'{a-1}'\n", false, "an f-string field's operator"},
 		{"python", "x = f'{a=}'\n", "x = f'{a = }'\n", false, "a debug field prints its text"},
+		{"python", "x = f\"{a+1!r:'>9}\"\n", "x = f\"{a + 1!r:'>9}\"\n", true, "a quote as the fill of a converted field's spec"},
 		{"python", "x = f'{{a+1}}'\n", "x = f'{{a + 1}}'\n", false, "doubled braces are text"},
 		{"python", "def f():\n    x = yield (a, b)\n", "def f():\n    x = yield a, b\n", true, "a yield's tuple in parentheses, assigned"},
 		{"python", "def f():\n    g((yield (a, b)))\n", "def f():\n    g((yield a), b)\n", false, "a yield in a call"},

@@ -888,9 +888,8 @@ func overridesBest(o origin, b, c candidate) bool {
 	if c.sym.Name != b.sym.Name || !callableKind(c.sym.Kind) || b.sym.Path != o.sym.Path && b.sym.Path != o.renamedTo {
 		return false
 	}
-	_, bfq, _ := cutFQ(b.sym.FQName)
 	_, cfq, _ := cutFQ(c.sym.FQName)
-	if outerName(bfq) != o.outer || o.outer == "" || c.bodyLikeness() > b.bodyLikeness() || !sameArity(b.file, b.sym, c.file, c.sym) {
+	if !ownType(o, b) || c.bodyLikeness() > b.bodyLikeness() || !sameArity(b.file, b.sym, c.file, c.sym) {
 		return false
 	}
 	return supertypes(c.file, c.sym.Path+"::"+outerName(cfq))[lastName(o.outer)] && refersTo(c.file, lastName(o.outer), b.sym.Path)
@@ -1001,11 +1000,7 @@ func keepsName(o origin, c candidate) bool {
 	if c.sameName || !distinctive(o.name) || c.sym.Path != o.a.Path() && c.sym.Path != o.renamedTo {
 		return false
 	}
-	_, fq, _ := cutFQ(c.sym.FQName)
-	if outerName(fq) != o.outer {
-		return false
-	}
-	return holdsWords(o.name, c.sym.Name)
+	return sameOuter(o, c) && holdsWords(o.name, c.sym.Name)
 }
 
 // holdsWords reports whether name now holds name old whole, its words in
@@ -1143,8 +1138,7 @@ func (v *Verifier) soleMatch(ctx context.Context, a Anchor, o origin, cands []ca
 // written for it, no rival; nor is a symbol another vanished method of
 // the type is clearly more like (its own rename, see onlyPair).
 func (v *Verifier) newcomerAsLike(ctx context.Context, o origin, b candidate) bool {
-	_, bfq, _ := cutFQ(b.sym.FQName)
-	if !callableKind(o.sym.Kind) || outerName(bfq) != o.outer {
+	if !callableKind(o.sym.Kind) || !sameOuter(o, b) {
 		return false
 	}
 	news, olds := v.typeChanges(ctx, o, b.file, b.sym)
