@@ -53,6 +53,10 @@ type Language struct {
 	resolve     func(*resolver, *Import) []string // in-repo targets of an import
 	attach      map[string]bool                   // sibling node types attached to the next declaration
 	trimEnd     bool                              // end at the last non-comment token (Python)
+	// asi: statements end at line breaks too (JavaScript), so a ";"
+	// that begins a later line, as code written without semicolons
+	// writes it before "(" or "[", begins the next statement's line.
+	asi bool
 	// skeleton, when set, squeezes out what extraction does
 	// not read (keeping lines; q maps the offsets of a squeezed skeleton
 	// back), so that tree-sitter parses less; ok false means parse the
@@ -214,11 +218,11 @@ func NewTable() *Table {
 	langs := []*Language{
 		{Name: "go", Extensions: []string{".go"}, resolve: resolveGo},
 		{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, grammar: typescript.GetLanguage,
-			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
+			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, asi: true},
 		{Name: "tsx", Extensions: []string{".tsx"}, grammar: tsx.GetLanguage,
-			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
+			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, asi: true},
 		{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, grammar: javascript.GetLanguage,
-			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}},
+			walk: walkJS, wordImports: callImportsJS, resolve: resolveJS, attach: map[string]bool{"comment": true, "decorator": true}, asi: true},
 		{Name: "python", Extensions: []string{".py", ".pyi"}, grammar: python.GetLanguage,
 			walk: walkPython, wordImports: callImportsPython, resolve: resolvePython, attach: cComments, trimEnd: true, skeleton: pySkeleton},
 		{Name: "rust", Extensions: []string{".rs"}, grammar: rust.GetLanguage,

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"bytes"
 	"slices"
+	"unicode"
+	"unicode/utf8"
 )
 
 // JavaScript and TypeScript in the canonical stream (docs/fingerprints.md):
@@ -49,7 +51,108 @@ func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 	cs = dropStatementParens(sc, src, cs)
 	cs = dropUnionMemberParens(sc, src, cs)
 	cs = dropPrecedenceParens(sc, src, cs, jsSyntax)
+	cs = dropTSTypeParens(sc, src, cs)
 	return dropIIFEParens(sc, src, cs)
+}
+
+// dropTSTypeParens drops TypeScript parentheses that prettier writes in
+// one version and not another: around a type query before an indexed
+// access (see typeQuery); and two kinds that prettier 2.3 removed: around
+// a type assertion asserted again, "(x as any)
+// as T" being "x as any as T" (an assertion binds to its left as "<"
+// does), where the group starts an expression or follows an operator
+// that binds less tightly; and around the whole type a conditional type
+// tests against, "T extends ((k: infer I) => void) ? I : never" being
+// "T extends (k: infer I) => void ? I : never" (that type cannot be a
+// conditional one without them, so a function type's result ends before
+// the "?"). The group must hold no operator but the assertion's own and
+// those that bind more tightly, or, after extends, no "?" and no infer
+// of its own.
+func dropTSTypeParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	if !parenAfter(src, toks, func(p ctok) bool { return true }) {
+		return toks
+	}
+	var match []int
+	var drop []bool
+	for o := 1; o+1 < len(toks); o++ {
+		if !isByte(src, toks[o], '(') {
+			continue
+		}
+		if match == nil {
+			match = sc.brackets(src, toks)
+		}
+		c := match[o]
+		if c < 0 || c == o+1 || c+1 == len(toks) {
+			continue
+		}
+		n := toks[c+1]
+		switch {
+		case is(src, toks[o-1], "extends") && isByte(src, n, '?'):
+			if is(src, toks[o+1], "infer") || topHas(toks, o, c, match, func(t ctok) bool { return isByte(src, t, '?') }) {
+				continue
+			}
+		case isByte(src, n, '[') && typeQuery(src, toks, o, c):
+		case is(src, n, "as") || is(src, n, "satisfies"):
+			if !assertedGroup(src, toks, o, c, match) {
+				continue
+			}
+			if pl, k := jsBinaryOpBefore(src, toks, o, jsSyntax); !(k > 0 && pl < 8) && (k > 0 || !jsExprStart(src, toks, o-1, jsSyntax)) {
+				continue
+			}
+		default:
+			continue
+		}
+		if drop == nil {
+			drop = make([]bool, len(toks))
+		}
+		drop[o], drop[c] = true, true
+	}
+	return compact(toks, drop)
+}
+
+// typeQuery reports whether the group toks[o..c] is a type query of a
+// name, "(typeof a.b)", before an index only a type has, "[number]" or
+// "[keyof …]": an indexed access takes the query whole in a type, so
+// "(typeof groups)[number]" is "typeof groups[number]" (prettier 2.8
+// writes the group). In an expression "(typeof a)[0]" indexes the name of
+// a type, and "typeof a[0]" is another thing.
+func typeQuery(src []byte, toks []ctok, o, c int) bool {
+	if c-o < 3 || c+3 >= len(toks) || !is(src, toks[o+1], "typeof") ||
+		!(is(src, toks[c+2], "number") && isByte(src, toks[c+3], ']') || is(src, toks[c+2], "keyof")) {
+		return false
+	}
+	for k := o + 2; k < c; k++ {
+		if (k-o)%2 == 0 && toks[k].kind != cVerbatim || (k-o)%2 == 0 && !isIdentByte(src[toks[k].start]) || (k-o)%2 == 1 && !isByte(src, toks[k], '.') {
+			return false
+		}
+	}
+	return (c-o)%2 == 1
+}
+
+// assertedGroup reports whether the group toks[o..c] is a type assertion
+// ("x as T", "f(a).b satisfies T<K, V>"): an "as" or "satisfies" at its
+// top, and before it no operator but those that bind more tightly than
+// "<" (after it is the type, which ends at the group's end).
+func assertedGroup(src []byte, toks []ctok, o, c int, match []int) bool {
+	for k := o + 1; k < c; k++ {
+		if m := match[k]; m > k {
+			k = m
+			continue
+		}
+		t := toks[k]
+		switch {
+		case is(src, t, "as") || is(src, t, "satisfies"):
+			return k > o+1
+		case has(jsSyntax.stops, src, t), k == o+1 && prefixOp(src, t, jsSyntax):
+			return false
+		case k == o+1 || !jsOperandEnd(src, toks[k-1], jsSyntax):
+			continue
+		}
+		if p, n := jsBinaryOp(src, toks, k); p < 0 || n > 0 && p <= 8 {
+			return false
+		}
+	}
+	return false
 }
 
 // exprSyntax is what the parenthesis rules (dropWholeExprParens,
@@ -86,6 +189,10 @@ var jsSyntax = &exprSyntax{asi: true, typed: true,
 	prefix:     set("typeof", "void", "delete", "await"),
 }
 
+// jsTypeOps are TypeScript's type operators spelt as words, which bind
+// less tightly than an array's "[]".
+var jsTypeOps = set("keyof", "readonly", "unique", "infer", "asserts")
+
 // has reports whether t is one of the words of m.
 func has(m map[string]bool, src []byte, t ctok) bool {
 	return t.kind == cVerbatim && m[string(src[t.start:t.end])]
@@ -116,6 +223,10 @@ func lexJS(src []byte) []jtok {
 			continue
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			i++
+			continue
+		case c >= utf8.RuneSelf && jsSpace(src[i:]) > 0:
+			// a no-break space and the others JavaScript reads as blanks
+			i += jsSpace(src[i:])
 			continue
 		case c == '/' && i+1 < n && src[i+1] == '/':
 			for i < n && src[i] != '\n' {
@@ -181,6 +292,17 @@ func lexJS(src []byte) []jtok {
 		i += l
 	}
 	return toks
+}
+
+// jsSpace returns the length of the blank beyond ASCII that b starts
+// with, 0 for none: a space separator (U+00A0 among them) or the byte
+// order mark. (The line terminators U+2028 and U+2029 stay tokens.)
+func jsSpace(b []byte) int {
+	r, size := utf8.DecodeRune(b)
+	if unicode.Is(unicode.Zs, r) || r == '\ufeff' {
+		return size
+	}
+	return 0
 }
 
 // skipTemplate scans a template's text from i: the end of the template
@@ -361,13 +483,17 @@ func propertyValue(src []byte, toks []ctok, k int, match []int) bool {
 // unquoteKeys marks the quoted keys of object literals and type members
 // that need no quotes, a name or a decimal integer ({"delete": f, "0":
 // x}), as their content (cKey): prettier's quoteProps writes them bare
-// when all can be. The key is "{" or "," before, ":" after; a content with
-// a backslash is left as written.
+// when all can be. The key is "{" or "," before, ":" after, or an
+// optional member's "?:" after (no expression reads so); a content with a
+// backslash is left as written.
 func unquoteKeys(src []byte, toks []ctok) {
 	for i := 1; i+1 < len(toks); i++ {
 		t := toks[i]
-		if t.kind != cQuoted || t.end-t.start < 2 || src[t.end-1] != src[t.start] ||
-			!isByte(src, toks[i+1], ':') || !(isByte(src, toks[i-1], '{') || isByte(src, toks[i-1], ',')) {
+		if t.kind != cQuoted || t.end-t.start < 2 || src[t.end-1] != src[t.start] {
+			continue
+		}
+		optional := isByte(src, toks[i+1], '?') && i+2 < len(toks) && isByte(src, toks[i+2], ':')
+		if !optional && (!isByte(src, toks[i+1], ':') || !(isByte(src, toks[i-1], '{') || isByte(src, toks[i-1], ','))) {
 			continue
 		}
 		if b := src[t.start+1 : t.end-1]; bareKey(b) {
@@ -1109,7 +1235,8 @@ func compoundAssign(src []byte, t ctok) bool {
 }
 
 // jsStarts reports a token that can only begin a statement after an
-// expression ends: a name (not an operator word), a literal.
+// expression ends: a name (not an operator word, nor a conditional
+// type's extends), a literal.
 func jsStarts(src []byte, t ctok) bool {
 	if t.kind == cNumber || t.kind == cQuoted {
 		return true
@@ -1118,7 +1245,7 @@ func jsStarts(src []byte, t ctok) bool {
 		return false
 	}
 	switch text(src, t) {
-	case "in", "instanceof", "as", "satisfies", "of":
+	case "in", "instanceof", "as", "satisfies", "of", "extends":
 		return false
 	}
 	return true
@@ -1175,10 +1302,12 @@ func dropPrecedenceParens(sc *scratch, src []byte, toks []ctok, syn *exprSyntax)
 						continue
 					}
 				} else if pr < 0 || !jsExprEnd(src, toks[c+1], syn) && !(isByte(src, toks[c+1], '.') &&
-					(top == 14 || top == 13 && syn.casts && javaPrimary(src, toks[o+1]))) {
+					(top == 14 || top == 13 && syn.casts && javaPrimary(src, toks[o+1]))) &&
+					!(top == 14 && !syn.casts && isByte(src, toks[c+1], '[')) {
 					// (a primary's member: "(f()).m()" is "f().m()", in
 					// Java "(new T()).m()" is "new T().m()"; not a cast's
-					// or a prefix operation's)
+					// or a prefix operation's; and a primary's element, or
+					// in TypeScript a type's array: "(A)[]" is "A[]")
 					continue
 				}
 			}
@@ -1288,14 +1417,15 @@ func inForHead(src []byte, toks []ctok, o int, match []int) bool {
 }
 
 // jsPrimaryGroup reports whether the group toks[o..c], holding no binary
-// operator, is a JavaScript primary or member expression that a "." after
-// it would take whole: not an object literal (a block without the
-// parentheses), a type assertion ("<T>x"), new without arguments ("(new
-// F).m" is not "new F.m"), a prefix operation, or an optional chain
+// operator, is a JavaScript primary or member expression that a "." or a
+// "[" after it would take whole: not an object literal (a block without
+// the parentheses), a type assertion ("<T>x"), new without arguments
+// ("(new F).m" is not "new F.m"), a prefix operation, TypeScript's type
+// operators ("(keyof T)[]" is not "keyof T[]"), or an optional chain
 // ("(a?.b).c" throws where "a?.b.c" does not).
 func jsPrimaryGroup(src []byte, toks []ctok, o, c int, match []int) bool {
 	first := toks[o+1]
-	if isByte(src, first, '{') || isByte(src, first, '<') || is(src, first, "new") || prefixOp(src, first, jsSyntax) {
+	if isByte(src, first, '{') || isByte(src, first, '<') || is(src, first, "new") || prefixOp(src, first, jsSyntax) || has(jsTypeOps, src, first) {
 		return false
 	}
 	return !topHas(toks, o, c, match, func(t ctok) bool { return is(src, t, "?.") })
@@ -1403,7 +1533,7 @@ func jsOperandEnd(src []byte, t ctok, syn *exprSyntax) bool {
 
 // jsExprStart reports a token, toks[k], after which an expression
 // starts: an opening bracket, a comma, an assignment (not the "=" of
-// ">="), a statement keyword.
+// ">="), a spread, a statement keyword.
 func jsExprStart(src []byte, toks []ctok, k int, syn *exprSyntax) bool {
 	t := toks[k]
 	if t.kind == cSemi {
@@ -1416,7 +1546,7 @@ func jsExprStart(src []byte, toks []ctok, k int, syn *exprSyntax) bool {
 	case "=":
 		return !comparisonEq(src, toks, k)
 	case "(", "[", ",", ";", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", "&=", "|=", "^=", "&&=", "||=", "??=",
-		":", "?", "=>", "->":
+		":", "?", "=>", "->", "...":
 		return true
 	}
 	if has(syn.startWords, src, t) {

@@ -676,8 +676,33 @@ func (w *walker) emit(scope []string, name, kind string, rng, body *node) {
 	end := endLine(rng)
 	if w.lang.trimEnd {
 		end = w.lastTokenEnd(rng)
+	} else if w.lang.asi {
+		end = w.semiEnd(rng)
 	}
 	w.emitAt(scope, name, kind, w.startOf(rng), end, body)
+}
+
+// semiEnd is the last line of n, but for a statement whose ";" begins a
+// later line ("x = 1\n;(f)()"): it ends with its last token before it.
+func (w *walker) semiEnd(n *node) int {
+	end := endLine(n)
+	for {
+		k := int(n.ChildCount())
+		if k == 0 {
+			return end
+		}
+		last := n.Child(k - 1)
+		if w.typ(last) != ";" {
+			n = last
+			continue
+		}
+		if k >= 2 {
+			if prev := endLine(n.Child(k - 2)); prev <= int(last.StartPoint().Row) {
+				return prev
+			}
+		}
+		return end
+	}
 }
 
 // emitAt records a symbol of lines start..end; body is the node where its

@@ -268,7 +268,7 @@ func (v *Verifier) candidates(ctx context.Context, o origin, f *File, inPlace *a
 			return
 		}
 		seen[key] = true
-		if !kindsCompatible(a.Kind, s.Kind) {
+		if !kindsCompatible(a.Kind, s.Kind) && !(s.Name == name && remade(a.Kind, s.Kind)) {
 			return
 		}
 		if o.known() && s.Path != renamedTo && v.settled(ctx, s.Path) {
@@ -754,10 +754,11 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		ownDoubt = lower(b.score/2, "%s is too small to tell by its code: many look alike", shortName(b))
 		return done()
 	}
-	if conf < v.opts.Threshold && b.redirected && b.likeness() >= 0.5 {
-		// The uses of the old name turned into uses of this one: the
-		// change says where the symbol went, the body need only agree.
-		conf = max(conf, toldConfidence(b.likeness(), 0.5))
+	if conf < v.opts.Threshold && b.redirected && b.likeness() >= redirectedLike(b) {
+		// The uses of the old name turned into uses of this one, or the
+		// file it left imports it from there: the change says where the
+		// symbol went, the body need only agree.
+		conf = max(conf, toldConfidence(b.likeness(), redirectedLike(b)))
 	}
 	if conf < v.opts.Threshold && v.soleMatch(ctx, a, o, cands, best, renamedTo) {
 		// Renamed and much edited, in its own file: the one symbol that
@@ -898,6 +899,15 @@ func overridesBest(o origin, b, c candidate) bool {
 // toldConfidence is the confidence of a candidate the change itself
 // points to, its body at least from alike: just over the default
 // threshold, rising with likeness to 1.
+// redirectedLike is how like a redirected candidate must be: under the
+// anchored name, its name says as much as its body.
+func redirectedLike(c candidate) float64 {
+	if c.sameName {
+		return 0.3
+	}
+	return 0.5
+}
+
 func toldConfidence(like, from float64) float64 {
 	return 0.81 + 0.19*(like-from)/(1-from)
 }
@@ -1481,8 +1491,14 @@ func (v *Verifier) score(ctx context.Context, o origin, cf *File, s analyzer.Sym
 	if !c.sameBody && o.known() && jsLang(cf.Lang) && jsLang(o.file.Lang) {
 		// A JavaScript function whose declaration changed form only:
 		// `helpers.f = function(a) {…};` became `f: function(a) {…},`.
-		old := jsCallable(v.shapeTokens(a, o.file, o.sym), name)
-		c.sameBody = old != nil && slices.Equal(old, jsCallable(substitute(v.shapeTokens(a, cf, s), map[string]string{s.Name: name}), name))
+		// Another declaration moved to another module is exported there
+		// or not as the modules' imports need.
+		old, now := v.shapeTokens(a, o.file, o.sym), substitute(v.shapeTokens(a, cf, s), map[string]string{s.Name: name})
+		if f := jsCallable(old, name); f != nil {
+			c.sameBody = slices.Equal(f, jsCallable(now, name))
+		} else if s.Path != a.Path() && s.Path != o.renamedTo {
+			c.sameBody = slices.Equal(unexported(old), unexported(now))
+		}
 	}
 	if !c.sameBody && run != nil && len(run.renames) > 0 && a.Shape != "" {
 		// Equal but for names renamed elsewhere in this run: the body
@@ -2667,6 +2683,23 @@ func outerName(fq string) string {
 
 // kindsCompatible: the same kind, or functions and methods (a function
 // moved into a class), or unknown.
+// remade reports whether a declaration of kind a may be remade as one of
+// kind b under its own name: an interface made a class or a type alias
+// (TypeScript's linters turn aliases of object types into interfaces), a
+// variable made a constant.
+func remade(a, b string) bool {
+	family := func(k string) int {
+		switch k {
+		case analyzer.KindClass, analyzer.KindInterface, analyzer.KindStruct, analyzer.KindTrait, analyzer.KindType:
+			return 1
+		case analyzer.KindVariable, analyzer.KindConstant:
+			return 2
+		}
+		return 0
+	}
+	return family(a) != 0 && family(a) == family(b)
+}
+
 func kindsCompatible(a, b string) bool {
 	if a == "" || a == b {
 		return true
@@ -2799,6 +2832,15 @@ func jsCallable(toks []string, name string) []string {
 		return nil
 	}
 	return toks[j:end]
+}
+
+// unexported is a JavaScript declaration's tokens without a leading
+// export (not a default export's: that one names no declaration).
+func unexported(toks []string) []string {
+	if len(toks) > 1 && toks[0] == "export" && toks[1] != "default" {
+		return toks[1:]
+	}
+	return toks
 }
 
 // normalize replaces a symbol's own name and outer name by placeholders:

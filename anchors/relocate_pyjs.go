@@ -81,13 +81,21 @@ func (v *Verifier) markRedirects(ctx context.Context, o origin, cands []candidat
 // to a symbol that was already there read as the old one replaced.
 //
 // *before caches the tokens of o's old file outside o's symbol.
+//
+// A candidate of o's own name in another module is redirected to when
+// the file o's symbol left imports the name from that module: it kept
+// using the symbol, from where it went (vuejs/core's effect.ts imports
+// Link from dep.ts, where the interface became a class).
 func (v *Verifier) redirected(ctx context.Context, o origin, c candidate, before *[]string) bool {
-	if c.sameName || c.sym.Name == "" || v.hadName(ctx, c.file, c.sym) {
+	if c.sym.Name == "" || v.hadName(ctx, c.file, c.sym) {
 		return false
 	}
 	f := v.fileOrNil(ctx, o.a.Path())
 	if f == nil || f.Lang != o.file.Lang {
 		return false
+	}
+	if c.sameName {
+		return c.sym.Path != f.Path && importsFrom(f, analyzer.Tokens(f.Lang, f.Src), c.sym.Name, c.sym.Path)
 	}
 	if *before == nil {
 		*before = outsideTokens(o.file, o.sym.StartLine, o.sym.EndLine)
@@ -100,10 +108,67 @@ func (v *Verifier) redirected(ctx context.Context, o origin, c candidate, before
 	if countOf(*before, o.name) == 0 || countOf(now, o.name) > 0 || countOf(now, c.sym.Name) <= countOf(*before, c.sym.Name) {
 		return false
 	}
-	if c.sym.Path == f.Path {
-		return true
+	return c.sym.Path == f.Path || importsFrom(f, now, c.sym.Name, c.sym.Path)
+}
+
+// importsFrom reports whether the tokens toks of f import name from the
+// module of file target (see pyImports and jsImports).
+func importsFrom(f *File, toks []string, name, target string) bool {
+	if f.Lang == "python" {
+		return pyImports(f.Path, toks, name, target)
 	}
-	return f.Lang == "python" && pyImports(f.Path, now, c.sym.Name, c.sym.Path)
+	return jsLang(f.Lang) && jsImports(f.Path, toks, name, target)
+}
+
+// jsImports reports whether the JavaScript tokens toks of file p import
+// (or re-export) name from the module of file target by a relative path:
+// `import { name } from './mod'`, `import { type name } from '../mod'`,
+// `export { name } from './mod/index'`. A name imported under another
+// binds that one; a default import names no declaration, and a package's
+// name is no file.
+func jsImports(p string, toks []string, name, target string) bool {
+	for i := 0; i < len(toks); i++ {
+		if toks[i] != "import" && toks[i] != "export" {
+			continue
+		}
+		j, named := i+1, false
+		for ; j < len(toks) && toks[j] != "from" && toks[j] != ";" && toks[j] != "import" && toks[j] != "export"; j++ {
+			if toks[j] == name && (toks[j-1] == "{" || toks[j-1] == "," || toks[j-1] == "type") && (j+1 == len(toks) || toks[j+1] != "as") {
+				named = true
+			}
+		}
+		if !named || j+1 >= len(toks) || toks[j] != "from" {
+			continue
+		}
+		spec, ok := unquoteJS(toks[j+1])
+		if !ok || !strings.HasPrefix(spec, ".") {
+			continue
+		}
+		mod := path.Join(path.Dir(p), spec)
+		if t := jsModule(target); t == jsModule(mod) || t == mod+"/index" {
+			return true
+		}
+	}
+	return false
+}
+
+// jsModule is a JavaScript file's path without its extension, as an
+// import names it.
+func jsModule(p string) string {
+	for _, ext := range []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"} {
+		if strings.HasSuffix(p, ext) && !strings.HasSuffix(p, ".d"+ext) {
+			return strings.TrimSuffix(p, ext)
+		}
+	}
+	return p
+}
+
+// unquoteJS returns the text of a string token without escapes.
+func unquoteJS(t string) (string, bool) {
+	if len(t) < 2 || t[0] != t[len(t)-1] || t[0] != '\'' && t[0] != '"' || strings.Contains(t, "\\") {
+		return "", false
+	}
+	return t[1 : len(t)-1], true
 }
 
 // outsideTokens returns the tokens of f outside lines start..end (none

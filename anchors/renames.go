@@ -11,8 +11,9 @@ import (
 // renamedTo returns where file p went: the rename the source knows (git's
 // rename detection), else, with history, the file added since Base whose
 // content is most like p's was, as git -M pairs them: at least half of
-// the lines in common, and clearly more than any other added file. ""
-// when p is still there or went nowhere certain. Cached for the run.
+// the lines in common, and clearly more than any other added file; else
+// the added file that declares its names (see namesakeFile). "" when p
+// is still there or went nowhere certain. Cached for the run.
 func (v *Verifier) renamedTo(ctx context.Context, p string) string {
 	if q := v.files.Renamed(p); q != "" || v.opts.Base == nil || p == "" {
 		return q
@@ -67,10 +68,65 @@ func (v *Verifier) pairRenamed(ctx context.Context, p string) string {
 		added = added[:maxRenameScan]
 	}
 	best, second, at := v.closestFile(ctx, old, added)
-	if best < minRenameSimilarity || best-second < 0.1 || ctx.Err() != nil {
+	if ctx.Err() != nil {
+		return ""
+	}
+	if best < minRenameSimilarity || best-second < 0.1 {
+		return v.namesakeFile(ctx, p, added)
+	}
+	return at
+}
+
+// namesakeFile returns the file of added (in the source) that declares
+// the names of Base file p's top-level declarations: at least three and
+// two in three of them, and twice as many as any other added file. A
+// file renamed as its code was rewritten throughout (vuejs/core made
+// runtimeConstants.ts, string constants, runtimeHelpers.ts, the same
+// constants as symbols) keeps its names where it keeps no line. "" when
+// no file does.
+func (v *Verifier) namesakeFile(ctx context.Context, p string, added []string) string {
+	bf, err := v.opts.Base.File(ctx, p)
+	if err != nil {
+		return ""
+	}
+	names := topNames(bf)
+	if len(names) < 3 {
+		return ""
+	}
+	best, second, at := 0, 0, ""
+	for _, q := range added {
+		f, err := v.files.File(ctx, q)
+		if err != nil || ctx.Err() != nil {
+			continue
+		}
+		n := 0
+		for name := range topNames(f) {
+			if names[name] {
+				n++
+			}
+		}
+		switch {
+		case n > best:
+			best, second, at = n, best, q
+		case n > second:
+			second = n
+		}
+	}
+	if best < 3 || 3*best < 2*len(names) || best < 2*second {
 		return ""
 	}
 	return at
+}
+
+// topNames are the names of f's top-level declarations.
+func topNames(f *File) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range f.Symbols {
+		if s.FQName == f.Path+"::"+s.Name {
+			out[s.Name] = true
+		}
+	}
+	return out
 }
 
 // baseLines counts the lines of Base file p that say something (see

@@ -1,11 +1,12 @@
 // Command history replays a repository's real history through lore's
 // verification, with a parser lore did not write as the oracle: go/parser
-// for Go, CPython's ast module for Python. For every commit it anchors,
-// at the parent, the functions, methods and types (Python: functions,
-// classes, methods) of the files the commit changed, verifies them at
-// the commit as a pre-commit hook or a CI job would (the parent as the
-// base, git's renames), and compares lore's verdict with what the two
-// syntax trees say:
+// for Go, CPython's ast module for Python, the TypeScript compiler for
+// TypeScript and JavaScript. For every commit it anchors, at the parent,
+// the functions, methods and types (Python: functions, classes, methods;
+// TypeScript: also interfaces, aliases, enums, variables) of the files
+// the commit changed, verifies them at the commit as a pre-commit hook or
+// a CI job would (the parent as the base, git's renames), and compares
+// lore's verdict with what the two syntax trees say:
 //
 //   - a declaration whose tree did not change, in its file: lore must say
 //     valid (anything else is a false alarm);
@@ -13,21 +14,25 @@
 //   - one that moved to another file: followed there, valid or drifted as
 //     its tree says. In Go, a name that went to another file of its
 //     package, since Go declares a name once per package, whatever its
-//     code; in Python, a name that left its file when exactly one changed
-//     file gained it (Python has no such rule: a name that left two
-//     files, or went to two, is left out);
+//     code; in Python and TypeScript, a name that left its file when
+//     exactly one changed file gained it (they have no such rule: a name
+//     that left two files, or went to two, is left out);
 //   - one whose name is gone: renamed or deleted, which the trees cannot
 //     tell; every one lore follows is listed, to be read.
 //
 // A tree holds no comments and no layout, and none of what lore's hash
 // defines as layout (docs/fingerprints.md): Go numbers count by their
 // value (0644 is 0o644), Python's docstrings are left out, and blanks at
-// line ends do not count, in raw strings either. A name the commit kept
-// whose code lore says went under another name (renamed away, the name
-// now holding other code) is counted apart (elsewh), to be read: the
-// name alone cannot tell that from an edit.
+// line ends do not count, in raw strings either; TypeScript's
+// parentheses, quotes and semicolons are not in its tree. A name the
+// commit kept whose code lore says went under another name (renamed
+// away, the name now holding other code) is counted apart (elsewh), to be
+// read: the name alone cannot tell that from an edit.
 //
-//	go run ./bench/history -repo DIR [-lang go|python] [-rev REV] [-commits N] [-per N] [-v]
+//	go run ./bench/history -repo DIR [-lang go|python|ts] [-rev REV] [-commits N] [-per N] [-v]
+//
+// -lang ts needs -typescript, the directory of the typescript npm
+// package.
 //
 // -repo is a clone (bare or not); the commits are the last N of REV's
 // first-parent history, a merge compared with its first parent (what a
@@ -64,8 +69,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rev := fl.String("rev", "HEAD", "the revision whose first-parent history is replayed")
 	n := fl.Int("commits", 100, "how many commits, the newest of that history")
 	per := fl.Int("per", 20, "per commit, at most this many declarations of each kind but moves (spread over the commit)")
-	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle) or python (CPython's ast, run by -python)")
+	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python) or ts (TypeScript and JavaScript: the TypeScript compiler, run by -node)")
 	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter")
+	node := fl.String("node", "node", "with -lang ts, Node.js")
+	typescript := fl.String("typescript", "", "with -lang ts, the directory of the typescript npm package (node_modules/typescript)")
 	verbose := fl.Bool("v", false, "list every verdict the oracle disagrees with, and every gone declaration lore followed")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -87,8 +94,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer py.close()
 		o = py
+	case "ts":
+		tso, err := newTSOracle(ctx, *node, *typescript)
+		if err != nil {
+			return err
+		}
+		defer tso.close()
+		o = tso
 	default:
-		return fmt.Errorf("-lang %s: want go or python", *lang)
+		return fmt.Errorf("-lang %s: want go, python or ts", *lang)
 	}
 	repo, err := source.OpenRepo(*repoDir)
 	if err != nil {

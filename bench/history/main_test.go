@@ -223,7 +223,7 @@ func Sum(xs []int) int {
 	if err := run(context.Background(), []string{"-repo", dir, "-rev", "nosuch"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-rev nosuch: not a commit") {
 		t.Errorf("a revision that is not there: %v", err)
 	}
-	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go or python") {
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python or ts") {
 		t.Errorf("a language it does not read: %v", err)
 	}
 }
@@ -243,14 +243,6 @@ func TestPythonTrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer o.close()
-	tree := func(src string) string {
-		t.Helper()
-		ds, ok, err := o.decls("x.py", []byte(src))
-		if err != nil || !ok || len(ds) != 1 {
-			t.Fatalf("decls(%q): %v %v %v", src, ds, ok, err)
-		}
-		return ds[0].tree
-	}
 	same := [][2]string{
 		{"def f():\n    return 'a'\n", "def f():\n    # quote\n    return \"a\"\n"},
 		{"def f():\n    '''Doc.'''\n    return (1)\n", "def f():\n    return 1\n"},
@@ -265,8 +257,7 @@ func TestPythonTrees(t *testing.T) {
 		{"@cache\ndef f():\n    return 1\n", "def f():\n    return 1\n"},
 		{"def f():\n    return 'a'\n", "def f():\n    return f'a'\n"},
 	}
-	checkTrees(t, tree, same, differ)
-	ds, ok, err := o.decls("x.py", []byte(`import x
+	checkScript(t, o, "x.py", same, differ, `import x
 if x:
     def g(): pass
 class C:
@@ -275,15 +266,32 @@ class C:
     class Inner:
         def m(self):
             def nested(): pass
-`))
-	var names []string
+`, "g C C::p C::Inner C::Inner::m", "print 'python 2'\n")
+}
+
+// checkScript checks o's trees of one-declaration files named file (see
+// checkTrees), the names it gives the declarations of src, and that bad
+// does not parse.
+func checkScript(t *testing.T, o *scriptOracle, file string, same, differ [][2]string, src, names, bad string) {
+	t.Helper()
+	tree := func(src string) string {
+		t.Helper()
+		ds, ok, err := o.decls(file, []byte(src))
+		if err != nil || !ok || len(ds) != 1 {
+			t.Fatalf("decls(%q): %v %v %v", src, ds, ok, err)
+		}
+		return ds[0].tree
+	}
+	checkTrees(t, tree, same, differ)
+	ds, ok, err := o.decls(file, []byte(src))
+	var got []string
 	for _, d := range ds {
-		names = append(names, d.name)
+		got = append(got, d.name)
 	}
-	if got, want := strings.Join(names, " "), "g C C::p C::Inner C::Inner::m"; !ok || err != nil || got != want {
-		t.Errorf("names %q (%v, %v), want %q", got, ok, err, want)
+	if strings.Join(got, " ") != names || !ok || err != nil {
+		t.Errorf("names %q (%v, %v), want %q", got, ok, err, names)
 	}
-	if _, ok, err := o.decls("x.py", []byte("print 'python 2'\n")); ok || err != nil {
+	if _, ok, err := o.decls(file, []byte(bad)); ok || err != nil {
 		t.Errorf("a file that does not parse: ok %v, %v", ok, err)
 	}
 }
@@ -377,4 +385,155 @@ class Box:
 		"moved, unchanged                        1      1      0      0      0      0      0",
 		"gone                                    1      1  (not said gone: followed 0",
 	)
+}
+
+// needTypeScript gives the typescript npm package the TypeScript oracle
+// reads with, installing it into $LORE_TS_HISTORY_DIR (default: a
+// directory under the OS temp dir, reused between runs); it skips the
+// test where node or npm cannot.
+func needTypeScript(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed: the TypeScript oracle is not tested")
+	}
+	dir := os.Getenv("LORE_TS_HISTORY_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "lore-history-ts")
+	}
+	ts := filepath.Join(dir, "node_modules", "typescript")
+	if _, err := os.Stat(filepath.Join(ts, "package.json")); err == nil {
+		return ts
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm not installed: the TypeScript oracle is not tested")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "typescript@5.9").CombinedOutput(); err != nil {
+		t.Skipf("npm install typescript failed (offline?): the TypeScript oracle is not tested: %v\n%s", err, out)
+	}
+	return ts
+}
+
+func TestTypeScriptTrees(t *testing.T) {
+	o, err := newTSOracle(context.Background(), "node", needTypeScript(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	same := [][2]string{
+		{"function f() { return 'a' }", "function f() {\n  // quote\n  return \"a\";\n}"},
+		{"function f(a, b) { return g(a, b,) }", "function f(\n  a,\n  b,\n) {\n  return (g(a, b));;\n}"},
+		{"const x = {'a': 1, \"2\": 0xff}", "const x = {a: 1, 2: 255};"},
+		{"function f() { return /a/gm }", "function f() { return /a/mg }"},
+		{"function f() { return (a * b) + c }", "function f() { return a * b + c }"},
+		{"const e = <p>\n  some\n  text\n</p>", "const e = <p>some text</p>"},
+		{"type T = | A | B", "type T = A | B"},
+		{"function f() { return a || (b || c) }", "function f() { return a || b || c }"},
+		{"function f() { return `a  \nb` }", "function f() { return `a\nb` }"},
+	}
+	differ := [][2]string{
+		{"function f() { return 1 }", "function f() { return 2 }"},
+		{"function f() { return a * (b + c) }", "function f() { return a * b + c }"},
+		{"function f() { return -a }", "function f() { return !a }"},
+		{"function f() { let x = 1 }", "function f() { const x = 1 }"},
+		{"function f() { return `a` }", "function f() { return 'a' }"},
+		{"function f() { return (a?.b).c }", "function f() { return a?.b.c }"},
+		{"function f() { if (x); g() }", "function f() { if (x) g() }"},
+		{"function f() { return a || (b && c) }", "function f() { return (a || b) && c }"},
+		{"function f() { if (a) {} if (b) {} }", "function f() { if (a) {} else if (b) {} }"},
+	}
+	checkScript(t, o, "x.tsx", same, differ, `import x from 'x'
+export function f(): void {}
+export default class {
+  constructor(private a: number) {}
+  get v() { return 1 }
+  set v(x) {}
+  m(): void {}
+}
+interface I { n(): void; p: string }
+namespace N.M { export const k = 1 }
+let a = 1, b = 2
+`, "f default default::constructor default::v default::v default::m I I::n N.M N.M::k", "function (\n")
+}
+
+// TestReplayTypeScript replays a real two-commit TypeScript history:
+// prettier's rewrite of one function (quotes, semicolons, parentheses,
+// trailing commas, a comment edited), one method edited, two functions
+// moved to another module (one exported there), one deleted.
+func TestReplayTypeScript(t *testing.T) {
+	ts := needTypeScript(t)
+	dir := history(t, map[string]string{
+		"src/a.ts": `import {readFileSync} from 'fs'
+
+// save writes data.
+export function save(name: string, data: string): number {
+    const text = (data + '\n')
+    return ((text.length))
+}
+
+export class Stack<T> {
+    private items: T[] = []
+    push(x: T) { this.items.push(x) }
+    size() { return this.items.length }
+}
+
+export function total(xs: number[]) {
+    let s = 0
+    for (const x of xs) s += clamp(x)
+    return s
+}
+
+function clamp(x: number) {
+    return Math.max(0, x)
+}
+`,
+		"src/b.ts": `export function unused(a: string, b: string) {
+    if (!a) return b
+    return a + "/" + b
+}
+`,
+	}, map[string]string{
+		"src/a.ts": `import { readFileSync } from "fs";
+
+// save writes data to the file name.
+export function save(name: string, data: string): number {
+  const text = data + "\n";
+  return text.length;
+}
+
+export class Stack<T> {
+  private items: T[] = [];
+  push(x: T) {
+    this.items.push(x);
+  }
+  size() {
+    return this.items.length + 0;
+  }
+}
+`,
+		"src/b.ts": `export function total(xs: number[]) {
+    let s = 0
+    for (const x of xs) s += clamp(x)
+    return s
+}
+
+export function clamp(x: number) {
+    return Math.max(0, x)
+}
+`,
+	})
+	replay(t, dir, []string{"-lang", "ts", "-typescript", ts},
+		"oracle (TypeScript compiler)",
+		"in place, tree unchanged                3      3      0      0      0      0      0",
+		"in place, tree changed                  2      2      0      0      0      0      0",
+		"moved, unchanged                        2      2      0      0      0      0      0",
+		"gone                                    1      1  (not said gone: followed 0",
+	)
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "ts"}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -typescript") {
+		t.Errorf("-lang ts without -typescript: %v", err)
+	}
 }

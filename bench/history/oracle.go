@@ -20,6 +20,18 @@ type decl struct {
 	pkg  string // Go: the package clause's name
 	name string // as lore names it in its file: "Name", "Recv::Name", "Class::method"
 	tree string // the declaration's syntax tree, without positions or comments
+	// moved is its tree as compared when it moved to another file, where
+	// that differs: TypeScript's, without its export (a declaration is
+	// exported or not as the modules' imports need).
+	moved string
+}
+
+// movedTree is d's tree as compared across files.
+func (d decl) movedTree() string {
+	if d.moved != "" {
+		return d.moved
+	}
+	return d.tree
 }
 
 // spec is the lore anchor spec of d.
