@@ -608,6 +608,9 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 			k = 0 // Go's names say which copy is the package's own
 		}
 		if k < 0 {
+			k = v.ownCopy(ctx, o, cands, copiesAt)
+		}
+		if k < 0 {
 			sort.SliceStable(copiesAt, func(x, y int) bool {
 				return placeScore(a, cands[copiesAt[x]], renamedTo) > placeScore(a, cands[copiesAt[y]], renamedTo)
 			})
@@ -1385,6 +1388,39 @@ func (v *Verifier) familyKeeper(o origin, cands []candidate, at []int) int {
 		return -1
 	}
 	return best
+}
+
+// ownCopy returns the index into copiesAt of the one copy in its own
+// place (see ownPlace) when every other copy is in a file that is no
+// copy of the anchor's file (not half of its lines): a value written
+// again in another module (zod 85928549a7 renamed a test module and wrote
+// one of its one-line values again in a new one) is no rival to the
+// file's own place, while a file both moved and copied in one change
+// (ties-pull-up) has two homes, whichever git pairs. -1 when there is
+// none, or without history.
+func (v *Verifier) ownCopy(ctx context.Context, o origin, cands []candidate, copiesAt []int) int {
+	own := -1
+	for k, i := range copiesAt {
+		if ownPlace(o, cands[i]) {
+			if own >= 0 {
+				return -1
+			}
+			own = k
+		}
+	}
+	if own < 0 || v.opts.Base == nil {
+		return -1
+	}
+	old, ok := v.baseLines(ctx, o.a.Path())
+	if !ok {
+		return -1
+	}
+	for k, i := range copiesAt {
+		if k != own && commonLines(old, lineCounts(cands[i].file.Src)) >= minRenameSimilarity {
+			return -1
+		}
+	}
+	return own
 }
 
 // placeScore rates where a copy of the anchored code is: in the anchor's
