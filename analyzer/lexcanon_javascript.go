@@ -57,17 +57,17 @@ func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 
 // dropTSTypeParens drops TypeScript parentheses that prettier writes in
 // one version and not another: around a type query before an indexed
-// access (see typeQuery); and two kinds that prettier 2.3 removed: around
-// a type assertion asserted again, "(x as any)
-// as T" being "x as any as T" (an assertion binds to its left as "<"
-// does), where the group starts an expression or follows an operator
-// that binds less tightly; and around the whole type a conditional type
-// tests against, "T extends ((k: infer I) => void) ? I : never" being
-// "T extends (k: infer I) => void ? I : never" (that type cannot be a
-// conditional one without them, so a function type's result ends before
-// the "?"). The group must hold no operator but the assertion's own and
-// those that bind more tightly, or, after extends, no "?" and no infer
-// of its own.
+// access (see typeQuery); and two kinds that prettier 2.3 removed. One is
+// around a type assertion asserted again, "(x as any) as T" being "x as
+// any as T" (an assertion binds to its left as "<" does), where the group
+// starts an expression or follows an operator that binds less tightly,
+// and holds no operator but the assertion's own and those that bind more
+// tightly (see assertedGroup). The other is around the whole type a
+// conditional type tests against, "T extends ((k: infer I) => void) ? I
+// : never" being "T extends (k: infer I) => void ? I : never": that type
+// cannot be a conditional one without its group, so a function type's
+// result ends before the "?"; the group must hold no "?" and not begin
+// with infer.
 func dropTSTypeParens(sc *scratch, src []byte, toks []ctok) []ctok {
 	if !parenAfter(src, toks, func(p ctok) bool { return true }) {
 		return toks
