@@ -8,7 +8,9 @@
 // (or of a namespace), the members of classes (methods, constructors,
 // accessors, properties) and the method signatures of interfaces, named
 // as lore names them ("f", "C::m", "NS::f"). Methods of object literals
-// are left out (their names follow rules of lore's own).
+// are left out (their names follow rules of lore's own). An exported
+// declaration has a third element: its tree without the export, as it is
+// compared when it moved to another module.
 //
 // A tree is the syntax tree without positions, trivia or what lore's
 // hash defines as layout (docs/fingerprints.md): comments and JSDoc,
