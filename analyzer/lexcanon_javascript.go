@@ -69,9 +69,6 @@ func canonJS(sc *scratch, src []byte, out []ctok, tsx bool) []ctok {
 // result ends before the "?"; the group must hold no "?" and not begin
 // with infer.
 func dropTSTypeParens(sc *scratch, src []byte, toks []ctok) []ctok {
-	if !parenAfter(src, toks, func(p ctok) bool { return true }) {
-		return toks
-	}
 	var match []int
 	var drop []bool
 	for o := 1; o+1 < len(toks); o++ {
@@ -121,8 +118,9 @@ func typeQuery(src []byte, toks []ctok, o, c int) bool {
 		!(is(src, toks[c+2], "number") && isByte(src, toks[c+3], ']') || is(src, toks[c+2], "keyof")) {
 		return false
 	}
+	// typeof, then names and dots in turn: a name, ".", a name, …
 	for k := o + 2; k < c; k++ {
-		if (k-o)%2 == 0 && toks[k].kind != cVerbatim || (k-o)%2 == 0 && !isIdentByte(src[toks[k].start]) || (k-o)%2 == 1 && !isByte(src, toks[k], '.') {
+		if name := (k-o)%2 == 0; name && (toks[k].kind != cVerbatim || !isIdentByte(src[toks[k].start])) || !name && !isByte(src, toks[k], '.') {
 			return false
 		}
 	}
@@ -216,6 +214,12 @@ func lexJS(src []byte) []jtok {
 	}
 	for i < n {
 		c := src[i]
+		if c >= utf8.RuneSelf {
+			if w := jsSpace(src[i:]); w > 0 {
+				i += w // a no-break space and the others JavaScript reads as blanks
+				continue
+			}
+		}
 		switch {
 		case c == '\n':
 			nl = true
@@ -223,10 +227,6 @@ func lexJS(src []byte) []jtok {
 			continue
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			i++
-			continue
-		case c >= utf8.RuneSelf && jsSpace(src[i:]) > 0:
-			// a no-break space and the others JavaScript reads as blanks
-			i += jsSpace(src[i:])
 			continue
 		case c == '/' && i+1 < n && src[i+1] == '/':
 			for i < n && src[i] != '\n' {
