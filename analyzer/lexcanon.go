@@ -35,6 +35,7 @@ const (
 	cIndent                // Python: a block opens
 	cDedent                // Python: a block closes
 	cSemi                  // a statement separator, written or implied
+	cComma                 // a comma, where one at a range's end only parts list elements (see listCommas)
 	cDefine                // Go: ":=" for the "=" of "var x = y"
 	cJoined                // Java: "a" + "b", string literals joined by +: "ab" (see appendJoined)
 	cRegexp                // JavaScript: a regular expression literal, its flags in order (see appendRegexp)
@@ -74,6 +75,30 @@ func (t ctok) separator() bool {
 // the file's lexer tokens (lexSpec), which the Go, C and Java rules start
 // from; the other languages lex src themselves.
 func canonTokens(sc *scratch, lang string, src []byte, spans []span, out []ctok) []ctok {
+	out = canonLang(sc, lang, src, spans, out)
+	if listCommas(lang) {
+		for i, t := range out {
+			if t.kind == cVerbatim && t.end-t.start == 1 && src[t.start] == ',' {
+				out[i].kind = cComma
+			}
+		}
+	}
+	return out
+}
+
+// listCommas reports the languages whose commas, at the end of a range,
+// only part it from the next element of a list (an enum's constants, a
+// struct's fields): Python's and Ruby's may make a tuple or an array,
+// Lua's are left as they were, the shell's are words.
+func listCommas(lang string) bool {
+	switch lang {
+	case "python", "ruby", "bash", "lua":
+		return false
+	}
+	return true
+}
+
+func canonLang(sc *scratch, lang string, src []byte, spans []span, out []ctok) []ctok {
 	switch lang {
 	case "go":
 		return canonGo(sc, src, spans, out)
@@ -162,11 +187,16 @@ func canonRange(toks []ctok, a, b int) (lo, hi int) {
 	return trimSeparators(toks, lo, hi)
 }
 
+// trimSeparators leaves out the separators at either end of toks[lo:hi]
+// and a list's comma at its end: when a constant is added after an
+// enum's last, the `;` that ended the last becomes a `,` (prettier and
+// rustfmt add the same comma to a last element that comes to have a
+// successor).
 func trimSeparators(toks []ctok, lo, hi int) (int, int) {
 	for lo < hi && toks[lo].separator() {
 		lo++
 	}
-	for hi > lo && toks[hi-1].separator() {
+	for hi > lo && (toks[hi-1].separator() || toks[hi-1].kind == cComma) {
 		hi--
 	}
 	return lo, hi

@@ -16,6 +16,9 @@ import "slices"
 //   - modifiers, in one order ("static abstract" is "abstract static");
 //   - an array declarator's brackets, after its type ("byte b[]" is
 //     "byte[] b");
+//   - a declaration of several variables, one declaration each ("K a,
+//     b;" is "K a; K b;"), as Checkstyle's MultipleVariableDeclarations
+//     asks and IDEs split them;
 //   - ";" a statement separator, left out at either end of a range like
 //     every language's and before "}", and an enum's constants without a
 //     trailing comma before it: prettier writes "A, B,\n;" as "A, B;",
@@ -40,6 +43,7 @@ var javaOps = []string{"<<=", "->", "::", "==", "!=", "<=", "&&", "||", "++", "-
 func canonJava(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	toks := javaSemicolons(src, joinStrings(src, canonC(sc, src, spans, out)))
 	sortModifiers(src, toks)
+	toks = splitDeclarators(sc, src, toks)
 	arrayTypesFirst(src, toks)
 	if !parenAfter(src, toks, func(ctok) bool { return true }) {
 		return toks
@@ -264,4 +268,175 @@ func primitiveType(src []byte, toks []ctok) bool {
 		}
 	}
 	return true
+}
+
+// javaKeywords are the words that start a statement or an expression,
+// never a declaration's type or name.
+var javaKeywords = set("return", "throw", "new", "case", "default", "assert", "yield", "break", "continue",
+	"if", "else", "for", "while", "do", "switch", "try", "catch", "finally", "synchronized", "this", "super",
+	"class", "interface", "enum", "record", "package", "import", "instanceof", "true", "false", "null")
+
+// splitDeclarators writes a declaration of several fields or local
+// variables as one declaration each: "K a, b;" is "K a; K b;" and
+// "@Ann static int a = 1, b[];" is "@Ann static int a = 1; @Ann static int
+// b[];" (arrayTypesFirst, after it, moves the brackets). javac reads both
+// as the same declarations. A declaration starts a statement (after ";",
+// "{" or "}"); its head is its annotations, modifiers and type, copied
+// after each comma that parts two declarators, which becomes a ";". Java
+// has no comma operator, so a statement of a type, a name and a comma is
+// a declaration; an initialiser holding "<" outside brackets (a
+// comparison, or type arguments) is left alone, its commas unreadable.
+func splitDeclarators(sc *scratch, src []byte, toks []ctok) []ctok {
+	if sc == nil {
+		sc = &scratch{}
+	}
+	d := declReader{src: src, toks: toks}
+	ins := sc.ins[:0]
+	for i := range toks {
+		if i > 0 && toks[i-1].kind != cSemi && !isByte(src, toks[i-1], '{') && !isByte(src, toks[i-1], '}') {
+			continue
+		}
+		if d.m == nil {
+			d.m = matchBrackets(src, toks, nil)
+		}
+		head, ok := d.head(i)
+		if !ok {
+			continue
+		}
+		commas, ok := d.commas(head)
+		if !ok {
+			continue
+		}
+		for _, c := range commas {
+			toks[c].kind = cSemi
+			ins = append(ins, goInsert{at: c, from: i, to: head})
+		}
+	}
+	sc.ins = ins
+	if len(ins) == 0 {
+		return toks
+	}
+	return goInsertAll(sc, toks, ins, nil)
+}
+
+// declReader reads declarations from a Java stream; m matches its
+// brackets.
+type declReader struct {
+	src  []byte
+	toks []ctok
+	m    []int
+}
+
+func (d declReader) is(k int, c byte) bool { return k < len(d.toks) && isByte(d.src, d.toks[k], c) }
+
+// name reports an identifier that is not a keyword.
+func (d declReader) name(k int) bool {
+	if k >= len(d.toks) {
+		return false
+	}
+	t := d.toks[k]
+	return t.kind == cVerbatim && isIdentByte(d.src[t.start]) && !isDigit(d.src[t.start]) && !javaKeywords[text(d.src, t)]
+}
+
+// head returns the end of the head of a declaration starting at toks[i]
+// (its annotations, modifiers and type), where its first declarator's
+// name is.
+func (d declReader) head(i int) (int, bool) {
+	k := i
+	for {
+		if d.is(k, '@') && d.name(k+1) {
+			k += 2
+			for d.is(k, '.') && d.name(k+1) {
+				k += 2
+			}
+			if d.is(k, '(') {
+				if d.m[k] < 0 {
+					return 0, false
+				}
+				k = d.m[k] + 1
+			}
+			continue
+		}
+		if k < len(d.toks) && d.toks[k].kind == cVerbatim && javaModifiers[text(d.src, d.toks[k])] > 0 {
+			k++
+			continue
+		}
+		break
+	}
+	if !d.name(k) {
+		return 0, false
+	}
+	for k++; ; {
+		switch {
+		case d.is(k, '.') && d.name(k+1):
+			k += 2
+		case d.is(k, '<'):
+			end, ok := d.typeArgs(k)
+			if !ok {
+				return 0, false
+			}
+			k = end
+		case d.is(k, '[') && d.is(k+1, ']'):
+			k += 2
+		default:
+			return k, d.name(k)
+		}
+	}
+}
+
+// typeArgs returns the end of the type arguments opening at toks[k]:
+// names, ".", ",", "?", "&", "extends", "super", brackets and nested
+// arguments only.
+func (d declReader) typeArgs(k int) (int, bool) {
+	depth := 0
+	for ; k < len(d.toks); k++ {
+		switch {
+		case d.is(k, '<'):
+			depth++
+		case d.is(k, '>'):
+			if depth--; depth == 0 {
+				return k + 1, true
+			}
+		case d.is(k, ',') || d.is(k, '.') || d.is(k, '?') || d.is(k, '&') || d.is(k, '[') || d.is(k, ']') || d.name(k) ||
+			is(d.src, d.toks[k], "extends") || is(d.src, d.toks[k], "super"):
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// commas returns the commas that part the declarators starting at
+// toks[k], a name: each a name, empty brackets, and an initialiser after
+// "="; the last ended by ";" (or by the "}" it came before, as the
+// stream drops such a ";"). ok is false for anything else.
+func (d declReader) commas(k int) (commas []int, ok bool) {
+	for {
+		k++ // the name
+		for d.is(k, '[') && d.is(k+1, ']') {
+			k += 2
+		}
+		if d.is(k, '=') {
+			for k++; k < len(d.toks) && !d.is(k, ',') && !d.is(k, '}') && d.toks[k].kind != cSemi; k++ {
+				switch {
+				case d.is(k, '(') || d.is(k, '[') || d.is(k, '{'):
+					if d.m[k] < 0 {
+						return nil, false
+					}
+					k = d.m[k]
+				case d.is(k, ')') || d.is(k, ']') || d.is(k, '<'):
+					return nil, false
+				}
+			}
+		}
+		switch {
+		case k < len(d.toks) && d.toks[k].kind == cSemi, d.is(k, '}'): // a ";" before "}" is dropped
+			return commas, len(commas) > 0
+		case d.is(k, ',') && d.name(k+1):
+			commas = append(commas, k)
+			k++
+		default:
+			return nil, false
+		}
+	}
 }

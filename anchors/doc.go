@@ -28,14 +28,18 @@
 // of its runs of three tokens, its own and outer names read as
 // placeholders: "m1:" and 64 hex digits, see sketch.go). Lines anchors
 // record hash, shape and sketch, file anchors hash and shape. Globs record nothing. Baseline refuses a spec
-// that names nothing or, for symbols, more than one symbol (two Go init
-// functions, Java overloads): anchor those by lines.
+// that names nothing or, for symbols, more than one symbol: overloads and
+// accessors of one name take a selector (overload.go); what none tells
+// apart (two Go init functions) is anchored by lines.
 //
 // # Verification
 //
 // Verify follows DESIGN.md §2. A symbol found under its name is valid
 // when its hash or shape is unchanged (formatting and comments never
-// count), else drifted with signature-changed or body-changed. A symbol
+// count), else drifted with signature-changed or body-changed. When its
+// name came to be shared (a field beside a method, a second constructor),
+// it is the one of the baseline's kind and, among those, of its
+// signature, then the nearest to its old lines. A symbol
 // missing from its file is looked for elsewhere: by name across the
 // source (moved), by body among symbols of the same kind (renamed: equal
 // tokens once the new name is read as the old one; else token similarity

@@ -202,6 +202,15 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	// moved there. A declaration left without a body calls nothing: the
 	// name in it is its own.
 	c := cands[best]
+	if valueKind(o.sym.Kind) && c.sym.Path != a.Path() && c.sym.Path != o.renamedTo && !(c.sameName && c.sameBody) {
+		// A field or variable whose name its file still declares is that
+		// declaration, its value edited: a one-liner like it under
+		// another name elsewhere (jsoup 5e386d51f3: StringUtil's
+		// stringLocal = new ThreadLocal<>() given an initialValue, and a
+		// new encoder = new ThreadLocal<>() in Document) is no evidence
+		// that it went there.
+		return false
+	}
 	_, cfq, _ := cutFQ(c.sym.FQName)
 	takenBy := v.takenOver(takers, f, sym, o.file, o.sym, self.sim, c.file, c.sym, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq)), c.sim)
 	if still && takenBy == "" || takenBy == "" && !c.sameName && v.keepsRole(o.file, o.sym, f, sym) {
@@ -753,7 +762,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		ownDoubt = lower(b.score/2, "%s has next to no body, under another name in another file: many look alike", shortName(b))
 		return done()
 	}
-	if toks := v.symbolTokens(b.file, b.sym); tinyValueElsewhere(a, o, b, toks) || tinyValueMoved(a, o, b, toks) || tinyMovedRenamed(a, o, b, toks) || emptyFilled(a, o, b, toks) {
+	if toks := v.symbolTokens(b.file, b.sym); tinyValueElsewhere(a, o, b, toks) || tinyValueMoved(a, o, b, toks) && !v.movedTogether(ctx, a, o, b) || tinyMovedRenamed(a, o, b, toks) || emptyFilled(a, o, b, toks) {
 		ownDoubt = lower(b.score/2, "%s is too small to tell by its code: many look alike", shortName(b))
 		return done()
 	}
@@ -1093,15 +1102,58 @@ func tinyPair(o origin, toks []string) bool {
 // HprofReader's var position = startPosition, gone, and an object's var
 // position = 0L in another file); a candidate at most.
 func tinyValueMoved(a Anchor, o origin, b candidate, toks []string) bool {
-	switch k := b.sym.Kind; {
+	switch {
 	case !b.sameName || b.sameBody:
 		return false
-	case k != analyzer.KindField && k != analyzer.KindVariable && k != analyzer.KindConstant:
+	case !valueKind(b.sym.Kind):
 		return false
 	case b.sym.Path == a.Path() || b.sym.Path == o.renamedTo:
 		return false
 	}
 	return tinyPair(o, toks)
+}
+
+// movedTogether reports whether candidate b, under o's name in another
+// type, came with at least two more members of o's type, each gone from
+// it (the file o's symbol left is still there) and new in b's type under
+// its own name: a block of constants moved from Gson to GsonBuilder (gson
+// 8526dbd2f0). One declaration of a common name may turn up anywhere; a
+// type's members leaving it for one other type together do not.
+func (v *Verifier) movedTogether(ctx context.Context, a Anchor, o origin, b candidate) bool {
+	now := v.fileOrNil(ctx, a.Path())
+	if !o.known() || now == nil {
+		return false
+	}
+	_, local, _ := cutFQ(o.sym.FQName)
+	from := outerName(local)
+	_, blocal, _ := cutFQ(b.sym.FQName)
+	to := outerName(blocal)
+	if from == "" || to == "" || b.file.Path == a.Path() {
+		return false
+	}
+	n := 0
+	for _, s := range o.file.Symbols {
+		_, sl, _ := cutFQ(s.FQName)
+		if outerName(sl) != from || s.Name == o.sym.Name || len(sameNamed(now, now.Path+"::"+sl)) > 0 {
+			continue
+		}
+		for _, t := range sameNamed(b.file, b.file.Path+"::"+to+"::"+s.Name) {
+			if !v.hadName(ctx, b.file, t) {
+				n++
+				break
+			}
+		}
+		if n >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// valueKind reports the kinds that hold a value: fields, variables,
+// constants.
+func valueKind(k string) bool {
+	return k == analyzer.KindField || k == analyzer.KindVariable || k == analyzer.KindConstant
 }
 
 // soleMatch reports whether cands[best] and the anchored symbol are each

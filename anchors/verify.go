@@ -502,7 +502,9 @@ func (v *Verifier) verifySymbol(ctx context.Context, a Anchor, r *Result, run *r
 
 // pickSymbol finds a's symbol in f: among symbols with a's name (and
 // selector, when it has one), the one with the baseline hash, else the
-// baseline shape, else the nearest to the baseline lines.
+// baseline shape, else, of those of the baseline's kind and, among them,
+// of its signature (a name that came to be shared: a field beside a
+// method, a second constructor), the nearest to the baseline lines.
 func (v *Verifier) pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
 	found := sameNamed(f, a.Name())
 	if sel := a.Selector(); sel != "" && len(found) > 0 {
@@ -521,6 +523,11 @@ func (v *Verifier) pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
 			return s, true
 		}
 	}
+	found = narrowed(found, func(s analyzer.Symbol) bool { return a.Kind != "" && s.Kind == a.Kind })
+	found = narrowed(found, func(s analyzer.Symbol) bool {
+		_, sig := v.symbolShape(a, f, s)
+		return a.Sig != "" && sig() == a.Sig
+	})
 	best := found[0]
 	if start, _, ok := a.Range(); ok {
 		for _, s := range found[1:] {
@@ -530,6 +537,23 @@ func (v *Verifier) pickSymbol(f *File, a Anchor) (analyzer.Symbol, bool) {
 		}
 	}
 	return best, true
+}
+
+// narrowed is the symbols of ss that keep, or ss when none does.
+func narrowed(ss []analyzer.Symbol, keep func(analyzer.Symbol) bool) []analyzer.Symbol {
+	if len(ss) < 2 {
+		return ss
+	}
+	var out []analyzer.Symbol
+	for _, s := range ss {
+		if keep(s) {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return ss
+	}
+	return out
 }
 
 func abs(x int) int {
@@ -565,6 +589,8 @@ func (v *Verifier) compareSymbol(ctx context.Context, a Anchor, f *File, sym ana
 		r.set(Valid, ChangeReformatted, 1, "only formatting changed: the declaration was grouped with others, or taken out of its group")
 	case baseShape != "" && v.splitUp(a, f, sym, baseShape):
 		r.set(Valid, ChangeReformatted, 1, "only formatting changed: the declarations that shared its line were put on lines of their own")
+	case baseShape != "" && v.unfolded(a, f, sym, baseShape):
+		r.set(Valid, ChangeReformatted, 1, "only formatting changed: the type it shared its line with was written over several lines")
 	case baseSig != "" && sig() != baseSig:
 		r.set(Drifted, ChangeSignatureChanged, 1, "signature changed")
 	default:
@@ -619,7 +645,7 @@ const splitReach = 16
 // prettier "var a, b, c;" as a name a line). A symbol is whole lines, so
 // its baseline was theirs too.
 func (v *Verifier) splitUp(a Anchor, f *File, sym analyzer.Symbol, baseShape string) bool {
-	if sym.Kind != analyzer.KindField && sym.Kind != analyzer.KindVariable && sym.Kind != analyzer.KindConstant {
+	if !valueKind(sym.Kind) {
 		return false
 	}
 	scope := strings.TrimSuffix(sym.FQName, "::"+sym.Name)
@@ -642,6 +668,23 @@ func (v *Verifier) splitUp(a Anchor, f *File, sym analyzer.Symbol, baseShape str
 			if i != j && st.Shape(near[i].StartLine, near[j].EndLine) == baseShape {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// unfolded reports whether the type that holds sym has the baseline's
+// shape: the baseline's line held the whole type (`class Small { String
+// name; }`), which a formatter wrote over lines of its own. A symbol is
+// whole lines, so its baseline was the type's.
+func (v *Verifier) unfolded(a Anchor, f *File, sym analyzer.Symbol, baseShape string) bool {
+	scope := strings.TrimSuffix(sym.FQName, "::"+sym.Name)
+	if scope == sym.FQName {
+		return false
+	}
+	for _, s := range f.Symbols {
+		if s.FQName == scope && s.StartLine <= sym.StartLine && sym.EndLine <= s.EndLine {
+			return v.stream(f, format(a)).Shape(s.StartLine, s.EndLine) == baseShape
 		}
 	}
 	return false

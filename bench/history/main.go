@@ -1,12 +1,13 @@
 // Command history replays a repository's real history through lore's
 // verification, with a parser lore did not write as the oracle: go/parser
 // for Go, CPython's ast module for Python, the TypeScript compiler for
-// TypeScript and JavaScript. For every commit it anchors, at the parent,
-// the functions, methods and types (Python: functions, classes, methods;
-// TypeScript: also interfaces, aliases, enums, variables) of the files
-// the commit changed, verifies them at the commit as a pre-commit hook or
-// a CI job would (the parent as the base, git's renames), and compares
-// lore's verdict with what the two syntax trees say:
+// TypeScript and JavaScript, javac's for Java. For every commit it
+// anchors, at the parent, the functions, methods and types (Python:
+// functions, classes, methods; TypeScript: also interfaces, aliases,
+// enums, variables; Java: types, methods, constructors, fields) of the
+// files the commit changed, verifies them at the commit as a pre-commit
+// hook or a CI job would (the parent as the base, git's renames), and
+// compares lore's verdict with what the two syntax trees say:
 //
 //   - a declaration whose tree did not change, in its file: lore must say
 //     valid (anything else is a false alarm);
@@ -16,7 +17,10 @@
 //     package, since Go declares a name once per package, whatever its
 //     code; in Python and TypeScript, a name that left its file when
 //     exactly one changed file gained it (they have no such rule: a name
-//     that left two files, or went to two, is left out);
+//     that left two files, or went to two, is left out); in Java, a
+//     member by its name and parameter types, into any type (a member
+//     whose name's overloads changed in number is left out: which of
+//     them it became is a reader's call);
 //   - one whose name is gone: renamed or deleted, which the trees cannot
 //     tell; every one lore follows is listed, to be read.
 //
@@ -24,15 +28,16 @@
 // defines as layout (docs/fingerprints.md): Go numbers count by their
 // value (0644 is 0o644), Python's docstrings are left out, and blanks at
 // line ends do not count, in raw strings either; TypeScript's
-// parentheses, quotes and semicolons are not in its tree. A name the
+// parentheses, quotes and semicolons are not in its tree, nor Java's
+// parentheses, modifier order or string literals split with +. A name the
 // commit kept whose code lore says went under another name (renamed
 // away, the name now holding other code) is counted apart (elsewh), to be
 // read: the name alone cannot tell that from an edit.
 //
-//	go run ./bench/history -repo DIR [-lang go|python|ts] [-rev REV] [-commits N] [-per N] [-v]
+//	go run ./bench/history -repo DIR [-lang go|python|ts|java] [-rev REV] [-commits N] [-per N] [-v]
 //
 // -lang ts needs -typescript, the directory of the typescript npm
-// package.
+// package; -lang java a JDK 17 or later (-java, its java launcher).
 //
 // -repo is a clone (bare or not); the commits are the last N of REV's
 // first-parent history, a merge compared with its first parent (what a
@@ -69,10 +74,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rev := fl.String("rev", "HEAD", "the revision whose first-parent history is replayed")
 	n := fl.Int("commits", 100, "how many commits, the newest of that history")
 	per := fl.Int("per", 20, "per commit, at most this many declarations of each kind but moves (spread over the commit)")
-	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python) or ts (TypeScript and JavaScript: the TypeScript compiler, run by -node)")
+	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node) or java (javac's parser, run by -java)")
 	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter")
 	node := fl.String("node", "node", "with -lang ts, Node.js")
 	typescript := fl.String("typescript", "", "with -lang ts, the directory of the typescript npm package (node_modules/typescript)")
+	java := fl.String("java", "java", "with -lang java, the java launcher of a JDK 17 or later")
 	verbose := fl.Bool("v", false, "list every verdict the oracle disagrees with, and every gone declaration lore followed")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -101,8 +107,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer tso.close()
 		o = tso
+	case "java":
+		jo, err := newJavaOracle(ctx, *java)
+		if err != nil {
+			return err
+		}
+		defer jo.close()
+		o = jo
 	default:
-		return fmt.Errorf("-lang %s: want go, python or ts", *lang)
+		return fmt.Errorf("-lang %s: want go, python, ts or java", *lang)
 	}
 	repo, err := source.OpenRepo(*repoDir)
 	if err != nil {
@@ -181,7 +194,7 @@ func (v verdict) String() string {
 	r := v.result
 	to := ""
 	if r.To != nil {
-		to = " → " + r.To.FQName
+		to = " → " + anchors.LocationSpec(*r.To)
 	}
 	want := "gone"
 	if v.fate.kind != gone {
@@ -261,13 +274,13 @@ func replayCommit(ctx context.Context, o oracle, repo *source.Repo, dir, parentS
 // judge compares lore's verdict with the oracle's fate.
 func judge(f fate, r anchors.Result) outcome {
 	if f.kind == gone {
-		if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch && r.To.FQName != f.before.spec() {
+		if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch && !names(*r.To, f.before.spec()) {
 			return followed
 		}
 		return agree
 	}
 	want := f.after.spec()
-	at := r.To != nil && r.To.FQName == want && r.Status != anchors.Invalid
+	at := r.To != nil && names(*r.To, want) && r.Status != anchors.Invalid
 	if !at && f.kind == inPlace && r.To == nil && r.Status != anchors.Invalid && f.before.spec() == want {
 		at = true // verified where it was
 	}
@@ -280,12 +293,18 @@ func judge(f fate, r anchors.Result) outcome {
 		return undrifted
 	case r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch:
 		return elsewhere
-	case slices.ContainsFunc(r.Candidates, func(c anchors.Candidate) bool { return c.FQName == want }):
+	case slices.ContainsFunc(r.Candidates, func(c anchors.Candidate) bool { return names(c.Location, want) }):
 		return suggested
 	case f.kind == inPlace && f.same:
 		return alarm
 	}
 	return lost
+}
+
+// names reports whether l is the symbol spec names; an overload's spec
+// carries its selector ("C::m(String,int)"), as l's does.
+func names(l anchors.Location, spec string) bool {
+	return l.FQName == spec || anchors.LocationSpec(l) == spec
 }
 
 // sample keeps every move and at most per declarations of each other

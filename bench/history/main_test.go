@@ -537,3 +537,151 @@ export function clamp(x: number) {
 		t.Errorf("-lang ts without -typescript: %v", err)
 	}
 }
+
+// needJava returns the java launcher, or skips: the Java oracle needs a
+// JDK (its compiler API), not a JRE alone.
+func needJava(t *testing.T) string {
+	t.Helper()
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("java not installed: the Java oracle is not tested")
+	}
+	if _, err := exec.LookPath("javac"); err != nil {
+		t.Skip("javac not installed (a JRE without a JDK): the Java oracle is not tested")
+	}
+	return java
+}
+
+func TestJavaTrees(t *testing.T) {
+	o, err := newJavaOracle(context.Background(), needJava(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	same := [][2]string{
+		{"class A { int f() { return (a * b) + c; } }", "class A {\n  /** doc */\n  int f() {\n    // c\n    return a * b + c;\n  }\n}"},
+		{"class A { String s = \"a\" + \"b\"; }", "class A { String s = \"ab\"; }"},
+		{"class A { final static int N = 0x10; }", "class A { static final int N = 16; }"},
+		{"class A { byte b[]; }", "class A { byte[] b; }"},
+		{"class A { boolean f() { return a && (b && c); } }", "class A { boolean f() { return a && b && c; } }"},
+		{"enum A { X, Y, }", "enum A { X, Y; }"},
+	}
+	differ := [][2]string{
+		{"class A { int f() { return 1; } }", "class A { int f() { return 2; } }"},
+		{"class A { int f() { return a * (b + c); } }", "class A { int f() { return a * b + c; } }"},
+		{"class A { boolean f() { return a || (b && c); } }", "class A { boolean f() { return (a || b) && c; } }"},
+		{"class A { String f() { return x + \"a\"; } }", "class A { String f() { return x + \"b\"; } }"},
+		{"class A { void f() { if (x) { g(); } h(); } }", "class A { void f() { if (x) { g(); h(); } } }"},
+		{"class A { long n = 1; }", "class A { long n = 1L; }"},
+		{"class A { @Override public String toString() { return s; } }", "class A { public String toString() { return s; } }"},
+	}
+	// A class's tree is the whole class, its members' among them.
+	tree := func(src string) string {
+		t.Helper()
+		ds, ok, err := o.decls("A.java", []byte(src))
+		if err != nil || !ok || len(ds) == 0 {
+			t.Fatalf("decls(%q): %v %v %v", src, ds, ok, err)
+		}
+		return ds[0].tree
+	}
+	checkTrees(t, tree, same, differ)
+	checkScript(t, o, "A.java", nil, nil, `package p;
+import java.util.Map;
+public class A<T> {
+    int a, b;
+    private String name;
+    A() {}
+    A(int x) { this(); }
+    void m(String... xs) {}
+    void m(Map.Entry<String, T>[] e, int y) {}
+    String name() { return name; }
+    enum E { X, Y; void f() {} }
+    interface I { int g(); }
+}
+class B {}
+`, "A A::A() A::A(int) A::m(String...) A::m(Entry[],int) A::name() A::E A::E::f A::I A::I::g B", "class A {\n")
+}
+
+// TestReplayJava replays a real two-commit Java history:
+// google-java-format's rewrite of one class (indentation, a string split
+// with +, modifiers reordered, a comment edited), one method edited, one
+// method moved to another class, one overload added beside a method
+// (which overload it became is left out), one method deleted; both
+// classes changed.
+func TestReplayJava(t *testing.T) {
+	java := needJava(t)
+	dir := history(t, map[string]string{
+		"src/p/Store.java": `package p;
+
+public class Store {
+    final static String GREETING = "hello, world";
+
+    // save writes data.
+    public int save(String name, String data) {
+        String text = (data + "\n");
+        return ((text.length()));
+    }
+
+    public int size(java.util.List<String> xs) { return xs.size(); }
+
+    int clamp(int x) {
+        return Math.max(0, x);
+    }
+
+    void unused() { System.out.println("x"); }
+
+    int count(String s) { return s.length(); }
+}
+`,
+		"src/p/Util.java": `package p;
+
+class Util {
+    static int twice(int x) { return 2 * x; }
+}
+`,
+	}, map[string]string{
+		"src/p/Store.java": `package p;
+
+public class Store {
+  static final String GREETING = "hello, " + "world";
+
+  // save writes data to the file name.
+  public int save(String name, String data) {
+    String text = data + "\n";
+    return text.length();
+  }
+
+  public int size(java.util.List<String> xs) {
+    return xs.size() + 0;
+  }
+
+  int count(String s) {
+    return s.length();
+  }
+
+  int count(char[] s) {
+    return s.length;
+  }
+}
+`,
+		"src/p/Util.java": `package p;
+
+class Util {
+  static int twice(int x) {
+    return 2 * x;
+  }
+
+  int clamp(int x) {
+    return Math.max(0, x);
+  }
+}
+`,
+	})
+	replay(t, dir, []string{"-lang", "java", "-java", java},
+		"oracle (javac)",
+		"in place, tree unchanged                3      3      0      0      0      0      0",
+		"in place, tree changed                  3      3      0      0      0      0      0",
+		"moved, unchanged                        1      1      0      0      0      0      0",
+		"gone                                    1      1  (not said gone: followed 0",
+	)
+}

@@ -11,7 +11,9 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -22,19 +24,24 @@ var pythonScript string
 //go:embed typescript.js
 var typescriptScript string
 
+//go:embed java.java
+var javaScript string
+
 // scriptOracle reads a language with its own compiler's parser, in one
 // process for the whole run: a request a line on its stdin, a JSON
 // object {"path": ..., "src": base64 of the file}; an answer a line on
 // its stdout, {"ok": false} when the file does not parse, else {"ok":
 // true, "decls": [[name, tree], ...]}, every declaration named as lore
-// names it in its file (a third element, when given, is its tree as
-// compared when it moved to another file).
+// names it in its file (a third element, when not "", is its tree as
+// compared when it moved to another file; a fourth, what names it
+// across files and types, where that is not its name).
 type scriptOracle struct {
 	parser string   // as the table names it
 	exts   []string // the files it reads, by their ends
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
+	tmp    string // a directory of the script's own, removed at close
 }
 
 // newPyOracle reads Python with CPython's ast module.
@@ -50,6 +57,29 @@ func newTSOracle(ctx context.Context, node, typescript string) (*scriptOracle, e
 	}
 	exts := []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
 	return startScript(ctx, "TypeScript compiler", exts, "give -node PATH and -typescript DIR", node, "-e", typescriptScript, typescript)
+}
+
+// newJavaOracle reads Java with javac's parser, through the compiler
+// tree API of the JDK whose java launcher is given: the launcher runs
+// the oracle from its one source file, written to a directory of its
+// own.
+func newJavaOracle(ctx context.Context, java string) (*scriptOracle, error) {
+	tmp, err := os.MkdirTemp("", "lore-history-java")
+	if err != nil {
+		return nil, err
+	}
+	script := filepath.Join(tmp, "Oracle.java")
+	if err := os.WriteFile(script, []byte(javaScript), 0o644); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	o, err := startScript(ctx, "javac", []string{".java"}, "give -java PATH, the java launcher of a JDK 17 or later", java, script)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	o.tmp = tmp
+	return o, nil
 }
 
 func startScript(ctx context.Context, parser string, exts []string, hint string, argv ...string) (*scriptOracle, error) {
@@ -80,7 +110,11 @@ func (o *scriptOracle) name() string { return o.parser }
 // close ends the process.
 func (o *scriptOracle) close() error {
 	o.in.Close()
-	return o.cmd.Wait()
+	err := o.cmd.Wait()
+	if o.tmp != "" {
+		os.RemoveAll(o.tmp)
+	}
+	return err
 }
 
 // decls asks for the declarations of one file; ok is false when it does
@@ -111,6 +145,9 @@ func (o *scriptOracle) decls(p string, src []byte) (ds []decl, ok bool, err erro
 		dc := decl{path: p, name: d[0], tree: d[1]}
 		if len(d) > 2 {
 			dc.moved = d[2]
+		}
+		if len(d) > 3 {
+			dc.across = d[3]
 		}
 		ds = append(ds, dc)
 	}
@@ -193,7 +230,9 @@ func (o *scriptOracle) fates(parent, child fs.FS, changed map[string]bool, renam
 		}
 		for name, cs := range a {
 			if len(was[name]) == 0 {
-				gained[name] = append(gained[name], cs...)
+				for _, c := range cs {
+					gained[c.moveKey()] = append(gained[c.moveKey()], c)
+				}
 			}
 		}
 	}
@@ -212,19 +251,30 @@ func (o *scriptOracle) fates(parent, child fs.FS, changed map[string]bool, renam
 		if !ok {
 			continue
 		}
+		overloaded := map[string]bool{} // Java: names a selector tells apart at the commit
+		for name := range a {
+			if n, _, ok := strings.Cut(name, "("); ok {
+				overloaded[n] = true
+			}
+		}
 		for _, name := range slices.Sorted(maps.Keys(b)) {
 			ds, cs := b[name], a[name]
+			bare, _, _ := strings.Cut(name, "(")
 			switch {
 			case len(ds) != 1 || len(cs) > 1:
+			case len(cs) == 0 && overloaded[bare]:
+				// The overloads of its name changed in number: which of
+				// them it became (the same parameters, or the same body
+				// under new ones) is a reader's call.
 			case len(cs) == 1:
 				out = append(out, fate{before: ds[0], after: cs[0], kind: inPlace, same: cs[0].tree == ds[0].tree})
 			default:
-				lost[name] = append(lost[name], ds[0])
+				lost[ds[0].moveKey()] = append(lost[ds[0].moveKey()], ds[0])
 			}
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(lost)) {
-		ls, gs := lost[name], gained[name]
+	for _, key := range slices.Sorted(maps.Keys(lost)) {
+		ls, gs := lost[key], gained[key]
 		switch {
 		case len(ls) == 1 && len(gs) == 1:
 			out = append(out, fate{before: ls[0], after: gs[0], kind: moved, same: gs[0].movedTree() == ls[0].movedTree()})
