@@ -202,16 +202,17 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	// moved there. A declaration left without a body calls nothing: the
 	// name in it is its own.
 	c := cands[best]
-	if valueKind(o.sym.Kind) && c.sym.Path != a.Path() && c.sym.Path != o.renamedTo && !(c.sameName && c.sameBody) {
-		// A field or variable whose name its file still declares is that
-		// declaration, its value edited: a one-liner like it under
-		// another name elsewhere (jsoup 5e386d51f3: StringUtil's
-		// stringLocal = new ThreadLocal<>() given an initialValue, and a
-		// new encoder = new ThreadLocal<>() in Document) is no evidence
-		// that it went there.
+	_, cfq, _ := cutFQ(c.sym.FQName)
+	if valueKind(o.sym.Kind) && (c.sym.Path != a.Path() && c.sym.Path != o.renamedTo || outerName(cfq) != o.outer) {
+		// A field or variable whose name its type still declares is that
+		// declaration, its value edited: a one-liner like it in another
+		// type is no evidence that it went there (jsoup 5e386d51f3:
+		// StringUtil's stringLocal = new ThreadLocal<>() given an
+		// initialValue, and a new encoder = new ThreadLocal<>() in
+		// Document; gson ecb9f8c8ad: two classes' `public String s;`
+		// lost an annotation a new class's kept).
 		return false
 	}
-	_, cfq, _ := cutFQ(c.sym.FQName)
 	takenBy := v.takenOver(takers, f, sym, o.file, o.sym, self.sim, c.file, c.sym, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq)), c.sim)
 	if still && takenBy == "" || takenBy == "" && !c.sameName && v.keepsRole(o.file, o.sym, f, sym) {
 		return false
