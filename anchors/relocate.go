@@ -1132,20 +1132,26 @@ func (v *Verifier) movedTogether(ctx context.Context, a Anchor, o origin, b cand
 	if from == "" || to == "" || b.file.Path == a.Path() {
 		return false
 	}
+	kept := map[string]bool{} // the names the file it left declares now
+	for _, s := range now.Symbols {
+		kept[s.FQName] = true
+	}
+	in := map[string][]analyzer.Symbol{} // b's type's members, by name
+	for _, s := range b.file.Symbols {
+		if _, sl, _ := cutFQ(s.FQName); outerName(sl) == to {
+			in[s.Name] = append(in[s.Name], s)
+		}
+	}
 	n := 0
 	for _, s := range o.file.Symbols {
 		_, sl, _ := cutFQ(s.FQName)
-		if outerName(sl) != from || s.Name == o.sym.Name || len(sameNamed(now, now.Path+"::"+sl)) > 0 {
+		if outerName(sl) != from || s.Name == o.sym.Name || kept[now.Path+"::"+sl] {
 			continue
 		}
-		for _, t := range sameNamed(b.file, b.file.Path+"::"+to+"::"+s.Name) {
-			if !v.hadName(ctx, b.file, t) {
-				n++
-				break
+		if slices.ContainsFunc(in[s.Name], func(t analyzer.Symbol) bool { return !v.hadName(ctx, b.file, t) }) {
+			if n++; n >= 2 {
+				return true
 			}
-		}
-		if n >= 2 {
-			return true
 		}
 	}
 	return false
