@@ -223,8 +223,11 @@ func Sum(xs []int) int {
 	if err := run(context.Background(), []string{"-repo", dir, "-rev", "nosuch"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-rev nosuch: not a commit") {
 		t.Errorf("a revision that is not there: %v", err)
 	}
-	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python or ts") {
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts or java") {
 		t.Errorf("a language it does not read: %v", err)
+	}
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "java", "-java", filepath.Join(t.TempDir(), "java")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -java PATH") {
+		t.Errorf("-lang java without a JDK: %v", err)
 	}
 }
 
