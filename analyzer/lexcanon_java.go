@@ -19,6 +19,8 @@ import "slices"
 //   - a declaration of several variables, one declaration each ("K a,
 //     b;" is "K a; K b;"), as Checkstyle's MultipleVariableDeclarations
 //     asks and IDEs split them;
+//   - a try-with-resources declaration's "final", which it has without
+//     one (Checkstyle's RedundantModifier removes it);
 //   - ";" a statement separator, left out at either end of a range like
 //     every language's and before "}", and an enum's constants without a
 //     trailing comma before it: prettier writes "A, B,\n;" as "A, B;",
@@ -41,7 +43,7 @@ var javaOps = []string{"<<=", "->", "::", "==", "!=", "<=", "&&", "||", "++", "-
 // a view with Java's operators put together, and the parentheses they drop
 // there are dropped from the stream.
 func canonJava(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
-	toks := javaSemicolons(src, joinStrings(src, canonC(sc, src, spans, out)))
+	toks := resourcesFinal(src, javaSemicolons(src, joinStrings(src, canonC(sc, src, spans, out))))
 	sortModifiers(src, toks)
 	toks = splitDeclarators(sc, src, toks)
 	arrayTypesFirst(src, toks)
@@ -268,6 +270,49 @@ func primitiveType(src []byte, toks []ctok) bool {
 		}
 	}
 	return true
+}
+
+// resourcesFinal drops "final" from the declarations of a
+// try-with-resources statement's resources ("try (final InputStream in =
+// open())"): the language makes them final either way, and javac's
+// parser reads both as one tree.
+func resourcesFinal(src []byte, toks []ctok) []ctok {
+	var drop dropMask
+	var m []int
+	for i := 0; i+1 < len(toks); i++ {
+		if !is(src, toks[i], "try") || !isByte(src, toks[i+1], '(') {
+			continue
+		}
+		if m == nil {
+			m = matchBrackets(src, toks, nil)
+		}
+		end := m[i+1]
+		if end < 0 {
+			continue
+		}
+		start := true // at the start of a resource
+		for k := i + 2; k < end; k++ {
+			switch t := toks[k]; {
+			case t.kind == cSemi:
+				start = true
+			case start && is(src, t, "final"):
+				drop.mark(k, len(toks))
+			case start && isByte(src, t, '@'):
+				// an annotation, which may come before final
+				if k+2 < end && isByte(src, toks[k+2], '(') && m[k+2] > 0 {
+					k = m[k+2]
+				} else {
+					k++
+				}
+			default:
+				if m[k] > k {
+					k = m[k]
+				}
+				start = false
+			}
+		}
+	}
+	return compact(toks, drop)
 }
 
 // javaKeywords are the words that start a statement or an expression,

@@ -197,6 +197,8 @@ func TestCanonicalFormatting(t *testing.T) {
 		{"java", "static int X = 1;", "final int X = 1;", false, "another modifier"},
 		{"java", "int f(byte b[], int n) {}", "int f(byte[] b, int n) {}", true, "an array declarator's brackets"},
 		{"java", "int[] a[];", "int[][] a;", true, "brackets on both sides"},
+		{"java", "void f() { try (final InputStream in = open(); @A final Out o = out()) { g(); } }", "void f() { try (InputStream in = open(); @A Out o = out()) { g(); } }", true, "a resource's redundant final"},
+		{"java", "void f() { try (In in = open()) { final int x = 1; } }", "void f() { try (In in = open()) { int x = 1; } }", false, "a final in the try block counts"},
 		{"java", "class A { K a, b; V c; }", "class A { K a; K b; V c; }", true, "fields declared together"},
 		{"java", "class A { @Ann static Map<K, V> a = f(1, 2), b[] = {1, 2}; }", "class A { @Ann static Map<K, V> a = f(1, 2); @Ann static Map<K, V>[] b = {1, 2}; }", true, "declarators with annotations, type arguments, brackets, initialisers"},
 		{"java", "void f() { int a = 1, b; g(); }", "void f() { int a = 1; int b; g(); }", true, "local variables declared together"},
