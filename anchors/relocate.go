@@ -961,10 +961,11 @@ func ownKeeper(o origin, cands []candidate, best int) int {
 // single other candidate about as like, in the same type, keeps the old
 // name whole (fooInLegacyMode for foo). A test split into a renamed one
 // and a near copy beside it reads this way to a reviewer: the one that
-// kept the name is the old test, the other is new.
+// kept the name is the old test, the other is new. A best under the old
+// name itself is kept: the name says no more than that.
 func nameKeeper(o origin, cands []candidate, best int) int {
 	b := cands[best]
-	if keepsName(o, b) {
+	if b.sameName || keepsName(o, b) {
 		return best
 	}
 	keeper := -1

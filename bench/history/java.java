@@ -103,7 +103,7 @@ public class Oracle {
                 return "{\"ok\":false}";
             }
         }
-        Walk w = new Walk(unit, positions(task), src);
+        Walk w = new Walk(unit, positions(task));
         try {
             for (Tree t : unit.getTypeDecls()) {
                 if (t instanceof ClassTree c) {
@@ -150,13 +150,11 @@ public class Oracle {
     static class Walk {
         final CompilationUnitTree unit;
         final SourcePositions pos;
-        final String src;
         final List<String[]> decls = new ArrayList<>();
 
-        Walk(CompilationUnitTree unit, SourcePositions pos, String src) {
+        Walk(CompilationUnitTree unit, SourcePositions pos) {
             this.unit = unit;
             this.pos = pos;
-            this.src = src;
         }
 
         long line(Tree t) {
@@ -207,8 +205,7 @@ public class Oracle {
             StringJoiner j = new StringJoiner(",", "(", ")");
             for (VariableTree p : m.getParameters()) {
                 String t = erase(p.getType());
-                long s = pos.getStartPosition(unit, p), e = pos.getEndPosition(unit, p);
-                if (s >= 0 && e > s && src.substring((int) s, (int) e).contains("...") && t.endsWith("[]")) {
+                if (Printer.varargs(p)) {
                     t = t.substring(0, t.length() - 2) + "...";
                 }
                 j.add(t);
@@ -278,6 +275,13 @@ public class Oracle {
             return null;
         }
 
+        // varargs reports a parameter of variable arity ("Object...
+        // args"), whose tree is an array's but for a flag the compiler's
+        // printer shows.
+        static boolean varargs(VariableTree d) {
+            return d.getType() instanceof ArrayTypeTree && d.toString().endsWith("... " + d.getName());
+        }
+
         static List<Tree> operands(Tree t, Tree.Kind op, List<Tree> out) {
             while (t instanceof ParenthesizedTree p) {
                 t = p.getExpression();
@@ -329,7 +333,7 @@ public class Oracle {
                 return c.getSimpleName().toString();
             }
             if (t instanceof VariableTree d) {
-                return d.getName().toString();
+                return d.getName() + (varargs(d) ? " ..." : "");
             }
             if (t instanceof ModifiersTree m) {
                 List<String> fs = new ArrayList<>();

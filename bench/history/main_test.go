@@ -576,6 +576,7 @@ func TestJavaTrees(t *testing.T) {
 		{"class A { String f() { return x + \"a\"; } }", "class A { String f() { return x + \"b\"; } }"},
 		{"class A { void f() { if (x) { g(); } h(); } }", "class A { void f() { if (x) { g(); h(); } } }"},
 		{"class A { long n = 1; }", "class A { long n = 1L; }"},
+		{"class A { void f(Object[] a) {} }", "class A { void f(Object... a) {} }"},
 		{"class A { @Override public String toString() { return s; } }", "class A { public String toString() { return s; } }"},
 	}
 	// A class's tree is the whole class, its members' among them.
