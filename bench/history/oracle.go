@@ -24,14 +24,14 @@ type decl struct {
 	// that differs: TypeScript's, without its export (a declaration is
 	// exported or not as the modules' imports need).
 	moved string
-	// key names it across files where its name does not: Java's method
-	// by its own name and parameter types, whatever type holds it
-	// ("m(String,int)").
+	// across names it across files and types where its name does not:
+	// a Java method by its own name and parameter types, whatever type
+	// holds it ("m(String,int)").
 	across string
 }
 
 // moveKey is what names d across files: it moved when its key left its
-// file and one changed file gained it.
+// file and one changed file gained that key.
 func (d decl) moveKey() string {
 	if d.across != "" {
 		return d.across

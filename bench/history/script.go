@@ -182,9 +182,10 @@ func (o *scriptOracle) readFile(fsys fs.FS, p string) (fileDecls, bool, error) {
 // fates reads, for every declaration of the parent in a file of the
 // language the commit changed, where it is at the commit: in its file
 // (or the file git says it became) under its name, or moved when its
-// name left its file and exactly one changed file gained it (Python and
-// JavaScript have no rule of one name per package, so a name in several
-// places is left out), or gone.
+// name (Java: its moveKey) left its file and exactly one changed file
+// gained it (Python and JavaScript have no rule of one name per package,
+// so a name in several places is left out), or gone. A Java name whose
+// overloads changed in number is left out.
 func (o *scriptOracle) fates(parent, child fs.FS, changed map[string]bool, renames map[string]string) ([]fate, error) {
 	var paths []string
 	for p := range changed {
