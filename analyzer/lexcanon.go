@@ -98,6 +98,7 @@ func listCommas(lang string) bool {
 	return true
 }
 
+// canonLang is lang's stream by its own rules (lexcanon_*.go).
 func canonLang(sc *scratch, lang string, src []byte, spans []span, out []ctok) []ctok {
 	switch lang {
 	case "go":
