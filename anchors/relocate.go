@@ -166,18 +166,6 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 		// 5160c7efa5) stays under its name, drifted.
 		return false
 	}
-	if valueKind(o.sym.Kind) {
-		// A field or variable whose name its type still declares is that
-		// declaration, its type or value edited: a one-liner like its old
-		// line is no evidence that it went there (jsoup 5e386d51f3:
-		// StringUtil's stringLocal = new ThreadLocal<>() given an
-		// initialValue, and a new encoder = new ThreadLocal<>() in
-		// Document; gson ecb9f8c8ad: two classes' `public String s;`
-		// lost an annotation a new class's kept; guice 95a2fbbbf4: `Object
-		// THE_UNSAFE;` became `Unsafe THE_UNSAFE;` beside a new `Object
-		// TRUSTED_LOOKUP_BASE;`).
-		return false
-	}
 	self, ok := v.score(ctx, o, f, sym, run)
 	// A declaration left without its body holds none of the code,
 	// however like its header makes it to a short method.
@@ -215,6 +203,20 @@ func (v *Verifier) renamedAway(ctx context.Context, a Anchor, f *File, sym analy
 	// name in it is its own.
 	c := cands[best]
 	_, cfq, _ := cutFQ(c.sym.FQName)
+	if valueKind(o.sym.Kind) && (c.sameName || !slices.Contains(v.symbolTokens(f, sym), c.sym.Name)) {
+		// A field or variable whose name its type still declares is that
+		// declaration, its type or value edited, unless the name now
+		// hands on to another name (vue dfc7c0f12a: `KeepAlive =
+		// KeepAliveImpl as any`, its object literal gone to KeepAliveImpl).
+		// A one-liner like its old line is no evidence (jsoup 5e386d51f3:
+		// StringUtil's stringLocal = new ThreadLocal<>() given an
+		// initialValue, and a new encoder = new ThreadLocal<>() in
+		// Document; gson ecb9f8c8ad: two classes' `public String s;`
+		// lost an annotation a new class's kept; guice 95a2fbbbf4: `Object
+		// THE_UNSAFE;` became `Unsafe THE_UNSAFE;` beside a new `Object
+		// TRUSTED_LOOKUP_BASE;`).
+		return false
+	}
 	takenBy := v.takenOver(takers, f, sym, o.file, o.sym, self.sim, c.file, c.sym, normalize(v.symbolTokens(c.file, c.sym), c.sym.Name, outerName(cfq)), c.sim)
 	if still && takenBy == "" || takenBy == "" && !c.sameName && v.keepsRole(o.file, o.sym, f, sym) {
 		return false
