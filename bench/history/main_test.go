@@ -689,3 +689,110 @@ class Util {
 		"gone                                    1      1  (not said gone: followed 0",
 	)
 }
+
+// needRuby skips where no Ruby with RubyVM::AbstractSyntaxTree is
+// installed.
+func needRuby(t *testing.T) {
+	t.Helper()
+	if err := exec.Command("ruby", "-e", "RubyVM::AbstractSyntaxTree").Run(); err != nil {
+		t.Skip("ruby (2.6 or later) not installed: the Ruby oracle is not tested")
+	}
+}
+
+func TestRubyTrees(t *testing.T) {
+	needRuby(t)
+	o, err := newRubyOracle(context.Background(), "ruby")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	same := [][2]string{
+		{"def f(a)\n  g(a, :x => 'y')\nend\n", "def f(a)\n  # call g\n  g a, x: \"y\"\nend\n"},
+		{"def f(a); a.map { |x| x }; end\n", "def f(a)\n  a.map do |x|\n    x\n  end\nend\n"},
+		{"def f a, b\n  a && b\nend\n", "def f(a, b)\n  a and b\nend\n"},
+		{"def f\n  %w(a b)\nend\n", "def f()\n  %w[a b]\nend\n"},
+	}
+	differ := [][2]string{
+		{"def f\n  1\nend\n", "def f\n  2\nend\n"},
+		{"def f\n  headers[k]\nend\n", "def f\n  @headers[k]\nend\n"},
+		{"def f(a)\n  g(a)\nend\n", "def f(a)\n  g(a) if a\nend\n"},
+		{"def f\n  'a'\nend\n", "def f\n  :a\nend\n"},
+	}
+	checkScript(t, o, "x.rb", same, differ, `module M
+  class C < Base
+    def a; end
+    def self.b(x) = x
+    class << self
+      def c; end
+    end
+  end
+end
+class M::D
+  included do
+    def e; end
+  end
+end
+`, "M M::C M::C::a M::C::b M::C::c M::D M::D::e", "def f(\n")
+}
+
+// TestReplayRuby replays a real two-commit Ruby history: RuboCop's
+// rewrite of one method (hash rockets, quotes, a block's braces), one
+// method edited, one moved to another file of its class, one deleted.
+func TestReplayRuby(t *testing.T) {
+	needRuby(t)
+	dir := history(t, map[string]string{
+		"lib/store.rb": `class Store
+  def save(name, data)
+    write(name, data, :mode => 'w')
+  end
+
+  def count(xs)
+    xs.map { |x| x.size }.sum
+  end
+
+  def clamp(x)
+    [0, x].max
+  end
+
+  def unused
+    puts 'x'
+  end
+end
+`,
+		"lib/store/util.rb": `class Store
+  def twice(x)
+    2 * x
+  end
+end
+`,
+	}, map[string]string{
+		"lib/store.rb": `class Store
+  # save writes data.
+  def save(name, data)
+    write(name, data, mode: "w")
+  end
+
+  def count(xs)
+    xs.sum(&:size)
+  end
+end
+`,
+		"lib/store/util.rb": `class Store
+  def twice(x)
+    2 * x
+  end
+
+  def clamp(x)
+    [0, x].max
+  end
+end
+`,
+	})
+	replay(t, dir, []string{"-lang", "ruby"},
+		"oracle (Ruby's parser)",
+		"in place, tree unchanged                2      2      0      0      0      0      0",
+		"in place, tree changed                  3      3      0      0      0      0      0",
+		"moved, unchanged                        1      1      0      0      0      0      0",
+		"gone                                    1      1  (not said gone: followed 0",
+	)
+}

@@ -27,6 +27,9 @@ var typescriptScript string
 //go:embed java.java
 var javaScript string
 
+//go:embed ruby.rb
+var rubyScript string
+
 // scriptOracle reads a language with its own compiler's parser, in one
 // process for the whole run: a request a line on its stdin, a JSON
 // object {"path": ..., "src": base64 of the file}; an answer a line on
@@ -47,6 +50,12 @@ type scriptOracle struct {
 // newPyOracle reads Python with CPython's ast module.
 func newPyOracle(ctx context.Context, python string) (*scriptOracle, error) {
 	return startScript(ctx, "CPython ast", []string{".py"}, "give -python PATH", python, "-c", pythonScript)
+}
+
+// newRubyOracle reads Ruby with Ruby's own parser
+// (RubyVM::AbstractSyntaxTree, Ruby 2.6 or later).
+func newRubyOracle(ctx context.Context, ruby string) (*scriptOracle, error) {
+	return startScript(ctx, "Ruby's parser", []string{".rb"}, "give -ruby PATH, a Ruby 2.6 or later", ruby, "-e", rubyScript)
 }
 
 // newTSOracle reads TypeScript and JavaScript with the TypeScript
