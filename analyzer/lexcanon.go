@@ -50,7 +50,10 @@ const (
 	cSquiggly    // a <<~ heredoc's body, its indentation removed as Ruby does
 	cWords       // a %w or %i literal, its words one blank apart (see appendWords)
 	cRubyStr     // a '…' or "…" string read by its value (see appendRubyStr)
-	cRubyLit     // a regular expression, a percent literal, or a string's text around interpolated code: as written, no operator
+	cRubyLit     // a percent literal, or a string's text around interpolated code: as written, no operator (see appendRubyLit)
+	cRubyRegexp  // a regular expression, /…/ or %r with brackets, or its text around interpolated code (see appendRubyRegexp)
+	cRubyDo      // the { of a block read as do … end (see rubyBlocks)
+	cRubyEnd     // the } of such a block
 )
 
 // langCode selects the number rules of a language.
@@ -162,6 +165,14 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return appendWords(buf, src[t.start:t.end])
 	case cRubyStr:
 		return appendRubyStr(buf, src[t.start:t.end])
+	case cRubyLit:
+		return appendRubyLit(buf, src[t.start:t.end])
+	case cRubyRegexp:
+		return appendRubyRegexp(buf, src[t.start:t.end])
+	case cRubyDo:
+		return append(buf, "do"...)
+	case cRubyEnd:
+		return append(buf, "end"...)
 	case cNewline:
 		return append(buf, "\x01nl"...)
 	case cIndent:

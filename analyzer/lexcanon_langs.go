@@ -56,7 +56,7 @@ var csharpRules = &lexRules{
 var rubyRules = &lexRules{
 	num: langC, line: []string{"#"}, single: true, interp: []string{"#{"},
 	plain: rubyPlain, identEnd: "?!", sigils: "@$", extra: rubyLiteral,
-	newlines: true, opsGoOn: true, tidy: tidyRuby,
+	newlines: true, opsGoOn: true, tidy: tidyRuby, operand: rubyOpSymbol, regexps: true,
 	notGoOn: set("!", "++", "--"),
 	goesOn:  set("and", "or", "not"),
 	leads:   set(".", "&.", ")", "]", "}", "else", "elsif", "end", "then", "when", "&&", "||"),
@@ -278,7 +278,20 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		if src[j-1] == 'w' || src[j-1] == 'i' {
 			return delimited(src, j), cWords, true
 		}
-		return delimited(src, j), cRubyLit, true
+		end := delimited(src, j)
+		if src[j-1] != 'r' {
+			return end, cRubyLit, true
+		}
+		for end < len(src) && isLower(src[end]) { // its flags, as after /…/
+			end++
+		}
+		if closer(src[j]) == src[j] { // %r|…|: kept as written
+			return end, cRubyLit, true
+		}
+		if s.canon && interpolatedParts(s, i, end, cRubyRegexp) {
+			return end, cDrop, true // its parts are in the stream
+		}
+		return end, cRubyRegexp, true
 	case c == '/' && opens:
 		j := i + 1
 		for j < len(src) && src[j] != '/' {
@@ -294,10 +307,10 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 			j++
 		}
 		j = min(j, len(src))
-		if s.canon && interpolatedParts(s, i, j) {
+		if s.canon && interpolatedParts(s, i, j, cRubyRegexp) {
 			return j, cDrop, true // its parts are in the stream
 		}
-		return j, cRubyLit, true
+		return j, cRubyRegexp, true
 	}
 	return 0, 0, false
 }

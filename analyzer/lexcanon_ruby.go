@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"slices"
 )
 
 // Ruby's own readings in the canonical stream (docs/fingerprints.md,
@@ -36,14 +37,14 @@ func rubyPlain(body []byte) bool {
 // without #{, which the scanner reads whole.
 func rubyInterpolated(s *scanState, i int) (end int, ok bool) {
 	end = s.strBody(i+1, `"`, '"')
-	return end, interpolatedParts(s, i, end)
+	return end, interpolatedParts(s, i, end, cRubyLit)
 }
 
 // interpolatedParts adds the parts of the literal src[i:end] (a string
 // or a regular expression) that interpolates code: its text around #{…}
 // as written, the code inside read as code. It adds nothing and reports
 // false for a literal without #{.
-func interpolatedParts(s *scanState, i, end int) bool {
+func interpolatedParts(s *scanState, i, end int, kind ckind) bool {
 	src := s.src
 	if !interpolates(src[i:end]) {
 		return false
@@ -54,10 +55,10 @@ func interpolatedParts(s *scanState, i, end int) bool {
 		case src[j] == '\\':
 			j += 2
 		case src[j] == '#' && j+1 < end && src[j+1] == '{':
-			s.add(part, j+2, cRubyLit)
+			s.add(part, j+2, kind)
 			close := s.skipCode(j+2, '{', '}')
 			if close > end || src[close-1] != '}' {
-				s.add(part, end, cRubyLit) // unterminated: the rest is text
+				s.add(part, end, kind) // unterminated: the rest is text
 				return true
 			}
 			code := &scanState{r: s.r, src: src[:close-1], from: j + 2, canon: true}
@@ -68,7 +69,7 @@ func interpolatedParts(s *scanState, i, end int) bool {
 			j++
 		}
 	}
-	s.add(part, end, cRubyLit)
+	s.add(part, end, kind)
 	return true
 }
 
@@ -124,6 +125,78 @@ func appendRubyStr(buf, text []byte) []byte {
 		buf = append(buf, c)
 	}
 	return append(buf, '"')
+}
+
+// appendRubyLit appends a percent literal (cRubyLit) by its value where
+// its delimiters make no difference to it (RuboCop's
+// Style/PercentLiteralDelimiters): `%x{cmd}` is `%x(cmd)`, and `%q(a)`,
+// `%Q(a)` and `%(a)` are the string "a" (Style/RedundantPercentQ). One
+// whose text holds a backslash or interpolates, and the other cRubyLit
+// tokens (an instance variable, a string's text around interpolated
+// code, `%r|…|`), are kept as written.
+func appendRubyLit(buf, text []byte) []byte {
+	if len(text) < 3 || text[0] != '%' {
+		return append(buf, text...)
+	}
+	typ, j := byte('Q'), 1
+	if bytes.IndexByte([]byte("qQsxIW"), text[1]) >= 0 {
+		typ, j = text[1], 2
+	}
+	if len(text) < j+2 || text[len(text)-1] != closer(text[j]) || isIdentByte(text[j]) {
+		return append(buf, text...)
+	}
+	body := text[j+1 : len(text)-1]
+	if bytes.IndexByte(body, '\\') >= 0 || interpolates(body) || (typ == 'Q' && bytes.IndexByte(body, '#') >= 0) {
+		return append(buf, text...)
+	}
+	if typ == 'q' || typ == 'Q' {
+		return appendRubyStr(buf, append(append([]byte{'\''}, body...), '\''))
+	}
+	buf = append(buf, "\x01%"...)
+	buf = append(buf, typ, '(')
+	buf = append(buf, body...)
+	return append(buf, ')')
+}
+
+// appendRubyRegexp appends a regular expression, or its text before,
+// between or after interpolated code (cRubyRegexp), whichever of `/…/`
+// and `%r` with brackets it is written as (RuboCop's Style/RegexpLiteral):
+// `/a\/b/mi` is `%r{a/b}im`, an escaped / matching a / and the flags in
+// order; other escapes are kept.
+func appendRubyRegexp(buf, text []byte) []byte {
+	if text[0] == '/' || text[0] == '%' { // its opener
+		buf = append(buf, "\x01%r("...)
+		if text[0] == '/' {
+			text = text[1:]
+		} else {
+			text = text[3:]
+		}
+	}
+	interp := bytes.HasSuffix(text, []byte("#{"))
+	end := len(text)
+	if !interp {
+		for end > 0 && isLower(text[end-1]) {
+			end--
+		}
+		end-- // the closing delimiter
+	}
+	for j := 0; j < end; j++ {
+		if text[j] == '\\' && j+1 < end {
+			if text[j+1] != '/' {
+				buf = append(buf, '\\')
+			}
+			j++
+		}
+		buf = append(buf, text[j])
+	}
+	if interp {
+		return buf
+	}
+	buf = append(buf, ')')
+	n := len(buf)
+	buf = append(buf, text[end+1:]...)
+	slices.Sort(buf[n:])
+	return buf
 }
 
 // interpolates reports whether a literal's text holds a #{ no backslash
@@ -213,13 +286,23 @@ func blanks(l []byte) int {
 }
 
 // appendWords appends a %w or %i literal with its words one blank apart
-// and none at either end: the array it makes, in its delimiters.
-// Whitespace escaped by a backslash belongs to its word.
+// and none at either end: the array it makes, in its delimiters, or in
+// none where they make no difference (no backslash, no delimiter among
+// the words: RuboCop's Style/PercentLiteralDelimiters turns %w(a b) into
+// %w[a b]). Whitespace escaped by a backslash belongs to its word.
 func appendWords(buf, text []byte) []byte {
 	if len(text) < 4 || text[len(text)-1] != closer(text[2]) {
 		return append(buf, text...) // unterminated
 	}
-	buf = append(buf, text[:3]...)
+	body, close := text[3:len(text)-1], text[len(text)-1]
+	plain := bytes.IndexByte(body, '\\') < 0 && bytes.IndexByte(body, text[2]) < 0 && bytes.IndexByte(body, close) < 0
+	if plain { // delimiters that make no difference: %w[a b] is %w(a b)
+		buf = append(buf, "\x01%"...)
+		buf = append(buf, text[1], '(')
+		close = ')'
+	} else {
+		buf = append(buf, text[:3]...)
+	}
 	first, inWord := true, false
 	for j := 3; j < len(text)-1; j++ {
 		c := text[j]
@@ -237,7 +320,7 @@ func appendWords(buf, text []byte) []byte {
 			buf = append(buf, text[j])
 		}
 	}
-	return append(buf, text[len(text)-1])
+	return append(buf, close)
 }
 
 // closer returns the byte that closes a percent literal opened by open.
@@ -256,17 +339,28 @@ func closer(open byte) byte {
 }
 
 // tidyRuby reads the spellings RuboCop's style cops choose between the
-// same:
+// same (blocks in braces first, see rubyBlocks):
 //   - a line end after the keywords do and then is the line end alone:
 //     `do |x|` on the line of its call or the next, `if c then` and
 //     `if c` closing their lines;
-//   - a method defined with an empty parameter list, `def f()` closing
-//     its line, is `def f` (RuboCop's Style/DefWithParentheses);
+//   - a method's parameters in parentheses that close its line are its
+//     parameters without them: `def f(a, b)` is `def f a, b` and `def
+//     f()` is `def f` (RuboCop's Style/MethodDefParentheses and
+//     DefWithParentheses);
+//   - a call's arguments in parentheses right after its name, closing
+//     its statement (see closesCall), are its arguments without them:
+//     `g(a, b)` is `g a, b` (RuboCop's
+//     Style/MethodCallWithArgsParentheses). Not `g()`, which may differ
+//     from `g` (a local variable); not before a brace block, which would
+//     bind to the last argument, nor with a do block inside, which would
+//     bind to g; not a first argument in braces, which would read as a
+//     block; not `g (a)`, whose parentheses group an argument;
 //   - a symbol key before => is the key: label, `:a => 1` being `a: 1`
 //     and `:"a b" => 1` being `"a b": 1`, in a call's arguments or a
 //     hash's braces, outside a pattern (where `in :a => x` binds x) and
 //     an array's brackets (where a pattern may bind too).
 func tidyRuby(src []byte, toks []ctok) []ctok {
+	toks = rubyBlocks(src, toks)
 	text := func(k int) string {
 		if k < 0 || k >= len(toks) || toks[k].kind != cVerbatim {
 			return ""
@@ -284,17 +378,61 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		}
 		return true
 	}
-	out := toks[:0]
+	// defined: toks[k] follows the name a def defines, written without
+	// blanks (self.f, [], name=, <=>).
+	defined := func(k int) bool {
+		word := func(j int) bool { w := text(j); return w != "" && w != "(" && w != ")" }
+		name := func(j int) bool { return word(j) && toks[j+1].start == toks[j].end }
+		if k == 0 || !word(k-1) {
+			return false
+		}
+		j := k - 1
+		for j > 0 && name(j-1) {
+			j--
+		}
+		return text(j-1) == "def"
+	}
+	match := matchBrackets(src, toks, nil)
+	blocked := doBlocks(src, toks)
+	drop := make([]bool, len(toks)) // a closing parenthesis whose opener was dropped
+	// next is the first token from k not dropped: the closing parentheses
+	// of calls nested in calls (f(g(a))) are dropped outermost first, and
+	// a run of them is passed over once.
+	skip := make([]int, len(toks))
+	var next func(k int) int
+	next = func(k int) int {
+		if k >= len(toks) || !drop[k] {
+			return k
+		}
+		if skip[k] <= k {
+			skip[k] = k + 1
+		}
+		skip[k] = next(skip[k])
+		return skip[k]
+	}
+	// A stream of its own: the rules look back at toks, which dropping
+	// tokens in place would shift.
+	out := make([]ctok, 0, len(toks))
 	var open []string
 	pattern := false
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]
+		if drop[k] {
+			if n := len(out); n > 0 && out[n-1].kind == cVerbatim && src[out[n-1].start] == ',' && out[n-1].end-out[n-1].start == 1 {
+				out = out[:n-1] // a trailing comma, as before any )
+			}
+			continue
+		}
 		switch w := text(k); {
 		case t.kind == cSemi:
 			pattern = false
-		case w == "(" && text(k+1) == ")" && k+2 < len(toks) && toks[k+2].kind == cSemi &&
-			(text(k-2) == "def" || (text(k-4) == "def" && text(k-2) == ".")):
-			k++ // def f() is def f
+		case w == "(" && match[k] > k && defined(k) && (closesLine(toks, match[k]+1) ||
+			text(match[k]+1) == "end" && bytes.ContainsAny(src[toks[match[k]].end:toks[match[k]+1].start], "\n;")):
+			drop[match[k]] = true // def f(a) is def f a
+			continue
+		case w == "(" && k > 0 && match[k] > k+1 && t.start == toks[k-1].end && rubyCallName(text(k-1)) && !defined(k) &&
+			text(k+1) != "{" && closesCall(src, toks, next(match[k]+1)) && !blocked[k]:
+			drop[match[k]] = true // g(a) is g a
 			continue
 		case w == "(" || w == "[" || w == "{":
 			open = append(open, w)
@@ -335,6 +473,235 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		out = append(out, t)
 	}
 	return out
+}
+
+// rubyBlocks reads a block in braces as the same block in do … end
+// (RuboCop's Style/BlockDelimiters) where both bind to one call: the
+// braces right after a call (a name, or its arguments' parentheses), in
+// a statement with no call whose arguments go without parentheses before
+// them (`f a.map { … }` binds the braces to map, `f a.map do … end` the
+// block to f) and no keyword (return, if, and, …). `{ |x| x }` is `do |x|\n
+// x\nend`: the line goes on after the parameters' |.
+func rubyBlocks(src []byte, toks []ctok) []ctok {
+	text := func(k int) string {
+		if k < 0 || k >= len(toks) || toks[k].kind != cVerbatim {
+			return ""
+		}
+		return string(src[toks[k].start:toks[k].end])
+	}
+	match := matchBrackets(src, toks, nil)
+	block := make([]bool, len(toks)) // braces read as do … end
+	for k := range toks {
+		if text(k) != "{" || match[k] < 0 || !rubyBlockBraces(src, toks, match, k, text) {
+			continue
+		}
+		block[k], block[match[k]] = true, true
+	}
+	for k := range toks {
+		switch {
+		case !block[k]:
+		case src[toks[k].start] == '{':
+			toks[k].kind = cRubyDo
+		default:
+			toks[k].kind = cRubyEnd
+		}
+	}
+	return toks
+}
+
+// rubyBlockBraces reports whether the { at toks[k] opens a block that do
+// … end would open too (see rubyBlocks).
+func rubyBlockBraces(src []byte, toks []ctok, match []int, k int, text func(int) string) bool {
+	prev := text(k - 1)
+	switch {
+	case prev == ")":
+		if o := match[k-1]; o < 1 || text(o-1) == "->" || !rubyCallName(text(o-1)) {
+			return false
+		}
+	case !rubyCallName(prev):
+		return false
+	}
+	// The statement the braces are in, back to its start, an opening
+	// bracket around it, or the do of a block around it; a statement of
+	// more tokens than a person writes (generated code, a chain of
+	// thousands of blocks) keeps its braces, so that reading it stays
+	// linear.
+	for j := k - 1; j >= 0; j-- {
+		if k-j > 1000 {
+			return false
+		}
+		t := toks[j]
+		if t.kind == cSemi || (t.kind == cRubyLit || t.kind == cRubyRegexp) && bytes.HasSuffix(src[t.start:t.end], []byte("#{")) {
+			return true // a statement's start, or interpolated code's
+		}
+		w := text(j)
+		switch w {
+		case ")", "]", "}":
+			if match[j] < 0 {
+				return false
+			}
+			j = match[j]
+			continue
+		case "(", "[", "{", "do": // inside a group or another block
+			return true
+		}
+		if rubyKeyword(w) {
+			return false
+		}
+		// a call whose arguments go without parentheses: a name, a blank,
+		// and an operand
+		if rubyCallName(w) && j+1 < k && toks[j+1].start > t.end && rubyOperandStart(src, toks, j+1, text) {
+			return false
+		}
+	}
+	return true
+}
+
+// doBlocks marks each opening bracket whose contents hold a do block of
+// their own, not one nested in other brackets or interpolated code: a call
+// whose arguments hold one keeps its parentheses (without them the block
+// would bind to the call).
+func doBlocks(src []byte, toks []ctok) []bool {
+	blocked := make([]bool, len(toks))
+	var open []int
+	for k, u := range toks {
+		b := src[u.start:u.end]
+		switch u.kind {
+		case cRubyDo:
+			if n := len(open); n > 0 {
+				blocked[open[n-1]] = true
+			}
+		case cRubyLit, cRubyRegexp:
+			if b[0] == '}' && len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+			if bytes.HasSuffix(b, []byte("#{")) {
+				open = append(open, k)
+			}
+		case cVerbatim:
+			switch string(b) {
+			case "do":
+				if n := len(open); n > 0 {
+					blocked[open[n-1]] = true
+				}
+			case "(", "[", "{":
+				open = append(open, k)
+			case ")", "]", "}":
+				if len(open) > 0 {
+					open = open[:len(open)-1]
+				}
+			}
+		}
+	}
+	return blocked
+}
+
+// rubyKeyword reports the words that are keywords, not names, in a
+// statement's head (literals like self and nil aside).
+func rubyKeyword(w string) bool {
+	switch w {
+	case "if", "unless", "while", "until", "and", "or", "not", "return", "when", "case", "then", "else",
+		"elsif", "begin", "rescue", "ensure", "in", "for", "yield", "super", "break", "next", "defined?", "do", "end":
+		return true
+	}
+	return false
+}
+
+// rubyOperandStart reports whether toks[j], after a blank, may start a
+// call's first argument: a name or a literal, or a bracket, a sign or a
+// splat written against what follows.
+func rubyOperandStart(src []byte, toks []ctok, j int, text func(int) string) bool {
+	t := toks[j]
+	if t.kind == cSemi {
+		return false
+	}
+	if t.kind != cVerbatim {
+		return true // a literal, an instance variable
+	}
+	w := text(j)
+	if isIdentByte(w[0]) || w[0] == '"' || w[0] == '\'' {
+		return !rubyKeyword(w)
+	}
+	switch w {
+	case "[", "(", "-", "*", "**", "&", "!", ":", "::", "->", "~":
+		return j+1 < len(toks) && toks[j+1].start == t.end
+	}
+	return false
+}
+
+// rubyOpSymbol reports whether out ends with a symbol that names an
+// operator (`alias_method :eql?, :==`): a : written right before the
+// operator, after a blank, an opening bracket or a comma (not a
+// conditional's `a ? b :c`, nor ::).
+func rubyOpSymbol(src []byte, out []ctok) bool {
+	n := len(out)
+	if n < 2 {
+		return false
+	}
+	op, colon := out[n-1], out[n-2]
+	if colon.kind != cVerbatim || colon.end-colon.start != 1 || src[colon.start] != ':' || colon.end != op.start {
+		return false
+	}
+	if colon.start == 0 {
+		return true
+	}
+	switch src[colon.start-1] {
+	case ' ', '\t', '(', '[', ',', '{', '\n':
+		return true
+	}
+	return false
+}
+
+// closesLine reports whether toks[k] ends a statement: a line end, a
+// written ;, or the end of the stream.
+func closesLine(toks []ctok, k int) bool {
+	return k >= len(toks) || toks[k].kind == cSemi
+}
+
+// closesCall reports whether toks[k] ends the arguments of a call written
+// without parentheses as it ends those written with them: a statement's
+// end (a line end before end, }, else, elsif, when, then or ensure is no
+// token; an interpolation's } starts the string's text after it), a
+// modifier, and or or, or a do block (which binds to the call either
+// way). k is past any parenthesis dropped already (an enclosing call's,
+// `f(g(a))` being `f g a`).
+func closesCall(src []byte, toks []ctok, k int) bool {
+	if closesLine(toks, k) {
+		return true
+	}
+	t := toks[k]
+	if (t.kind == cRubyLit || t.kind == cRubyRegexp) && src[t.start] == '}' || t.kind == cRubyDo || t.kind == cRubyEnd {
+		return true
+	}
+	if t.kind != cVerbatim {
+		return false
+	}
+	switch string(src[t.start:t.end]) {
+	case "if", "unless", "while", "until", "rescue", "and", "or", "do", "end", "}", ")", "else", "elsif", "when", "then", "ensure":
+		return true
+	}
+	return false
+}
+
+// rubyCallName reports whether w names a method a call may pass
+// arguments to without parentheses: a name, not a keyword.
+func rubyCallName(w string) bool {
+	if w == "" || !(isLower(w[0]) || w[0] == '_' || ('A' <= w[0] && w[0] <= 'Z')) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !isIdentByte(c) && !(i == len(w)-1 && (c == '?' || c == '!')) || c == '$' {
+			return false
+		}
+	}
+	switch w {
+	case "if", "unless", "while", "until", "and", "or", "not", "return", "when", "case", "def", "class",
+		"module", "do", "end", "then", "else", "elsif", "begin", "rescue", "ensure", "in", "for",
+		"defined?", "alias", "undef", "self", "nil", "true", "false", "break", "next", "redo", "retry",
+		"BEGIN", "END", "__method__":
+		return false
+	}
+	return true
 }
 
 // rubyBeforeKey reports whether a hash's key may follow the token w: an

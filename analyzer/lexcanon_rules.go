@@ -51,9 +51,16 @@ type lexRules struct {
 	// goesOnAfter, when not nil, reports whether the line goes on after
 	// the tokens written so far (a shell function's header).
 	goesOnAfter func(src []byte, out []ctok) bool
+	// operand, when not nil, reports whether the operator the tokens
+	// written so far end with is an operand the line does not go on
+	// from (Ruby's symbol :==).
+	operand func(src []byte, out []ctok) bool
 	// tidy, when not nil, is the language's own pass over its canonical
 	// stream, after tidySeparators (line ends, its own spellings).
 	tidy func(src []byte, toks []ctok) []ctok
+	// regexps: a / where an operand may start opens a regular expression
+	// (Ruby), in interpolated code too.
+	regexps bool
 	// opsGoOn: every operator token but the ones in notGoOn lets the line
 	// go on.
 	opsGoOn bool
@@ -442,8 +449,27 @@ func (s *scanState) strBody(i int, close string, quote byte) int {
 func (s *scanState) skipCode(i int, open, close byte) int {
 	src := s.src
 	depth := 1
+	operand := true // an operand may start here: a / opens a regular expression
 	for i < len(src) {
-		switch c := src[i]; {
+		c := src[i]
+		if c == '/' && operand && s.r.regexps {
+			// a regular expression (Ruby's #{a[/'x/]}): its quotes are text
+			j := i + 1
+			for j < len(src) && src[j] != '/' && src[j] != '\n' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j < len(src) && src[j] == '/' {
+				i, operand = j+1, false
+				continue
+			}
+		}
+		if c != ' ' && c != '\t' {
+			operand = bytes.IndexByte([]byte("([{,=|&!~:;?<>+-*%"), c) >= 0
+		}
+		switch {
 		case c == open:
 			depth++
 		case c == close:
@@ -687,7 +713,8 @@ func tidySeparators(src []byte, toks []ctok, r *lexRules) []ctok {
 		if k == len(toks) {
 			continue
 		}
-		if goesOn(src, prev, r) || leads(src, toks[k], r) || (r.goesOnAfter != nil && r.goesOnAfter(src, out)) {
+		if (goesOn(src, prev, r) && (r.operand == nil || !r.operand(src, out))) || leads(src, toks[k], r) ||
+			(r.goesOnAfter != nil && r.goesOnAfter(src, out)) {
 			continue
 		}
 		out = append(out, t)
