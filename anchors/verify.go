@@ -582,8 +582,12 @@ func (v *Verifier) compareSymbol(ctx context.Context, a Anchor, f *File, sym ana
 			sig = func() string { return f.withShape(sym).Sig }
 		}
 	}
+	// A symbol holds code: the shape of no tokens says the stream could
+	// not read it (a literal its scanner ran past), not that the code
+	// is the same.
+	unread := shape == analyzer.FormatOf(shape).Shape(nil)
 	switch {
-	case baseShape != "" && shape == baseShape:
+	case baseShape != "" && shape == baseShape && !unread:
 		r.set(Valid, ChangeReformatted, 1, "only formatting or comments changed")
 	case baseShape != "" && v.regrouped(a, f, sym, baseShape):
 		r.set(Valid, ChangeReformatted, 1, "only formatting changed: the declaration was grouped with others, or taken out of its group")
