@@ -21,6 +21,9 @@ type denseShape struct {
 	mid, close   string
 	tail         string
 	wantTooDense bool // past the parser's bounds at both sizes
+	// most is the ratio of times allowed (0: 8). Quadratic work makes it
+	// 16 either way.
+	most float64
 }
 
 func (s denseShape) build(size int) []byte {
@@ -58,7 +61,10 @@ var denseShapes = []denseShape{
 	{name: "Python functions", path: "x.py", open: "def f%d(a):\n    return a + %[1]d\n"},
 	{name: "TypeScript nested namespaces", path: "x.ts", open: "namespace N%d { ", close: "} ", tail: "\n", wantTooDense: true},
 	{name: "Go nested literals", path: "x.go", head: "package p\nvar x = ", open: "[]any{", close: "}", tail: "\n"},
-	{name: "Go nested parentheses", path: "x.go", head: "package p\nconst c = ", open: "(", mid: "1", close: ")", tail: "\n"},
+	// go/parser's recursion, 64 Ki frames deep at 128 KB, outgrows the
+	// caches: 7 to 11 times on a loaded two-core machine, lore's own work
+	// on it linear.
+	{name: "Go nested parentheses", path: "x.go", head: "package p\nconst c = ", open: "(", mid: "1", close: ")", tail: "\n", most: 12},
 	{name: "Go functions on one line", path: "x.go", head: "package p;", open: "func f%d() int { return %[1]d };", wantTooDense: true},
 	{name: "Rust nested modules", path: "x.rs", open: "mod m%d { ", close: "}", tail: "\n", wantTooDense: true},
 	{name: "C nested blocks", path: "x.c", head: "int f(void) ", open: "{ ", close: "} ", tail: "\n"},
@@ -90,14 +96,18 @@ func TestParseLinear(t *testing.T) {
 		timeOf(s, small) // warm up the language
 		var t1, t4 time.Duration
 		var ratio float64
+		most := s.most
+		if most == 0 {
+			most = 8
+		}
 		for range 3 { // a busy machine can slow all runs of one size: ask again
 			t1, t4 = timeOf(s, small), timeOf(s, large)
-			if ratio = float64(t4) / float64(max(t1, time.Microsecond)); ratio <= 8 {
+			if ratio = float64(t4) / float64(max(t1, time.Microsecond)); ratio <= most {
 				break
 			}
 		}
 		t.Logf("%-38s %4d KB %8v, %4d KB %8v: ×%.1f", s.name, len(small)>>10, t1.Round(time.Microsecond), len(large)>>10, t4.Round(time.Microsecond), ratio)
-		if ratio > 8 {
+		if ratio > most {
 			t.Errorf("%s: four times the input took %.1f times as long (linear: about 4)", s.name, ratio)
 		}
 	}
