@@ -711,6 +711,9 @@ func TestRubyTrees(t *testing.T) {
 		{"def f(a); a.map { |x| x }; end\n", "def f(a)\n  a.map do |x|\n    x\n  end\nend\n"},
 		{"def f a, b\n  a && b\nend\n", "def f(a, b)\n  a and b\nend\n"},
 		{"def f\n  %w(a b)\nend\n", "def f()\n  %w[a b]\nend\n"},
+		{"def f\n  \"a  \nb\"\nend\n", "def f\n  \"a\nb\"\nend\n"},
+		{"def f(a); a; end\n", "def f(a)\n  a\nend\n"},
+		{"def f\n  eval(s, __FILE__, __LINE__)\nend\n", "\ndef f\n  eval(s, __FILE__, __LINE__)\nend\n"},
 	}
 	differ := [][2]string{
 		{"def f\n  1\nend\n", "def f\n  2\nend\n"},

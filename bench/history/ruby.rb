@@ -11,7 +11,8 @@
 # in it, nor what the parser does not keep apart (quotes, parentheses
 # around arguments or a condition, `:a =>` against `a:`, `do … end`
 # against braces, `and` against `&&`, a heredoc's spelling), nor empty
-# statements; __LINE__ is a name, not its line's number.
+# statements, nor blanks at line ends inside strings (lore's hash drops
+# them); __LINE__ is a name, not its line's number.
 require 'base64'
 require 'json'
 
@@ -28,6 +29,8 @@ def dump(n)
     "(#{n.type}" + kids.map { |c| " " + dump(c) }.join + ")"
   when Array
     "[" + n.map { |c| dump(c) }.join(" ") + "]"
+  when String # blanks at line ends do not count, as in lore's hash
+    n.gsub(/[ \t]+\n/, "\n").inspect
   else
     n.inspect
   end
