@@ -712,6 +712,7 @@ func TestRubyTrees(t *testing.T) {
 		{"def f a, b\n  a && b\nend\n", "def f(a, b)\n  a and b\nend\n"},
 		{"def f\n  %w(a b)\nend\n", "def f()\n  %w[a b]\nend\n"},
 		{"def f\n  \"a  \nb\"\nend\n", "def f\n  \"a\nb\"\nend\n"},
+		{"def f\n  \"\\xff  \nb\"\nend\n", "def f\n  \"\\xff\nb\"\nend\n"},
 		{"def f(a); a; end\n", "def f(a)\n  a\nend\n"},
 		{"def f\n  eval(s, __FILE__, __LINE__)\nend\n", "\ndef f\n  eval(s, __FILE__, __LINE__)\nend\n"},
 	}

@@ -30,7 +30,7 @@ def dump(n)
   when Array
     "[" + n.map { |c| dump(c) }.join(" ") + "]"
   when String # blanks at line ends do not count, as in lore's hash
-    n.gsub(/[ \t]+\n/, "\n").inspect
+    n.b.gsub(/[ \t]+\n/n, "\n").inspect
   else
     n.inspect
   end
@@ -85,7 +85,7 @@ $stdout.sync = true
 $stdin.each_line do |line|
   ans = begin
     JSON.generate(answer(JSON.parse(line)))
-  rescue JSON::GeneratorError # a name that is no UTF-8
+  rescue StandardError # a name that is no UTF-8, a parser's own error
     JSON.generate({ok: false})
   end
   $stdout.write(ans + "\n")
