@@ -184,6 +184,17 @@ func csString(s *scanState, i int) (int, ckind, bool) {
 func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 	src := s.src
 	atLine := i == 0 || src[i-1] == '\n'
+	// A character literal, ?/ or ?\n, where an operand may start: an
+	// operand (a / after it divides), never a conditional's ?.
+	if src[i] == '?' && !s.afterOperand() && i+1 < len(src) && !isBlank(src[i+1]) {
+		j := i + 2
+		if src[i+1] == '\\' && j < len(src) {
+			j++
+		}
+		if j >= len(src) || !isIdentByte(src[j]) || src[i+1] == '\\' {
+			return min(j, len(src)), cRubyLit, true
+		}
+	}
 	switch {
 	case atLine && bytes.HasPrefix(src[i:], []byte("=begin")) && (i+6 == len(src) || isBlank(src[i+6])):
 		k := bytes.Index(src[i:], []byte("\n=end"))
@@ -232,7 +243,9 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 	// A literal opener where an operand may start: after an operator, or
 	// after a name with a blank before the opener and none after it
 	// (foo /re/ and foo %w[a], not a / b).
-	opens := !s.afterOperand() || (i > 0 && isBlank(src[i-1]) && i+1 < len(src) && !isBlank(src[i+1]) && lastIsName(s)) ||
+	opens := !s.afterOperand() || lastIsKeyword(s) ||
+		(i > 0 && isBlank(src[i-1]) && i+1 < len(src) && !isBlank(src[i+1]) && lastIsName(s) &&
+			!(c == '/' && src[i+1] == '=')) || // n /= 2 divides
 		lastIsBang(s)
 	switch {
 	case c == '<' && bytes.HasPrefix(src[i:], []byte("<<")) && opens:
@@ -323,6 +336,24 @@ func lastIsBang(s *scanState) bool {
 	}
 	t := s.out[len(s.out)-1]
 	return t.kind == cVerbatim && t.end-t.start == 1 && s.src[t.start] == '!'
+}
+
+// lastIsKeyword reports whether the last token is a Ruby keyword an
+// expression follows (`elsif /=/ =~ s`, `when %r{a}`).
+func lastIsKeyword(s *scanState) bool {
+	if len(s.out) == 0 {
+		return false
+	}
+	t := s.out[len(s.out)-1]
+	if t.kind != cVerbatim {
+		return false
+	}
+	switch string(s.src[t.start:t.end]) {
+	case "if", "elsif", "unless", "when", "while", "until", "and", "or", "not", "return", "case", "then",
+		"else", "in", "yield":
+		return len(s.out) < 2 || !isByte(s.src, s.out[len(s.out)-2], '.') // not a method named so
+	}
+	return false
 }
 
 func lastIsName(s *scanState) bool {

@@ -410,6 +410,14 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		skip[k] = next(skip[k])
 		return skip[k]
 	}
+	// pastComma passes over a trailing comma, which goes before a closing
+	// bracket (dropTrailingCommas, after this pass).
+	pastComma := func(k int) int {
+		if w := text(k + 1); text(k) == "," && (w == ")" || w == "]" || w == "}") {
+			return next(k + 1)
+		}
+		return k
+	}
 	// A stream of its own: the rules look back at toks, which dropping
 	// tokens in place would shift.
 	out := make([]ctok, 0, len(toks))
@@ -431,7 +439,7 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 			drop[match[k]] = true // def f(a) is def f a
 			continue
 		case w == "(" && k > 0 && match[k] > k+1 && t.start == toks[k-1].end && rubyCallName(text(k-1)) && !defined(k) &&
-			text(k+1) != "{" && closesCall(src, toks, next(match[k]+1)) && !blocked[k]:
+			text(k+1) != "{" && closesCall(src, toks, next(pastComma(match[k]+1))) && !blocked[k]:
 			drop[match[k]] = true // g(a) is g a
 			continue
 		case w == "(" || w == "[" || w == "{":

@@ -50,6 +50,9 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", "x = %W[a\n#{b}]", "x = %W[a #{b}]", false, "%W is kept as written"},
 		// Regular expressions and percent literals are operands.
 		{"ruby", "x = /a/\n-1", "x = /a/ - 1", false, "a line end after a regular expression"},
+		{"ruby", "n /= 2\nretry\n", "n /= 2\nredo\n", false, "/= after a name divides: no regular expression runs on"},
+		{"ruby", "x = d.chomp(?/)\ny = a ? /b/ : c\n", "x = d.chomp(?/)\ny = a ? /b/ : e\n", false, "?/ is a character; a conditional's ? goes before an operand"},
+		{"ruby", "if a\n  b\nelsif /=/o =~ t\n  c\nend\nd = %w[e]\n", "if a\n  b\nelsif /=/o =~ t\n  c\nend\nd = %w[f]\n", false, "/= after a keyword opens a regular expression"},
 		{"ruby", "x = %r{a}\n-1", "x = %r{a} - 1", false, "a line end after a percent literal"},
 		{"ruby", "x = !%w[a b\n  c].f", "x = !%w[a b c].f", true, "a %w literal after !"},
 		{"ruby", "x = !%w[a b c].f", "x = !%w[a bc].f", false, "a %w literal's words after !"},

@@ -59,7 +59,7 @@ type lexRules struct {
 	// stream, after tidySeparators (line ends, its own spellings).
 	tidy func(src []byte, toks []ctok) []ctok
 	// regexps: a / where an operand may start opens a regular expression
-	// (Ruby), in interpolated code too.
+	// (Ruby), in interpolated code too, where $' and $" are globals.
 	regexps bool
 	// opsGoOn: every operator token but the ones in notGoOn lets the line
 	// go on.
@@ -363,7 +363,8 @@ func (s *scanState) afterOperand() bool {
 		return true
 	}
 	c := s.src[t.end-1]
-	return isIdentByte(c) || c == ')' || c == ']' || c == '}' || c == '?' || c == '!'
+	// a name ending in ? or ! (Ruby's any?), not a lone ? or ! (an operator)
+	return isIdentByte(c) || c == ')' || c == ']' || c == '}' || (c == '?' || c == '!') && t.end-t.start > 1
 }
 
 // number scans a number literal: digits, letters (bases, exponents,
@@ -465,6 +466,10 @@ func (s *scanState) skipCode(i int, open, close byte) int {
 				i, operand = j+1, false
 				continue
 			}
+		}
+		if c == '$' && s.r.regexps && i+1 < len(src) { // $' and $" are globals, not quotes
+			i, operand = i+2, false
+			continue
 		}
 		if c != ' ' && c != '\t' {
 			operand = bytes.IndexByte([]byte("([{,=|&!~:;?<>+-*%"), c) >= 0
