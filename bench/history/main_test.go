@@ -223,11 +223,14 @@ func Sum(xs []int) int {
 	if err := run(context.Background(), []string{"-repo", dir, "-rev", "nosuch"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-rev nosuch: not a commit") {
 		t.Errorf("a revision that is not there: %v", err)
 	}
-	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts or java") {
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts, java or ruby") {
 		t.Errorf("a language it does not read: %v", err)
 	}
 	if err := run(context.Background(), []string{"-repo", dir, "-lang", "java", "-java", filepath.Join(t.TempDir(), "java")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -java PATH") {
 		t.Errorf("-lang java without a JDK: %v", err)
+	}
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "ruby", "-ruby", filepath.Join(t.TempDir(), "ruby")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -ruby PATH") {
+		t.Errorf("-lang ruby without Ruby: %v", err)
 	}
 }
 
