@@ -342,7 +342,9 @@ func closer(open byte) byte {
 // same (blocks in braces first, see rubyBlocks):
 //   - a line end after the keywords do and then is the line end alone:
 //     `do |x|` on the line of its call or the next, `if c then` and
-//     `if c` closing their lines;
+//     `if c` closing their lines; then before code on its line is a line
+//     end (`when a then b` is `when a` and `b` on the next line), and
+//     so is a line end after else (`else 1` on one line or two);
 //   - a method's parameters in parentheses that close its line are its
 //     parameters without them: `def f(a, b)` is `def f a, b` and `def
 //     f()` is `def f` (RuboCop's Style/MethodDefParentheses and
@@ -450,12 +452,13 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 			}
 		case keyword(k, "in"):
 			pattern = true
-		case keyword(k, "then"):
+		case keyword(k, "then") && text(k+1) != ":":
 			pattern = false
 			if k+1 < len(toks) && toks[k+1].kind == cSemi {
 				continue // the line end that follows reads alone
 			}
-		case keyword(k, "do"):
+			t.kind = cSemi // code after it: then is a line end (when a then b)
+		case keyword(k, "do") || keyword(k, "else"):
 			if k+1 < len(toks) && toks[k+1].kind == cSemi {
 				out = append(out, t)
 				k++ // the line end after it

@@ -65,6 +65,10 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", "x.do\ny", "x.do y", false, "a method named do"},
 		{"ruby", "if a =~ /x/ then\n  b\nend", "if a =~ /x/\n  b\nend", true, "then closing a line"},
 		{"ruby", "x.then\ny", "x.then y", false, "a method named then"},
+		{"ruby", "case v\nwhen Module then value\nelse 1\nend\n", "case v\nwhen Module\n  value\nelse\n  1\nend\n", true, "then before code on its line"},
+		{"ruby", "x = if a then b else c end\n", "x = if a\n  b\nelse\n  c\nend\n", true, "a one-line if"},
+		{"ruby", "x = if a then b end\n", "x = if a then c end\n", false, "the code after then"},
+		{"ruby", "x = { then: 1 }\n", "x = { else: 1 }\n", false, "then as a key"},
 		// def f() is def f.
 		{"ruby", "def f()\n  1\nend", "def f\n  1\nend", true, "an empty parameter list"},
 		{"ruby", "def self.f()\n  1\nend", "def self.f\n  1\nend", true, "a class method's empty parameter list"},

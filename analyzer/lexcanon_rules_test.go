@@ -46,7 +46,7 @@ func TestCanonicalFormattingRules(t *testing.T) {
 		{"ruby", "x = a / b / c", "x = a/b/c", true, "division is no regular expression"},
 		{"ruby", "x = f /a  b/", "x = f /a b/", false, "a regular expression's text"},
 		{"ruby", "x = 0755", "x = 0o755", true, "octal spelling"},
-		{"ruby", "if a then b end", "if a\n  b\nend", false, "then and a line break read differently"},
+		{"ruby", "if a then b end", "if a\n  b\nend", true, "then before code is a line break"},
 
 		// PHP
 		{"php", "<?php $a = 'x';", `<?php $a = "x";`, true, "quote style of a plain string"},
