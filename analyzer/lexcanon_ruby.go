@@ -3,6 +3,7 @@ package analyzer
 import (
 	"bytes"
 	"slices"
+	"strings"
 )
 
 // Ruby's own readings in the canonical stream (docs/fingerprints.md,
@@ -394,6 +395,41 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		}
 		return text(j-1) == "def"
 	}
+	// condStart: the ( at k starts an expression of its own, the whole of
+	// a conditional's condition when ) ? follows: at a statement's start
+	// (interpolated code's, a block's after its parameters), after an
+	// assignment, an opening bracket, a comma, a label's or a conditional's
+	// :, return, then, else, do, =>, or a call's name and a blank (its
+	// first argument). Not after
+	// an operator (`a - (b - c) ? …` subtracts the group) nor a call's
+	// name right before it (its arguments).
+	condStart := func(k int) bool {
+		if k == 0 || toks[k-1].kind == cSemi {
+			return true
+		}
+		if p := toks[k-1]; (p.kind == cRubyLit || p.kind == cRubyRegexp) && bytes.HasSuffix(src[p.start:p.end], []byte("#{")) {
+			return true // interpolated code's start
+		}
+		w := text(k - 1)
+		if w == "|" { // a block's parameters' end, not a bitwise or
+			for j := k - 2; j >= 0 && j > k-40; j-- {
+				if text(j) == "|" {
+					return toks[j-1].kind == cRubyDo || text(j-1) == "do" || text(j-1) == "{"
+				}
+			}
+			return false
+		}
+		switch w {
+		case "(", "[", "{", ",", ":", "return", "then", "else", "do", "=>":
+			return true // : of a label or of a conditional's other branch
+		case "==", "===", "!=", "<=", ">=":
+			return false
+		}
+		if strings.HasSuffix(w, "=") {
+			return true // =, +=, ||=, …
+		}
+		return rubyCallName(w) && toks[k].start > toks[k-1].end
+	}
 	match := matchBrackets(src, toks, nil)
 	blocked := doBlocks(src, toks)
 	drop := make([]bool, len(toks)) // a closing parenthesis whose opener was dropped
@@ -436,6 +472,10 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		switch w := text(k); {
 		case t.kind == cSemi:
 			pattern = false
+		case w == "(" && match[k] > k+1 && text(match[k]+1) == "?" && toks[match[k]+1].end-toks[match[k]+1].start == 1 &&
+			condStart(k) && plainCondition(src, toks, k+1, match[k]):
+			drop[match[k]] = true // (a >= b) ? x : y is a >= b ? x : y
+			continue
 		case w == "(" && match[k] > k && defined(k) && (closesLine(toks, match[k]+1) ||
 			text(match[k]+1) == "end" && bytes.ContainsAny(src[toks[match[k]].end:toks[match[k]+1].start], "\n;")):
 			drop[match[k]] = true // def f(a) is def f a
@@ -563,6 +603,39 @@ func rubyBlockBraces(src []byte, toks []ctok, match []int, k int, text func(int)
 		// and an operand
 		if rubyCallName(w) && j+1 < k && toks[j+1].start > t.end && rubyOperandStart(src, toks, j+1, text) {
 			return false
+		}
+	}
+	return true
+}
+
+// plainCondition reports whether toks[i:j], a conditional's condition in
+// parentheses, binds as tightly without them: no and, or, not, defined?,
+// assignment, modifier, rescue, nested conditional or second statement
+// at its own depth (`(x = y) ? a : b` assigns y, `x = y ? a : b` the
+// conditional; RuboCop's Style/TernaryParentheses).
+func plainCondition(src []byte, toks []ctok, i, j int) bool {
+	depth := 0
+	for _, t := range toks[i:j] {
+		if t.kind == cSemi {
+			return false
+		}
+		if t.kind != cVerbatim {
+			continue
+		}
+		switch w := string(src[t.start:t.end]); w {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case "and", "or", "not", "defined?", "if", "unless", "while", "until", "rescue", "?", ",", "do":
+			if depth == 0 {
+				return false
+			}
+		default:
+			// an assignment: =, +=, ||=, … (not ==, ===, =~, !=, <=, >=, =>)
+			if depth == 0 && strings.HasSuffix(w, "=") && w != "==" && w != "===" && w != "!=" && w != "<=" && w != ">=" {
+				return false
+			}
 		}
 	}
 	return true

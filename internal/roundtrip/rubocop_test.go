@@ -76,16 +76,18 @@ Style/NumericLiterals:
 `, nil},
 	{"parentheses", strings.Join([]string{
 		"Style/MethodDefParentheses", "Style/MethodCallWithArgsParentheses", "Style/RegexpLiteral",
-		"Style/PercentLiteralDelimiters", "Style/BlockDelimiters",
+		"Style/PercentLiteralDelimiters", "Style/BlockDelimiters", "Style/TernaryParentheses",
 	}, ","), `
+Style/TernaryParentheses:
+  EnforcedStyle: require_parentheses
 Style/MethodCallWithArgsParentheses:
   IgnoreMacros: false
 Style/RegexpLiteral:
   EnforcedStyle: percent_r
-`, rubocopBrokeRegexp},
+`, rubocopParenthesesDrifts},
 	{"no-parentheses", strings.Join([]string{
 		"Style/MethodDefParentheses", "Style/RegexpLiteral", "Style/PercentLiteralDelimiters",
-		"Style/BlockDelimiters",
+		"Style/BlockDelimiters", "Style/TernaryParentheses",
 	}, ","), `
 Style/MethodDefParentheses:
   EnforcedStyle: require_no_parentheses
@@ -98,6 +100,17 @@ Style/PercentLiteralDelimiters:
   PreferredDelimiters:
     default: '{}'
 `, rubocopBrokeRegexp},
+}
+
+// rubocopParenthesesDrifts: RuboCop's broken regular expression (below),
+// and a conditional's condition put in parentheses inside a heredoc's
+// #{…}, which lore reads as the heredoc's text (bundler's show.rb).
+var rubocopParenthesesDrifts = map[string]string{
+	"bundler/cli/show.rb::Bundler::CLI::Show":                                                                                        "code inside a heredoc's #{…} is read as its text",
+	"bundler/cli/show.rb::Bundler::CLI::Show::run":                                                                                   "code inside a heredoc's #{…} is read as its text",
+	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword":                        "RuboCop's %r{…} reads differently",
+	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_before_missing?": "RuboCop's %r{…} reads differently",
+	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_after_missing?":  "RuboCop's %r{…} swallows it",
 }
 
 // rubocopBrokeRegexp: RuboCop 1.39 writes `/[\s(|{\[;,*=]/` as
