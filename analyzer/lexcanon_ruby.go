@@ -358,6 +358,9 @@ func closer(open byte) byte {
 //     bind to the last argument, nor with a do block inside, which would
 //     bind to g; not a first argument in braces, which would read as a
 //     block; not `g (a)`, whose parentheses group an argument;
+//   - a conditional's condition in parentheses is the condition, where
+//     the group starts an expression and nothing in it binds looser than
+//     ? : (see plainCondition; RuboCop's Style/TernaryParentheses);
 //   - a symbol key before => is the key: label, `:a => 1` being `a: 1`
 //     and `:"a b" => 1` being `"a b": 1`, in a call's arguments or a
 //     hash's braces, outside a pattern (where `in :a => x` binds x) and
