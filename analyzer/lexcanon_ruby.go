@@ -339,6 +339,15 @@ func closer(open byte) byte {
 	return open
 }
 
+// wordAt is the text of toks[k] as written, or "" for a token spelt
+// another way (a literal, a separator) or past either end.
+func wordAt(src []byte, toks []ctok, k int) string {
+	if k < 0 || k >= len(toks) || toks[k].kind != cVerbatim {
+		return ""
+	}
+	return string(src[toks[k].start:toks[k].end])
+}
+
 // tidyRuby reads the spellings RuboCop's style cops choose between the
 // same (blocks in braces first, see rubyBlocks):
 //   - a line end after the keywords do and then is the line end alone:
@@ -366,13 +375,8 @@ func closer(open byte) byte {
 //     hash's braces, outside a pattern (where `in :a => x` binds x) and
 //     an array's brackets (where a pattern may bind too).
 func tidyRuby(src []byte, toks []ctok) []ctok {
-	toks = rubyBlocks(src, toks)
-	text := func(k int) string {
-		if k < 0 || k >= len(toks) || toks[k].kind != cVerbatim {
-			return ""
-		}
-		return string(src[toks[k].start:toks[k].end])
-	}
+	match := rubyBlocks(src, toks)
+	text := func(k int) string { return wordAt(src, toks, k) }
 	// keyword: the token is a word not called or named as a method.
 	keyword := func(k int, w string) bool {
 		if text(k) != w {
@@ -433,7 +437,6 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		}
 		return rubyCallName(w) && toks[k].start > toks[k-1].end
 	}
-	match := matchBrackets(src, toks, nil)
 	blocked := doBlocks(src, toks)
 	drop := make([]bool, len(toks)) // a closing parenthesis whose opener was dropped
 	// next is the first token from k not dropped: the closing parentheses
@@ -535,18 +538,14 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 // a statement with no call whose arguments go without parentheses before
 // them (`f a.map { … }` binds the braces to map, `f a.map do … end` the
 // block to f) and no keyword (return, if, and, …). `{ |x| x }` is `do |x|\n
-// x\nend`: the line goes on after the parameters' |.
-func rubyBlocks(src []byte, toks []ctok) []ctok {
-	text := func(k int) string {
-		if k < 0 || k >= len(toks) || toks[k].kind != cVerbatim {
-			return ""
-		}
-		return string(src[toks[k].start:toks[k].end])
-	}
-	match := matchBrackets(src, toks, nil)
+// x\nend`: the line goes on after the parameters' |. It respells such
+// braces in toks and returns the brackets' partners (matchBrackets).
+func rubyBlocks(src []byte, toks []ctok) (match []int) {
+	text := func(k int) string { return wordAt(src, toks, k) }
+	match = matchBrackets(src, toks, nil)
 	block := make([]bool, len(toks)) // braces read as do … end
 	for k := range toks {
-		if text(k) != "{" || match[k] < 0 || !rubyBlockBraces(src, toks, match, k, text) {
+		if text(k) != "{" || match[k] < 0 || !rubyBlockBraces(src, toks, match, k) {
 			continue
 		}
 		block[k], block[match[k]] = true, true
@@ -560,12 +559,13 @@ func rubyBlocks(src []byte, toks []ctok) []ctok {
 			toks[k].kind = cRubyEnd
 		}
 	}
-	return toks
+	return match // the parentheses' partners stand as they were
 }
 
 // rubyBlockBraces reports whether the { at toks[k] opens a block that do
 // … end would open too (see rubyBlocks).
-func rubyBlockBraces(src []byte, toks []ctok, match []int, k int, text func(int) string) bool {
+func rubyBlockBraces(src []byte, toks []ctok, match []int, k int) bool {
+	text := func(k int) string { return wordAt(src, toks, k) }
 	prev := text(k - 1)
 	switch {
 	case prev == ")":
@@ -604,7 +604,7 @@ func rubyBlockBraces(src []byte, toks []ctok, match []int, k int, text func(int)
 		}
 		// a call whose arguments go without parentheses: a name, a blank,
 		// and an operand
-		if rubyCallName(w) && j+1 < k && toks[j+1].start > t.end && rubyOperandStart(src, toks, j+1, text) {
+		if rubyCallName(w) && j+1 < k && toks[j+1].start > t.end && rubyOperandStart(src, toks, j+1) {
 			return false
 		}
 	}
@@ -697,7 +697,7 @@ func rubyKeyword(w string) bool {
 // rubyOperandStart reports whether toks[j], after a blank, may start a
 // call's first argument: a name or a literal, or a bracket, a sign or a
 // splat written against what follows.
-func rubyOperandStart(src []byte, toks []ctok, j int, text func(int) string) bool {
+func rubyOperandStart(src []byte, toks []ctok, j int) bool {
 	t := toks[j]
 	if t.kind == cSemi {
 		return false
@@ -705,7 +705,7 @@ func rubyOperandStart(src []byte, toks []ctok, j int, text func(int) string) boo
 	if t.kind != cVerbatim {
 		return true // a literal, an instance variable
 	}
-	w := text(j)
+	w := wordAt(src, toks, j)
 	if isIdentByte(w[0]) || w[0] == '"' || w[0] == '\'' {
 		return !rubyKeyword(w)
 	}
@@ -781,10 +781,11 @@ func rubyCallName(w string) bool {
 			return false
 		}
 	}
+	if rubyKeyword(w) {
+		return w == "super" || w == "yield" // they take arguments as calls do
+	}
 	switch w {
-	case "if", "unless", "while", "until", "and", "or", "not", "return", "when", "case", "def", "class",
-		"module", "do", "end", "then", "else", "elsif", "begin", "rescue", "ensure", "in", "for",
-		"defined?", "alias", "undef", "self", "nil", "true", "false", "break", "next", "redo", "retry",
+	case "def", "class", "module", "alias", "undef", "self", "nil", "true", "false", "redo", "retry",
 		"BEGIN", "END", "__method__":
 		return false
 	}

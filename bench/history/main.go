@@ -94,38 +94,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *n < 1 || *per < 1 {
 		return fmt.Errorf("-commits and -per: want at least 1")
 	}
+	// The oracles but Go's run a parser of another language's own, one
+	// process for the run.
+	scripts := map[string]func() (*scriptOracle, error){
+		"python": func() (*scriptOracle, error) { return newPyOracle(ctx, *python) },
+		"ts":     func() (*scriptOracle, error) { return newTSOracle(ctx, *node, *typescript) },
+		"java":   func() (*scriptOracle, error) { return newJavaOracle(ctx, *java) },
+		"ruby":   func() (*scriptOracle, error) { return newRubyOracle(ctx, *ruby) },
+	}
 	var o oracle
-	switch *lang {
-	case "go":
+	switch start, ok := scripts[*lang]; {
+	case *lang == "go":
 		o = goOracle{}
-	case "python":
-		py, err := newPyOracle(ctx, *python)
+	case ok:
+		so, err := start()
 		if err != nil {
 			return err
 		}
-		defer py.close()
-		o = py
-	case "ts":
-		tso, err := newTSOracle(ctx, *node, *typescript)
-		if err != nil {
-			return err
-		}
-		defer tso.close()
-		o = tso
-	case "java":
-		jo, err := newJavaOracle(ctx, *java)
-		if err != nil {
-			return err
-		}
-		defer jo.close()
-		o = jo
-	case "ruby":
-		ro, err := newRubyOracle(ctx, *ruby)
-		if err != nil {
-			return err
-		}
-		defer ro.close()
-		o = ro
+		defer so.close()
+		o = so
 	default:
 		return fmt.Errorf("-lang %s: want go, python, ts, java or ruby", *lang)
 	}
