@@ -19,7 +19,7 @@ type ctok struct {
 	pos, start, end int32
 	kind            ckind
 	lang            langCode // the number and string rules of kind
-	tag             uint8    // Go: what the token is (see goTag); shell: a cBquote's ends; 0 in other languages
+	tag             uint8    // Go: what the token is (see goTag); shell: a cBquote's ends; PHP: how a cPHP is spelt; 0 in other languages
 }
 
 // ckind says how a token's source bytes are spelt in the canonical stream.
@@ -54,6 +54,9 @@ const (
 	cRubyRegexp  // a regular expression, /…/ or %r with brackets, or its text around interpolated code (see appendRubyRegexp)
 	cRubyDo      // the { of a block read as do … end (see rubyBlocks)
 	cRubyEnd     // the } of such a block
+
+	// PHP (lexcanon_php.go)
+	cPHP // a token PHP-CS-Fixer respells, its tag saying how (see appendPHP)
 )
 
 // langCode selects the number rules of a language.
@@ -173,6 +176,8 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return append(buf, "do"...)
 	case cRubyEnd:
 		return append(buf, "end"...)
+	case cPHP:
+		return appendPHP(buf, src[t.start:t.end], t.tag)
 	case cNewline:
 		return append(buf, "\x01nl"...)
 	case cIndent:

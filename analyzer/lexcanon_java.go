@@ -162,15 +162,20 @@ var javaModifiers = map[string]int{"public": 1, "protected": 2, "private": 3, "a
 	"final": 6, "sealed": 7, "transient": 8, "volatile": 9, "synchronized": 10, "native": 11, "strictfp": 12, "default": 13}
 
 // sortModifiers puts each run of modifiers in javaModifiers' order: their
-// order means nothing. Tokens take the positions of the places they move
-// to, so the stream stays ordered by position.
+// order means nothing.
 func sortModifiers(src []byte, toks []ctok) {
-	rank := func(t ctok) int {
+	sortRuns(toks, func(t ctok) int {
 		if t.kind != cVerbatim || !isIdentByte(src[t.start]) {
 			return 0
 		}
 		return javaModifiers[string(src[t.start:t.end])]
-	}
+	})
+}
+
+// sortRuns sorts each run of tokens that rank above 0 by their rank.
+// Tokens take the positions of the places they move to, so the stream
+// stays ordered by position.
+func sortRuns(toks []ctok, rank func(ctok) int) {
 	byRank := func(a, b ctok) int { return rank(a) - rank(b) }
 	for i := 0; i < len(toks); {
 		j := i

@@ -13,7 +13,7 @@ func TestCanonicalFormattingPHP(t *testing.T) {
 		{"php", "<?php\n$x .= $a xor $b;", "<?php\n$x .= ($a xor $b);", false, "xor binds looser than a compound assignment"},
 		{"php", "<?php\nstrtr($line ?? 1, $map);", "<?php\nstrtr(($line ?? 1), $map);", true, "a whole argument"},
 		{"php", "<?php\nreturn $this->a ?? $this->b;", "<?php\nreturn ($this->a ?? $this->b);", true, "a whole return operand"},
-		{"php", "<?php\nif (false === $e = f()) {}", "<?php\nif (false === ($e = f())) {}", false, "an assignment inside a comparison"},
+		{"php", "<?php\nif (false === $e = f()) {}", "<?php\nif (false === ($e = f())) {}", true, "an assignment inside a comparison: PHP reads it whole (php-ast)"},
 		{"php", "<?php\n$x = $a ? $b : $c . $d;", "<?php\n$x = ($a ? $b : $c) . $d;", false, "a part of the right side"},
 		{"php", "<?php\nf();\n$string ?? $string = '';", "<?php\nf();\n($string ?? $string = '');", true, "a whole expression statement"},
 		{"php", "<?php\nf();\n$a = $b;", "<?php\nf();\n($a) = $b;", false, "a part of a statement"},

@@ -511,8 +511,13 @@ func (s *scanState) heredocBodies(i int) int {
 			if h.indent {
 				t = bytes.TrimLeft(t, " \t")
 			}
-			done := bytes.Equal(t, []byte(h.id)) ||
-				(s.r.extra != nil && h.indent && bytes.HasPrefix(t, []byte(h.id)) && len(t) > len(h.id) && !isIdentByte(t[len(h.id)]) && s.r.sigils == "$")
+			done := bytes.Equal(t, []byte(h.id))
+			if !done && s.r.extra != nil && h.indent && bytes.HasPrefix(t, []byte(h.id)) && len(t) > len(h.id) && !isIdentByte(t[len(h.id)]) && s.r.sigils == "$" {
+				// PHP: code may follow the terminator on its line
+				// ("EOF);"); the body ends with the terminator.
+				i += len(line) - len(bytes.TrimLeft(line, " \t")) + len(h.id)
+				break
+			}
 			if e < 0 {
 				i = len(src)
 			} else {

@@ -416,6 +416,7 @@ func FuzzCanonTokens(f *testing.F) {
 	f.Add([]byte("x = <<~EOS\n  a #{b}\nEOS\n%w[a b] /re/ =begin\nc\n=end\n"))
 	f.Add([]byte("def self.[](k) = g(h(a), b) if %r{a#{b}\\/}i =~ %q(c)\ndef f a\n  (x = y(z))\nend\n%x{ls} %r|a| /#{"))
 	f.Add([]byte("<?php $a = \"{$b}\"; <<<X\n t\n X;\n?>\n<p> #[A] R\"d(x)d\" @\"a\"\"b\" $\"{c}\""))
+	f.Add([]byte("<?php class A { static public function f() { if (!isset($a) && (null !== $b = f())) { list($x) = array((int)(g())); } return 'a' . \"b\" . <<<E\n  x\n  E; } var $v; }"))
 	f.Add([]byte("f() { [[ $a =~ ^(x)$ ]] && cat <<-E\n\tb\n\tE\n}; a=() ; --[==[ x ]==] [[s]] #\"r\"#"))
 	f.Add([]byte("using a::b;\nusing c::d;\nA<B<C>> x = \"a\" \"b\"_s >> 1;\n#define M(a) \\\n  G(a)\nusing E::k; x >>= operator>>"))
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -2,11 +2,13 @@
 // verification, with a parser lore did not write as the oracle: go/parser
 // for Go, CPython's ast module for Python, the TypeScript compiler for
 // TypeScript and JavaScript, javac's for Java, Ruby's own
-// (RubyVM::AbstractSyntaxTree) for Ruby. For every commit it
+// (RubyVM::AbstractSyntaxTree) for Ruby, PHP's own (through the php-ast
+// extension) for PHP. For every commit it
 // anchors, at the parent, the functions, methods and types (Python:
 // functions, classes, methods; TypeScript: also interfaces, aliases,
 // enums, variables; Java: types, methods, constructors, fields; Ruby:
-// classes, modules, methods) of the
+// classes, modules, methods; PHP: classes, interfaces, traits, enums,
+// functions, methods) of the
 // files the commit changed, verifies them at the commit as a pre-commit
 // hook or a CI job would (the parent as the base, git's renames), and
 // compares lore's verdict with what the two syntax trees say:
@@ -17,7 +19,7 @@
 //   - one that moved to another file: followed there, valid or drifted as
 //     its tree says. In Go, a name that went to another file of its
 //     package, since Go declares a name once per package, whatever its
-//     code; in Python, TypeScript and Ruby, a name that left its file when
+//     code; in Python, TypeScript, Ruby and PHP, a name that left its file when
 //     exactly one changed file gained it (they have no such rule: a name
 //     that left two files, or went to two, is left out); in Java, a
 //     member by its name and parameter types, into any type (a member
@@ -32,16 +34,19 @@
 // line ends do not count, in raw strings either; TypeScript's
 // parentheses, quotes and semicolons are not in its tree, nor Java's
 // parentheses, modifier order or string literals split with +, nor Ruby's
-// quotes, parentheses, hash rockets or block braces. A name the
+// quotes, parentheses, hash rockets or block braces, nor PHP's quotes,
+// parentheses, string literals split with ".", "else if" against
+// "elseif" or the case of true, false, null. A name the
 // commit kept whose code lore says went under another name (renamed
 // away, the name now holding other code) is counted apart (elsewh), to be
 // read: the name alone cannot tell that from an edit.
 //
-//	go run ./bench/history -repo DIR [-lang go|python|ts|java|ruby] [-rev REV] [-commits N] [-per N] [-v]
+//	go run ./bench/history -repo DIR [-lang go|python|ts|java|ruby|php] [-rev REV] [-commits N] [-per N] [-v]
 //
 // -lang ts needs -typescript, the directory of the typescript npm
 // package; -lang java a JDK 17 or later (-java, its java launcher);
-// -lang ruby a Ruby 2.6 or later (-ruby).
+// -lang ruby a Ruby 2.6 or later (-ruby); -lang php a PHP 8 with the
+// ast extension (-php).
 //
 // -repo is a clone (bare or not); the commits are the last N of REV's
 // first-parent history, a merge compared with its first parent (what a
@@ -78,12 +83,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rev := fl.String("rev", "HEAD", "the revision whose first-parent history is replayed")
 	n := fl.Int("commits", 100, "how many commits, the newest of that history")
 	per := fl.Int("per", 20, "per commit, at most this many declarations of each kind but moves (spread over the commit)")
-	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node), java (javac's parser, run by -java) or ruby (Ruby's parser, run by -ruby)")
+	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node), java (javac's parser, run by -java), ruby (Ruby's parser, run by -ruby) or php (php-ast, run by -php)")
 	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter")
 	node := fl.String("node", "node", "with -lang ts, Node.js")
 	typescript := fl.String("typescript", "", "with -lang ts, the directory of the typescript npm package (node_modules/typescript)")
 	java := fl.String("java", "java", "with -lang java, the java launcher of a JDK 17 or later")
 	ruby := fl.String("ruby", "ruby", "with -lang ruby, the Ruby interpreter (2.6 or later)")
+	php := fl.String("php", "php", "with -lang php, a PHP 8 interpreter with the ast extension")
 	verbose := fl.Bool("v", false, "list every verdict the oracle disagrees with, and every gone declaration lore followed")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -101,6 +107,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		"ts":     func() (*scriptOracle, error) { return newTSOracle(ctx, *node, *typescript) },
 		"java":   func() (*scriptOracle, error) { return newJavaOracle(ctx, *java) },
 		"ruby":   func() (*scriptOracle, error) { return newRubyOracle(ctx, *ruby) },
+		"php":    func() (*scriptOracle, error) { return newPHPOracle(ctx, *php) },
 	}
 	var o oracle
 	switch start, ok := scripts[*lang]; {
@@ -114,7 +121,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer so.close()
 		o = so
 	default:
-		return fmt.Errorf("-lang %s: want go, python, ts, java or ruby", *lang)
+		return fmt.Errorf("-lang %s: want go, python, ts, java, ruby or php", *lang)
 	}
 	repo, err := source.OpenRepo(*repoDir)
 	if err != nil {

@@ -223,7 +223,7 @@ func Sum(xs []int) int {
 	if err := run(context.Background(), []string{"-repo", dir, "-rev", "nosuch"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-rev nosuch: not a commit") {
 		t.Errorf("a revision that is not there: %v", err)
 	}
-	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts, java or ruby") {
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts, java, ruby or php") {
 		t.Errorf("a language it does not read: %v", err)
 	}
 	if err := run(context.Background(), []string{"-repo", dir, "-lang", "java", "-java", filepath.Join(t.TempDir(), "java")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -java PATH") {
@@ -231,6 +231,9 @@ func Sum(xs []int) int {
 	}
 	if err := run(context.Background(), []string{"-repo", dir, "-lang", "ruby", "-ruby", filepath.Join(t.TempDir(), "ruby")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -ruby PATH") {
 		t.Errorf("-lang ruby without Ruby: %v", err)
+	}
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "php", "-php", filepath.Join(t.TempDir(), "php")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -php PATH") {
+		t.Errorf("-lang php without PHP: %v", err)
 	}
 }
 
@@ -800,6 +803,117 @@ end
 		"in place, tree unchanged                2      2      0      0      0      0      0",
 		"in place, tree changed                  3      3      0      0      0      0      0",
 		"moved, unchanged                        1      1      0      0      0      0      0",
+		"gone                                    1      1  (not said gone: followed 0",
+	)
+}
+
+// needPHP skips a test where no php with the ast extension runs.
+func needPHP(t *testing.T) {
+	t.Helper()
+	if err := exec.Command("php", "-r", "ast\\parse_code('<?php', 90);").Run(); err != nil {
+		t.Skip("php with the ast extension (Debian: php-ast) not installed: the PHP oracle is not tested")
+	}
+}
+
+func TestPHPTrees(t *testing.T) {
+	needPHP(t)
+	o, err := newPHPOracle(context.Background(), "php")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	same := [][2]string{
+		{"<?php\nfunction f($a) { return 'a' . 'b'; }", "<?php\n/** f */\nfunction f($a)\n{\n    return \"ab\";\n}"},
+		{"<?php\nfunction f($a) { return $a . 'x' . 'y'; }", "<?php\nfunction f($a) { return $a . 'xy'; }"},
+		{"<?php\nfunction f($a) { if ($a) { g(); } else if ($a > 1) { h(); } }", "<?php\nfunction f($a) { if ($a) { g(); } elseif ($a > 1) { h(); } }"},
+		{"<?php\nfunction f() { return TRUE; }", "<?php\nfunction f() { return true; }"},
+		{"<?php\nfunction f() { return \"a  \nb\"; }", "<?php\nfunction f() { return \"a\nb\"; }"},
+		{"<?php\nfunction f($a) { return ($a); }", "<?php\nfunction f($a) { return $a; }"},
+		{"<?php\nfunction f($a) { list($b) = array($a); }", "<?php\nfunction f($a) { [$b] = [$a]; }"},
+	}
+	differ := [][2]string{
+		{"<?php\nfunction f() { return 1; }", "<?php\nfunction f() { return 2; }"},
+		{"<?php\nfunction f($a) { return $a . 'b'; }", "<?php\nfunction f($a) { return 'b' . $a; }"},
+		{"<?php\nfunction f() { return FOO; }", "<?php\nfunction f() { return foo; }"},
+		{"<?php\nfunction f() { return '\\n'; }", "<?php\nfunction f() { return \"\\n\"; }"},
+	}
+	checkScript(t, o, "x.php", same, differ, `<?php
+namespace App;
+
+interface I { function a(); }
+trait T { public function b() {} }
+final class C extends B {
+    public function c() {
+        $x = new class { function anon() {} };
+        return function () {};
+    }
+}
+enum E { case X; public function e() {} }
+function f() {}
+`, "I I::a T T::b C C::c C::c::anon E E::e f", "<?php\nfunction f( {\n")
+}
+
+// TestReplayPHP replays a real two-commit PHP history: PHP-CS-Fixer's
+// rewrite of two methods (an implied public, a long cast, quotes, a
+// literal split by "."), one method edited, one deleted.
+func TestReplayPHP(t *testing.T) {
+	needPHP(t)
+	dir := history(t, map[string]string{
+		"src/Store.php": `<?php
+
+class Store
+{
+    function save($name, $data)
+    {
+        $this->write($name, (boolean) $data, "w");
+    }
+
+    public function message()
+    {
+        return 'could not open the '
+            . 'file';
+    }
+
+    public function clamp($x)
+    {
+        return max(0, $x);
+    }
+
+    public function unused()
+    {
+        echo 'x';
+    }
+}
+`,
+	}, map[string]string{
+		"src/Store.php": `<?php
+
+class Store
+{
+    /**
+     * save writes data.
+     */
+    public function save($name, $data)
+    {
+        $this->write($name, (bool) $data, 'w');
+    }
+
+    public function message()
+    {
+        return 'could not open the file';
+    }
+
+    public function clamp($x)
+    {
+        return min(0, $x);
+    }
+}
+`,
+	})
+	replay(t, dir, []string{"-lang", "php"},
+		"oracle (php-ast)",
+		"in place, tree unchanged                2      2      0      0      0      0      0",
+		"in place, tree changed                  2      2      0      0      0      0      0",
 		"gone                                    1      1  (not said gone: followed 0",
 	)
 }

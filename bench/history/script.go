@@ -30,6 +30,9 @@ var javaScript string
 //go:embed ruby.rb
 var rubyScript string
 
+//go:embed php.php
+var phpScript string
+
 // scriptOracle reads a language with its own compiler's parser, in one
 // process for the whole run: a request a line on its stdin, a JSON
 // object {"path": ..., "src": base64 of the file}; an answer a line on
@@ -56,6 +59,13 @@ func newPyOracle(ctx context.Context, python string) (*scriptOracle, error) {
 // (RubyVM::AbstractSyntaxTree, Ruby 2.6 or later).
 func newRubyOracle(ctx context.Context, ruby string) (*scriptOracle, error) {
 	return startScript(ctx, "Ruby's parser", []string{".rb"}, "give -ruby PATH, a Ruby 2.6 or later", ruby, "-e", rubyScript)
+}
+
+// newPHPOracle reads PHP with PHP's own parser, through the php-ast
+// extension; php -r runs the script without its opening tag.
+func newPHPOracle(ctx context.Context, php string) (*scriptOracle, error) {
+	return startScript(ctx, "php-ast", []string{".php"}, "give -php PATH, a PHP 8 with the ast extension (Debian: php-ast)",
+		php, "-r", strings.TrimPrefix(phpScript, "<?php\n"))
 }
 
 // newTSOracle reads TypeScript and JavaScript with the TypeScript

@@ -522,17 +522,39 @@ func TestPrettierSemicolons(t *testing.T) {
 // standards with PHP_CodeSniffer's phpcbf.
 func TestPHPCodeSniffer(t *testing.T) {
 	phpcbf := tool(t, "LORE_ROUNDTRIP_PHPCBF", "phpcbf")
-	root := "/usr/share/php/Symfony/Component"
-	if _, err := os.Stat(filepath.Join(root, "Console")); err != nil {
-		t.Skipf("no PHP corpus: %v (Debian's php-symfony-console, installed by .ci/run)", err)
-	}
-	c := sampleCorpus(root, []string{".php"}, 0, 200)
+	c := phpCorpus(t)
 	for _, std := range []string{"PSR12", "PEAR"} {
 		t.Run(std, func(t *testing.T) {
 			roundTrip(t, run{name: "phpcbf --standard=" + std, corpus: c, values: true,
 				format: formatEach(phpcbf, "-q", "--no-cache", "--standard="+std)})
 		})
 	}
+}
+
+// phpCorpus is Symfony's Console and String components (Debian's
+// php-symfony-console), or the PHP below $LORE_ROUNDTRIP_PHP: code the
+// rules were not developed on.
+func phpCorpus(t *testing.T) corpus {
+	t.Helper()
+	if root := os.Getenv("LORE_ROUNDTRIP_PHP"); root != "" {
+		return sampleCorpus(root, []string{".php"}, 0, 400)
+	}
+	root := "/usr/share/php/Symfony/Component"
+	if _, err := os.Stat(filepath.Join(root, "Console")); err != nil {
+		t.Skipf("no PHP corpus: %v (Debian's php-symfony-console, installed by .ci/run)", err)
+	}
+	return sampleCorpus(root, []string{".php"}, 0, 200)
+}
+
+// TestPrettierPHP formats the same PHP with prettier's PHP plugin, which
+// also writes array() as [], quotes as it prefers and long lists one
+// element a line with a trailing comma.
+func TestPrettierPHP(t *testing.T) {
+	prettier := tool(t, "LORE_ROUNDTRIP_PRETTIER", "prettier")
+	plugin := filepath.Join(npmPackage(t, "@prettier/plugin-php"), "src", "index.mjs")
+	c := phpCorpus(t)
+	roundTrip(t, run{name: "prettier (PHP)", corpus: c, values: true,
+		format: formatEach(prettier, "--plugin", plugin, "--log-level", "warn", "--write")})
 }
 
 // TestPrettierJava formats a sample of the JDK's own sources (java.base,
