@@ -1,6 +1,7 @@
 // Package analyzer owns lore's understanding of source code: the
-// repository walk (.gitignore at every level, .git/info/exclude, extra
-// ignores, size limit, binary files, symlinks), the language table, parsing
+// repository walk (.gitignore at every level and .git/info/exclude for
+// files git does not track, extra ignores, size limit, binary files,
+// symlinks), the language table, parsing
 // (go/parser for Go, tree-sitter for TypeScript, TSX, JavaScript, Python,
 // Rust, Java and C), symbols with their fingerprints, imports and their
 // resolution to files of the repository, and the incremental file index

@@ -46,6 +46,10 @@ type Skip struct {
 // ignored by .gitignore files (at every level), .git/info/exclude and
 // opts.Ignore, not larger than the size limit, not under .git or .lore,
 // and not a symbolic link leading out of the repository or to a directory.
+// A file git tracks is listed whatever .gitignore and .git/info/exclude
+// say (they keep only untracked files out of git), when the source tells
+// (a git tree or index tracks all its files; a working tree from
+// source.Dir asks git's index); opts.Ignore applies to it too.
 // Files come in directory order (each directory sorted by name). It works
 // on any fs.FS, with or without git. Binary files are left to the caller
 // (Update skips them after reading their first bytes).
@@ -54,14 +58,17 @@ func Walk(ctx context.Context, fsys fs.FS, opts WalkOptions) ([]Entry, []Skip, e
 	if max == 0 {
 		max = DefaultMaxFileSize
 	}
-	var root []gitignore.Pattern
+	var root, own []gitignore.Pattern
 	if b, err := fs.ReadFile(fsys, ".git/info/exclude"); err == nil {
 		root = appendPatterns(root, b, nil)
 	}
 	for _, p := range opts.Ignore {
-		root = appendPatterns(root, []byte(p), nil)
+		own = appendPatterns(own, []byte(p), nil)
 	}
-	w := &walkState{ctx: ctx, fsys: fsys, max: max}
+	w := &walkState{ctx: ctx, fsys: fsys, max: max, own: gitignore.NewMatcher(own)}
+	if t, ok := fsys.(trackedFS); ok {
+		w.tracked = t.Tracked
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -79,10 +86,28 @@ func Walk(ctx context.Context, fsys fs.FS, opts WalkOptions) ([]Entry, []Skip, e
 }
 
 type walkState struct {
-	ctx  context.Context
-	fsys fs.FS
-	max  int64
-	sem  chan struct{} // extra goroutines allowed; nil: sequential
+	ctx     context.Context
+	fsys    fs.FS
+	max     int64
+	own     gitignore.Matcher      // WalkOptions.Ignore
+	tracked func(name string) bool // the source's trackedFS; nil: nothing is
+	sem     chan struct{}          // extra goroutines allowed; nil: sequential
+}
+
+// trackedFS is a source that knows which of its paths git tracks: a file
+// git tracks, or a directory holding one.
+type trackedFS interface {
+	Tracked(name string) bool
+}
+
+// skipped reports whether the walk leaves out p (sub, its components): an
+// extra pattern matches it, or git's ignore rules do and git does not
+// track it.
+func (w *walkState) skipped(m gitignore.Matcher, sub []string, p string, isDir bool) bool {
+	if w.own.Match(sub, isDir) {
+		return true
+	}
+	return m.Match(sub, isDir) && (w.tracked == nil || !w.tracked(p))
 }
 
 // walkOut collects one directory's results, then its subtrees' in name
@@ -179,18 +204,18 @@ func (w *walkState) dir(dir string, parts []string, ps []gitignore.Pattern, out 
 				continue
 			}
 			if fi.IsDir() {
-				if !m.Match(sub, true) {
+				if !w.skipped(m, sub, p, true) {
 					out.skips = append(out.skips, Skip{Path: p, Reason: "symlink to a directory"})
 				}
 				continue
 			}
-			if m.Match(sub, false) {
+			if w.skipped(m, sub, p, false) {
 				continue
 			}
 			w.add(out, p, fi)
 			continue
 		}
-		if m.Match(sub, isDir) {
+		if w.skipped(m, sub, p, isDir) {
 			continue
 		}
 		if isDir {

@@ -2,9 +2,12 @@ package analyzer
 
 import (
 	"context"
+	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -80,5 +83,76 @@ func TestWalkOrder(t *testing.T) {
 		if !reflect.DeepEqual(skips, wantSkips) {
 			t.Errorf("workers %d: skips differ:\n got %v\nwant %v", workers, skips, wantSkips)
 		}
+	}
+}
+
+// TestWalkTracked: a file git tracks is listed although .gitignore
+// matches it (git keeps only untracked files out), in the working tree,
+// the index and a commit's tree alike, and in a workspace in a
+// subdirectory; an untracked one stays out, and so does a tracked one an
+// extra pattern names.
+func TestWalkTracked(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".gitignore":     "gen/\n*.log\n",
+		"a.go":           "package a\n",
+		"gen/kept.go":    "package gen\n",
+		"gen/stray.go":   "package gen\n",
+		"x.log":          "kept\n",
+		"y.log":          "stray\n",
+		"sub/.gitignore": "out/\n",
+		"sub/out/o.go":   "package out\n",
+		"sub/s.go":       "package sub\n",
+	})
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("add", "-f", "gen/kept.go", "x.log", "sub/out/o.go")
+	git("commit", "-q", "-m", "one")
+
+	index, err := source.GitIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := source.GitTree(dir, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(fsys fs.FS, ignore ...string) []string {
+		t.Helper()
+		entries, _, err := Walk(context.Background(), fsys, WalkOptions{Ignore: ignore})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.Path)
+		}
+		return out
+	}
+	want := []string{".gitignore", "a.go", "x.log", "gen/kept.go", "sub/.gitignore", "sub/s.go", "sub/out/o.go"}
+	for name, fsys := range map[string]fs.FS{"working tree": source.Dir(dir), "index": index, "HEAD": head,
+		"overlay": source.Overlay(source.Dir(dir), map[string][]byte{"gen/new.go": []byte("package gen\n")})} {
+		if got := list(fsys); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %v\nwant %v", name, got, want)
+		}
+	}
+	if got, want := list(source.Dir(dir), "gen/"), []string{".gitignore", "a.go", "x.log", "sub/.gitignore", "sub/s.go", "sub/out/o.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("an extra pattern over a tracked file: got %v\nwant %v", got, want)
+	}
+	if got, want := list(source.Dir(filepath.Join(dir, "sub"))), []string{".gitignore", "s.go", "out/o.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("a workspace in a subdirectory: got %v\nwant %v", got, want)
 	}
 }

@@ -34,7 +34,8 @@ import (
 //	-- worktree/PATH --  working-tree files changed after staging (optional)
 //
 // Each scenario runs in a real git repository: before/ is committed and
-// baselined, after/ is staged (git rename detection gives the rename map),
+// baselined, after/ is staged (git rename detection gives the rename map;
+// every file listed is tracked, whatever a .gitignore among them says),
 // then the anchors are verified in one run against the git index (and the
 // working tree) twice: with HEAD as the Base source and without any
 // history. A target is written with its selector when its name is
@@ -175,7 +176,7 @@ func runScenario(t *testing.T, path string) {
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	writeFiles(t, dir, sc.before)
-	git(t, dir, "add", "-A")
+	git(t, dir, "add", "-A", "-f")
 	git(t, dir, "commit", "-q", "-m", "before")
 
 	// Baseline against the committed state.
@@ -214,7 +215,7 @@ func runScenario(t *testing.T, path string) {
 		}
 	}
 	writeFiles(t, dir, sc.after)
-	git(t, dir, "add", "-A")
+	git(t, dir, "add", "-A", "-f")
 	// The staged changes, as lore verify --staged reads them from git.
 	renames, changed := stageRenames(t, dir)
 	if sc.noRenames {

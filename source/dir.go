@@ -1,12 +1,15 @@
 package source
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -38,6 +41,14 @@ type dirFS struct {
 	// bufs holds buffers for directory entries, one per concurrent
 	// ReadDir.
 	bufs sync.Pool
+	// tracked: the paths under root that git's index holds, in order
+	// (the index's: by their bytes), one after another in names, each
+	// ending at its ends entry; sparse: a sparse index's whole
+	// directories. Read on first use.
+	trackedOnce sync.Once
+	names       []byte
+	ends        []int
+	sparse      []string
 }
 
 func (d *dirFS) join(op, name string) (string, error) {
@@ -225,6 +236,76 @@ func (f dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 		}
 	}
 	return out, err
+}
+
+// Tracked reports whether git tracks the file name, or a file below the
+// directory name: whether the index of the repository whose work tree
+// holds the root lists it. analyzer.Walk lists such a file even where
+// .gitignore matches it, as git does. The index ($GIT_INDEX_FILE when
+// set, as in Repo.Index) is read on first use, its paths only; outside a
+// repository nothing is tracked.
+func (d *dirFS) Tracked(name string) bool {
+	d.trackedOnce.Do(d.readTracked)
+	path := func(k int) string {
+		start := 0
+		if k > 0 {
+			start = d.ends[k-1]
+		}
+		return string(d.names[start:d.ends[k]])
+	}
+	// The first path not before name: name itself, or one below it.
+	k := sort.Search(len(d.ends), func(k int) bool { return path(k) >= name })
+	if k < len(d.ends) && (path(k) == name || strings.HasPrefix(path(k), name+"/")) {
+		return true
+	}
+	for _, dir := range d.sparse {
+		if name == dir || strings.HasPrefix(name, dir+"/") || strings.HasPrefix(dir, name+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// readTracked reads the paths of git's index that lie under root.
+func (d *dirFS) readTracked() {
+	gitDir, top, err := findGitDir(d.root)
+	if err != nil {
+		return
+	}
+	prefix, err := filepath.Rel(top, d.root)
+	if err != nil || strings.HasPrefix(prefix, "..") {
+		return
+	}
+	prefix = filepath.ToSlash(prefix) + "/"
+	if prefix == "./" {
+		prefix = ""
+	}
+	file := os.Getenv("GIT_INDEX_FILE")
+	if file == "" {
+		file = filepath.Join(gitDir, "index")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return
+	}
+	sorted, last := true, 0 // last: where the previous path starts
+	err = eachIndexEntry(data, func(_, _ uint32, fixed, name []byte) {
+		rest, ok := bytes.CutPrefix(name, []byte(prefix))
+		switch {
+		case !ok:
+		case binary.BigEndian.Uint32(fixed[24:28])&0o170000 == 0o040000: // a sparse index's whole directory
+			d.sparse = append(d.sparse, string(bytes.TrimSuffix(rest, []byte("/"))))
+		default:
+			// Git keeps its entries sorted by path; the search needs it.
+			sorted = sorted && bytes.Compare(d.names[last:], rest) <= 0
+			last = len(d.names)
+			d.names = append(d.names, rest...)
+			d.ends = append(d.ends, len(d.names))
+		}
+	})
+	if err != nil || !sorted {
+		d.names, d.ends, d.sparse = nil, nil, nil // unread: nothing is tracked
+	}
 }
 
 func (d *dirFS) String() string { return fmt.Sprintf("source.Dir(%s)", d.root) }

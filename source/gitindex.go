@@ -29,89 +29,105 @@ var errSplitIndex = errors.New("split index (core.splitIndex) is not supported: 
 // parseIndex decodes git's index file, versions 2 to 4, as described in
 // git's Documentation/gitformat-index.txt. go-git's decoder allocated per
 // field and was most of the time of a pre-commit verification on a large
-// repository; this one makes one string per path. Extensions are skipped,
-// except that a split index is refused: its entries live in another file.
+// repository; this one makes one string per path.
 func parseIndex(data []byte) ([]indexEntry, error) {
+	var entries []indexEntry
+	err := eachIndexEntry(data, func(i, n uint32, fixed, name []byte) {
+		if i == 0 {
+			entries = make([]indexEntry, 0, n)
+		}
+		e := indexEntry{
+			name:  string(name),
+			mtime: time.Unix(int64(binary.BigEndian.Uint32(fixed[8:12])), int64(binary.BigEndian.Uint32(fixed[12:16]))),
+			mode:  binary.BigEndian.Uint32(fixed[24:28]),
+			size:  binary.BigEndian.Uint32(fixed[36:40]),
+		}
+		copy(e.hash[:], fixed[40:60])
+		flags := binary.BigEndian.Uint16(fixed[60:62])
+		e.stage = int(flags>>12) & 3
+		// Skip-worktree entries still hold the staged content.
+		e.intentToAdd = len(fixed) == 64 && binary.BigEndian.Uint16(fixed[62:64])&0x2000 != 0
+		entries = append(entries, e)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return entries, nil
+}
+
+// eachIndexEntry calls each with the fixed part (62 bytes, 64 with
+// extended flags) and the path of every entry of git's index file data,
+// in order; name is valid during the call only (version 4 builds it in a
+// reused buffer). Extensions are skipped, except that a split index is
+// refused: its entries live in another file.
+func eachIndexEntry(data []byte, each func(i, n uint32, fixed, name []byte)) error {
 	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
-		return nil, errors.New("not a git index file")
+		return errors.New("not a git index file")
 	}
 	// Like git, which checks the trailing checksum only in fsck, do not
 	// hash the whole file on every read: every length is bounds-checked.
 	body := data[:len(data)-20]
 	version := binary.BigEndian.Uint32(data[4:8])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("git index version %d is not supported", version)
+		return fmt.Errorf("git index version %d is not supported", version)
 	}
 	n := binary.BigEndian.Uint32(data[8:12])
 	if n > maxIndexEntries || uint64(n)*(62+2) > uint64(len(body)) {
-		return nil, fmt.Errorf("git index claims %d entries in %d bytes", n, len(body))
+		return fmt.Errorf("git index claims %d entries in %d bytes", n, len(body))
 	}
-	entries := make([]indexEntry, 0, n)
 	p := body[12:]
-	var prev []byte // the previous path, for version 4's prefix compression
+	var name []byte // version 4: the path, built on the previous one
 	for i := uint32(0); i < n; i++ {
 		if len(p) < 62 {
-			return nil, errTruncatedIndex
+			return errTruncatedIndex
 		}
-		e := indexEntry{
-			mtime: time.Unix(int64(binary.BigEndian.Uint32(p[8:12])), int64(binary.BigEndian.Uint32(p[12:16]))),
-			mode:  binary.BigEndian.Uint32(p[24:28]),
-			size:  binary.BigEndian.Uint32(p[36:40]),
-		}
-		copy(e.hash[:], p[40:60])
-		flags := binary.BigEndian.Uint16(p[60:62])
-		e.stage = int(flags>>12) & 3
 		fixed := 62
-		if flags&0x4000 != 0 { // extended flags
+		if binary.BigEndian.Uint16(p[60:62])&0x4000 != 0 { // extended flags
 			if version < 3 || len(p) < 64 {
-				return nil, errTruncatedIndex
+				return errTruncatedIndex
 			}
-			// Skip-worktree entries still hold the staged content.
-			e.intentToAdd = binary.BigEndian.Uint16(p[62:64])&0x2000 != 0
 			fixed = 64
 		}
 		rest := p[fixed:]
 		if version == 4 {
 			strip, w := indexVarint(rest)
-			if w == 0 || strip > uint64(len(prev)) {
-				return nil, errTruncatedIndex
+			if w == 0 || strip > uint64(len(name)) {
+				return errTruncatedIndex
 			}
 			rest = rest[w:]
 			nul := bytes.IndexByte(rest, 0)
 			if nul < 0 {
-				return nil, errTruncatedIndex
+				return errTruncatedIndex
 			}
-			name := make([]byte, 0, len(prev)-int(strip)+nul)
-			name = append(append(name, prev[:len(prev)-int(strip)]...), rest[:nul]...)
-			e.name, prev = string(name), name
+			name = append(name[:len(name)-int(strip)], rest[:nul]...)
+			each(i, n, p[:fixed], name)
 			p = rest[nul+1:]
 		} else {
 			nul := bytes.IndexByte(rest, 0)
 			if nul < 0 {
-				return nil, errTruncatedIndex
+				return errTruncatedIndex
 			}
-			e.name = string(rest[:nul])
 			// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
 			size := (fixed + nul + 8) &^ 7
 			if size > len(p) {
-				return nil, errTruncatedIndex
+				return errTruncatedIndex
 			}
+			each(i, n, p[:fixed], rest[:nul])
 			p = p[size:]
 		}
-		entries = append(entries, e)
 	}
 	// Extensions: a four-byte signature and a length each.
 	for len(p) >= 8 {
 		sig, size := string(p[:4]), binary.BigEndian.Uint32(p[4:8])
 		if uint64(size) > uint64(len(p)-8) {
-			return nil, errTruncatedIndex
+			return errTruncatedIndex
 		}
 		if sig == "link" {
-			return nil, errSplitIndex
+			return errSplitIndex
 		}
 		p = p[8+size:]
 	}
-	return entries, nil
+	return nil
 }
 
 var errTruncatedIndex = errors.New("git index is truncated or damaged")

@@ -220,6 +220,13 @@ func cleanRel(p string) string {
 	return p
 }
 
+// Tracked reports that git tracks every file of a git tree or index (see
+// dirFS.Tracked).
+func (m *memFS) Tracked(string) bool { return true }
+
+// Tracked: as the memFS's.
+func (s *subFS) Tracked(string) bool { return true }
+
 // Sub returns the files under dir, as fs.Sub does, keeping the direct
 // ReadFile, Stat and ReadDir that fs.Sub's generic wrapper would turn into
 // Open (which reads a git blob whole). A workspace in a subdirectory of

@@ -51,6 +51,13 @@ func (o *overlayFS) Open(name string) (fs.File, error) {
 	return o.base.Open(name)
 }
 
+// Tracked asks base (see dirFS.Tracked); a buffer's own new file is not
+// tracked.
+func (o *overlayFS) Tracked(name string) bool {
+	t, ok := o.base.(interface{ Tracked(string) bool })
+	return ok && t.Tracked(name)
+}
+
 func (o *overlayFS) ReadFile(name string) ([]byte, error) {
 	if _, ok := o.top.files[name]; ok {
 		return o.top.ReadFile(name)

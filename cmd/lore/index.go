@@ -21,8 +21,9 @@ func newIndexCmd(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "index [--force] [--json]",
 		Short: "Index the repository's symbols and imports (incremental)",
-		Long: `index walks the working tree (honouring .gitignore), parses new and changed
-files and stores their symbols, imports and IMPORTS edges in .lore/db.
+		Long: `index walks the working tree (honouring .gitignore, which, as in git, does not
+hide a file git tracks), parses new and changed files and stores their
+symbols, imports and IMPORTS edges in .lore/db.
 Unchanged files are not parsed again. Syntax errors are reported, not fatal.`,
 		Example: `  lore index
   lore index --json | jq .parsed`,
