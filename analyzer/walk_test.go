@@ -107,16 +107,7 @@ func TestWalkTracked(t *testing.T) {
 		"sub/out/o.go":   "package out\n",
 		"sub/s.go":       "package sub\n",
 	})
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { gitIn(t, dir, args...) }
 	git("init", "-q")
 	git("add", ".")
 	git("add", "-f", "gen/kept.go", "x.log", "sub/out/o.go")
