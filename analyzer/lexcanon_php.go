@@ -220,8 +220,8 @@ func phpWords(src []byte, toks []ctok) {
 func isIdentStart(c byte) bool { return c == '_' || 'a' <= c|0x20 && c|0x20 <= 'z' || c >= 0x80 }
 
 // phpOperandEnd reports a token that ends an operand: a name (not a
-// keyword), a variable, a literal or a closing bracket (a group after one is a call's
-// arguments, not a cast).
+// keyword), a variable, a literal or a closing bracket (a group after one
+// is a call's arguments, not a cast).
 func phpOperandEnd(src []byte, t ctok) bool {
 	c := src[t.start]
 	if t.kind == cVerbatim && isIdentStart(c) {
