@@ -40,6 +40,8 @@ import (
 //     PHP plugin adds (dropPHPPrecedenceParens);
 //   - the braces of a block of one simple statement after if, elseif,
 //     else, while, for, foreach ("if ($a) return;"; dropPHPBlockBraces);
+//   - "or" and "and" as "||" and "&&" inside parentheses where nothing
+//     tells their lower precedence apart (phpLogicalWords);
 //   - array(…) and list(…) as […] (phpShortArrays);
 //   - the case of keywords, types and true, false, null, and the long
 //     casts ("(boolean)" is "(bool)"; phpWords).
@@ -62,6 +64,7 @@ func canonPHP(sc *scratch, src []byte, out []ctok) []ctok {
 	toks = dropPHPPrimaryParens(sc, src, toks)
 	toks = dropPHPPrecedenceParens(sc, src, toks)
 	toks = dropPHPBlockBraces(sc, src, toks)
+	phpLogicalWords(sc, src, toks)
 	toks = phpShortArrays(sc, src, toks)
 	toks = phpStrings(src, toks)
 	phpWords(src, toks) // last: the passes above read words as written
@@ -107,6 +110,8 @@ const (
 	phpCast                         // a cast's type: in lower case, its short name
 	phpElvis                        // "? :": "?:"
 	phpNowdoc                       // a heredoc's opener whose body interpolates nothing: <<<'ID'
+	phpOr                           // "or" where it is "||"
+	phpAnd                          // "and" where it is "&&"
 	phpOpenSquare                   // the "(" of array( or list(: "["
 	phpCloseSquare                  // its ")": "]"
 	phpHeredoc                      // a heredoc's body and terminator: the terminator's indentation removed from each line
@@ -129,6 +134,10 @@ func appendPHP(buf, text []byte, tag uint8) []byte {
 		return append(buf, "?:"...)
 	case phpHeredoc:
 		return appendPHPHeredoc(buf, text)
+	case phpOr:
+		return append(buf, "||"...)
+	case phpAnd:
+		return append(buf, "&&"...)
 	case phpOpenSquare:
 		return append(buf, '[')
 	case phpCloseSquare:
@@ -670,4 +679,62 @@ func phpShortArrays(sc *scratch, src []byte, toks []ctok) []ctok {
 		toks[match[i+1]].kind, toks[match[i+1]].tag = cPHP, phpCloseSquare
 	}
 	return compact(toks, drop)
+}
+
+// phpLogicalWords marks "or" and "and" at the top of a parenthesised
+// group to be written "||" and "&&" (PHP-CS-Fixer's logical_operators):
+// they differ only in binding looser than an assignment, a conditional,
+// "??" and each other. So the group holds none of those ("=", "?", "??",
+// xor, print, yield, throw, a comma or an arrow), and "and" no "||" or
+// "or" ("a and b || c" is "a && (b || c)", not "a && b || c"); "or"
+// beside "&&" is "||" beside it ("a or b && c" is "a || b && c").
+func phpLogicalWords(sc *scratch, src []byte, toks []ctok) {
+	if !parenAfter(src, toks, func(p ctok) bool { return true }) {
+		return
+	}
+	match := sc.brackets(src, toks)
+	word := func(t ctok, w string) bool {
+		return t.kind == cVerbatim && strings.EqualFold(string(src[t.start:t.end]), w)
+	}
+	for o := 0; o < len(toks); o++ {
+		c := match[o]
+		if !isByte(src, toks[o], '(') || c <= o+1 {
+			continue
+		}
+		var or, and, orOp, bad bool
+		for k := o + 1; k < c && !bad; k++ {
+			if m := match[k]; m > k {
+				k = m
+				continue
+			}
+			t := toks[k]
+			switch {
+			case word(t, "or"):
+				or = true
+			case word(t, "and"):
+				and = true
+			case is(src, t, "||"):
+				orOp = true
+			case isByte(src, t, '=') || compoundAssign(src, t) || isByte(src, t, '?') || is(src, t, "?:") ||
+				is(src, t, "??") || t.kind == cPHP || isByte(src, t, ',') || is(src, t, "=>") ||
+				word(t, "xor") || word(t, "print") || word(t, "yield") || word(t, "throw") || word(t, "fn") || word(t, "function"):
+				bad = true
+			}
+		}
+		if bad || !or && !and || and && (or || orOp) {
+			continue
+		}
+		for k := o + 1; k < c; k++ {
+			if m := match[k]; m > k {
+				k = m
+				continue
+			}
+			switch t := toks[k]; {
+			case word(t, "or"):
+				toks[k].kind, toks[k].tag = cPHP, phpOr
+			case word(t, "and"):
+				toks[k].kind, toks[k].tag = cPHP, phpAnd
+			}
+		}
+	}
 }
