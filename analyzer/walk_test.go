@@ -101,6 +101,7 @@ func TestWalkTracked(t *testing.T) {
 		"a.go":           "package a\n",
 		"gen/kept.go":    "package gen\n",
 		"gen/stray.go":   "package gen\n",
+		"gen-tools/t.go": "package tools\n",
 		"x.log":          "kept\n",
 		"y.log":          "stray\n",
 		"sub/.gitignore": "out/\n",
@@ -133,14 +134,14 @@ func TestWalkTracked(t *testing.T) {
 		}
 		return out
 	}
-	want := []string{".gitignore", "a.go", "x.log", "gen/kept.go", "sub/.gitignore", "sub/s.go", "sub/out/o.go"}
+	want := []string{".gitignore", "a.go", "x.log", "gen/kept.go", "gen-tools/t.go", "sub/.gitignore", "sub/s.go", "sub/out/o.go"}
 	for name, fsys := range map[string]fs.FS{"working tree": source.Dir(dir), "index": index, "HEAD": head,
 		"overlay": source.Overlay(source.Dir(dir), map[string][]byte{"gen/new.go": []byte("package gen\n")})} {
 		if got := list(fsys); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: got %v\nwant %v", name, got, want)
 		}
 	}
-	if got, want := list(source.Dir(dir), "gen/"), []string{".gitignore", "a.go", "x.log", "sub/.gitignore", "sub/s.go", "sub/out/o.go"}; !reflect.DeepEqual(got, want) {
+	if got, want := list(source.Dir(dir), "gen/"), []string{".gitignore", "a.go", "x.log", "gen-tools/t.go", "sub/.gitignore", "sub/s.go", "sub/out/o.go"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("an extra pattern over a tracked file: got %v\nwant %v", got, want)
 	}
 	if got, want := list(source.Dir(filepath.Join(dir, "sub"))), []string{".gitignore", "s.go", "out/o.go"}; !reflect.DeepEqual(got, want) {

@@ -253,9 +253,12 @@ func (d *dirFS) Tracked(name string) bool {
 		}
 		return string(d.names[start:d.ends[k]])
 	}
-	// The first path not before name: name itself, or one below it.
-	k := sort.Search(len(d.ends), func(k int) bool { return path(k) >= name })
-	if k < len(d.ends) && (path(k) == name || strings.HasPrefix(path(k), name+"/")) {
+	// name itself, or the first path below it ("a/" sorts after "a-b").
+	if k := sort.Search(len(d.ends), func(k int) bool { return path(k) >= name }); k < len(d.ends) && path(k) == name {
+		return true
+	}
+	dir := name + "/"
+	if k := sort.Search(len(d.ends), func(k int) bool { return path(k) >= dir }); k < len(d.ends) && strings.HasPrefix(path(k), dir) {
 		return true
 	}
 	for _, dir := range d.sparse {
