@@ -357,11 +357,9 @@ func dropPHPOperandParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		switch {
 		case phpIncludes[string(src[p.start:p.end])] && p.kind == cVerbatim && isByte(src, n, ';'):
 		case (isByte(src, n, '?') || is(src, n, "?:") || n.kind == cPHP && n.tag == phpElvis) &&
-			(isByte(src, p, '=') || compoundAssign(src, p) || is(src, p, ".=") || is(src, p, "return") ||
-				isByte(src, p, '(') || isByte(src, p, ',') || isByte(src, p, '[') || is(src, p, "=>") ||
-				is(src, p, "echo") || isByte(src, p, ';') || isByte(src, p, '{') || isByte(src, p, '}')) &&
+			phpExprStart(src, p) &&
 			!topHas(toks, i, c, match, func(t ctok) bool {
-				return isByte(src, t, '=') || compoundAssign(src, t) || is(src, t, ".=") || isByte(src, t, '?') ||
+				return isByte(src, t, '=') || compoundAssign(src, t) || isByte(src, t, '?') ||
 					is(src, t, "?:") || t.kind == cPHP || isByte(src, t, ',') || is(src, t, "=>") ||
 					has(phpLooser, src, t)
 			}):
@@ -372,6 +370,15 @@ func dropPHPOperandParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		drop.mark(c, len(toks))
 	}
 	return compact(toks, drop)
+}
+
+// phpExprStart reports a token after which an expression starts: an
+// assignment, an opening bracket, a comma, "=>", return, echo, or a
+// statement's start.
+func phpExprStart(src []byte, t ctok) bool {
+	return isByte(src, t, '=') || compoundAssign(src, t) || isByte(src, t, '(') || isByte(src, t, ',') ||
+		isByte(src, t, '[') || is(src, t, "=>") || is(src, t, "return") || is(src, t, "echo") ||
+		isByte(src, t, ';') || isByte(src, t, '{') || isByte(src, t, '}')
 }
 
 var (
@@ -410,7 +417,7 @@ func dropPHPPrimaryParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		c := match[i]
 		if !isByte(src, toks[i], '(') || c <= i+1 || c+1 < len(toks) && (isByte(src, toks[c+1], '(') &&
 			!isByte(src, toks[c-1], ')') && !isByte(src, toks[c-1], ']') && !(c == i+2 && src[toks[i+1].start] == '$') ||
-			isByte(src, toks[c+1], '=') || compoundAssign(src, toks[c+1]) || is(src, toks[c+1], ".=")) {
+			isByte(src, toks[c+1], '=') || compoundAssign(src, toks[c+1])) {
 			continue
 		}
 		p := toks[i-1]
@@ -539,11 +546,9 @@ func dropPHPPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		}
 		return phpPrec[strings.ToLower(string(src[t.start:t.end]))]
 	}
-	start := func(t ctok) bool { // an expression starts after t
-		return isByte(src, t, '(') || isByte(src, t, ',') || isByte(src, t, '[') || isByte(src, t, '=') ||
-			compoundAssign(src, t) || is(src, t, ".=") || is(src, t, "=>") || is(src, t, "return") ||
-			is(src, t, "echo") || isByte(src, t, '?') || isByte(src, t, ':') || t.kind == cPHP && t.tag == phpElvis ||
-			is(src, t, "?:") || isByte(src, t, ';') || isByte(src, t, '{') || isByte(src, t, '}')
+	start := func(t ctok) bool { // an expression starts after t, a conditional's branch too
+		return phpExprStart(src, t) || isByte(src, t, '?') || isByte(src, t, ':') || is(src, t, "?:") ||
+			t.kind == cPHP && t.tag == phpElvis
 	}
 	end := func(t ctok) bool { // an expression ends before t
 		return isByte(src, t, ')') || isByte(src, t, ',') || isByte(src, t, ']') || isByte(src, t, ';') ||
@@ -568,7 +573,7 @@ func dropPHPPrecedenceParens(sc *scratch, src []byte, toks []ctok) []ctok {
 				}
 				t := toks[k]
 				switch {
-				case isByte(src, t, '=') || compoundAssign(src, t) || is(src, t, ".="):
+				case isByte(src, t, '=') || compoundAssign(src, t):
 					assign++
 					if q == 0 {
 						q = k

@@ -240,18 +240,31 @@ func Sum(xs []int) int {
 // needPython skips a test where no python3 runs.
 func needPython(t *testing.T) {
 	t.Helper()
-	if err := exec.Command("python3", "-c", "import ast").Run(); err != nil {
-		t.Skip("python3 not installed: the Python oracle is not tested")
+	needRun(t, "python3 not installed: the Python oracle is not tested", "python3", "-c", "import ast")
+}
+
+// needRun skips a test, saying why, where argv does not run.
+func needRun(t *testing.T, why string, argv ...string) {
+	t.Helper()
+	if err := exec.Command(argv[0], argv[1:]...).Run(); err != nil {
+		t.Skip(why)
 	}
+}
+
+// openOracle starts a script oracle for the test, closed at its end.
+func openOracle(t *testing.T, start func(context.Context) (*scriptOracle, error)) *scriptOracle {
+	t.Helper()
+	o, err := start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.close() })
+	return o
 }
 
 func TestPythonTrees(t *testing.T) {
 	needPython(t)
-	o, err := newPyOracle(context.Background(), "python3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.close()
+	o := openOracle(t, func(ctx context.Context) (*scriptOracle, error) { return newPyOracle(ctx, "python3") })
 	same := [][2]string{
 		{"def f():\n    return 'a'\n", "def f():\n    # quote\n    return \"a\"\n"},
 		{"def f():\n    '''Doc.'''\n    return (1)\n", "def f():\n    return 1\n"},
@@ -427,11 +440,7 @@ func needTypeScript(t *testing.T) string {
 }
 
 func TestTypeScriptTrees(t *testing.T) {
-	o, err := newTSOracle(context.Background(), "node", needTypeScript(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.close()
+	o := openOracle(t, func(ctx context.Context) (*scriptOracle, error) { return newTSOracle(ctx, "node", needTypeScript(t)) })
 	same := [][2]string{
 		{"function f() { return 'a' }", "function f() {\n  // quote\n  return \"a\";\n}"},
 		{"function f(a, b) { return g(a, b,) }", "function f(\n  a,\n  b,\n) {\n  return (g(a, b));;\n}"},
@@ -562,11 +571,7 @@ func needJava(t *testing.T) string {
 }
 
 func TestJavaTrees(t *testing.T) {
-	o, err := newJavaOracle(context.Background(), needJava(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.close()
+	o := openOracle(t, func(ctx context.Context) (*scriptOracle, error) { return newJavaOracle(ctx, needJava(t)) })
 	same := [][2]string{
 		{"class A { int f() { return (a * b) + c; } }", "class A {\n  /** doc */\n  int f() {\n    // c\n    return a * b + c;\n  }\n}"},
 		{"class A { String s = \"a\" + \"b\"; }", "class A { String s = \"ab\"; }"},
@@ -700,18 +705,12 @@ class Util {
 // installed.
 func needRuby(t *testing.T) {
 	t.Helper()
-	if err := exec.Command("ruby", "-e", "RubyVM::AbstractSyntaxTree").Run(); err != nil {
-		t.Skip("ruby (2.6 or later) not installed: the Ruby oracle is not tested")
-	}
+	needRun(t, "ruby (2.6 or later) not installed: the Ruby oracle is not tested", "ruby", "-e", "RubyVM::AbstractSyntaxTree")
 }
 
 func TestRubyTrees(t *testing.T) {
 	needRuby(t)
-	o, err := newRubyOracle(context.Background(), "ruby")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.close()
+	o := openOracle(t, func(ctx context.Context) (*scriptOracle, error) { return newRubyOracle(ctx, "ruby") })
 	same := [][2]string{
 		{"def f(a)\n  g(a, :x => 'y')\nend\n", "def f(a)\n  # call g\n  g a, x: \"y\"\nend\n"},
 		{"def f(a); a.map { |x| x }; end\n", "def f(a)\n  a.map do |x|\n    x\n  end\nend\n"},
@@ -810,18 +809,12 @@ end
 // needPHP skips a test where no php with the ast extension runs.
 func needPHP(t *testing.T) {
 	t.Helper()
-	if err := exec.Command("php", "-r", "ast\\parse_code('<?php', 90);").Run(); err != nil {
-		t.Skip("php with the ast extension (Debian: php-ast) not installed: the PHP oracle is not tested")
-	}
+	needRun(t, "php with the ast extension (Debian: php-ast) not installed: the PHP oracle is not tested", "php", "-r", "ast\\parse_code('<?php', 90);")
 }
 
 func TestPHPTrees(t *testing.T) {
 	needPHP(t)
-	o, err := newPHPOracle(context.Background(), "php")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.close()
+	o := openOracle(t, func(ctx context.Context) (*scriptOracle, error) { return newPHPOracle(ctx, "php") })
 	same := [][2]string{
 		{"<?php\nfunction f($a) { return 'a' . 'b'; }", "<?php\n/** f */\nfunction f($a)\n{\n    return \"ab\";\n}"},
 		{"<?php\nfunction f($a) { return $a . 'x' . 'y'; }", "<?php\nfunction f($a) { return $a . 'xy'; }"},
