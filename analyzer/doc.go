@@ -38,6 +38,14 @@
 // code are therefore not reported: a Diagnostic means the declarations
 // themselves are damaged. Other languages are parsed whole.
 //
+// Where a grammar misreads what its compiler reads (macros it cannot
+// expand, conditional compilation), a language's mask writes blanks over
+// a copy of the file, keeping every line and offset, and tree-sitter
+// parses the copy; fingerprints read the file itself. C reads its
+// preprocessor as a compiler with no macro defined would where the two
+// branches of a conditional cannot both be read (maskC); C++, C#,
+// Kotlin and Bash have masks of their own.
+//
 // Fingerprints are exported for the verifier: HashText (exact text up to
 // line endings and trailing blanks), Shape/ShapeOf/Tokens/RangeTokens
 // (ordered non-comment tokens) and RangeFingerprint for line ranges and

@@ -52,6 +52,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("a.kt", []byte("enum class E { A { override fun f() = 1 } }\nclass C { val p: Int\n  get() = 2\n  private set }\n"))
 	f.Add("b.kt", []byte("/** D */\ndata class D(val a: Int, var b: String = \"\", c: Long) { val s get() = a }\n"))
 	f.Add("a.scala", []byte("case class U(id: String)(implicit c: C)\nclass V(val r: R, x: Int)\n"))
+	f.Add("a.c", []byte("#ifdef __cplusplus\nextern \"C\"\n#endif\nint CJSON_CDECL main(void)\n{\n  list_for_each(p, &h) {\n#ifdef W\n    if (a(p))\n#else\n    if (b(p))\n#endif\n      g();\n  }\n}\nRB_GENERATE(t, n, e, c)\nX\nstatic const int t[] = {\n#include \"a.h\"\n  1,\n};\n"))
 	p := NewParser(nil) // one per fuzz worker: parsers are costly to build
 	f.Cleanup(p.Close)
 	f.Fuzz(func(t *testing.T, name string, src []byte) {

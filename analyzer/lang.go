@@ -232,7 +232,7 @@ func NewTable() *Table {
 			walk: walkJava, wordImports: keywordImportsJava, resolve: resolveJava,
 			attach: map[string]bool{"line_comment": true, "block_comment": true}},
 		{Name: "c", Extensions: []string{".c", ".h"}, grammar: c.GetLanguage,
-			walk: walkC, imports: importsC, resolve: resolveC, attach: cComments},
+			walk: walkC, imports: importsC, resolve: resolveC, attach: cComments, mask: maskC},
 		// Languages below are table entries and query files (tags.go):
 		// queries/<name>/tags.scm for symbols, imports.scm for imports.
 		{Name: "cpp", Extensions: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tcc", ".inl"},
@@ -291,6 +291,14 @@ func NewTable() *Table {
 			// d1: the names of a declaration written a line each have
 			// their own lines; c1: computed names spelt without spaces
 			l.version += "+d1+c1"
+		}
+		if l.Name == "c" || l.Name == "cpp" {
+			// h1: a function whose header a macro split (`int CJSON_CDECL
+			// main(void)`) is one symbol under its own name, a prototype a
+			// macro split declares no variables (cSplit, spaceScoped); C,
+			// as C++, keeps one branch of a conditional
+			// that leaves braces or parentheses open (maskC)
+			l.version += "+h1"
 		}
 		if l.Name == "lua" {
 			// lu1: each parse starts from a clean scanner (see clean): an

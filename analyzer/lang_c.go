@@ -1,6 +1,9 @@
 package analyzer
 
-import ()
+import (
+	"bytes"
+	"regexp"
+)
 
 // walkC extracts function definitions, structs, unions, enums, typedefs,
 // macros and file-level variables, looking through preprocessor
@@ -10,11 +13,33 @@ func walkC(w *walker, root *node) {
 }
 
 func cItems(w *walker, n *node) {
+	var head *node // a function's header that tree-sitter read as a declaration (see cSplit)
+	var tail *node // the rest of a prototype split the same way
 	w.eachNamed(n, func(c *node) {
 		switch w.typ(c) {
 		case "function_definition":
-			w.emit(nil, cDeclName(w, c.ChildByFieldName("declarator")), KindFunction, c, c.ChildByFieldName("body"))
+			name := cDeclName(w, c.ChildByFieldName("declarator"))
+			if head != nil {
+				if t := c.ChildByFieldName("type"); cParenDeclarator(c) && t != nil && w.typ(t) == "type_identifier" {
+					name = w.text(t) // `main` of `int CJSON_CDECL main(void)`; `(void)` read as its declarator
+				}
+				w.emitAt(nil, name, KindFunction, w.startOf(head), endLine(c), c.ChildByFieldName("body"))
+				head = nil
+				return
+			}
+			w.emit(nil, name, KindFunction, c, c.ChildByFieldName("body"))
 		case "declaration":
+			if tail != nil && tail.Equal(c) {
+				return // `OF((void));` after `void makefixed`: no variable void
+			}
+			if next := cSplit(w, c); next != nil {
+				if w.typ(next) == "function_definition" {
+					head = c
+				} else {
+					tail = next
+				}
+				return // the start of what follows, not a declaration of its own
+			}
 			cTagged(w, c.ChildByFieldName("type"), c)
 			eachField(c, "declarator", func(d *node) {
 				if !cIsFunc(d) {
@@ -36,6 +61,326 @@ func cItems(w *walker, n *node) {
 			cItems(w, c)
 		}
 	})
+}
+
+// maskC writes blanks over what tree-sitter's C grammar misreads where a
+// C compiler would not, keeping every offset and line; the symbols' code
+// is read from the file itself. Each pass was met in real histories:
+//
+//   - the branch of #ifdef __cplusplus (or #if defined(__cplusplus)): a C
+//     compiler never reads it, and its `extern "C"` without braces lost
+//     the rest of jq's builtin.c;
+//   - one branch of a conditional that leaves braces or parentheses open
+//     or that continues an expression (see maskCppBranches): zlib's
+//     inflate() split an if's condition over #ifdef GUNZIP and #else, and
+//     the grammar, reading both, lost the function and every one after
+//     it;
+//   - a macro call a statement's block follows (libuv's
+//     `uv__queue_foreach(q, &h) {`, the kernel's `list_for_each(p, l) {`):
+//     a loop to the compiler once expanded, read as one (`while`, or
+//     `if` for a name of under five letters, written over the name);
+//   - a top-level upper-case macro call without its semicolon (libuv's
+//     `RB_GENERATE_STATIC(watcher_root, ...)`), which joined the next
+//     definition, and an upper-case word alone on its line (jq's
+//     BINOPS);
+//   - a directive other than a conditional inside braces (see
+//     maskInnerDirectives).
+func maskC(src, buf []byte) ([]byte, bool) {
+	buf = append(buf[:0], src...)
+	masked := maskCplusplus(buf)
+	if maskCppBranches(buf, buf, true) {
+		masked = true
+	}
+	if maskBlockMacros(buf) {
+		masked = true
+	}
+	if maskTopMacros(buf) {
+		masked = true
+	}
+	if maskInnerDirectives(buf) {
+		masked = true
+	}
+	return buf, masked
+}
+
+// innerDirectives are the directives blanked inside braces.
+var innerDirectives = regexp.MustCompile(`^[ \t]*#[ \t]*(?:include|import|define|undef|pragma|line|error|warning)\b`)
+
+// maskInnerDirectives blanks, in place, every directive but a
+// conditional inside braces (a function's body, a struct's, a table's
+// initializer): no symbol is declared there, and the grammar takes a
+// directive inside a list of values for an error that may swallow the
+// rest of the file (jq's table of builtins #includes its libm entries and
+// #defines a macro between two of them).
+func maskInnerDirectives(buf []byte) bool {
+	masked, depth := false, 0
+	var quote byte
+	comment := false
+	for i := 0; i < len(buf); {
+		e := lineEnd(buf, i)
+		if depth > 0 && !comment && innerDirectives.Match(buf[i:e]) {
+			for e < len(buf) && continued(buf[i:e]) {
+				e = lineEnd(buf, e+1) // a directive continued on the next line
+			}
+			blank(buf, i, e)
+			masked = true
+			i = e + 1
+			continue
+		}
+		if t := bytes.TrimLeft(buf[i:e], " \t"); !comment && len(t) > 0 && t[0] == '#' {
+			for e < len(buf) && continued(buf[i:e]) {
+				e = lineEnd(buf, e+1)
+			}
+			i = e + 1
+			continue
+		}
+		for k := i; k < e; k++ {
+			c := buf[k]
+			switch {
+			case comment:
+				if c == '*' && k+1 < e && buf[k+1] == '/' {
+					comment, k = false, k+1
+				}
+			case quote != 0:
+				if c == '\\' {
+					k++
+				} else if c == quote {
+					quote = 0
+				}
+			case c == '"' || c == '\'':
+				quote = c
+			case c == '/' && k+1 < e && buf[k+1] == '/':
+				k = e
+			case c == '/' && k+1 < e && buf[k+1] == '*':
+				comment, k = true, k+1
+			case c == '{':
+				depth++
+			case c == '}' && depth > 0:
+				depth--
+			}
+		}
+		quote = 0 // a literal does not run past its line
+		i = e + 1
+	}
+	return masked
+}
+
+// cplusplusTest is a directive whose branch only C++ reads.
+var cplusplusTest = regexp.MustCompile(`^[ \t]*#[ \t]*(?:ifdef[ \t]+__cplusplus\b|if[ \t]+(?:defined[ \t]*\(?[ \t]*)?__cplusplus\b)`)
+
+// maskCplusplus blanks, in place, the lines of each branch that only C++
+// reads (see cplusplusTest) up to its #else, #elif or #endif.
+func maskCplusplus(buf []byte) bool {
+	masked := false
+	for i := 0; i < len(buf); {
+		e := lineEnd(buf, i)
+		if !cplusplusTest.Match(buf[i:e]) {
+			i = e + 1
+			continue
+		}
+		depth, j := 0, e+1
+		for j < len(buf) {
+			k := lineEnd(buf, j)
+			t := bytes.TrimLeft(buf[j:k], " \t")
+			if len(t) > 0 && t[0] == '#' {
+				w := bytes.TrimLeft(t[1:], " \t")
+				switch {
+				case bytes.HasPrefix(w, []byte("if")):
+					depth++
+				case depth == 0 && (bytes.HasPrefix(w, []byte("el")) || bytes.HasPrefix(w, []byte("endif"))):
+					k = j - 1 // the branch ends before this line
+				case bytes.HasPrefix(w, []byte("endif")):
+					depth--
+				}
+				if k == j-1 {
+					break
+				}
+			}
+			j = k + 1
+		}
+		if j > e+1 {
+			blank(buf, e+1, j-1)
+			masked = true
+		}
+		i = max(j, e+1)
+	}
+	return masked
+}
+
+// blockMacro is a statement that starts with a call.
+var blockMacro = regexp.MustCompile(`(?m)^[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\(`)
+
+// cStatementWords are C's words a parenthesis follows at a statement's
+// start: a call of none of them is a macro's.
+var cStatementWords = map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "do": true, "else": true, "case": true, "_Generic": true, "_Static_assert": true, "static_assert": true, "__attribute__": true, "__asm__": true, "asm": true, "__typeof__": true, "typeof": true, "defined": true}
+
+// maskBlockMacros writes `while` (or `if`) over the name of each call
+// at a statement's start that a block follows, in place.
+func maskBlockMacros(buf []byte) bool {
+	masked := false
+	for _, m := range blockMacro.FindAllSubmatchIndex(buf, -1) {
+		name := string(buf[m[2]:m[3]])
+		if cStatementWords[name] || len(name) < 2 || inDirective(buf, m[2]) || !statementStart(buf, m[0]) {
+			continue // not a statement: a declarator after its return type (GNU style, indented in extern "C" {)
+		}
+		end := closeParen(buf, m[1]-1)
+		if end < 0 {
+			continue
+		}
+		if !blockNext(buf, end+1) {
+			continue
+		}
+		word := "while"
+		if len(name) < len(word) {
+			word = "if"
+		}
+		copy(buf[m[2]:m[3]], word)
+		for x := m[2] + len(word); x < m[3]; x++ {
+			buf[x] = ' '
+		}
+		masked = true
+	}
+	return masked
+}
+
+// topMacro is an upper-case macro called at a line's start.
+var topMacro = regexp.MustCompile(`(?m)^[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\(`)
+
+// loneWord is a line that is only an upper-case word at its start.
+var loneWord = regexp.MustCompile(`(?m)^[A-Z][A-Z0-9_]+[ \t]*\r?$`)
+
+// maskTopMacros blanks, in place, each top-level upper-case macro call
+// that nothing follows on its line but a semicolon or a comment: it
+// defines what the grammar cannot see, and without its semicolon the
+// grammar reads it into the next definition. So is an upper-case word
+// alone on its line where a declaration may start or between two items
+// of a list (jq's BINOPS, an X-macro that defines a function, or a
+// table entry, for each operator).
+func maskTopMacros(buf []byte) bool {
+	masked := false
+	for _, m := range loneWord.FindAllIndex(buf, -1) {
+		if inDirective(buf, m[0]) {
+			continue
+		}
+		_, before := codeLineBefore(buf, m[0])
+		next := nextCodeLine(buf, m[1])
+		// Where a declaration may start, but for a return type on its own
+		// line; or in a list, between two items with no comma: a macro
+		// that writes items, each with its comma (BINOPS in jq's table of
+		// builtins). An enumerator is followed by a comma or the close.
+		lone := statementStart(buf, m[0]) && !declaratorStart.Match(next) ||
+			before != nil && before[len(before)-1] == ',' && len(next) > 0 && !bytes.ContainsAny(next[:1], "}),")
+		if lone {
+			blank(buf, m[0], m[1])
+			masked = true
+		}
+	}
+	for _, m := range topMacro.FindAllIndex(buf, -1) {
+		end := closeParen(buf, m[1]-1)
+		if end < 0 || inDirective(buf, m[0]) || blockNext(buf, end+1) {
+			continue // not one a block follows, which defines something: unity's TEST_SETUP(group) { … }
+		}
+		rest := bytes.TrimLeft(buf[end+1:lineEnd(buf, end)], " \t\r")
+		rest = bytes.TrimPrefix(rest, []byte(";"))
+		rest = bytes.TrimLeft(rest, " \t\r")
+		if len(rest) > 0 && !bytes.HasPrefix(rest, []byte("//")) && !bytes.HasPrefix(rest, []byte("/*")) {
+			continue
+		}
+		blank(buf, m[0], lineEnd(buf, end)-len(rest))
+		masked = true
+	}
+	return masked
+}
+
+// declaratorStart is a line that starts with a function's declarator:
+// a word before it alone on its line is its return type (GNU style:
+// `BOOL` / `is_ready(void)`).
+var declaratorStart = regexp.MustCompile(`^\**[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\(`)
+
+// nextCodeLine returns the next code line after offset i, trimmed (blank
+// lines, comments and directives skipped); nil at the end.
+func nextCodeLine(buf []byte, i int) []byte {
+	for i < len(buf) {
+		e := lineEnd(buf, i)
+		t := bytes.TrimSpace(buf[i:e])
+		if len(t) > 0 && t[0] != '#' && !bytes.HasPrefix(t, []byte("//")) && !bytes.HasPrefix(t, []byte("/*")) && t[0] != '*' {
+			return t
+		}
+		i = e + 1
+	}
+	return nil
+}
+
+// blockNext reports whether a block opens at offset i, past blanks and
+// line ends.
+func blockNext(buf []byte, i int) bool {
+	for i < len(buf) && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r') {
+		i++
+	}
+	return i < len(buf) && buf[i] == '{'
+}
+
+// closeParen returns the offset of the parenthesis that closes the one
+// at open, skipping string and character literals; -1 when there is
+// none, or when a block opens or a directive starts before it (not a
+// call's arguments, then).
+func closeParen(buf []byte, open int) int {
+	depth := 0
+	var quote byte
+	for k := open; k < len(buf); k++ {
+		c := buf[k]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				k++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return k
+			}
+		case c == '{' || c == '}' || c == ';':
+			return -1
+		case c == '\n' && k+1 < len(buf) && bytes.HasPrefix(bytes.TrimLeft(buf[k+1:min(len(buf), k+64)], " \t"), []byte("#")):
+			return -1
+		}
+	}
+	return -1
+}
+
+// cSplit returns what follows declaration d when d is only its start,
+// split off by a macro tree-sitter cannot expand: d's ";" is missing and
+// the next item starts no later than the line after. In `int CJSON_CDECL
+// main(void)` (cJSON) or `int API EXPORT f(int a)`, the grammar reads
+// `int CJSON_CDECL` as a declaration of a variable and the rest as a
+// definition of its own: the macro is no variable, and the function
+// starts with the declaration. In zlib's prototypes, `local unsigned
+// syncsearch OF((unsigned *have));` or `local void fixedtables
+// OF((...));`, neither `syncsearch` nor `void` is a variable. Nil when
+// d stands alone.
+func cSplit(w *walker, d *node) *node {
+	k := int(d.ChildCount())
+	if k == 0 || !d.Child(k-1).IsMissing() {
+		return nil
+	}
+	next := d.NextNamedSibling()
+	if next == nil || w.typ(next) == "comment" || int(next.StartPoint().Row) > endLine(d) {
+		return nil
+	}
+	return next
+}
+
+// cParenDeclarator reports whether function definition fd has a
+// parenthesized declarator where its parameters should be: `main(void)`
+// after a macro, read as a type `main` and a declarator `(void)`.
+func cParenDeclarator(fd *node) bool {
+	d := fd.ChildByFieldName("declarator")
+	return d != nil && d.Type() == "parenthesized_declarator"
 }
 
 // cTagged emits a struct/union/enum that has a name and a body.

@@ -596,7 +596,7 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 		}
 		masked = true
 	}
-	if maskCppBranches(src, buf) {
+	if maskCppBranches(src, buf, false) {
 		masked = true
 	}
 	for _, m := range cppMacroAfter.FindAllSubmatchIndex(src, -1) {
@@ -634,31 +634,48 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 }
 
 // maskCppBranches keeps one branch of a conditional whose first branch
-// leaves braces open (#if A / f() { / #else / g() { / #endif): the
+// leaves braces or parentheses open (#if A / f() { / #else / g() { /
+// #endif; zlib's #ifdef GUNZIP / if (a || / #else / if ( / #endif): the
 // branch a compiler reads with no macro defined (the #else branch, the
 // first of #ifndef X or #if !…; the first when no branch would be
 // read), writing blanks over the group's directive lines and its other
 // branches. The grammar reads each branch as a whole, and two branches
 // that each open a block leave it unclosed, so that the rest of the file
-// nests inside. A group whose branches balance is left as written.
-func maskCppBranches(src, buf []byte) bool {
+// nests inside. A group whose branches balance is left as written, and
+// a group inside braces of one branch read only with its macro defined,
+// unbalanced, is blanked whole. With exprs, a group is also masked that starts inside
+// an expression, each branch a part of it (libuv's `use = version() >=`
+// / #if defined(__hppa__) / 0x060133 / #else / 0x050ABA / #endif), or
+// whose first branch leaves a statement open (jq's #ifdef _WIN32 / if
+// (localtime_s(tm, &sse)) / #else / if (localtime_r(&sse, tm) == NULL)
+// / #endif / bp = NULL;): the grammar reads both parts in a row.
+func maskCppBranches(src, buf []byte, exprs bool) bool {
 	type group struct {
 		start, other, els int // offsets of the #if line, the first #elif or #else, the #else
 		negated, first    bool
-		depth             int // braces the first branch leaves open
+		depth             int  // braces the first branch leaves open
+		mid               bool // it starts inside an expression, or its first branch ends in one (endsOpen)
+		inner             bool // it starts inside braces
 	}
 	var open []*group
 	masked := false
+	var prev []byte // the code of the last line before that holds any; nil after a directive
+	prevIndented, comment := false, false
+	level := 0 // braces and parentheses open, every branch read
 	for i := 0; i < len(src); {
 		e := lineEnd(src, i)
-		for e < len(src) && e > i && src[e-1] == '\\' {
+		for e < len(src) && continued(src[i:e]) {
 			e = lineEnd(src, e+1) // a directive continued on the next line
 		}
 		t := bytes.TrimLeft(src[i:e], " \t")
-		if len(t) == 0 || t[0] != '#' {
-			d := braceDepth(src[i:e])
-			for k := len(open) - 1; k >= 0 && open[k].first; k-- {
-				open[k].depth += d
+		if comment || len(t) == 0 || t[0] != '#' {
+			if code := codePart(src[i:e], &comment); len(code) > 0 {
+				prev, prevIndented = code, src[i] == ' ' || src[i] == '\t'
+				d := braceDepth(code)
+				level += d
+				for k := len(open) - 1; k >= 0 && open[k].first; k-- {
+					open[k].depth += d
+				}
 			}
 			i = e + 1
 			continue
@@ -668,12 +685,13 @@ func maskCppBranches(src, buf []byte) bool {
 		case bytes.HasPrefix(word, []byte("if")):
 			cond := bytes.TrimLeft(word[min(len(word), 2):], " \t")
 			negated := bytes.HasPrefix(word, []byte("ifndef")) || bytes.HasPrefix(cond, []byte("!"))
-			open = append(open, &group{start: i, first: true, negated: negated})
+			open = append(open, &group{start: i, first: true, negated: negated, mid: exprs && endsOpen(prev, false), inner: level > 0})
 		case bytes.HasPrefix(word, []byte("elif")), bytes.HasPrefix(word, []byte("else")):
 			if n := len(open); n > 0 {
 				g := open[n-1]
 				if g.first {
 					g.first, g.other = false, i
+					g.mid = g.mid || exprs && prevIndented && endsOpen(prev, true)
 				}
 				if bytes.HasPrefix(word, []byte("else")) {
 					g.els = i
@@ -682,7 +700,17 @@ func maskCppBranches(src, buf []byte) bool {
 		case bytes.HasPrefix(word, []byte("endif")) && len(open) > 0:
 			g := open[len(open)-1]
 			open = open[:len(open)-1]
-			if g.other == 0 || g.depth == 0 {
+			if g.other == 0 && g.depth != 0 && !g.negated && g.inner {
+				// One branch inside a body, read with its macro defined
+				// only, that opens what a later one closes (jq's #ifdef
+				// USE_DECNUM around an else's brace, and again around its
+				// close): a compiler with no macro defined reads neither.
+				// At the top level such a group may hold definitions.
+				blank(buf, g.start, e)
+				masked = true
+				break
+			}
+			if g.other == 0 || g.depth == 0 && !g.mid {
 				break
 			}
 			if g.els > 0 && !g.negated {
@@ -694,9 +722,77 @@ func maskCppBranches(src, buf []byte) bool {
 			}
 			masked = true
 		}
+		prev = nil
 		i = e + 1
 	}
 	return masked
+}
+
+// exprOperators are the last characters of a line an expression goes on
+// from.
+const exprOperators = "=+-*/%&|^<>?,(!"
+
+// endsOpen reports whether code, a line's code, ends inside an
+// expression: with an operator, an open parenthesis or a comma, or, with
+// paren, a closing parenthesis (an if's condition, its statement to
+// come). A comment's close is no operator.
+func endsOpen(code []byte, paren bool) bool {
+	if len(code) == 0 || bytes.HasSuffix(code, []byte("*/")) {
+		return false
+	}
+	last := code[len(code)-1]
+	return bytes.IndexByte([]byte(exprOperators), last) >= 0 || paren && last == ')'
+}
+
+// codePart returns the code of line, trimmed: from its first byte
+// outside a comment to its last; empty when it holds none. comment says
+// whether a block comment is open at its start, and is left saying
+// whether one is at its end.
+func codePart(line []byte, comment *bool) []byte {
+	first, last := -1, -1
+	var quote byte
+	for k := 0; k < len(line); k++ {
+		c := line[k]
+		switch {
+		case *comment:
+			if c == '*' && k+1 < len(line) && line[k+1] == '/' {
+				*comment, k = false, k+1
+			}
+			continue
+		case quote != 0:
+			if c == '\\' {
+				k++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '/' && k+1 < len(line) && line[k+1] == '/':
+			k = len(line)
+			continue
+		case c == '/' && k+1 < len(line) && line[k+1] == '*':
+			*comment, k = true, k+1
+			continue
+		case c == ' ' || c == '\t' || c == '\r':
+			continue
+		}
+		if first < 0 {
+			first = k
+		}
+		last = k
+	}
+	if first < 0 {
+		return nil
+	}
+	return line[first : last+1]
+}
+
+// continued reports whether line (without its line feed) ends with the
+// backslash that continues it on the next, before a carriage return
+// (a file with CRLF line ends: jq's decNumber) or not.
+func continued(line []byte) bool {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	return len(line) > 0 && line[len(line)-1] == '\\'
 }
 
 // blank writes spaces over buf[a:b], keeping its newlines.
@@ -708,8 +804,9 @@ func blank(buf []byte, a, b int) {
 	}
 }
 
-// braceDepth is the number of braces a line opens less those it closes,
-// outside string and character literals and line comments.
+// braceDepth is the number of braces and parentheses a line opens less
+// those it closes, outside string and character literals and line
+// comments.
 func braceDepth(line []byte) int {
 	d := 0
 	var quote byte
@@ -726,9 +823,9 @@ func braceDepth(line []byte) int {
 			quote = c
 		case c == '/' && k+1 < len(line) && line[k+1] == '/':
 			return d
-		case c == '{':
+		case c == '{' || c == '(':
 			d++
-		case c == '}':
+		case c == '}' || c == ')':
 			d--
 		}
 	}
@@ -793,24 +890,36 @@ func maskCSharp(src, buf []byte) ([]byte, bool) {
 // code line before it (comment lines and directives skipped) ends one
 // (;), opens or closes a block, or is an access label.
 func statementStart(src []byte, i int) bool {
+	_, t := codeLineBefore(src, i)
+	if t == nil {
+		return true
+	}
+	switch t[len(t)-1] {
+	case ';', '{', '}', ':':
+		return true
+	}
+	return false
+}
+
+// codeLineBefore returns the code line before the one at i, blank lines,
+// comment lines and directives (with the lines they continue on) skipped:
+// the line as written and its code trimmed, less a trailing // comment.
+// Nil when there is none.
+func codeLineBefore(src []byte, i int) (line, code []byte) {
 	for i > 0 {
 		e := i - 1 // the line end before
 		b := bytes.LastIndexByte(src[:e], '\n') + 1
 		t := bytes.TrimSpace(src[b:e])
 		i = b
-		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) || t[0] == '#' || t[0] == '*' || bytes.HasPrefix(t, []byte("/*")) {
+		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) || t[0] == '#' || t[0] == '*' || bytes.HasPrefix(t, []byte("/*")) || inDirective(src, b) {
 			continue
 		}
 		if k := bytes.Index(t, []byte("//")); k > 0 {
 			t = bytes.TrimSpace(t[:k])
 		}
-		switch t[len(t)-1] {
-		case ';', '{', '}', ':':
-			return true
-		}
-		return false
+		return src[b:e], t
 	}
-	return true
+	return nil, nil
 }
 
 // loneMacro reports whether the line at i, a lone upper-case word, stands

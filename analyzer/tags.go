@@ -437,6 +437,9 @@ func (p *Parser) emitTags(w *walker, l *Language, defs []tagDef) {
 			local = top.value || callableKinds[top.kind]
 		}
 		name := w.text(d.name)
+		if n := spaceScoped(d.name); n != nil {
+			name = w.text(n)
+		}
 		if d.nameEnd != nil {
 			name = w.textSpan(d.name, d.nameEnd)
 		}
@@ -745,4 +748,20 @@ func unclosed(d tagDef) bool {
 	}
 	kids := body.children()
 	return len(kids) > 0 && kids[len(kids)-1].IsMissing()
+}
+
+// spaceScoped returns the name part of n when n is a C++ qualified name
+// whose "::" the parser made up: `int CJSON_CDECL main(void)`, a macro
+// tree-sitter cannot expand before the name, reads as `CJSON_CDECL::main`
+// with the "::" missing. Nil otherwise.
+func spaceScoped(n *node) *node {
+	if n == nil || n.Type() != "qualified_identifier" {
+		return nil
+	}
+	for i := range int(n.ChildCount()) {
+		if c := n.Child(i); c.IsMissing() && c.Type() == "::" {
+			return n.ChildByFieldName("name")
+		}
+	}
+	return nil
 }

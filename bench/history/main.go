@@ -83,13 +83,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rev := fl.String("rev", "HEAD", "the revision whose first-parent history is replayed")
 	n := fl.Int("commits", 100, "how many commits, the newest of that history")
 	per := fl.Int("per", 20, "per commit, at most this many declarations of each kind but moves (spread over the commit)")
-	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node), java (javac's parser, run by -java), ruby (Ruby's parser, run by -ruby) or php (php-ast, run by -php)")
-	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter")
+	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node), java (javac's parser, run by -java), ruby (Ruby's parser, run by -ruby), php (php-ast, run by -php) or c (clang, through libclang's Python bindings, run by -python)")
+	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter; with -lang c, one that imports clang.cindex")
 	node := fl.String("node", "node", "with -lang ts, Node.js")
 	typescript := fl.String("typescript", "", "with -lang ts, the directory of the typescript npm package (node_modules/typescript)")
 	java := fl.String("java", "java", "with -lang java, the java launcher of a JDK 17 or later")
 	ruby := fl.String("ruby", "ruby", "with -lang ruby, the Ruby interpreter (2.6 or later)")
 	php := fl.String("php", "php", "with -lang php, a PHP 8 interpreter with the ast extension")
+	libclang := fl.String("libclang", "/usr/lib/llvm-14/lib/libclang-14.so.1", "with -lang c, the libclang shared library that -python's clang.cindex loads")
 	verbose := fl.Bool("v", false, "list every verdict the oracle disagrees with, and every gone declaration lore followed")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -108,6 +109,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		"java":   func() (*scriptOracle, error) { return newJavaOracle(ctx, *java) },
 		"ruby":   func() (*scriptOracle, error) { return newRubyOracle(ctx, *ruby) },
 		"php":    func() (*scriptOracle, error) { return newPHPOracle(ctx, *php) },
+		"c":      func() (*scriptOracle, error) { return newCOracle(ctx, *python, *libclang) },
 	}
 	var o oracle
 	switch start, ok := scripts[*lang]; {
@@ -121,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer so.close()
 		o = so
 	default:
-		return fmt.Errorf("-lang %s: want go, python, ts, java, ruby or php", *lang)
+		return fmt.Errorf("-lang %s: want go, python, ts, java, ruby, php or c", *lang)
 	}
 	repo, err := source.OpenRepo(*repoDir)
 	if err != nil {

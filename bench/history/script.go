@@ -33,6 +33,9 @@ var rubyScript string
 //go:embed php.php
 var phpScript string
 
+//go:embed c.py
+var cScript string
+
 // scriptOracle reads a language with its own compiler's parser, in one
 // process for the whole run: a request a line on its stdin, a JSON
 // object {"path": ..., "src": base64 of the file}; an answer a line on
@@ -66,6 +69,14 @@ func newRubyOracle(ctx context.Context, ruby string) (*scriptOracle, error) {
 func newPHPOracle(ctx context.Context, php string) (*scriptOracle, error) {
 	return startScript(ctx, "php-ast", []string{".php"}, "give -php PATH, a PHP 8 with the ast extension (Debian: php-ast)",
 		php, "-r", strings.TrimPrefix(phpScript, "<?php\n"))
+}
+
+// newCOracle reads C with clang's parser, through libclang's Python
+// bindings: python must import clang.cindex, libclang is the shared
+// library they load.
+func newCOracle(ctx context.Context, python, libclang string) (*scriptOracle, error) {
+	return startScript(ctx, "clang", []string{".c", ".h"}, "give -python PATH, a Python 3 with clang.cindex (Debian: python3-clang-14, /usr/bin/python3), and -libclang FILE",
+		python, "-c", cScript, libclang)
 }
 
 // newTSOracle reads TypeScript and JavaScript with the TypeScript
