@@ -255,12 +255,16 @@ var loneWord = regexp.MustCompile(`(?m)^[A-Z][A-Z0-9_]+[ \t]*\r?$`)
 // grammar reads it into the next definition. So is an upper-case word
 // alone on its line where a declaration may start or between two items
 // of a list (jq's BINOPS, an X-macro that defines a function, or a
-// table entry, for each operator).
+// table entry, for each operator), but for one on the line right above
+// code: an attribute of it.
 func maskTopMacros(buf []byte) bool {
 	masked := false
 	for _, m := range loneWord.FindAllIndex(buf, -1) {
 		if inDirective(buf, m[0]) {
 			continue
+		}
+		if gluedNext(buf, m[1]) {
+			continue // an attribute of what follows (htop's ATTR_NONNULL above a function): its first line
 		}
 		_, before := codeLineBefore(buf, m[0])
 		next := nextCodeLine(buf, m[1])
@@ -296,6 +300,20 @@ func maskTopMacros(buf []byte) bool {
 // a word before it alone on its line is its return type (GNU style:
 // `BOOL` / `is_ready(void)`).
 var declaratorStart = regexp.MustCompile(`^\**[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\(`)
+
+// gluedNext reports whether the line after the one that ends at offset
+// i holds code: not blank, a comment or a directive.
+func gluedNext(buf []byte, i int) bool {
+	if i >= len(buf) {
+		return false
+	}
+	i = lineEnd(buf, i) + 1
+	if i >= len(buf) {
+		return false
+	}
+	t := bytes.TrimSpace(buf[i:lineEnd(buf, i)])
+	return len(t) > 0 && t[0] != '#' && !bytes.HasPrefix(t, []byte("//")) && !bytes.HasPrefix(t, []byte("/*"))
+}
 
 // nextCodeLine returns the next code line after offset i, trimmed (blank
 // lines, comments and directives skipped); nil at the end.

@@ -41,6 +41,7 @@ func TestMaskC(t *testing.T) {
 		{"enum e {\nA,\nB\n};", nil, []string{"A,", "B"}, "an enumerator"},
 		{"static const struct f list[] = {\n  F(neg, 1),\n#define BINOP(n) F(n, 3),\nBINOPS\n#undef BINOP\n  F(dump, 1),\n};", []string{"BINOPS"}, []string{"F(dump, 1),"}, "an X-macro in a table"},
 		{"int x;\nBOOL\nis_ready(void)\n{\n}", nil, []string{"BOOL"}, "a return type on its own line"},
+		{"char *f(void);\n\nATTR_NONNULL\nstatic inline char *g(const char *s) {\n  return 0;\n}", nil, []string{"ATTR_NONNULL"}, "an attribute on the line above a declaration"},
 		{"static const struct f list[] = {\n#include \"libm.h\"\n  F(neg, 1),\n#define B(n) \\\n  F(n, 3),\n#undef B\n};", []string{"#include", "#define", "F(n, 3)", "#undef"}, []string{"F(neg, 1),"}, "directives in a table"},
 		{"#define TOP 1\n#include \"a.h\"\nint f(void) {\n  return \"{\";\n}\n#define AFTER 2", nil, []string{"#define TOP 1", "#include", "#define AFTER 2"}, "top-level directives, after a brace in a string"},
 		{"int f(void) {\n#ifdef X\n  g();\n#endif\n}", nil, []string{"#ifdef X", "#endif"}, "a conditional in a body"},

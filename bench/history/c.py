@@ -15,10 +15,10 @@
 # the file's top level is read: a struct inside another is the outer's.
 #
 # A tree is the declaration's tokens as clang's lexer reads them: no
-# comments, no layout, a line continuation spliced, a number by its value,
-# string literals written next to each other as the one the compiler
-# makes, a trailing comma before a closing brace dropped: what the
-# compiler reads the same.
+# comments, no layout, a line continuation spliced, a number by its value
+# and type, string literals written next to each other as the one the
+# compiler makes, a trailing comma before a closing brace dropped: what
+# the compiler reads the same.
 import base64
 import json
 import re
@@ -36,13 +36,17 @@ INCLUDE = re.compile(r'^[ \t]*#[ \t]*(include|import)\b.*$', re.M)
 
 
 def number(s):
-    t = s.rstrip('uUlL')
+    # The value, and the suffix that gives it its type (100000 is an int,
+    # 100000L a long): U and L in any case or order.
+    m = re.fullmatch(r'(.*?)([uUlL]*)', s)
+    t, suffix = m.group(1), ''.join(sorted(m.group(2).upper()))
     try:
         if re.fullmatch(r'0[0-7]+', t):
-            return str(int(t, 8))
+            return str(int(t, 8)) + suffix
         if re.fullmatch(r'0[xX][0-9a-fA-F]+|[0-9]+|0[bB][01]+', t):
-            return str(int(t, 0))
-        return repr(float(s.rstrip('fFlL')))
+            return str(int(t, 0)) + suffix
+        f = re.fullmatch(r'(.*?)([fFlL]?)', s)
+        return repr(float(f.group(1))) + f.group(2).upper()
     except ValueError:
         return s
 

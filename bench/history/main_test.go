@@ -937,6 +937,7 @@ func TestCTrees(t *testing.T) {
 	same := [][2]string{
 		{"int f(int a) { return a; }", "/* f */\nint\nf(int a)\n{\n    return a; // a\n}"},
 		{"int f(void) { return 0x10; }", "int f(void) { return 16; }"},
+		{"long f(void) { return 10ul; }", "long f(void) { return 10LU; }"},
 		{"const char *f(void) { return \"a b\"; }", "const char *f(void) { return \"a \"\n    \"b\"; }"},
 		{"int f(void) { int a[] = {1, 2,}; return a[0]; }", "int f(void) { int a[] = {1, 2}; return a[0]; }"},
 		{"#define local static\nlocal int f(void) { return 1; }", "#define local static\n\nlocal int f(void) { return 1; }"},
@@ -945,6 +946,7 @@ func TestCTrees(t *testing.T) {
 		{"int f(void) { return 1; }", "int f(void) { return 2; }"},
 		{"int f(int a) { return a; }", "long f(int a) { return a; }"},
 		{"const char *f(void) { return \"\\x1\" \"2\"; }", "const char *f(void) { return \"\\x12\"; }"},
+		{"long f(void) { return 100000; }", "long f(void) { return 100000L; }"},
 	}
 	checkScript(t, o, "x.c", same, differ, `#include <stdio.h>
 #include "local.h"
