@@ -29,7 +29,7 @@ func cItems(w *walker, n *node) {
 			}
 			w.emit(nil, name, KindFunction, c, c.ChildByFieldName("body"))
 		case "declaration":
-			if tail != nil && tail.Equal(c) {
+			if tail != nil && tail.Equal(c) && cMacroArgs(c) {
 				return // `OF((void));` after `void makefixed`: no variable void
 			}
 			if next := cSplit(w, c); next != nil {
@@ -369,6 +369,18 @@ func closeParen(buf []byte, open int) int {
 		}
 	}
 	return -1
+}
+
+// cMacroArgs reports whether every declarator of declaration d is in
+// parentheses: a macro's arguments (`OF((void))`) read as declarators,
+// not a variable (zlib's `local const z_word_t FAR crc_table[] = …`,
+// split at FAR, declares crc_table).
+func cMacroArgs(d *node) bool {
+	args := true
+	eachField(d, "declarator", func(x *node) {
+		args = args && x.Type() == "parenthesized_declarator"
+	})
+	return args
 }
 
 // cSplit returns what follows declaration d when d is only its start,
