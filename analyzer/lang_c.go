@@ -118,7 +118,7 @@ func maskInnerDirectives(buf []byte) bool {
 	comment := false
 	for i := 0; i < len(buf); {
 		e := lineEnd(buf, i)
-		if depth > 0 && !comment && innerDirectives.Match(buf[i:e]) {
+		if t := bytes.TrimLeft(buf[i:e], " \t"); depth > 0 && !comment && len(t) > 0 && t[0] == '#' && innerDirectives.Match(buf[i:e]) {
 			for e < len(buf) && continued(buf[i:e]) {
 				e = lineEnd(buf, e+1) // a directive continued on the next line
 			}
@@ -171,6 +171,9 @@ var cplusplusTest = regexp.MustCompile(`^[ \t]*#[ \t]*(?:ifdef[ \t]+__cplusplus\
 // maskCplusplus blanks, in place, the lines of each branch that only C++
 // reads (see cplusplusTest) up to its #else, #elif or #endif.
 func maskCplusplus(buf []byte) bool {
+	if !bytes.Contains(buf, []byte("__cplusplus")) {
+		return false
+	}
 	masked := false
 	for i := 0; i < len(buf); {
 		e := lineEnd(buf, i)
@@ -207,35 +210,41 @@ func maskCplusplus(buf []byte) bool {
 	return masked
 }
 
-// blockMacro is a statement that starts with a call.
-var blockMacro = regexp.MustCompile(`(?m)^[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\(`)
-
 // cStatementWords are C's words a parenthesis follows at a statement's
 // start: a call of none of them is a macro's.
 var cStatementWords = map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "do": true, "else": true, "case": true, "_Generic": true, "_Static_assert": true, "static_assert": true, "__attribute__": true, "__asm__": true, "asm": true, "__typeof__": true, "typeof": true, "defined": true}
 
 // maskBlockMacros writes `while` (or `if`) over the name of each call
-// at a statement's start that a block follows, in place.
+// at a statement's start that a block follows, in place. The cheap tests
+// come first: most indented calls end with their semicolon.
 func maskBlockMacros(buf []byte) bool {
 	masked := false
-	for _, m := range blockMacro.FindAllSubmatchIndex(buf, -1) {
-		name := string(buf[m[2]:m[3]])
-		if cStatementWords[name] || len(name) < 2 || inDirective(buf, m[2]) || !statementStart(buf, m[0]) {
+	for i := 0; i < len(buf); i = lineEnd(buf, i) + 1 {
+		if buf[i] != ' ' && buf[i] != '\t' {
+			continue
+		}
+		s := i
+		for s < len(buf) && (buf[s] == ' ' || buf[s] == '\t') {
+			s++
+		}
+		e := identEnd(buf, s)
+		k := e
+		for k < len(buf) && (buf[k] == ' ' || buf[k] == '\t') {
+			k++
+		}
+		if e-s < 2 || k == len(buf) || buf[k] != '(' {
+			continue
+		}
+		end := closeParen(buf, k)
+		if end < 0 || !blockNext(buf, end+1) || cStatementWords[string(buf[s:e])] || inDirective(buf, s) || !statementStart(buf, i) {
 			continue // not a statement: a declarator after its return type (GNU style, indented in extern "C" {)
 		}
-		end := closeParen(buf, m[1]-1)
-		if end < 0 {
-			continue
-		}
-		if !blockNext(buf, end+1) {
-			continue
-		}
 		word := "while"
-		if len(name) < len(word) {
+		if e-s < len(word) {
 			word = "if"
 		}
-		copy(buf[m[2]:m[3]], word)
-		for x := m[2] + len(word); x < m[3]; x++ {
+		copy(buf[s:e], word)
+		for x := s + len(word); x < e; x++ {
 			buf[x] = ' '
 		}
 		masked = true
@@ -243,55 +252,74 @@ func maskBlockMacros(buf []byte) bool {
 	return masked
 }
 
-// topMacro is an upper-case macro called at a line's start.
-var topMacro = regexp.MustCompile(`(?m)^[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*\(`)
-
-// loneWord is a line that is only an upper-case word at its start.
-var loneWord = regexp.MustCompile(`(?m)^[A-Z][A-Z0-9_]+[ \t]*\r?$`)
+// identEnd returns the end of the identifier that starts at i (i when
+// none does).
+func identEnd(buf []byte, i int) int {
+	j := i
+	for j < len(buf) {
+		c := buf[j]
+		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || j > i && '0' <= c && c <= '9' {
+			j++
+			continue
+		}
+		break
+	}
+	return j
+}
 
 // maskTopMacros blanks, in place, each top-level upper-case macro call
-// that nothing follows on its line but a semicolon or a comment: it
-// defines what the grammar cannot see, and without its semicolon the
-// grammar reads it into the next definition. So is an upper-case word
-// alone on its line where a declaration may start or between two items
-// of a list (jq's BINOPS, an X-macro that defines a function, or a
-// table entry, for each operator), but for one on the line right above
-// code: an attribute of it.
+// (a word with an underscore) that nothing follows on its line but a
+// semicolon or a comment: it defines what the grammar cannot see, and
+// without its semicolon the grammar reads it into the next definition.
+// So is an upper-case word alone on its line where a declaration may
+// start or between two items of a list (jq's BINOPS, an X-macro that
+// defines a function, or a table entry, for each operator), but for one
+// on the line right above code: an attribute of it.
 func maskTopMacros(buf []byte) bool {
 	masked := false
-	for _, m := range loneWord.FindAllIndex(buf, -1) {
-		if inDirective(buf, m[0]) {
+	for i := 0; i < len(buf); i = lineEnd(buf, i) + 1 {
+		if buf[i] < 'A' || buf[i] > 'Z' {
 			continue
 		}
-		if gluedNext(buf, m[1]) {
-			continue // an attribute of what follows (htop's ATTR_NONNULL above a function): its first line
+		e := identEnd(buf, i)
+		if bytes.ContainsFunc(buf[i:e], func(r rune) bool { return 'a' <= r && r <= 'z' }) {
+			continue
 		}
-		_, before := codeLineBefore(buf, m[0])
-		next := nextCodeLine(buf, m[1])
-		// Where a declaration may start, but for a return type on its own
-		// line; or in a list, between two items with no comma: a macro
-		// that writes items, each with its comma (BINOPS in jq's table of
-		// builtins). An enumerator is followed by a comma or the close.
-		lone := statementStart(buf, m[0]) && !declaratorStart.Match(next) ||
-			before != nil && before[len(before)-1] == ',' && len(next) > 0 && !bytes.ContainsAny(next[:1], "}),")
-		if lone {
-			blank(buf, m[0], m[1])
+		k := e
+		for k < len(buf) && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\r') {
+			k++
+		}
+		switch {
+		case k < len(buf) && buf[k] == '(' && bytes.IndexByte(buf[i:e], '_') >= 0:
+			end := closeParen(buf, k)
+			if end < 0 || blockNext(buf, end+1) || inDirective(buf, i) {
+				continue // not one a block follows, which defines something: unity's TEST_SETUP(group) { … }
+			}
+			rest := bytes.TrimLeft(buf[end+1:lineEnd(buf, end)], " \t\r")
+			rest = bytes.TrimPrefix(rest, []byte(";"))
+			rest = bytes.TrimLeft(rest, " \t\r")
+			if len(rest) > 0 && !bytes.HasPrefix(rest, []byte("//")) && !bytes.HasPrefix(rest, []byte("/*")) {
+				continue
+			}
+			blank(buf, i, lineEnd(buf, end)-len(rest))
 			masked = true
+		case (k == len(buf) || buf[k] == '\n') && e-i >= 2:
+			if gluedNext(buf, e) || inDirective(buf, i) {
+				continue // an attribute of what follows (htop's ATTR_NONNULL above a function): its first line
+			}
+			_, before := codeLineBefore(buf, i)
+			next := nextCodeLine(buf, e)
+			// Where a declaration may start, but for a return type on its
+			// own line; or in a list, between two items with no comma: a
+			// macro that writes items, each with its comma (BINOPS in jq's
+			// table of builtins). An enumerator is followed by a comma or
+			// the close.
+			if statementStart(buf, i) && !declaratorStart.Match(next) ||
+				before != nil && before[len(before)-1] == ',' && len(next) > 0 && !bytes.ContainsAny(next[:1], "}),") {
+				blank(buf, i, e)
+				masked = true
+			}
 		}
-	}
-	for _, m := range topMacro.FindAllIndex(buf, -1) {
-		end := closeParen(buf, m[1]-1)
-		if end < 0 || inDirective(buf, m[0]) || blockNext(buf, end+1) {
-			continue // not one a block follows, which defines something: unity's TEST_SETUP(group) { … }
-		}
-		rest := bytes.TrimLeft(buf[end+1:lineEnd(buf, end)], " \t\r")
-		rest = bytes.TrimPrefix(rest, []byte(";"))
-		rest = bytes.TrimLeft(rest, " \t\r")
-		if len(rest) > 0 && !bytes.HasPrefix(rest, []byte("//")) && !bytes.HasPrefix(rest, []byte("/*")) {
-			continue
-		}
-		blank(buf, m[0], lineEnd(buf, end)-len(rest))
-		masked = true
 	}
 	return masked
 }
