@@ -113,53 +113,31 @@ var innerDirectives = regexp.MustCompile(`^[ \t]*#[ \t]*(?:include|import|define
 // rest of the file (jq's table of builtins #includes its libm entries and
 // #defines a macro between two of them).
 func maskInnerDirectives(buf []byte) bool {
-	masked, depth := false, 0
-	var quote byte
-	comment := false
+	masked, depth, comment := false, 0, false
 	for i := 0; i < len(buf); {
 		e := lineEnd(buf, i)
-		if t := bytes.TrimLeft(buf[i:e], " \t"); depth > 0 && !comment && len(t) > 0 && t[0] == '#' && innerDirectives.Match(buf[i:e]) {
+		if t := bytes.TrimLeft(buf[i:e], " \t"); !comment && len(t) > 0 && t[0] == '#' {
 			for e < len(buf) && continued(buf[i:e]) {
 				e = lineEnd(buf, e+1) // a directive continued on the next line
 			}
-			blank(buf, i, e)
-			masked = true
-			i = e + 1
-			continue
-		}
-		if t := bytes.TrimLeft(buf[i:e], " \t"); !comment && len(t) > 0 && t[0] == '#' {
-			for e < len(buf) && continued(buf[i:e]) {
-				e = lineEnd(buf, e+1)
+			if depth > 0 && innerDirectives.Match(buf[i:e]) {
+				blank(buf, i, e)
+				masked = true
 			}
 			i = e + 1
 			continue
 		}
-		for k := i; k < e; k++ {
-			c := buf[k]
+		line := buf[i:e]
+		scanCode(line, &comment, func(k int, literal bool) bool {
 			switch {
-			case comment:
-				if c == '*' && k+1 < e && buf[k+1] == '/' {
-					comment, k = false, k+1
-				}
-			case quote != 0:
-				if c == '\\' {
-					k++
-				} else if c == quote {
-					quote = 0
-				}
-			case c == '"' || c == '\'':
-				quote = c
-			case c == '/' && k+1 < e && buf[k+1] == '/':
-				k = e
-			case c == '/' && k+1 < e && buf[k+1] == '*':
-				comment, k = true, k+1
-			case c == '{':
+			case literal:
+			case line[k] == '{':
 				depth++
-			case c == '}' && depth > 0:
+			case line[k] == '}' && depth > 0:
 				depth--
 			}
-		}
-		quote = 0 // a literal does not run past its line
+			return true
+		})
 		i = e + 1
 	}
 	return masked
@@ -371,32 +349,27 @@ func blockNext(buf []byte, i int) bool {
 // none, or when a block opens or a directive starts before it (not a
 // call's arguments, then).
 func closeParen(buf []byte, open int) int {
-	depth := 0
-	var quote byte
-	for k := open; k < len(buf); k++ {
-		c := buf[k]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				k++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
+	depth, end, comment := 0, -1, false
+	scanCode(buf[open:], &comment, func(k int, literal bool) bool {
+		if literal {
+			return true
+		}
+		switch c := buf[open+k]; {
 		case c == '(':
 			depth++
 		case c == ')':
 			if depth--; depth == 0 {
-				return k
+				end = open + k
+				return false
 			}
 		case c == '{' || c == '}' || c == ';':
-			return -1
-		case c == '\n' && k+1 < len(buf) && bytes.HasPrefix(bytes.TrimLeft(buf[k+1:min(len(buf), k+64)], " \t"), []byte("#")):
-			return -1
+			return false
+		case c == '\n' && bytes.HasPrefix(bytes.TrimLeft(buf[open+k+1:min(len(buf), open+k+64)], " \t"), []byte("#")):
+			return false
 		}
-	}
-	return -1
+		return true
+	})
+	return end
 }
 
 // cMacroArgs reports whether every declarator of declaration d is in

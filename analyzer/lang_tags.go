@@ -669,9 +669,8 @@ func maskCppBranches(src, buf []byte, exprs bool) bool {
 		}
 		t := bytes.TrimLeft(src[i:e], " \t")
 		if comment || len(t) == 0 || t[0] != '#' {
-			if code := codePart(src[i:e], &comment); len(code) > 0 {
+			if code, d := codeLine(src[i:e], &comment); len(code) > 0 {
 				prev, prevIndented = code, src[i] == ' ' || src[i] == '\t'
-				d := braceDepth(code)
 				level += d
 				for k := len(open) - 1; k >= 0 && open[k].first; k-- {
 					open[k].depth += d
@@ -744,47 +743,82 @@ func endsOpen(code []byte, paren bool) bool {
 	return bytes.IndexByte([]byte(exprOperators), last) >= 0 || paren && last == ')'
 }
 
-// codePart returns the code of line, trimmed: from its first byte
-// outside a comment to its last; empty when it holds none. comment says
-// whether a block comment is open at its start, and is left saying
-// whether one is at its end.
-func codePart(line []byte, comment *bool) []byte {
+// codeLine returns the code of line, trimmed (from its first byte
+// outside a comment to its last; empty when it holds none), and the
+// number of braces and parentheses it opens less those it closes outside
+// literals. comment says whether a block comment is open at its start,
+// and is left saying whether one is at its end.
+func codeLine(line []byte, comment *bool) (code []byte, depth int) {
 	first, last := -1, -1
-	var quote byte
-	for k := 0; k < len(line); k++ {
-		c := line[k]
-		switch {
-		case *comment:
-			if c == '*' && k+1 < len(line) && line[k+1] == '/' {
-				*comment, k = false, k+1
-			}
-			continue
-		case quote != 0:
-			if c == '\\' {
-				k++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '/' && k+1 < len(line) && line[k+1] == '/':
-			k = len(line)
-			continue
-		case c == '/' && k+1 < len(line) && line[k+1] == '*':
-			*comment, k = true, k+1
-			continue
+	scanCode(line, comment, func(k int, literal bool) bool {
+		switch c := line[k]; {
 		case c == ' ' || c == '\t' || c == '\r':
-			continue
+			return true
+		case literal:
+		case c == '{' || c == '(':
+			depth++
+		case c == '}' || c == ')':
+			depth--
 		}
 		if first < 0 {
 			first = k
 		}
 		last = k
-	}
+		return true
+	})
 	if first < 0 {
-		return nil
+		return nil, depth
 	}
-	return line[first : last+1]
+	return line[first : last+1], depth
+}
+
+// scanCode calls fn with the offset of each byte of b outside comments,
+// saying whether it belongs to a string or character literal (quotes
+// included), until fn returns false. comment says whether a block
+// comment is open at b's start, and is left saying whether one is at its
+// end; a line comment, and a literal, end with their line.
+func scanCode(b []byte, comment *bool, fn func(k int, literal bool) bool) {
+	var quote byte
+	for k := 0; k < len(b); k++ {
+		c := b[k]
+		switch {
+		case *comment:
+			if c == '*' && k+1 < len(b) && b[k+1] == '/' {
+				*comment, k = false, k+1
+			}
+			continue
+		case quote != 0:
+			if c == quote || c == '\n' {
+				quote = 0
+			}
+			if !fn(k, c != '\n') {
+				return
+			}
+			if c == '\\' && k+1 < len(b) && b[k+1] != '\n' {
+				if k++; !fn(k, true) {
+					return
+				}
+			}
+			continue
+		case c == '"' || c == '\'':
+			quote = c
+			if !fn(k, true) {
+				return
+			}
+			continue
+		case c == '/' && k+1 < len(b) && b[k+1] == '/':
+			for k+1 < len(b) && b[k+1] != '\n' {
+				k++
+			}
+			continue
+		case c == '/' && k+1 < len(b) && b[k+1] == '*':
+			*comment, k = true, k+1
+			continue
+		}
+		if !fn(k, false) {
+			return
+		}
+	}
 }
 
 // continued reports whether line (without its line feed) ends with the
@@ -802,34 +836,6 @@ func blank(buf []byte, a, b int) {
 			buf[x] = ' '
 		}
 	}
-}
-
-// braceDepth is the number of braces and parentheses a line opens less
-// those it closes, outside string and character literals and line
-// comments.
-func braceDepth(line []byte) int {
-	d := 0
-	var quote byte
-	for k := 0; k < len(line); k++ {
-		c := line[k]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				k++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '/' && k+1 < len(line) && line[k+1] == '/':
-			return d
-		case c == '{' || c == '(':
-			d++
-		case c == '}' || c == ')':
-			d--
-		}
-	}
-	return d
 }
 
 // maskCSharp reads C#'s conditional compilation as its compiler would
