@@ -82,7 +82,7 @@ func cItems(w *walker, n *node) {
 //   - a top-level upper-case macro call without its semicolon (libuv's
 //     `RB_GENERATE_STATIC(watcher_root, ...)`), which joined the next
 //     definition, and an upper-case word alone on its line (jq's
-//     BINOPS);
+//     BINOPS; not an attribute on the line above code);
 //   - a directive other than a conditional inside braces (see
 //     maskInnerDirectives).
 func maskC(src, buf []byte) ([]byte, bool) {
@@ -159,25 +159,21 @@ func maskCplusplus(buf []byte) bool {
 			i = e + 1
 			continue
 		}
-		depth, j := 0, e+1
-		for j < len(buf) {
-			k := lineEnd(buf, j)
-			t := bytes.TrimLeft(buf[j:k], " \t")
-			if len(t) > 0 && t[0] == '#' {
-				w := bytes.TrimLeft(t[1:], " \t")
-				switch {
-				case bytes.HasPrefix(w, []byte("if")):
-					depth++
-				case depth == 0 && (bytes.HasPrefix(w, []byte("el")) || bytes.HasPrefix(w, []byte("endif"))):
-					k = j - 1 // the branch ends before this line
-				case bytes.HasPrefix(w, []byte("endif")):
-					depth--
-				}
-				if k == j-1 {
-					break
-				}
+		j := e + 1 // the branch runs from here to its #else, #elif or #endif
+	branch:
+		for depth := 0; j < len(buf); j = lineEnd(buf, j) + 1 {
+			t := bytes.TrimLeft(buf[j:lineEnd(buf, j)], " \t")
+			if len(t) == 0 || t[0] != '#' {
+				continue
 			}
-			j = k + 1
+			switch w := bytes.TrimLeft(t[1:], " \t"); {
+			case bytes.HasPrefix(w, []byte("if")):
+				depth++
+			case depth > 0 && bytes.HasPrefix(w, []byte("endif")):
+				depth--
+			case depth == 0 && (bytes.HasPrefix(w, []byte("el")) || bytes.HasPrefix(w, []byte("endif"))):
+				break branch
+			}
 		}
 		if j > e+1 {
 			blank(buf, e+1, j-1)
@@ -308,31 +304,32 @@ func maskTopMacros(buf []byte) bool {
 var declaratorStart = regexp.MustCompile(`^\**[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\(`)
 
 // gluedNext reports whether the line after the one that ends at offset
-// i holds code: not blank, a comment or a directive.
+// i holds code (see codeText).
 func gluedNext(buf []byte, i int) bool {
 	if i >= len(buf) {
 		return false
 	}
 	i = lineEnd(buf, i) + 1
-	if i >= len(buf) {
-		return false
-	}
-	t := bytes.TrimSpace(buf[i:lineEnd(buf, i)])
-	return len(t) > 0 && t[0] != '#' && !bytes.HasPrefix(t, []byte("//")) && !bytes.HasPrefix(t, []byte("/*"))
+	return i < len(buf) && codeText(bytes.TrimSpace(buf[i:lineEnd(buf, i)]))
 }
 
-// nextCodeLine returns the next code line after offset i, trimmed (blank
-// lines, comments and directives skipped); nil at the end.
+// nextCodeLine returns the next line after offset i that holds code (see
+// codeText), trimmed; nil at the end.
 func nextCodeLine(buf []byte, i int) []byte {
 	for i < len(buf) {
 		e := lineEnd(buf, i)
-		t := bytes.TrimSpace(buf[i:e])
-		if len(t) > 0 && t[0] != '#' && !bytes.HasPrefix(t, []byte("//")) && !bytes.HasPrefix(t, []byte("/*")) && t[0] != '*' {
+		if t := bytes.TrimSpace(buf[i:e]); codeText(t) {
 			return t
 		}
 		i = e + 1
 	}
 	return nil
+}
+
+// codeText reports whether t, a trimmed line, holds code: not blank, a
+// directive or a comment's line.
+func codeText(t []byte) bool {
+	return len(t) > 0 && t[0] != '#' && t[0] != '*' && !bytes.HasPrefix(t, []byte("//")) && !bytes.HasPrefix(t, []byte("/*"))
 }
 
 // blockNext reports whether a block opens at offset i, past blanks and
@@ -345,7 +342,7 @@ func blockNext(buf []byte, i int) bool {
 }
 
 // closeParen returns the offset of the parenthesis that closes the one
-// at open, skipping string and character literals; -1 when there is
+// at open, past comments and literals; -1 when there is
 // none, or when a block opens or a directive starts before it (not a
 // call's arguments, then).
 func closeParen(buf []byte, open int) int {
