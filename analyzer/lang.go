@@ -295,9 +295,10 @@ func NewTable() *Table {
 		if l.Name == "c" || l.Name == "cpp" {
 			// h1: a function whose header a macro split (`int CJSON_CDECL
 			// main(void)`) is one symbol under its own name, a prototype a
-			// macro split declares no variables (cSplit, spaceScoped); C,
-			// as C++, keeps one branch of a conditional
-			// that leaves braces or parentheses open (maskC)
+			// macro split declares no variables (cSplit, spaceScoped); C
+			// is parsed from a masked copy, as C++ is (maskC), and a
+			// conditional's branches that leave parentheses open count
+			// as those that leave braces open (maskCppBranches)
 			l.version += "+h1"
 		}
 		if l.Name == "lua" {

@@ -281,7 +281,7 @@ func maskTopMacros(buf []byte) bool {
 			if gluedNext(buf, e) || inDirective(buf, i) {
 				continue // an attribute of what follows (htop's ATTR_NONNULL above a function): its first line
 			}
-			_, before := codeLineBefore(buf, i)
+			before := codeLineBefore(buf, i)
 			next := nextCodeLine(buf, e)
 			// Where a declaration may start, but for a return type on its
 			// own line; or in a list, between two items with no comma: a
@@ -324,12 +324,6 @@ func nextCodeLine(buf []byte, i int) []byte {
 		i = e + 1
 	}
 	return nil
-}
-
-// codeText reports whether t, a trimmed line, holds code: not blank, a
-// directive or a comment's line.
-func codeText(t []byte) bool {
-	return len(t) > 0 && t[0] != '#' && t[0] != '*' && !bytes.HasPrefix(t, []byte("//")) && !bytes.HasPrefix(t, []byte("/*"))
 }
 
 // blockNext reports whether a block opens at offset i, past blanks and

@@ -643,17 +643,18 @@ func maskCpp(src, buf []byte) ([]byte, bool) {
 // that each open a block leave it unclosed, so that the rest of the file
 // nests inside. A group whose branches balance is left as written, and
 // a group inside braces of one branch read only with its macro defined,
-// unbalanced, is blanked whole. With exprs, a group is also masked that starts inside
-// an expression, each branch a part of it (libuv's `use = version() >=`
-// / #if defined(__hppa__) / 0x060133 / #else / 0x050ABA / #endif), or
-// whose first branch leaves a statement open (jq's #ifdef _WIN32 / if
-// (localtime_s(tm, &sse)) / #else / if (localtime_r(&sse, tm) == NULL)
-// / #endif / bp = NULL;): the grammar reads both parts in a row.
+// unbalanced, is blanked whole. With exprs, a group is also masked that
+// starts inside an expression, each branch a part of it (libuv's `use =
+// version() >=` / #if defined(__hppa__) / 0x060133 / #else / 0x050ABA /
+// #endif), or whose first branch leaves a statement open (jq's #ifdef
+// _WIN32 / if (localtime_s(tm, &sse)) / #else / if (localtime_r(&sse,
+// tm) == NULL) / #endif / bp = NULL;): the grammar reads both parts in a
+// row.
 func maskCppBranches(src, buf []byte, exprs bool) bool {
 	type group struct {
 		start, other, els int // offsets of the #if line, the first #elif or #else, the #else
 		negated, first    bool
-		depth             int  // braces the first branch leaves open
+		depth             int  // braces and parentheses the first branch leaves open
 		mid               bool // it starts inside an expression, or its first branch ends in one (endsOpen)
 		inner             bool // it starts inside braces
 	}
@@ -896,7 +897,7 @@ func maskCSharp(src, buf []byte) ([]byte, bool) {
 // code line before it (comment lines and directives skipped) ends one
 // (;), opens or closes a block, or is an access label.
 func statementStart(src []byte, i int) bool {
-	_, t := codeLineBefore(src, i)
+	t := codeLineBefore(src, i)
 	if t == nil {
 		return true
 	}
@@ -907,25 +908,30 @@ func statementStart(src []byte, i int) bool {
 	return false
 }
 
-// codeLineBefore returns the code line before the one at i, blank lines,
-// comment lines and directives (with the lines they continue on) skipped:
-// the line as written and its code trimmed, less a trailing // comment.
-// Nil when there is none.
-func codeLineBefore(src []byte, i int) (line, code []byte) {
+// codeLineBefore returns the code of the line before the one at i that
+// holds code (see codeText; a line a directive continues on holds none),
+// trimmed, less a trailing // comment. Nil when there is none.
+func codeLineBefore(src []byte, i int) []byte {
 	for i > 0 {
 		e := i - 1 // the line end before
 		b := bytes.LastIndexByte(src[:e], '\n') + 1
 		t := bytes.TrimSpace(src[b:e])
 		i = b
-		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) || t[0] == '#' || t[0] == '*' || bytes.HasPrefix(t, []byte("/*")) || inDirective(src, b) {
+		if !codeText(t) || inDirective(src, b) {
 			continue
 		}
 		if k := bytes.Index(t, []byte("//")); k > 0 {
 			t = bytes.TrimSpace(t[:k])
 		}
-		return src[b:e], t
+		return t
 	}
-	return nil, nil
+	return nil
+}
+
+// codeText reports whether t, a trimmed line, holds code: it is not
+// blank, a directive or a comment's line.
+func codeText(t []byte) bool {
+	return len(t) > 0 && t[0] != '#' && t[0] != '*' && !bytes.HasPrefix(t, []byte("//")) && !bytes.HasPrefix(t, []byte("/*"))
 }
 
 // loneMacro reports whether the line at i, a lone upper-case word, stands
@@ -937,7 +943,7 @@ func loneMacro(src []byte, i int) bool {
 	for len(prev) > 0 {
 		b := bytes.LastIndexByte(prev, '\n') + 1
 		t := bytes.TrimSpace(prev[b:])
-		if len(t) == 0 || t[0] == '#' || bytes.HasPrefix(t, []byte("//")) || t[0] == '*' || bytes.HasPrefix(t, []byte("/*")) {
+		if !codeText(t) {
 			prev = bytes.TrimRight(prev[:b], " \t\r\n")
 			continue
 		}

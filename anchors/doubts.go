@@ -245,13 +245,13 @@ func sameOuter(o origin, c candidate) bool {
 // stayed reports whether c is a member of the anchored member's own type,
 // in its own file, and the diff of that file keeps some of the anchored
 // lines in it: renamed where it stood. A file that git renamed does not
-// count: git pairs files by their likeness, which a file split in
-// several makes a guess (checkstyle 7ddc532f01). A copy of
-// its new code in another type, as like the old code, would have been
-// moved as well as renamed: the same code written in several places does
-// not say the anchored one left its own (DSpace 8db0faed33: every
-// entity's getId became getID, and new getID methods with the same
-// one-line body appeared in other classes).
+// count: git pairs files by their likeness, which a file split in several
+// makes a guess (checkstyle 7ddc532f01). A copy of its new code in another
+// file, as like the old code, would have been moved as well as renamed:
+// the same code written in several places does not say the anchored one
+// left its own (DSpace 8db0faed33: every entity's getId became getID, and
+// new getID methods with the same one-line body appeared in other
+// classes).
 func stayed(o origin, c candidate) bool {
 	return c.keptKnown && c.kept > 0 && o.outer != "" && c.sym.Path == o.a.Path() && sameOuter(o, c)
 }

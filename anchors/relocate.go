@@ -713,7 +713,7 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 			lower(b.score/2, "%s is as like; only git's pairing of files puts %s ahead", twoNames(c, b)...)
 			continue
 		}
-		if stayed(o, b) && !stayed(o, c) && c.sym.Path != b.sym.Path && b.likeness() >= c.likeness()-0.02 && similarity(v.symbolTokens(b.file, b.sym), v.symbolTokens(c.file, c.sym)) >= 0.95 {
+		if stayed(o, b) && c.sym.Path != b.sym.Path && b.likeness() >= c.likeness()-0.02 && similarity(v.symbolTokens(b.file, b.sym), v.symbolTokens(c.file, c.sym)) >= 0.95 {
 			continue // renamed where it stood, a copy of its new code elsewhere: see stayed
 		}
 		if placeAndNameDisagree(o, b, c) {
