@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -190,6 +191,12 @@ func (w *walkState) dir(dir string, parts []string, ps []gitignore.Pattern, out 
 		p := name
 		if dir != "." {
 			p = dir + "/" + name
+		}
+		if !utf8.ValidString(name) {
+			// io/fs names files by valid UTF-8 paths only: no source
+			// could read it, so no run sees it, whatever it reads.
+			out.skips = append(out.skips, Skip{Path: p, Reason: "name is not valid UTF-8"})
+			continue
 		}
 		sub[len(parts)] = name
 		isDir := e.IsDir()

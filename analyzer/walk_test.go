@@ -114,14 +114,7 @@ func TestWalkTracked(t *testing.T) {
 	git("add", "-f", "gen/kept.go", "x.log", "sub/out/o.go")
 	git("commit", "-q", "-m", "one")
 
-	index, err := source.GitIndex(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, err := source.GitTree(dir, "HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
+	index, head := gitSources(t, dir)
 	list := func(fsys fs.FS, ignore ...string) []string {
 		t.Helper()
 		entries, _, err := Walk(context.Background(), fsys, WalkOptions{Ignore: ignore})
@@ -147,4 +140,54 @@ func TestWalkTracked(t *testing.T) {
 	if got, want := list(source.Dir(filepath.Join(dir, "sub"))), []string{".gitignore", "s.go", "out/o.go"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("a workspace in a subdirectory: got %v\nwant %v", got, want)
 	}
+}
+
+// TestWalkNonUTF8Names: a name io/fs cannot hold is left out the same
+// way from the working tree (a skip, with its reason), git's index and a
+// commit (whose file systems do not list it).
+func TestWalkNonUTF8Names(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.rs": "fn a() {}\n", "bad-\xff.rs": "fn b() {}\n", "d\xfe/c.rs": "fn c() {}\n"})
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "one")
+	index, head := gitSources(t, dir)
+	for name, fsys := range map[string]fs.FS{"dir": source.Dir(dir), "index": index, "head": head} {
+		entries, skips, err := Walk(context.Background(), fsys, WalkOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.Path)
+		}
+		want := []string{"a.rs"}
+		if name == "dir" {
+			for _, s := range skips {
+				got = append(got, s.Path+": "+s.Reason)
+			}
+			want = append(want, "bad-\xff.rs: name is not valid UTF-8", "d\xfe: name is not valid UTF-8")
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}
+
+// gitSources returns the repository at dir as git's index and its HEAD
+// commit read it.
+func gitSources(t *testing.T, dir string) (index, head fs.FS) {
+	t.Helper()
+	index, err := source.GitIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err = source.GitTree(dir, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return index, head
 }

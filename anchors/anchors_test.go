@@ -91,6 +91,8 @@ func TestBaselineErrors(t *testing.T) {
 		{".lore/db/MANIFEST", errAny, "inside .lore/db"},
 		{"glob:.lore/db/*", errAny, "inside .lore/db"},
 		{"/etc/passwd", errAny, "relative"},
+		{"bad-\xff.rs::main", errAny, "not valid UTF-8"},
+		{"glob:bad-\xff*", errAny, "not valid UTF-8"},
 		{"img.png", nil, ""},
 		{"big.go", nil, ""},
 		{"big.go#L1-L3", nil, ""},

@@ -1,8 +1,11 @@
 package anchors
 
 import (
+	"context"
 	"path"
 	"slices"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/lorehq/lore/analyzer"
 )
@@ -254,4 +257,79 @@ func sameOuter(o origin, c candidate) bool {
 // classes).
 func stayed(o origin, c candidate) bool {
 	return c.keptKnown && c.kept > 0 && o.outer != "" && c.sym.Path == o.a.Path() && sameOuter(o, c)
+}
+
+// headerOnly reports a namesake b in an unrelated type of another file
+// that is like the old code by its header and next to nothing else, under
+// a name many types share (a short one 3, a longer one 10): a method whose
+// name and parameters an interface gives (Rust's Display::fmt, Python's
+// __repr__, Java's toString) in some other type, while the anchored one was deleted (ripgrep
+// 4846d63539: DecompressionCommand::fmt read as the new
+// InvalidPatternError::fmt, 85% alike by the header and `write!(f,`).
+// Code moved to another type takes its body along; a name of its own
+// (nakadi 25d26f5fdf's streamEventsFromPartition, moved and much edited;
+// BaseRecyclerViewAdapterHelper 2587c1476e's setDragMoveFlags, in an
+// interface and two builders), a supertype (a method pulled up and made
+// general), a change that calls it by the name or sends the old name's
+// uses there say more.
+func (v *Verifier) headerOnly(ctx context.Context, a Anchor, o origin, b candidate) bool {
+	if !o.known() || !b.sameName || b.sameBody || b.related || o.outer == "" || sameOuter(o, b) || !callableKind(b.sym.Kind) ||
+		b.sym.Path == a.Path() || b.sym.Path == o.renamedTo || b.called || b.redirected {
+		return false
+	}
+	named, err := v.files.SymbolsNamed(ctx, b.sym.Name)
+	if err != nil || len(named) < sharedName || distinctive(b.sym.Name) && len(named) < widelyShared {
+		return false
+	}
+	was := bodyWords(o.toks, o.name, o.file.Lang)
+	now := bodyWords(v.symbolTokens(b.file, b.sym), b.sym.Name, b.file.Lang)
+	return len(was) >= headerOnlyWords && len(now) > 0 && similarity(was, now) < headerOnlyLike
+}
+
+// headerOnlyWords is the fewest words of a body that tell its code from
+// another's: fewer (gwt-material 430fa65bf2's reset, `validatorMixin.reset()`
+// pulled up as `getValidatorMixin().reset()`) say too little.
+const headerOnlyWords = 6
+
+// sharedName is how many symbols of a short name make it an interface's,
+// not the author's; widelyShared, of a longer one (Java's toString).
+const (
+	sharedName   = 3
+	widelyShared = 10
+)
+
+// headerOnlyLike is the likeness of the words of two bodies under one
+// header below which they are other code.
+const headerOnlyLike = 0.6
+
+// bodyWords returns the words (names, keywords, literals) of a callable
+// after its header: past its parameters, from the first "{" (Python:
+// ":") on; nil when its name and parameters are not found.
+func bodyWords(toks []string, name, lang string) []string {
+	_, after := nameAt(toks, name, lang)
+	if after < 0 || after >= len(toks) || toks[after] != "(" {
+		return nil
+	}
+	open := "{"
+	if lang == "python" {
+		open = ":"
+	}
+	depth := 0
+	for i := after; i < len(toks); i++ {
+		switch t := toks[i]; {
+		case t == "(":
+			depth++
+		case t == ")":
+			depth--
+		case t == open && depth == 0:
+			var out []string
+			for _, w := range toks[i+1:] {
+				if r, _ := utf8.DecodeRuneInString(w); r == '_' || r == '"' || r == '\'' || r == '`' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+					out = append(out, w)
+				}
+			}
+			return out
+		}
+	}
+	return nil
 }

@@ -790,6 +790,10 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 		ownDoubt = lower(b.score/2, "the code went to %s, the old header to %s", twoNames(b, *b.delegate)...)
 		return done()
 	}
+	if v.headerOnly(ctx, a, o, b) {
+		ownDoubt = lower(b.score/2, "%s, in another type, is like the old code by its header only", shortName(b))
+		return done()
+	}
 	if conf >= v.opts.Threshold {
 		if into := v.absorbedBy(o, b); into != "" {
 			ownDoubt = lower(b.score/2, "it was inlined into %s, not renamed", into)

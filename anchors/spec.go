@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Type is what an anchor points at.
@@ -312,6 +313,8 @@ func checkPath(p string) error {
 		return errors.New("path must be relative to the repository root")
 	case strings.ContainsRune(p, 0):
 		return errors.New("path contains a NUL byte")
+	case !utf8.ValidString(p):
+		return errors.New("path is not valid UTF-8: lore reads only files whose names are; rename the file")
 	}
 	if c := path.Clean(p); c != p {
 		if c == ".." || strings.HasPrefix(c, "../") {

@@ -3,12 +3,14 @@
 // for Go, CPython's ast module for Python, the TypeScript compiler for
 // TypeScript and JavaScript, javac's for Java, Ruby's own
 // (RubyVM::AbstractSyntaxTree) for Ruby, PHP's own (through the php-ast
-// extension) for PHP. For every commit it
-// anchors, at the parent, the functions, methods and types (Python:
-// functions, classes, methods; TypeScript: also interfaces, aliases,
-// enums, variables; Java: types, methods, constructors, fields; Ruby:
-// classes, modules, methods; PHP: classes, interfaces, traits, enums,
-// functions, methods) of the
+// extension) for PHP, clang (through libclang) for C, rustc's for Rust.
+// For every commit it anchors, at the parent, the functions, methods and
+// types (Python: functions, classes, methods; TypeScript: also
+// interfaces, aliases, enums, variables; Java: types, methods,
+// constructors, fields; Ruby: classes, modules, methods; PHP: classes,
+// interfaces, traits, enums, functions, methods; C: functions, structs,
+// unions, enums; Rust: functions, structs, enums, unions, traits, and
+// the functions of impl blocks and traits) of the
 // files the commit changed, verifies them at the commit as a pre-commit
 // hook or a CI job would (the parent as the base, git's renames), and
 // compares lore's verdict with what the two syntax trees say:
@@ -41,12 +43,14 @@
 // away, the name now holding other code) is counted apart (elsewh), to be
 // read: the name alone cannot tell that from an edit.
 //
-//	go run ./bench/history -repo DIR [-lang go|python|ts|java|ruby|php] [-rev REV] [-commits N] [-per N] [-v]
+//	go run ./bench/history -repo DIR [-lang go|python|ts|java|ruby|php|c|rust] [-rev REV] [-commits N] [-per N] [-v]
 //
 // -lang ts needs -typescript, the directory of the typescript npm
 // package; -lang java a JDK 17 or later (-java, its java launcher);
 // -lang ruby a Ruby 2.6 or later (-ruby); -lang php a PHP 8 with the
-// ast extension (-php).
+// ast extension (-php); -lang c a Python 3 with libclang's bindings
+// (-python, -libclang); -lang rust rustc (-rustc) and a Python 3
+// (-python).
 //
 // -repo is a clone (bare or not); the commits are the last N of REV's
 // first-parent history, a merge compared with its first parent (what a
@@ -83,13 +87,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rev := fl.String("rev", "HEAD", "the revision whose first-parent history is replayed")
 	n := fl.Int("commits", 100, "how many commits, the newest of that history")
 	per := fl.Int("per", 20, "per commit, at most this many declarations of each kind but moves (spread over the commit)")
-	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node), java (javac's parser, run by -java), ruby (Ruby's parser, run by -ruby), php (php-ast, run by -php) or c (clang, through libclang's Python bindings, run by -python)")
-	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter; with -lang c, one that imports clang.cindex")
+	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node), java (javac's parser, run by -java), ruby (Ruby's parser, run by -ruby), php (php-ast, run by -php), c (clang, through libclang's Python bindings, run by -python) or rust (rustc's parser, run by -rustc through -python)")
+	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter; with -lang c, one that imports clang.cindex; with -lang rust, the one that runs rustc")
 	node := fl.String("node", "node", "with -lang ts, Node.js")
 	typescript := fl.String("typescript", "", "with -lang ts, the directory of the typescript npm package (node_modules/typescript)")
 	java := fl.String("java", "java", "with -lang java, the java launcher of a JDK 17 or later")
 	ruby := fl.String("ruby", "ruby", "with -lang ruby, the Ruby interpreter (2.6 or later)")
 	php := fl.String("php", "php", "with -lang php, a PHP 8 interpreter with the ast extension")
+	rustc := fl.String("rustc", "rustc", "with -lang rust, rustc (1.80 or later; its unstable tree printing is let run by RUSTC_BOOTSTRAP=1)")
 	libclang := fl.String("libclang", "/usr/lib/llvm-14/lib/libclang-14.so.1", "with -lang c, the libclang shared library that -python's clang.cindex loads")
 	verbose := fl.Bool("v", false, "list every verdict the oracle disagrees with, and every gone declaration lore followed")
 	if err := fl.Parse(args); err != nil {
@@ -110,6 +115,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		"ruby":   func() (*scriptOracle, error) { return newRubyOracle(ctx, *ruby) },
 		"php":    func() (*scriptOracle, error) { return newPHPOracle(ctx, *php) },
 		"c":      func() (*scriptOracle, error) { return newCOracle(ctx, *python, *libclang) },
+		"rust":   func() (*scriptOracle, error) { return newRustOracle(ctx, *python, *rustc) },
 	}
 	var o oracle
 	switch start, ok := scripts[*lang]; {
@@ -123,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer so.close()
 		o = so
 	default:
-		return fmt.Errorf("-lang %s: want go, python, ts, java, ruby, php or c", *lang)
+		return fmt.Errorf("-lang %s: want go, python, ts, java, ruby, php, c or rust", *lang)
 	}
 	repo, err := source.OpenRepo(*repoDir)
 	if err != nil {

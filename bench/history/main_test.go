@@ -223,7 +223,7 @@ func Sum(xs []int) int {
 	if err := run(context.Background(), []string{"-repo", dir, "-rev", "nosuch"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-rev nosuch: not a commit") {
 		t.Errorf("a revision that is not there: %v", err)
 	}
-	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts, java, ruby, php or c") {
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts, java, ruby, php, c or rust") {
 		t.Errorf("a language it does not read: %v", err)
 	}
 	if err := run(context.Background(), []string{"-repo", dir, "-lang", "java", "-java", filepath.Join(t.TempDir(), "java")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -java PATH") {
@@ -240,6 +240,9 @@ func Sum(xs []int) int {
 	}
 	if err := run(context.Background(), []string{"-repo", dir, "-lang", "c", "-python", cPython, "-libclang", filepath.Join(t.TempDir(), "libclang.so")}, &out, &out); err == nil || !strings.Contains(err.Error(), "-libclang FILE") {
 		t.Errorf("-lang c without libclang: %v", err)
+	}
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "rust", "-rustc", filepath.Join(t.TempDir(), "rustc")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -rustc PATH") {
+		t.Errorf("-lang rust without rustc: %v", err)
 	}
 }
 
@@ -1013,6 +1016,112 @@ int buf_cap(const struct buf *b)
 	})
 	replay(t, dir, []string{"-lang", "c", "-python", cPython},
 		"oracle (clang)",
+		"in place, tree unchanged                2      2      0      0      0      0      0",
+		"in place, tree changed                  1      1      0      0      0      0      0",
+		"gone                                    1      1  (not said gone: followed 0",
+	)
+}
+
+// rustc finds a rustc for the Rust oracle, on PATH or where rustup puts
+// it, or skips.
+func rustc(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("rustc"); err == nil {
+		return p
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		if p := filepath.Join(home, ".cargo", "bin", "rustc"); exec.Command(p, "--version").Run() == nil {
+			return p
+		}
+	}
+	t.Skip("rustc not installed: the Rust oracle is not tested")
+	return ""
+}
+
+func TestRustTrees(t *testing.T) {
+	needPython(t)
+	rc := rustc(t)
+	o := openOracle(t, func(ctx context.Context) (*scriptOracle, error) { return newRustOracle(ctx, "python3", rc) })
+	same := [][2]string{
+		{"fn f(a: i32) -> i32 { a + 1 }", "/// f\nfn f(a: i32) -> i32 {\n    // one more\n    a + 1\n}"},
+		{"fn f(a: i32) -> i32 { (a + 1) }", "fn f(a: i32) -> i32 { a + 1 }"},
+		{"fn f(a: u8) -> u8 { match a { 1 => { g(a) } _ => 0 } }", "fn f(a: u8) -> u8 {\n    match a {\n        1 => g(a),\n        _ => 0,\n    }\n}"},
+		{"fn f() { let c = |x| { x + 1 }; }", "fn f() { let c = |x| x + 1; }"},
+		{"fn f() { let c = |m| quote! { a(#m) }; }", "fn f() {\n    let c = |m| {\n        quote! { a(#m) }\n    };\n}"},
+		{"fn f() { let v = vec![1, 2,]; }", "fn f() {\n    let v = vec![1,2];\n}"},
+		{"struct S { a: i32, b: u8, }", "struct S {\n    /// a\n    a: i32,\n    b: u8\n}"},
+		{"fn f() -> u32 { 10240 }", "fn f() -> u32 { 10_240 }"},
+		{"fn f() -> &'static str { \"a  \nb\" }", "fn f() -> &'static str { \"a\nb\" }"},
+		{"fn f() { use b::{y, x}; use a::z; g(); }", "fn f() {\n    use a::z;\n    use b::{x, y};\n    g();\n}"},
+	}
+	differ := [][2]string{
+		{"fn f() -> i32 { 1 }", "fn f() -> i32 { 2 }"},
+		{"fn f() -> i32 { 1 }", "pub fn f() -> i32 { 1 }"},
+		{"fn f() { g(); }", "fn f() { g() }"},
+		{"fn f() -> (i32,) { (1,) }", "fn f() -> (i32,) { (1) }"},
+		{"fn f(a: u8) -> u8 { match a { 1 => { g(a); 2 } _ => 0 } }", "fn f(a: u8) -> u8 { match a { 1 => 2, _ => 0 } }"},
+		{"#[inline]\nfn f() {}", "fn f() {}"},
+		{"fn f() -> &'static str { \"a b\" }", "fn f() -> &'static str { \"ab\" }"},
+		{"fn f() { use a::z; g(); use b::y; }", "fn f() { use b::y; g(); use a::z; }"},
+		{"fn f() { let c = |m| quote! { a(#m) }; }", "fn f() { let c = |m| { quote! { a(#m) }; }; }"},
+	}
+	checkScript(t, o, "x.rs", same, differ, `mod file_module;
+use std::fmt;
+
+pub struct Point { x: i32 }
+pub enum Kind { A, B(u8) }
+pub trait Area { fn area(&self) -> f64; fn twice(&self) -> f64 { 2.0 * self.area() } }
+impl Point { pub fn new() -> Self { Point { x: 0 } } }
+impl<'a> fmt::Display for &'a Point { fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) } }
+impl Area for [Point] { fn area(&self) -> f64 { 0.0 } }
+const LIMIT: usize = 3;
+macro_rules! square { ($x:expr) => { $x * $x }; }
+fn top() {}
+#[cfg(test)]
+mod tests { #[test] fn works() {} }
+`, "Point Kind Area Area::area Area::twice Point::new Point::fmt top tests::works", "fn broken( {")
+}
+
+// TestReplayRust replays a real two-commit Rust history: rustfmt's
+// rewrite of one function (a match arm's block, a trailing comma, a doc
+// comment edited), one method edited, one function deleted.
+func TestReplayRust(t *testing.T) {
+	needPython(t)
+	rc := rustc(t)
+	dir := history(t, map[string]string{
+		"src/lib.rs": `/// Sign.
+pub fn sign(a: i32) -> i32 { match a { 0 => { 0 } _ => 1, } }
+
+pub struct Buf { len: usize }
+
+impl Buf {
+    pub fn len(&self) -> usize { self.len }
+}
+
+fn unused() {}
+`,
+	}, map[string]string{
+		"src/lib.rs": `/// The sign of a.
+pub fn sign(a: i32) -> i32 {
+    match a {
+        0 => 0,
+        _ => 1,
+    }
+}
+
+pub struct Buf {
+    len: usize,
+}
+
+impl Buf {
+    pub fn len(&self) -> usize {
+        self.len * 2
+    }
+}
+`,
+	})
+	replay(t, dir, []string{"-lang", "rust", "-rustc", rc},
+		"oracle (rustc)",
 		"in place, tree unchanged                2      2      0      0      0      0      0",
 		"in place, tree changed                  1      1      0      0      0      0      0",
 		"gone                                    1      1  (not said gone: followed 0",

@@ -36,6 +36,9 @@ var phpScript string
 //go:embed c.py
 var cScript string
 
+//go:embed rust.py
+var rustScript string
+
 // scriptOracle reads a language with its own compiler's parser, in one
 // process for the whole run: a request a line on its stdin, a JSON
 // object {"path": ..., "src": base64 of the file}; an answer a line on
@@ -77,6 +80,14 @@ func newPHPOracle(ctx context.Context, php string) (*scriptOracle, error) {
 func newCOracle(ctx context.Context, python, libclang string) (*scriptOracle, error) {
 	return startScript(ctx, "clang", []string{".c", ".h"}, "give -python PATH, a Python 3 with clang.cindex (Debian: python3-clang-14, /usr/bin/python3), and -libclang FILE",
 		python, "-c", cScript, libclang)
+}
+
+// newRustOracle reads Rust with rustc's parser: the script, run by
+// python, prints each file's syntax tree with rustc (its unstable
+// -Zunpretty=ast-tree, which RUSTC_BOOTSTRAP=1 lets a stable rustc run).
+func newRustOracle(ctx context.Context, python, rustc string) (*scriptOracle, error) {
+	return startScript(ctx, "rustc", []string{".rs"}, "give -rustc PATH, a rustc (1.80 or later), and -python PATH, a Python 3",
+		python, "-c", rustScript, rustc)
 }
 
 // newTSOracle reads TypeScript and JavaScript with the TypeScript

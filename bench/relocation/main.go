@@ -497,6 +497,8 @@ func heldBack(why string) string {
 		return "inlined"
 	case strings.Contains(doubt, "siblings renamed"):
 		return "sibling names disagree"
+	case strings.Contains(doubt, "by its header only"):
+		return "alike by the header only"
 	case strings.Contains(doubt, "is nearly as like"):
 		return "close rival"
 	case strings.Contains(doubt, "not like the old code enough"):
