@@ -263,9 +263,9 @@ func stayed(o origin, c candidate) bool {
 // that is like the old code by its header and next to nothing else, under
 // a name many types share (a short one 3, a longer one 10): a method whose
 // name and parameters an interface gives (Rust's Display::fmt, Python's
-// __repr__, Java's toString) in some other type, while the anchored one was deleted (ripgrep
-// 4846d63539: DecompressionCommand::fmt read as the new
-// InvalidPatternError::fmt, 85% alike by the header and `write!(f,`).
+// __repr__, Java's toString) in some other type, while the anchored one
+// was deleted (ripgrep 4846d63539: DecompressionCommand::fmt read as the
+// new InvalidPatternError::fmt, 85% alike by the header and `write!(f,`).
 // Code moved to another type takes its body along; a name of its own
 // (nakadi 25d26f5fdf's streamEventsFromPartition, moved and much edited;
 // BaseRecyclerViewAdapterHelper 2587c1476e's setDragMoveFlags, in an
