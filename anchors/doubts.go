@@ -277,13 +277,14 @@ func (v *Verifier) headerOnly(ctx context.Context, a Anchor, o origin, b candida
 		b.sym.Path == a.Path() || b.sym.Path == o.renamedTo || b.called || b.redirected {
 		return false
 	}
-	named, err := v.files.SymbolsNamed(ctx, b.sym.Name)
-	if err != nil || len(named) < sharedName || distinctive(b.sym.Name) && len(named) < widelyShared {
-		return false
-	}
 	was := bodyWords(o.toks, o.name, o.file.Lang)
 	now := bodyWords(v.symbolTokens(b.file, b.sym), b.sym.Name, b.file.Lang)
-	return len(was) >= headerOnlyWords && len(now) > 0 && similarity(was, now) < headerOnlyLike
+	if len(was) < headerOnlyWords || len(now) == 0 || similarity(was, now) >= headerOnlyLike {
+		return false
+	}
+	// Last, as it reads every symbol of the source.
+	named, err := v.files.SymbolsNamed(ctx, b.sym.Name)
+	return err == nil && len(named) >= sharedName && (!distinctive(b.sym.Name) || len(named) >= widelyShared)
 }
 
 // headerOnlyWords is the fewest words of a body that tell its code from
