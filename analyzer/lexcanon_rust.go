@@ -1,13 +1,15 @@
 package analyzer
 
 // Rust in the canonical stream (docs/fingerprints.md): trailing commas
-// but a one-element tuple's, nested parentheses, match arms written with
-// or without a block around a lone expression and a comma after it, and
-// closures with or without a block around theirs.
+// but a one-element tuple's, nested parentheses and those rustc's
+// unused_parens lint removes, match arms written with or without a block
+// around a lone expression and a comma after it, and closures with or
+// without a block around theirs.
 
 // canonRust returns the canonical stream of Rust source.
 func canonRust(sc *scratch, src []byte, out []ctok) []ctok {
 	toks := lexRust(src, out)
+	toks = rustUnusedParens(sc, src, toks)
 	toks = rustMatchArms(sc, src, toks)
 	toks = rustClosureBodies(sc, src, toks)
 	toks = dropTrailingCommas(sc, src, toks, func(comma int, match []int) bool {
@@ -23,6 +25,114 @@ func canonRust(sc *scratch, src []byte, out []ctok) []ctok {
 	toks = rustWhereCommas(sc, src, toks)
 	toks = rustSortUses(sc, src, toks)
 	return dropDoubleParens(sc, src, toks, nil)
+}
+
+// rustUnusedParens drops the parentheses around a whole operand where
+// rustc's unused_parens lint calls them unnecessary (and `cargo fix`
+// takes them away): a condition or scrutinee before its block ("if (a) {",
+// "match (x) {", "for i in (0..n) {", "if let Some(v) = (x) {"), a value
+// assigned, returned or broken with ("let x = (y);", "n += (1);",
+// "return (x);"), a match arm's value ("=> (x),"), a block's last
+// expression ("{ (x) }"), a closure's body ("|x| (x + 1)"), an
+// argument, element or index ("f((a), b)", "v[(i)]"), a type ("x: (u8)",
+// "-> (u16) {"). The group holds one expression (no comma at its top; "(a,)"
+// and "(a, b)" are tuples) and is the whole operand: the tokens around it
+// end the operand, so no operator reaches into it. The tokens of a macro
+// call and of an attribute are left as written: a macro may read "(x)"
+// and "x" differently.
+func rustUnusedParens(sc *scratch, src []byte, toks []ctok) []ctok {
+	if !parenAfter(src, toks, func(ctok) bool { return true }) {
+		return toks
+	}
+	m := sc.brackets(src, toks)
+	var drop dropMask
+	body := -1 // the closing bar of the last closure's parameters
+	for i := 0; i+1 < len(toks); i++ {
+		if end := rustTokenTree(src, toks, i, m); end > i {
+			i = end
+			continue
+		}
+		if (isByte(src, toks[i], '|') || is(src, toks[i], "||")) && i > body &&
+			(i == 0 || !rustEndsOperand(src, toks[i-1]) || is(src, toks[i-1], "move")) {
+			body = rustClosureBar(src, toks, i, m)
+			continue
+		}
+		c := m[i]
+		if i == 0 || !isByte(src, toks[i], '(') || c <= i+1 || c+1 >= len(toks) || hasTopComma(src, toks, i, c, m) {
+			continue
+		}
+		if i-1 == body {
+			// A closure's body reaches as far as it can.
+			if n := toks[c+1]; !isCloser(src, n) && !isByte(src, n, ',') && !isByte(src, n, ';') {
+				continue
+			}
+		} else if !rustWholeOperand(src, toks, i-1, toks[c+1]) {
+			continue
+		}
+		drop.mark(i, len(toks))
+		drop.mark(c, len(toks))
+	}
+	return compact(toks, drop)
+}
+
+// rustWholeOperand reports whether a group between toks[p] and next is a
+// whole operand, as rustUnusedParens reads it.
+func rustWholeOperand(src []byte, toks []ctok, p int, next ctok) bool {
+	prev := toks[p]
+	switch {
+	case is(src, prev, "if"), is(src, prev, "while"), is(src, prev, "match"), is(src, prev, "in"):
+		return isByte(src, next, '{')
+	case isByte(src, prev, '='):
+		// "<=" and ">=" are two tokens here: a comparison's right side
+		// is no whole operand ("a >= (b || c);").
+		if p > 0 && toks[p-1].end == prev.start && (isByte(src, toks[p-1], '<') || isByte(src, toks[p-1], '>')) {
+			return false
+		}
+		return isByte(src, next, ';') || isByte(src, next, '{') || is(src, next, "else")
+	case isByte(src, prev, ':'): // a type, a field's value
+		return isByte(src, next, ',') || isByte(src, next, ')') || isByte(src, next, '=') || isByte(src, next, ';') || isByte(src, next, '}')
+	case is(src, prev, "->"): // a return type
+		return isByte(src, next, '{') || isByte(src, next, ';') || is(src, next, "where")
+	case prev.kind == cVerbatim && prev.end-prev.start == 2 && src[prev.end-1] == '=' && !is(src, prev, "==") && !is(src, prev, "!="):
+		return isByte(src, next, ';') // a compound assignment
+	case is(src, prev, "return"), is(src, prev, "break"):
+		return isByte(src, next, ';') || isByte(src, next, '}') || isByte(src, next, ',')
+	case is(src, prev, "=>"):
+		return isByte(src, next, ',') || isByte(src, next, '}')
+	case isByte(src, prev, '{'), isByte(src, prev, ';'):
+		return isByte(src, next, '}')
+	case isByte(src, prev, '('), isByte(src, prev, '['), isByte(src, prev, ','):
+		return isByte(src, next, ')') || isByte(src, next, ']') || isByte(src, next, ',')
+	}
+	return false
+}
+
+// rustTokenTree returns the index of the last token of the macro call's
+// or attribute's token tree that starts at toks[i] ("name!(…)",
+// "macro_rules! name {…}", "#[…]", "#![…]"), or -1.
+func rustTokenTree(src []byte, toks []ctok, i int, m []int) int {
+	open := -1
+	switch {
+	case isByte(src, toks[i], '#'):
+		open = i + 1
+		if open < len(toks) && isByte(src, toks[open], '!') {
+			open++
+		}
+		if open >= len(toks) || !isByte(src, toks[open], '[') {
+			return -1
+		}
+	case isByte(src, toks[i], '!') && i > 0 && toks[i-1].kind == cVerbatim && isIdentByte(src[toks[i-1].start]) && rustEndsOperand(src, toks[i-1]):
+		open = i + 1
+		if open+1 < len(toks) && is(src, toks[i-1], "macro_rules") && !isOpener(src, toks[open]) {
+			open++ // the macro's name
+		}
+		if open >= len(toks) || !isOpener(src, toks[open]) {
+			return -1
+		}
+	default:
+		return -1
+	}
+	return m[open]
 }
 
 // rustWhereCommas drops the comma that ends a where clause ("where T: A,
@@ -337,8 +447,7 @@ func rustClosureBodies(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	var drop []bool
 	for i := range toks {
-		bar := isByte(src, toks[i], '|')
-		if !bar && !is(src, toks[i], "||") {
+		if !isByte(src, toks[i], '|') && !is(src, toks[i], "||") {
 			continue
 		}
 		if i > 0 && rustEndsOperand(src, toks[i-1]) && !is(src, toks[i-1], "move") {
@@ -347,23 +456,7 @@ func rustClosureBodies(sc *scratch, src []byte, toks []ctok) []ctok {
 		if m == nil {
 			m = sc.brackets(src, toks)
 		}
-		end := i // the closing |
-		if bar {
-			end = -1
-			for k := i + 1; k < len(toks); k++ {
-				if j := m[k]; j > k {
-					k = j
-					continue
-				}
-				if isCloser(src, toks[k]) {
-					break
-				}
-				if isByte(src, toks[k], '|') {
-					end = k
-					break
-				}
-			}
-		}
+		end := rustClosureBar(src, toks, i, m)
 		if end < 0 || end+1 >= len(toks) || !isByte(src, toks[end+1], '{') || !rustLoneExpr(src, toks, end+1, m) {
 			continue
 		}
@@ -373,4 +466,26 @@ func rustClosureBodies(sc *scratch, src []byte, toks []ctok) []ctok {
 		drop[end+1], drop[m[end+1]] = true, true
 	}
 	return compact(toks, drop)
+}
+
+// rustClosureBar returns the index of the bar that closes the parameters
+// of the closure whose "|" (or "||", no parameters) is toks[i], or -1 when
+// none does; the caller has told a closure from a binary or.
+func rustClosureBar(src []byte, toks []ctok, i int, m []int) int {
+	if is(src, toks[i], "||") {
+		return i
+	}
+	for k := i + 1; k < len(toks); k++ {
+		if j := m[k]; j > k {
+			k = j
+			continue
+		}
+		if isCloser(src, toks[k]) {
+			return -1
+		}
+		if isByte(src, toks[k], '|') {
+			return k
+		}
+	}
+	return -1
 }
