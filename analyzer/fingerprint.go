@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // hashPrefix starts a text hash and a format 1 shape; shapePrefix a
@@ -158,6 +160,81 @@ func (s *Stream) Tokens(start, end int) []string {
 	return out
 }
 
+// RangeShape is the shape of lines start..end as a line anchor reads them
+// (see window): Shape, but for a range that cuts a token (a raw string
+// over many lines) or holds none (comments only). A symbol does neither;
+// its shape is Shape's, as its parse gives it.
+func (s *Stream) RangeShape(start, end int) string {
+	a, b, ok := s.span(start, end)
+	if !ok || s.format == ShapeLexical {
+		return s.Shape(start, end)
+	}
+	var buf []byte
+	s.window(a, b, func(tok []byte) { buf = append(append(buf, tok...), 0) })
+	return digestAs(shapePrefix, buf)
+}
+
+// window calls tok with each canonical token of src[a:b], the bytes of a
+// line range: the tokens placed there (canonRange), but where a token
+// crosses the range's edge (a raw string over many lines) its part inside
+// the range, blanks left out, so that a range inside a help text reads
+// that text. A range with text but no token (comments only, a docstring
+// the stream leaves out) reads as one token: its words.
+func (s *Stream) window(a, b int, tok func([]byte)) {
+	lo, hi := canonRange(s.ct, a, b)
+	var buf []byte
+	n := 0
+	if k := sort.Search(len(s.ct), func(k int) bool { return int(s.ct[k].pos) >= a }) - 1; k >= 0 {
+		if t := s.ct[k]; t.run == 0 && int(t.start) < a && int(t.end) > a {
+			if buf = appendUnblank(buf[:0], s.src[a:min(int(t.end), b)]); len(buf) > 0 {
+				tok(buf)
+				n++
+			}
+		}
+	}
+	for k, t := range s.ct[lo:hi] {
+		if k == hi-lo-1 && t.run == 0 && int(t.start) < b && int(t.end) > b {
+			buf = appendUnblank(buf[:0], s.src[t.start:b])
+		} else {
+			buf = appendCanon(buf[:0], s.src, t)
+		}
+		tok(buf)
+		n++
+	}
+	if n == 0 && a < b {
+		if buf = appendSaid(buf[:0], s.src[a:b]); len(buf) > 0 {
+			tok(buf)
+		}
+	}
+}
+
+// appendUnblank appends b without its blanks.
+func appendUnblank(buf, b []byte) []byte {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			buf = append(buf, c)
+		}
+	}
+	return buf
+}
+
+// appendSaid appends the words of b (runs of letters and digits), one
+// space after each: what a comment says, whatever its markers and line
+// breaks.
+func appendSaid(buf, b []byte) []byte {
+	in := false
+	for _, r := range string(b) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			buf = utf8.AppendRune(buf, r)
+			in = true
+		} else if in {
+			buf = append(buf, ' ')
+			in = false
+		}
+	}
+	return buf
+}
+
 // Shape is the shape of lines start..end (the whole file when both are
 // 0): s.format.Shape(s.Tokens(start, end)), without the strings.
 func (s *Stream) Shape(start, end int) string {
@@ -267,9 +344,10 @@ func (s *Stream) FindShape(shape string, maxLen, near int) [][2]int {
 				prefix = shapePrefix
 			}
 			if prefix+hex.EncodeToString(sum) == shape {
-				// Format 1 reads each line alone: confirm on the window's
-				// own tokens (a token may span lines).
-				if s.format == ShapeCanonical || s.Shape(start, end) == shape {
+				// Confirm on the window's own tokens: format 1 reads each
+				// line alone (a token may span lines); format 2's window
+				// may take part of a sorted run or of a long token.
+				if s.RangeShape(start, end) == shape {
 					out = append(out, [2]int{start, end})
 				}
 				break
@@ -417,7 +495,7 @@ func RangeFingerprint(lang string, src []byte, start, end int) (Fingerprint, boo
 			return Fingerprint{}, false
 		}
 	}
-	return Fingerprint{Hash: HashText(text), Shape: ShapeCanonical.Stream(lang, src).Shape(start, end)}, true
+	return Fingerprint{Hash: HashText(text), Shape: ShapeCanonical.Stream(lang, src).RangeShape(start, end)}, true
 }
 
 // lineStarts returns the byte offset of the start of every line.

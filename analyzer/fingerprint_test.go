@@ -261,3 +261,64 @@ func TestLinesAgreesWithLineIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowsInReorderedRuns: the canonical stream sorts a Go import
+// block (its groups merged) and a run of Rust uses, so that a formatter's
+// order does not count; a window of lines that takes part of such a run
+// reads all of it, since its lines hold places in the sorted order, not
+// the imports written there (gh's 3be7a02fec dropped "path/filepath" and
+// added "net/http/httptest": lines 6-10 read the same five sorted places
+// before and after).
+func TestWindowsInReorderedRuns(t *testing.T) {
+	for _, c := range []struct {
+		lang, before, after string
+		start, end          int
+		same                bool
+	}{
+		{"go", "package p\n\nimport (\n\t\"fmt\"\n\t\"io\"\n\t\"os\"\n\t\"path/filepath\"\n\n\t\"a.com/a\"\n\t\"b.com/b\"\n\t\"c.com/c\"\n)\n",
+			"package p\n\nimport (\n\t\"fmt\"\n\t\"io\"\n\t\"net/http/httptest\"\n\t\"os\"\n\n\t\"a.com/a\"\n\t\"b.com/b\"\n\t\"c.com/c\"\n)\n", 5, 7, false},
+		{"go", "package p\n\nimport (\n\t\"fmt\"\n\t\"io\"\n\n\t\"example.com/a\"\n)\n",
+			"package p\n\nimport (\n\t\"example.com/a\"\n\t\"fmt\"\n\t\"io\"\n)\n", 3, 8, true},
+		{"rust", "use c::x;\nuse b::y;\nuse a::z;\nfn f() {}\n", "use c::w;\nuse b::y;\nuse a::z;\nfn f() {}\n", 1, 1, false},
+		{"rust", "use b::x;\nuse a::y;\nfn f() {}\n", "use a::y;\nuse b::x;\nfn f() {}\n", 1, 2, true},
+		{"rust", "use b::x;\nuse a::y;\nfn f() { g() }\n", "use a::y;\nuse b::x;\nfn f() { g() }\n", 3, 3, true},
+	} {
+		b := ShapeCanonical.Stream(c.lang, []byte(c.before))
+		a := ShapeCanonical.Stream(c.lang, []byte(c.after))
+		if got := b.RangeShape(c.start, c.end) == a.RangeShape(c.start, c.end); got != c.same {
+			t.Errorf("%s L%d-L%d: same shape %v, want %v\n\tbefore %q\n\tafter  %q", c.lang, c.start, c.end, got, c.same,
+				b.Tokens(c.start, c.end), a.Tokens(c.start, c.end))
+		}
+	}
+}
+
+// TestWindowsInsideTokens: a window of lines inside a string that spans
+// many lines reads its part of the string (gh's help texts, raw strings:
+// their lines edited read as unchanged when a window took only the tokens
+// that begin in it, none); one of comments only reads their words.
+func TestWindowsInsideTokens(t *testing.T) {
+	goHelp := func(line2, line4 string) string {
+		return "package p\n\nvar help = `\n\tDownload an artifact.\n" + line2 + "\n\tThe command requires:\n" + line4 + "\n`\n"
+	}
+	for _, c := range []struct {
+		name, lang, before, after string
+		start, end                int
+		same                      bool
+	}{
+		{"a raw string's line edited", "go", goHelp("\t* a file path", "\t* an image"), goHelp("\t* a path to a file", "\t* an image"), 5, 5, false},
+		{"another line of the string edited", "go", goHelp("\t* a file path", "\t* an image"), goHelp("\t* a file path", "\t* an image URI"), 5, 5, true},
+		{"a string's line re-indented", "go", goHelp("\t* a file path", "\t* an image"), goHelp("    * a file path", "\t* an image"), 5, 5, true},
+		{"the window ends inside the string", "go", goHelp("\t* a file path", "\t* an image"), goHelp("\t* a file path", "\t* an image URI"), 1, 5, true},
+		{"a comment's words edited", "go", "package p\n\n// Close flushes\n// the buffer.\nfunc Close() {}\n", "package p\n\n// Close drops\n// the buffer.\nfunc Close() {}\n", 3, 4, false},
+		{"a comment re-wrapped", "go", "package p\n\n// Close flushes\n// the buffer.\nfunc Close() {}\n", "package p\n\n// Close flushes the\n//   buffer.\nfunc Close() {}\n", 3, 4, true},
+		{"a docstring re-indented", "python", "def f():\n    \"\"\"Flush\n       the buffer.\"\"\"\n    return 1\n", "def f():\n    \"\"\"Flush\n    the buffer.\"\"\"\n    return 1\n", 2, 3, true},
+		{"a docstring's words edited", "python", "def f():\n    \"\"\"Flush\n    the buffer.\"\"\"\n    return 1\n", "def f():\n    \"\"\"Drop\n    the buffer.\"\"\"\n    return 1\n", 2, 3, false},
+		{"blank lines", "go", "package p\n\n\nfunc f() {}\n", "package p\n\n\t\nfunc f() {}\n", 2, 3, true},
+	} {
+		b := ShapeCanonical.Stream(c.lang, []byte(c.before))
+		a := ShapeCanonical.Stream(c.lang, []byte(c.after))
+		if got := b.RangeShape(c.start, c.end) == a.RangeShape(c.start, c.end); got != c.same {
+			t.Errorf("%s: same shape %v, want %v", c.name, got, c.same)
+		}
+	}
+}

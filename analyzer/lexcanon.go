@@ -20,6 +20,11 @@ type ctok struct {
 	kind            ckind
 	lang            langCode // the number and string rules of kind
 	tag             uint8    // Go: what the token is (see goTag); shell: a cBquote's ends; PHP: how a cPHP is spelt; 0 in other languages
+	// run marks the tokens of a stretch a pass put in another order
+	// (sortSegments): nonzero, and unlike the run's of a stretch next to
+	// it. A window of lines that takes part of such a stretch takes all
+	// of it (widenRuns): its lines hold the places, not the tokens.
+	run uint8
 }
 
 // ckind says how a token's source bytes are spelt in the canonical stream.
@@ -201,6 +206,7 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 func canonRange(toks []ctok, a, b int) (lo, hi int) {
 	lo = sort.Search(len(toks), func(k int) bool { return int(toks[k].pos) >= a })
 	hi = lo + sort.Search(len(toks)-lo, func(k int) bool { return int(toks[lo+k].pos) >= b })
+	lo, hi = widenRuns(toks, lo, hi)
 	return trimSeparators(toks, lo, hi)
 }
 
@@ -520,8 +526,28 @@ func sortSegments(src []byte, toks []ctok, from, to int, segs [][2]int) {
 		k = s[1]
 	}
 	region = append(region, toks[k:to]...)
+	run := uint8(1)
+	for from > 0 && toks[from-1].run == run || to < len(toks) && toks[to].run == run {
+		run++
+	}
 	for i := range region {
 		region[i].pos = toks[from+i].pos
+		region[i].run = run
 	}
 	copy(toks[from:to], region)
+}
+
+// widenRuns widens the tokens toks[lo:hi] of a window of lines to the
+// whole of each reordered stretch it takes part of (see ctok.run).
+func widenRuns(toks []ctok, lo, hi int) (int, int) {
+	if lo >= hi {
+		return lo, hi
+	}
+	for lo > 0 && toks[lo].run != 0 && toks[lo-1].run == toks[lo].run {
+		lo--
+	}
+	for hi < len(toks) && toks[hi-1].run != 0 && toks[hi].run == toks[hi-1].run {
+		hi++
+	}
+	return lo, hi
 }

@@ -199,6 +199,41 @@ func commonLines(a, b map[string]int) float64 {
 	return 2 * float64(common) / float64(na+nb)
 }
 
+// keptLines returns the line of f at which the diff from bf, a lines
+// anchor's file in Base (nil when Base does not hold its text at its
+// lines), keeps lines start..end: all of them, one after another, each as
+// it was but for the blanks at its ends; false when it does not.
+func (v *Verifier) keptLines(bf, f *File, start, end int) (int, bool) {
+	if bf == nil {
+		return 0, false
+	}
+	m, _ := v.alignment(bf, f)
+	if end > len(m) || m[start-1] < 0 {
+		return 0, false
+	}
+	for i := start; i < end; i++ {
+		if m[i] != m[start-1]+i-start+1 {
+			return 0, false
+		}
+	}
+	return m[start-1] + 1, true
+}
+
+// baseLineOf returns the line of Base file bf that the diff keeps as line
+// h of f; 0 when h is new (or bf is nil).
+func (v *Verifier) baseLineOf(bf, f *File, h int) int {
+	if bf == nil {
+		return 0
+	}
+	m, _ := v.alignment(bf, f)
+	for i, j := range m {
+		if j == h-1 {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // mapLines maps lines start..end of Base file bf to f through the diff of
 // the two: the stretch of f that keeps them. kept is the share of the
 // lines that say something that the diff keeps; ok is false when none

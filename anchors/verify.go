@@ -788,7 +788,23 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 	if !moved && end <= w.n() && w.hash(start, end) == a.Hash {
 		return ok(start, end, ChangeNone, 1, "unchanged")
 	}
-	if hits := w.findHash(a.Hash, n, start); len(hits) > 0 {
+	// Where the diff from Base keeps the lines, whatever copies of them
+	// the file holds elsewhere (a test's table, a closing brace).
+	bf := v.baseLinesFile(ctx, a)
+	kept, diffed := v.keptLines(bf, f, start, end)
+	if diffed && kept+n-1 <= w.n() && w.hash(kept, kept+n-1) == a.Hash {
+		return ok(kept, kept+n-1, ChangeLinesShifted, 1, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, text unchanged", start, end, kept, kept+n-1))
+	}
+	// A copy the file held already, elsewhere, is not where the lines
+	// went: they changed, and the copy stayed.
+	copied := func(h int, same func(bw *windows, q int) bool) bool {
+		q := v.baseLineOf(bf, f, h)
+		return q > 0 && q != start && same(v.windows(bf), q)
+	}
+	hits := slices.DeleteFunc(w.findHash(a.Hash, n, start), func(h int) bool {
+		return copied(h, func(bw *windows, q int) bool { return bw.hash(q, q+n-1) == a.Hash })
+	})
+	if len(hits) > 0 {
 		s := hits[0]
 		conf := ambiguity(len(hits))
 		if conf < v.opts.Threshold {
@@ -802,9 +818,15 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 	if !moved && end <= w.n() && w.shape(start, end, format(a)) == a.Shape {
 		return ok(start, end, ChangeReformatted, 1, "only formatting or comments changed")
 	}
-	if hits := w.findShape(a.Shape, n, start); len(hits) > 0 {
-		h := hits[0]
-		conf := ambiguity(len(hits))
+	if diffed && kept+n-1 <= w.n() && w.shape(kept, kept+n-1, format(a)) == a.Shape {
+		return ok(kept, kept+n-1, ChangeLinesShifted, 1, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, reformatted", start, end, kept, kept+n-1))
+	}
+	shaped := slices.DeleteFunc(w.findShape(a.Shape, n, start), func(h [2]int) bool {
+		return copied(h[0], func(bw *windows, q int) bool { return bw.shape(q, q+h[1]-h[0], format(a)) == a.Shape })
+	})
+	if len(shaped) > 0 {
+		h := shaped[0]
+		conf := ambiguity(len(shaped))
 		ch, reason := ChangeLinesShifted, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, reformatted", start, end, h[0], h[1])
 		if h[0] == start && !moved {
 			ch, reason = ChangeReformatted, "only formatting or comments changed"

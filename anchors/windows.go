@@ -54,7 +54,7 @@ func (w *windows) shape(s, e int, fm analyzer.ShapeFormat) string {
 	if s < 1 || e > w.n() || s > e {
 		return ""
 	}
-	return w.v.stream(w.f, fm).Shape(s, e)
+	return w.v.stream(w.f, fm).RangeShape(s, e)
 }
 
 // byDistance orders starts by distance from near, earlier first on ties.
