@@ -265,7 +265,8 @@ func (goOracle) name() string { return "go/parser" }
 // whole: Go declares a name once per package, so a name that left one
 // file of a package for another moved, whatever the similarity of its
 // code.
-func (goOracle) fates(parent, child fs.FS, changed map[string]bool, renames map[string]string) ([]fate, error) {
+func (goOracle) fates(c commit) ([]fate, error) {
+	parent, child, changed, renames := c.parent, c.child, c.changed, c.renames
 	dirs := map[string]bool{}
 	for p := range changed {
 		if strings.HasSuffix(p, ".go") {

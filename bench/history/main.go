@@ -43,7 +43,17 @@
 // away, the name now holding other code) is counted apart (elsewh), to be
 // read: the name alone cannot tell that from an edit.
 //
-//	go run ./bench/history -repo DIR [-lang go|python|ts|java|ruby|php|c|rust] [-rev REV] [-commits N] [-per N] [-v]
+// With -lang lines the anchors are the ones a person writes without a
+// symbol, in files of any kind: line ranges (of 1, 5 and 20 lines, at
+// each file's start, middle and end and about its first hunks) and whole
+// files, with C git's diff (-M, --histogram, no context) as the oracle
+// (see linesOracle): a range the diff leaves alone must be valid at the
+// lines the hunks before it shift it to, one it touches drifted (either
+// verdict where a diff that ignores blanks leaves it alone), a file
+// with no hunk (a pure rename) valid, one with hunks drifted, a deleted
+// one not followed but to read.
+//
+//	go run ./bench/history -repo DIR [-lang go|python|ts|java|ruby|php|c|rust|lines] [-rev REV] [-commits N] [-per N] [-v]
 //
 // -lang ts needs -typescript, the directory of the typescript npm
 // package; -lang java a JDK 17 or later (-java, its java launcher);
@@ -87,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rev := fl.String("rev", "HEAD", "the revision whose first-parent history is replayed")
 	n := fl.Int("commits", 100, "how many commits, the newest of that history")
 	per := fl.Int("per", 20, "per commit, at most this many declarations of each kind but moves (spread over the commit)")
-	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node), java (javac's parser, run by -java), ruby (Ruby's parser, run by -ruby), php (php-ast, run by -php), c (clang, through libclang's Python bindings, run by -python) or rust (rustc's parser, run by -rustc through -python)")
+	lang := fl.String("lang", "go", "the language replayed: go (go/parser as the oracle), python (CPython's ast, run by -python), ts (TypeScript and JavaScript: the TypeScript compiler, run by -node), java (javac's parser, run by -java), ruby (Ruby's parser, run by -ruby), php (php-ast, run by -php), c (clang, through libclang's Python bindings, run by -python), rust (rustc's parser, run by -rustc through -python), or lines: line ranges and whole files of any text, against C git's diff")
 	python := fl.String("python", "python3", "with -lang python, the Python 3 interpreter; with -lang c, one that imports clang.cindex; with -lang rust, the one that runs rustc")
 	node := fl.String("node", "node", "with -lang ts, Node.js")
 	typescript := fl.String("typescript", "", "with -lang ts, the directory of the typescript npm package (node_modules/typescript)")
@@ -121,6 +131,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch start, ok := scripts[*lang]; {
 	case *lang == "go":
 		o = goOracle{}
+	case *lang == "lines":
+		o = linesOracle{}
 	case ok:
 		so, err := start()
 		if err != nil {
@@ -129,7 +141,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer so.close()
 		o = so
 	default:
-		return fmt.Errorf("-lang %s: want go, python, ts, java, ruby, php, c or rust", *lang)
+		return fmt.Errorf("-lang %s: want go, python, ts, java, ruby, php, c, rust or lines", *lang)
 	}
 	repo, err := source.OpenRepo(*repoDir)
 	if err != nil {
@@ -145,7 +157,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	shas := strings.Fields(string(out))
 	slices.Reverse(shas)
 	start := time.Now()
-	tally := &tally{oracle: o.name()}
+	_, lines := o.(linesOracle)
+	tally := &tally{oracle: o.name(), lines: lines}
 	parsed := anchors.NewParsed(1 << 16)
 	for i := 1; i < len(shas); i++ {
 		parent, sha := shas[i-1], shas[i]
@@ -233,7 +246,7 @@ func replayCommit(ctx context.Context, o oracle, repo *source.Repo, dir, parentS
 		return nil, err
 	}
 	changed, renames := parseNameStatus(out)
-	found, err := o.fates(pt, ct, changed, renames)
+	found, err := o.fates(commit{ctx: ctx, dir: dir, parentSHA: parentSHA, sha: sha, parent: pt, child: ct, changed: changed, renames: renames})
 	if err != nil {
 		return nil, err
 	}
@@ -287,6 +300,9 @@ func replayCommit(ctx context.Context, o oracle, repo *source.Repo, dir, parentS
 
 // judge compares lore's verdict with the oracle's fate.
 func judge(f fate, r anchors.Result) outcome {
+	if f.before.name == "" {
+		return judgeLines(f, r)
+	}
 	if f.kind == gone {
 		if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch && !names(*r.To, f.before.spec()) {
 			return followed
@@ -313,6 +329,32 @@ func judge(f fate, r anchors.Result) outcome {
 		return alarm
 	}
 	return lost
+}
+
+// judgeLines compares lore's verdict on a line range or a file with C
+// git's diff: a kept range must be valid at the lines the diff moved it
+// to (elsewhere: valid at other lines, to read), a changed one not valid
+// but in blanks only, where either is right; a deleted file not
+// followed but to read.
+func judgeLines(f fate, r anchors.Result) outcome {
+	want := f.after.spec()
+	switch {
+	case f.kind == gone:
+		if r.To != nil && r.Status != anchors.Invalid && r.Change != anchors.ChangeNoMatch {
+			return followed
+		}
+		return agree
+	case f.same && r.Status == anchors.Valid:
+		if r.To == nil && f.before.spec() == want || r.To != nil && anchors.LocationSpec(*r.To) == want {
+			return agree
+		}
+		return elsewhere
+	case f.same:
+		return alarm
+	case r.Status == anchors.Valid && !f.blanks:
+		return undrifted
+	}
+	return agree
 }
 
 // names reports whether l is the symbol spec names; an overload's spec

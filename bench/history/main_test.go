@@ -223,7 +223,7 @@ func Sum(xs []int) int {
 	if err := run(context.Background(), []string{"-repo", dir, "-rev", "nosuch"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-rev nosuch: not a commit") {
 		t.Errorf("a revision that is not there: %v", err)
 	}
-	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts, java, ruby, php, c or rust") {
+	if err := run(context.Background(), []string{"-repo", dir, "-lang", "cobol"}, &out, &out); err == nil || !strings.Contains(err.Error(), "-lang cobol: want go, python, ts, java, ruby, php, c, rust or lines") {
 		t.Errorf("a language it does not read: %v", err)
 	}
 	if err := run(context.Background(), []string{"-repo", dir, "-lang", "java", "-java", filepath.Join(t.TempDir(), "java")}, &out, &out); err == nil || !strings.Contains(err.Error(), "give -java PATH") {
@@ -1126,4 +1126,75 @@ impl Buf {
 		"in place, tree changed                  1      1      0      0      0      0      0",
 		"gone                                    1      1  (not said gone: followed 0",
 	)
+}
+
+// TestReplayLines replays line ranges and files against C git's diff: an
+// entry of a table shifted by lines inserted above it while a copy of it
+// stays below, a line of a raw string edited, a file renamed with an edit,
+// one deleted.
+func TestReplayLines(t *testing.T) {
+	entry := "\t{\n\t\tname: \"x\",\n\t\twant: 1,\n\t},\n"
+	table := func(top string) string {
+		return "package p\n\nvar tests = []struct {\n\tname string\n\twant int\n}{\n" + top + entry + entry + "}\n"
+	}
+	help := func(line string) string {
+		return "package p\n\nconst usage = `\nDownload an artifact.\n" + line + "\nThe command requires a path.\n`\n"
+	}
+	body := "package p\n\nfunc Run() int {\n\ta := 1\n\tb := 2\n\tc := 3\n\td := 4\n\treturn a + b + c + d\n}\n"
+	dir := history(t, map[string]string{
+		"table.go": table(""), "help.go": help("* a file path, or"), "run.go": body, "gone.txt": "one\ntwo\n",
+	}, map[string]string{
+		"table.go": table("\t{\n\t\tname: \"y\",\n\t},\n"), "help.go": help("* a path to a file, or"),
+		"run.go": "", "cmd/run.go": strings.Replace(body, "d := 4", "d := 5", 1), "gone.txt": "",
+	})
+	// Of the ranges kept, one is a line "\t{" of which the file holds
+	// copies: git's diff and lore's pair different ones (elsewh).
+	replay(t, dir, []string{"-lang", "lines"},
+		"lines the diff leaves alone            15     14      0      0      1      0      0",
+		"lines the diff touches                  9      9      0      0      0      0      0",
+		"file, no hunk (renamed, mode)           0",
+		"file with hunks                         3      3      0      0      0      0      0",
+		"file deleted                            1      1  (not said gone: followed 0",
+	)
+}
+
+// TestKeptAt maps ranges through hunks as git prints them (-U0).
+func TestKeptAt(t *testing.T) {
+	ps := parsePatches([]byte(`diff --git a/a.go b/a.go
+index 1..2 100644
+--- a/a.go
++++ b/a.go
+@@ -3,0 +4,2 @@ func f() {
++x
++y
+@@ -10,2 +12 @@
+--- a removed line that looks like a header
+-z
++w
+diff --git a/old name.txt b/new name.txt
+similarity index 100%
+rename from old name.txt
+rename to new name.txt
+diff --git a/img.png b/img.png
+Binary files a/img.png and b/img.png differ
+`))
+	if len(ps) != 3 || ps[0].old != "a.go" || ps[0].new != "a.go" || len(ps[0].hunks) != 2 ||
+		ps[1].old != "old name.txt" || ps[1].new != "new name.txt" || len(ps[1].hunks) != 0 || !ps[2].binary {
+		t.Fatalf("patches %+v", ps)
+	}
+	for _, c := range []struct {
+		s, e, ns, ne int
+		kept         bool
+	}{
+		{1, 3, 1, 3, true},   // before the insertion after line 3
+		{3, 4, 0, 0, false},  // lines inserted between 3 and 4
+		{4, 9, 6, 11, true},  // shifted by the two inserted lines
+		{9, 10, 0, 0, false}, // line 10 replaced
+		{12, 14, 13, 15, true},
+	} {
+		ns, ne, kept := keptAt(ps[0].hunks, c.s, c.e)
+		if kept != c.kept || kept && (ns != c.ns || ne != c.ne) {
+			t.Errorf("L%d-L%d: %d-%d %v, want %d-%d %v", c.s, c.e, ns, ne, kept, c.ns, c.ne, c.kept)
+		}
+	}
 }

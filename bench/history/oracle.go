@@ -1,6 +1,9 @@
 package main
 
-import "io/fs"
+import (
+	"context"
+	"io/fs"
+)
 
 // An oracle reads, with a parser lore did not write, where the
 // declarations of the files a commit changed went.
@@ -8,9 +11,17 @@ type oracle interface {
 	// name is the parser, as the table names it.
 	name() string
 	// fates reads every declaration of the parent in a file the commit
-	// changed (changed holds old and new paths; renames, git's renames
-	// old → new) and where it is at the commit.
-	fates(parent, child fs.FS, changed map[string]bool, renames map[string]string) ([]fate, error)
+	// changed and where it is at the commit.
+	fates(c commit) ([]fate, error)
+}
+
+// commit is one commit as an oracle reads it.
+type commit struct {
+	ctx                 context.Context
+	dir, parentSHA, sha string // the clone and the two commits, for C git
+	parent, child       fs.FS
+	changed             map[string]bool   // the paths the commit touched, old and new
+	renames             map[string]string // git's renames, old → new
 }
 
 // decl is one declaration as the oracle reads it: in Go a package-level
@@ -28,6 +39,9 @@ type decl struct {
 	// a Java method by its own name and parameter types, whatever type
 	// holds it ("m(String,int)").
 	across string
+	// lines, for the lines oracle, the range of a line anchor; zero
+	// with no name, a whole file's anchor.
+	lines [2]int
 }
 
 // moveKey is what names d across files: it moved when its key left its
@@ -48,7 +62,15 @@ func (d decl) movedTree() string {
 }
 
 // spec is the lore anchor spec of d.
-func (d decl) spec() string { return d.path + "::" + d.name }
+func (d decl) spec() string {
+	switch {
+	case d.lines[0] > 0:
+		return linesSpec(d.path, d.lines)
+	case d.name == "":
+		return d.path
+	}
+	return d.path + "::" + d.name
+}
 
 // fate is where the oracle says a declaration of the parent went at the
 // commit.
@@ -57,6 +79,9 @@ type fate struct {
 	after  decl // zero when gone
 	kind   kind
 	same   bool // one syntax tree before and after
+	// blanks, for the lines oracle, says a changed range or file changed
+	// in blanks only (git diff -w leaves it alone).
+	blanks bool
 }
 
 type kind int

@@ -227,7 +227,8 @@ func (o *scriptOracle) readFile(fsys fs.FS, p string) (fileDecls, bool, error) {
 // gained it (Python and JavaScript have no rule of one name per package,
 // so a name in several places is left out), or gone. A Java name whose
 // overloads changed in number is left out.
-func (o *scriptOracle) fates(parent, child fs.FS, changed map[string]bool, renames map[string]string) ([]fate, error) {
+func (o *scriptOracle) fates(c commit) ([]fate, error) {
+	parent, child, changed, renames := c.parent, c.child, c.changed, c.renames
 	var paths []string
 	for p := range changed {
 		if slices.ContainsFunc(o.exts, func(e string) bool { return strings.HasSuffix(p, e) }) {

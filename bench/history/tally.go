@@ -5,11 +5,14 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/lorehq/lore/anchors"
 )
 
 // tally counts verdicts by the oracle's kind of fate.
 type tally struct {
 	oracle   string // the parser
+	lines    bool   // the anchors are line ranges and files (linesOracle)
 	commits  int    // commits with at least one declaration replayed
 	verdicts []verdict
 	skipped  []string // commits that could not be read, and why
@@ -41,7 +44,13 @@ func (t *tally) write(w io.Writer, verbose bool, commits int, took time.Duration
 		fmt.Fprintln(w, "skipped", s)
 	}
 	fmt.Fprintf(w, "%-34s %6s %6s %6s %6s %6s %6s %6s\n", "oracle ("+t.oracle+")", "n", "agree", "alarm", "valid", "elsewh", "sugg", "lost")
+	if t.lines {
+		t.writeLines(w)
+	}
 	for _, row := range rows {
+		if t.lines {
+			break
+		}
 		n := map[outcome]int{}
 		total := 0
 		for _, v := range t.verdicts {
@@ -89,4 +98,54 @@ func parseNameStatus(out []byte) (map[string]bool, map[string]string) {
 		i += 2
 	}
 	return changed, renames
+}
+
+// writeLines writes the rows of the lines oracle: line ranges and files,
+// kept or changed by git's diff, and deleted files; then what the changed
+// that lore reports valid are.
+func (t *tally) writeLines(w io.Writer) {
+	for _, row := range []struct {
+		name       string
+		file, same bool
+		kind       kind
+	}{
+		{"lines the diff leaves alone", false, true, inPlace},
+		{"lines the diff touches", false, false, inPlace},
+		{"file, no hunk (renamed, mode)", true, true, inPlace},
+		{"file with hunks", true, false, inPlace},
+		{"file deleted", true, false, gone},
+	} {
+		n := map[outcome]int{}
+		total := 0
+		for _, v := range t.verdicts {
+			if v.fate.kind == row.kind && (v.fate.before.lines[0] == 0) == row.file && (row.kind == gone || v.fate.same == row.same) {
+				n[v.outcome]++
+				total++
+			}
+		}
+		if row.kind == gone {
+			fmt.Fprintf(w, "%-34s %6d %6d  (not said gone: followed %d, to read)\n", row.name, total, n[agree], n[followed])
+			continue
+		}
+		fmt.Fprintf(w, "%-34s %6d %6d %6d %6d %6d %6d %6d\n", row.name, total, n[agree], n[alarm], n[undrifted], n[elsewhere], n[suggested], n[lost])
+	}
+	blanks, moved, reformatted, other := 0, 0, 0, 0
+	for _, v := range t.verdicts {
+		if v.fate.kind == inPlace && !v.fate.same && v.fate.blanks {
+			blanks++
+		}
+		if v.outcome != undrifted {
+			continue
+		}
+		switch r := v.result; {
+		case strings.HasSuffix(r.Reason, "text unchanged") || r.Change == anchors.ChangeMoved:
+			moved++
+		case r.Change == anchors.ChangeReformatted || strings.HasSuffix(r.Reason, "reformatted"):
+			reformatted++
+		default:
+			other++
+		}
+	}
+	fmt.Fprintf(w, "touched in blanks only (git diff -w --ignore-blank-lines), either verdict right: %d\n", blanks)
+	fmt.Fprintf(w, "touched, reported valid: %d with their text found unchanged at other lines, %d reformatted (comments, docstrings, blank lines: not in lore's shape), %d else\n", moved, reformatted, other)
 }
