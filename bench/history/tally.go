@@ -46,24 +46,12 @@ func (t *tally) write(w io.Writer, verbose bool, commits int, took time.Duration
 	fmt.Fprintf(w, "%-34s %6s %6s %6s %6s %6s %6s %6s\n", "oracle ("+t.oracle+")", "n", "agree", "alarm", "valid", "elsewh", "sugg", "lost")
 	if t.lines {
 		t.writeLines(w)
-	}
-	for _, row := range rows {
-		if t.lines {
-			break
+	} else {
+		for _, row := range rows {
+			t.writeRow(w, row.name, row.kind == gone, func(f fate) bool {
+				return f.kind == row.kind && (row.kind == gone || f.same == row.same)
+			})
 		}
-		n := map[outcome]int{}
-		total := 0
-		for _, v := range t.verdicts {
-			if v.fate.kind == row.kind && (row.kind == gone || v.fate.same == row.same) {
-				n[v.outcome]++
-				total++
-			}
-		}
-		if row.kind == gone {
-			fmt.Fprintf(w, "%-34s %6d %6d  (not said gone: followed %d, to read)\n", row.name, total, n[agree], n[followed])
-			continue
-		}
-		fmt.Fprintf(w, "%-34s %6d %6d %6d %6d %6d %6d %6d\n", row.name, total, n[agree], n[alarm], n[undrifted], n[elsewhere], n[suggested], n[lost])
 	}
 	fmt.Fprintln(w, "alarm: unchanged, reported not valid; valid: changed, reported valid; elsewh: followed elsewhere; sugg: a move not followed, its target among the candidates; lost: neither")
 	for _, v := range t.verdicts {
@@ -100,6 +88,24 @@ func parseNameStatus(out []byte) (map[string]bool, map[string]string) {
 	return changed, renames
 }
 
+// writeRow writes one row of the table: the verdicts whose fate in
+// says, by outcome (gone: those lore followed).
+func (t *tally) writeRow(w io.Writer, name string, gone bool, in func(fate) bool) {
+	n := map[outcome]int{}
+	total := 0
+	for _, v := range t.verdicts {
+		if in(v.fate) {
+			n[v.outcome]++
+			total++
+		}
+	}
+	if gone {
+		fmt.Fprintf(w, "%-34s %6d %6d  (not said gone: followed %d, to read)\n", name, total, n[agree], n[followed])
+		return
+	}
+	fmt.Fprintf(w, "%-34s %6d %6d %6d %6d %6d %6d %6d\n", name, total, n[agree], n[alarm], n[undrifted], n[elsewhere], n[suggested], n[lost])
+}
+
 // writeLines writes the rows of the lines oracle: line ranges and files,
 // kept or changed by git's diff, and deleted files; then what the changed
 // that lore reports valid are.
@@ -115,19 +121,9 @@ func (t *tally) writeLines(w io.Writer) {
 		{"file with hunks", true, false, inPlace},
 		{"file deleted", true, false, gone},
 	} {
-		n := map[outcome]int{}
-		total := 0
-		for _, v := range t.verdicts {
-			if v.fate.kind == row.kind && (v.fate.before.lines[0] == 0) == row.file && (row.kind == gone || v.fate.same == row.same) {
-				n[v.outcome]++
-				total++
-			}
-		}
-		if row.kind == gone {
-			fmt.Fprintf(w, "%-34s %6d %6d  (not said gone: followed %d, to read)\n", row.name, total, n[agree], n[followed])
-			continue
-		}
-		fmt.Fprintf(w, "%-34s %6d %6d %6d %6d %6d %6d %6d\n", row.name, total, n[agree], n[alarm], n[undrifted], n[elsewhere], n[suggested], n[lost])
+		t.writeRow(w, row.name, row.kind == gone, func(f fate) bool {
+			return f.kind == row.kind && (f.before.lines[0] == 0) == row.file && (row.kind == gone || f.same == row.same)
+		})
 	}
 	blanks, moved, reformatted, other := 0, 0, 0, 0
 	for _, v := range t.verdicts {
