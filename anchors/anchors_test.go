@@ -943,4 +943,13 @@ class A {
 	if r := verify(t, after, anchors.Options{}, f); r.Status != anchors.Drifted {
 		t.Errorf("file, without it: %s/%s: %s", r.Status, r.Change, r.Reason)
 	}
+	// And lines.
+	l := baseline(t, before, "A.java#L2-L4")
+	l.Shape = "s2:" + strings.Repeat("0", 64)
+	if r := verify(t, after, anchors.Options{Base: before}, l); r.Status != anchors.Valid || r.Change != anchors.ChangeReformatted {
+		t.Errorf("lines, with the baseline's text: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
+	if r := verify(t, after, anchors.Options{}, l); r.Status == anchors.Valid {
+		t.Errorf("lines, without it: %s/%s: %s", r.Status, r.Change, r.Reason)
+	}
 }

@@ -812,17 +812,23 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 		}
 		return ok(s, s+n-1, ChangeLinesShifted, conf, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, text unchanged", start, end, s, s+n-1))
 	}
-	if a.Shape == "" {
+	shape := a.Shape
+	if shape == "" {
 		return false
 	}
-	if !moved && end <= w.n() && w.shape(start, end, format(a)) == a.Shape {
+	if bf != nil && format(a) == analyzer.ShapeCanonical {
+		// Base holds the text: its shape as this lore reads it (a
+		// baseline recorded before a rule of the stream was added).
+		shape = v.windows(bf).shape(start, end, analyzer.ShapeCanonical)
+	}
+	if !moved && end <= w.n() && w.shape(start, end, format(a)) == shape {
 		return ok(start, end, ChangeReformatted, 1, "only formatting or comments changed")
 	}
-	if diffed && kept+n-1 <= w.n() && w.shape(kept, kept+n-1, format(a)) == a.Shape {
+	if diffed && kept+n-1 <= w.n() && w.shape(kept, kept+n-1, format(a)) == shape {
 		return ok(kept, kept+n-1, ChangeLinesShifted, 1, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, reformatted", start, end, kept, kept+n-1))
 	}
-	shaped := slices.DeleteFunc(w.findShape(a.Shape, n, start), func(h [2]int) bool {
-		return copied(h[0], func(bw *windows, q int) bool { return bw.shape(q, q+h[1]-h[0], format(a)) == a.Shape })
+	shaped := slices.DeleteFunc(w.findShape(shape, n, start), func(h [2]int) bool {
+		return copied(h[0], func(bw *windows, q int) bool { return bw.shape(q, q+h[1]-h[0], format(a)) == shape })
 	})
 	if len(shaped) > 0 {
 		h := shaped[0]
