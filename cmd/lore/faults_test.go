@@ -706,7 +706,10 @@ func TestFaultServersRecover(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	client2 := mcp.NewClient(&mcp.Implementation{Name: "lore-test", Version: "v0"}, nil)
-	session, err := client2.Connect(ctx, &mcp.CommandTransport{Command: loreCmd(lore, dir, 0, "mcp")}, nil)
+	server := loreCmd(lore, dir, 0, "mcp")
+	var serverErr syncBuffer
+	server.Stderr = &serverErr
+	session, err := client2.Connect(ctx, &mcp.CommandTransport{Command: server}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -738,8 +741,26 @@ func TestFaultServersRecover(t *testing.T) {
 					text = tc.Text
 				}
 			}
-			ty.fail(t, "trial %d: lore_verify after the store was removed: %v %s", i, err, text)
+			ty.fail(t, "trial %d: lore_verify after the store was removed: %v %s; the server said: %s", i, err, text, serverErr.String())
 		}
 	}
 	ty.report(t)
+}
+
+// syncBuffer is a buffer a process writes to while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
