@@ -160,6 +160,17 @@ func (s *Stream) Tokens(start, end int) []string {
 	return out
 }
 
+// RangeHasCode reports whether lines start..end hold a token of the
+// canonical stream, or part of one: false for a range of comments only,
+// which RangeShape reads as words.
+func (s *Stream) RangeHasCode(start, end int) bool {
+	a, b, ok := s.span(start, end)
+	if !ok || s.format == ShapeLexical {
+		return ok
+	}
+	return s.window(a, b, func([]byte) {})
+}
+
 // RangeShape is the shape of lines start..end as a line anchor reads them
 // (see window): Shape, but for a range that cuts a token (a raw string
 // over many lines) or holds none (comments only). A symbol does neither;
@@ -179,8 +190,9 @@ func (s *Stream) RangeShape(start, end int) string {
 // crosses the range's edge (a raw string over many lines) its part inside
 // the range, blanks left out, so that a range inside a help text reads
 // that text. A range with text but no token (comments only, a docstring
-// the stream leaves out) reads as one token: its words.
-func (s *Stream) window(a, b int, tok func([]byte)) {
+// the stream leaves out) reads as one token: its words. code says whether
+// the range held a token of the stream (or part of one).
+func (s *Stream) window(a, b int, tok func([]byte)) (code bool) {
 	lo, hi := canonRange(s.ct, a, b)
 	var buf []byte
 	n := 0
@@ -206,6 +218,7 @@ func (s *Stream) window(a, b int, tok func([]byte)) {
 			tok(buf)
 		}
 	}
+	return n > 0
 }
 
 // appendUnblank appends b without its blanks.

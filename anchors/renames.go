@@ -219,6 +219,18 @@ func (v *Verifier) keptLines(bf, f *File, start, end int) (int, bool) {
 	return m[start-1] + 1, true
 }
 
+// shiftedStart returns where line start of Base file bf is in f by the
+// lines the diff keeps before it: start moved as the nearest of them was.
+func (v *Verifier) shiftedStart(bf, f *File, start int) int {
+	m, _ := v.alignment(bf, f)
+	for i := min(start-1, len(m)) - 1; i >= 0; i-- {
+		if m[i] >= 0 {
+			return start + m[i] - i
+		}
+	}
+	return start
+}
+
 // baseLineOf returns the line of Base file bf that the diff keeps as line
 // h of f; 0 when h is new (or bf is nil).
 func (v *Verifier) baseLineOf(bf, f *File, h int) int {

@@ -1,6 +1,7 @@
 package anchors
 
 import (
+	"bytes"
 	"sort"
 
 	"github.com/lorehq/lore/analyzer"
@@ -102,6 +103,39 @@ func (w *windows) findShape(shape string, n, near int) [][2]int {
 		return nil
 	}
 	return w.v.stream(w.f, analyzer.FormatOf(shape)).FindShape(shape, 2*n+8, near)
+}
+
+// blank reports whether line i holds nothing but blanks.
+func (w *windows) blank(i int) bool { return len(bytes.TrimSpace(w.text(i, i))) == 0 }
+
+// findWords returns the windows of comments whose words are shape's (see
+// analyzer.Stream.RangeShape), starting within n+8 lines of near, of at
+// most 2n+8 lines, beginning and ending on a line that is not blank,
+// nearest first.
+func (w *windows) findWords(shape string, n, near int) [][2]int {
+	st := w.v.stream(w.f, analyzer.ShapeCanonical)
+	var out [][2]int
+	for d := 0; d <= n+8; d++ {
+		starts := []int{near - d, near + d}
+		if d == 0 {
+			starts = starts[:1]
+		}
+		for _, s := range starts {
+			if s < 1 || s > w.n() || w.blank(s) {
+				continue
+			}
+			for e := s; e <= w.n() && e-s < 2*n+8; e++ {
+				if st.RangeHasCode(s, e) {
+					break
+				}
+				if !w.blank(e) && st.RangeShape(s, e) == shape {
+					out = append(out, [2]int{s, e})
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // mostSimilar returns the window most similar to toks: windows of about n
