@@ -830,7 +830,8 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 	shaped := slices.DeleteFunc(w.findShape(shape, n, start), func(h [2]int) bool {
 		return copied(h[0], func(bw *windows, q int) bool { return bw.shape(q, q+h[1]-h[0], format(a)) == shape })
 	})
-	if len(shaped) == 0 && bf != nil && format(a) == analyzer.ShapeCanonical && !v.stream(bf, analyzer.ShapeCanonical).RangeHasCode(start, end) {
+	if len(shaped) == 0 && bf != nil && format(a) == analyzer.ShapeCanonical && v.windows(bf).says(start, end) &&
+		!v.stream(bf, analyzer.ShapeCanonical).RangeHasCode(start, end) {
 		// Comments only, read as their words: a formatter that reflows
 		// them (clang-format, google-java-format's Javadoc) moves their
 		// line breaks, so their lines are fewer or more.

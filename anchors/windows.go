@@ -3,6 +3,7 @@ package anchors
 import (
 	"bytes"
 	"sort"
+	"unicode"
 
 	"github.com/lorehq/lore/analyzer"
 )
@@ -107,6 +108,12 @@ func (w *windows) findShape(shape string, n, near int) [][2]int {
 
 // blank reports whether line i holds nothing but blanks.
 func (w *windows) blank(i int) bool { return len(bytes.TrimSpace(w.text(i, i))) == 0 }
+
+// says reports whether lines s..e hold a letter or a digit: a word, where
+// "/**" or "*/" alone holds none.
+func (w *windows) says(s, e int) bool {
+	return bytes.IndexFunc(w.text(s, e), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
 
 // findWords returns the windows of comments whose words are shape's (see
 // analyzer.Stream.RangeShape), starting within n+8 lines of near, of at
