@@ -11,7 +11,7 @@ import (
 	"github.com/lorehq/lore/bench/internal/gitrun"
 )
 
-// linesOracle reads with C git's diff (-M, no context lines) where the
+// linesOracle reads with C git's diff (-M, --histogram, no context) where the
 // lines of the files a commit changed went. The anchors it replays are
 // the ones a person writes without a symbol: line ranges (path#L10-L24)
 // and whole files. A range none of whose lines the diff touches, and
@@ -24,10 +24,6 @@ import (
 type linesOracle struct{}
 
 func (linesOracle) name() string { return "git diff" }
-
-// windowLens are the lengths of the ranges anchored in each file: a
-// line, a paragraph, a screen.
-var windowLens = []int{1, 5, 20}
 
 func (linesOracle) fates(c commit) ([]fate, error) {
 	diff := func(args ...string) ([]patch, error) {
@@ -101,7 +97,7 @@ func windows(n int, hs []hunk) [][2]int {
 			out = append(out, w)
 		}
 	}
-	for _, l := range windowLens {
+	for _, l := range []int{1, 5, 20} { // a line, a paragraph, a screen
 		if l > n {
 			continue
 		}
