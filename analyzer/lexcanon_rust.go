@@ -1,5 +1,7 @@
 package analyzer
 
+import "bytes"
+
 // Rust in the canonical stream (docs/fingerprints.md): trailing commas
 // but a one-element tuple's, nested parentheses and those rustc's
 // unused_parens lint removes, match arms written with or without a block
@@ -41,7 +43,7 @@ func canonRust(sc *scratch, src []byte, out []ctok) []ctok {
 // call and of an attribute are left as written: a macro may read "(x)"
 // and "x" differently.
 func rustUnusedParens(sc *scratch, src []byte, toks []ctok) []ctok {
-	if !parenAfter(src, toks, func(ctok) bool { return true }) {
+	if bytes.IndexByte(src, '(') < 0 {
 		return toks
 	}
 	m := sc.brackets(src, toks)
@@ -52,8 +54,7 @@ func rustUnusedParens(sc *scratch, src []byte, toks []ctok) []ctok {
 			i = end
 			continue
 		}
-		if (isByte(src, toks[i], '|') || is(src, toks[i], "||")) && i > body &&
-			(i == 0 || !rustEndsOperand(src, toks[i-1]) || is(src, toks[i-1], "move")) {
+		if i > body && rustClosureOpens(src, toks, i) {
 			body = rustClosureBar(src, toks, i, m)
 			continue
 		}
@@ -447,11 +448,8 @@ func rustClosureBodies(sc *scratch, src []byte, toks []ctok) []ctok {
 	var m []int
 	var drop []bool
 	for i := range toks {
-		if !isByte(src, toks[i], '|') && !is(src, toks[i], "||") {
+		if !rustClosureOpens(src, toks, i) {
 			continue
-		}
-		if i > 0 && rustEndsOperand(src, toks[i-1]) && !is(src, toks[i-1], "move") {
-			continue // a binary or
 		}
 		if m == nil {
 			m = sc.brackets(src, toks)
@@ -468,9 +466,19 @@ func rustClosureBodies(sc *scratch, src []byte, toks []ctok) []ctok {
 	return compact(toks, drop)
 }
 
+// rustClosureOpens reports whether toks[i] is the "|" (or "||", no
+// parameters) that opens a closure: not after an operand, where it is a
+// binary or ("move |x|" is a closure).
+func rustClosureOpens(src []byte, toks []ctok, i int) bool {
+	if !isByte(src, toks[i], '|') && !is(src, toks[i], "||") {
+		return false
+	}
+	return i == 0 || !rustEndsOperand(src, toks[i-1]) || is(src, toks[i-1], "move")
+}
+
 // rustClosureBar returns the index of the bar that closes the parameters
 // of the closure whose "|" (or "||", no parameters) is toks[i], or -1 when
-// none does; the caller has told a closure from a binary or.
+// none does (see rustClosureOpens).
 func rustClosureBar(src []byte, toks []ctok, i int, m []int) int {
 	if is(src, toks[i], "||") {
 		return i

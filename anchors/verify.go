@@ -790,19 +790,26 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 	}
 	// Where the diff from Base keeps the lines, whatever copies of them
 	// the file holds elsewhere (a test's table, a closing brace).
+	shifted := func(s, e int, how string) string {
+		return fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, %s", start, end, s, e, how)
+	}
 	bf := v.baseLinesFile(ctx, a)
+	var bw *windows // bf's, when Base holds the text at its lines
+	if bf != nil {
+		bw = v.windows(bf)
+	}
 	kept, diffed := v.keptLines(bf, f, start, end)
 	if diffed && kept+n-1 <= w.n() && w.hash(kept, kept+n-1) == a.Hash {
-		return ok(kept, kept+n-1, ChangeLinesShifted, 1, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, text unchanged", start, end, kept, kept+n-1))
+		return ok(kept, kept+n-1, ChangeLinesShifted, 1, shifted(kept, kept+n-1, "text unchanged"))
 	}
 	// A copy the file held already, elsewhere, is not where the lines
 	// went: they changed, and the copy stayed.
-	copied := func(h int, same func(bw *windows, q int) bool) bool {
+	copied := func(h int, same func(q int) bool) bool {
 		q := v.baseLineOf(bf, f, h)
-		return q > 0 && q != start && same(v.windows(bf), q)
+		return q > 0 && q != start && same(q)
 	}
 	hits := slices.DeleteFunc(w.findHash(a.Hash, n, start), func(h int) bool {
-		return copied(h, func(bw *windows, q int) bool { return bw.hash(q, q+n-1) == a.Hash })
+		return copied(h, func(q int) bool { return bw.hash(q, q+n-1) == a.Hash })
 	})
 	if len(hits) > 0 {
 		s := hits[0]
@@ -810,28 +817,28 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 		if conf < v.opts.Threshold {
 			return v.lineCandidates(a, f, hits, n, r)
 		}
-		return ok(s, s+n-1, ChangeLinesShifted, conf, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, text unchanged", start, end, s, s+n-1))
+		return ok(s, s+n-1, ChangeLinesShifted, conf, shifted(s, s+n-1, "text unchanged"))
 	}
 	shape := a.Shape
 	if shape == "" {
 		return false
 	}
-	if bf != nil && format(a) == analyzer.ShapeCanonical {
+	canonical := bw != nil && format(a) == analyzer.ShapeCanonical
+	if canonical {
 		// Base holds the text: its shape as this lore reads it (a
 		// baseline recorded before a rule of the stream was added).
-		shape = v.windows(bf).shape(start, end, analyzer.ShapeCanonical)
+		shape = bw.shape(start, end, analyzer.ShapeCanonical)
 	}
 	if !moved && end <= w.n() && w.shape(start, end, format(a)) == shape {
 		return ok(start, end, ChangeReformatted, 1, "only formatting or comments changed")
 	}
 	if diffed && kept+n-1 <= w.n() && w.shape(kept, kept+n-1, format(a)) == shape {
-		return ok(kept, kept+n-1, ChangeLinesShifted, 1, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, reformatted", start, end, kept, kept+n-1))
+		return ok(kept, kept+n-1, ChangeLinesShifted, 1, shifted(kept, kept+n-1, "reformatted"))
 	}
 	shaped := slices.DeleteFunc(w.findShape(shape, n, start), func(h [2]int) bool {
-		return copied(h[0], func(bw *windows, q int) bool { return bw.shape(q, q+h[1]-h[0], format(a)) == shape })
+		return copied(h[0], func(q int) bool { return bw.shape(q, q+h[1]-h[0], format(a)) == shape })
 	})
-	if len(shaped) == 0 && bf != nil && format(a) == analyzer.ShapeCanonical && v.windows(bf).says(start, end) &&
-		!v.stream(bf, analyzer.ShapeCanonical).RangeHasCode(start, end) {
+	if len(shaped) == 0 && canonical && bw.says(start, end) && !v.stream(bf, analyzer.ShapeCanonical).RangeHasCode(start, end) {
 		// Comments only, read as their words: a formatter that reflows
 		// them (clang-format, google-java-format's Javadoc) moves their
 		// line breaks, so their lines are fewer or more.
@@ -840,7 +847,7 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 	if len(shaped) > 0 {
 		h := shaped[0]
 		conf := ambiguity(len(shaped))
-		ch, reason := ChangeLinesShifted, fmt.Sprintf("lines shifted from L%d-L%d to L%d-L%d, reformatted", start, end, h[0], h[1])
+		ch, reason := ChangeLinesShifted, shifted(h[0], h[1], "reformatted")
 		if h[0] == start && !moved {
 			ch, reason = ChangeReformatted, "only formatting or comments changed"
 		}
