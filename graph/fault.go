@@ -66,17 +66,41 @@ type faultLog struct {
 	s       *Store
 	opening *fault
 	armed   atomic.Bool
+	pin     string // the path the handle names its directory by (see pinDir)
 }
 
 func (l *faultLog) Errorf(format string, args ...any) {
 	if !l.armed.Load() {
 		if l.opening != nil {
-			l.opening.set(fmt.Errorf("open store %s: %w", l.s.dir, damaged(badgerCause(format, args))))
+			l.opening.set(fmt.Errorf("open store %s: %w", l.s.dir, damaged(l.s.named(badgerCause(format, args), l.pin))))
 		}
 		return
 	}
-	l.s.fail(badgerCause(format, args))
+	l.s.fail(l.s.named(badgerCause(format, args), l.pin))
 }
+
+// named is err with the pinned path of the store's directory (see
+// pinDir) in its text replaced by the directory's own.
+func (s *Store) named(err error, pin string) error {
+	if err == nil || pin == "" || pin == s.dir {
+		return err
+	}
+	text := err.Error()
+	named := strings.ReplaceAll(strings.ReplaceAll(text, pin+"/", s.dir+"/"), `"`+pin+`"`, `"`+s.dir+`"`)
+	if named == text {
+		return err
+	}
+	return renamed{err: err, text: named}
+}
+
+// renamed is an error with other text.
+type renamed struct {
+	err  error
+	text string
+}
+
+func (e renamed) Error() string { return e.text }
+func (e renamed) Unwrap() error { return e.err }
 
 // badgerCause is the error a message of Badger's logger reports.
 func badgerCause(format string, args []any) error {
@@ -218,6 +242,9 @@ func (s *Store) start(fn func() error) <-chan error {
 	}()
 	return done
 }
+
+// errMoved is the store's directory found replaced by another.
+var errMoved = errors.New("the store's directory was replaced")
 
 // checkDir fails the store when its directory was removed or replaced, and
 // reports whether it did.

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -108,6 +110,98 @@ func TestDirectoryRemovedUnderAWriter(t *testing.T) {
 			t.Fatalf("reopen: %v", err)
 		}
 		s.Close()
+	}
+}
+
+// A store whose directory is removed under a writer, and a new store made
+// at the same path (a server's next request): the old handle's goroutines,
+// which retry their flush for ever, never write into the new store. They
+// once wrote tables and logs beside the new handle's, and a log both
+// mapped, cut short by one, was a SIGBUS in the other.
+func TestRemovedStoreLeavesItsSuccessorAlone(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a store's directory is pinned on Linux only")
+	}
+	dir := filepath.Join(t.TempDir(), "db")
+	old, err := Open(dir, Options{Schema: 1, ReadWrite: true, MemTableSize: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Writes fill memtables faster than they are flushed, so a flush is
+	// under way, or waiting, when the directory goes.
+	stopped := make(chan error, 1)
+	go func() {
+		val := bytes.Repeat([]byte{'v'}, 100) // in the tree, not the value log
+		for i := 0; ; i++ {
+			err := old.Update(func(tx *Tx) error {
+				for j := range 200 {
+					if err := tx.Set("kv", fmt.Sprintf("%08d", i*200+j), val); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				stopped <- err
+				return
+			}
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	os.RemoveAll(dir)
+	if err := within(t, 30*time.Second, "the old writer", func() error { return <-stopped }); err == nil {
+		t.Fatal("the old writer reported no error")
+	}
+	files := func() []string {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	// A directory made at the path stays as it was made, empty.
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // Badger retries a failed flush every second
+	if names := files(); len(names) > 0 {
+		t.Fatalf("the old handle wrote into a new directory at its path: %v", names)
+	}
+	s, err := Open(dir, Options{Schema: 1, ReadWrite: true})
+	if err != nil {
+		t.Fatalf("a new store at the path: %v", err)
+	}
+	if err := s.Update(func(tx *Tx) error { return tx.Set("kv", "new", []byte("yes")) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := within(t, 30*time.Second, "the old store's Close", old.Close); err == nil {
+		t.Error("the old store closed without an error")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("the new store's Close: %v", err)
+	}
+	before := files()
+	time.Sleep(2 * time.Second) // Badger retries a failed flush every second
+	if after := files(); !slices.Equal(before, after) {
+		t.Fatalf("the old handle wrote into the new store: its files were %v, then %v", before, after)
+	}
+	s, err = Open(dir, Options{Schema: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.View(func(tx *Tx) error {
+		v, err := tx.Get("kv", "new")
+		if err == nil && string(v) != "yes" {
+			err = fmt.Errorf("read %q", v)
+		}
+		return err
+	}); err != nil {
+		t.Fatalf("the new store's key: %v", err)
 	}
 }
 

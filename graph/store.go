@@ -99,6 +99,11 @@ type Store struct {
 	fault    *fault       // set when Badger failed under this Store
 	inflight atomic.Int32 // calls running through guard
 	dirInfo  os.FileInfo  // the directory as opened (nil in memory)
+
+	// pins holds, per open handle, the directory it was opened in (see
+	// pinDir) until its Close returns.
+	pinMu sync.Mutex
+	pins  map[*badger.DB]*os.File
 }
 
 // Key prefixes of the store's key space. Each is one byte so that every
@@ -420,12 +425,26 @@ func (s *Store) aside(db *badger.DB) (string, error) {
 // it replayed before it returns, forever when the directory cannot be
 // written: openHandle gives up on it as guard does.
 func (s *Store) openHandle(bo badger.Options) (*badger.DB, error) {
-	// Badger makes a missing directory: a store whose directory went
-	// must not go on in a new one.
-	if s.dirInfo != nil && s.checkDir() {
-		return nil, s.fault.get()
-	}
+	var pin *os.File
 	log := &faultLog{s: s, opening: newFault()}
+	if s.dirInfo != nil {
+		// Badger makes a missing directory: a store whose directory went
+		// must not go on in a new one.
+		dir, f, err := pinDir(s.dir, s.dirInfo)
+		if err != nil {
+			if s.checkDir() {
+				return nil, s.fault.get()
+			}
+			return nil, fmt.Errorf("open store %s: %w", s.dir, damaged(err))
+		}
+		pin, log.pin = f, dir
+		bo = bo.WithDir(dir).WithValueDir(dir)
+	}
+	unpin := func() {
+		if pin != nil {
+			pin.Close()
+		}
+	}
 	bo = bo.WithLogger(log)
 	unmark := func() {}
 	if !s.opts.InMemory {
@@ -456,10 +475,12 @@ wait:
 		case <-giveUp:
 			unmark()
 			if s.checkDir() {
-				return nil, s.drain(func() error {
+				return nil, s.drain(pin != nil, func() error {
 					if <-done == nil {
-						return s.recovered(db.Close)
+						s.pinned(db, pin)
+						return s.recovered(func() error { return s.closeDB(db) })
 					}
+					unpin()
 					return nil
 				})
 			}
@@ -471,16 +492,50 @@ wait:
 	}
 	unmark()
 	if err != nil {
-		return nil, err
+		unpin()
+		return nil, s.named(err, log.pin)
 	}
+	s.pinned(db, pin)
 	if s.dirInfo != nil && s.checkDir() {
-		// Removed while Badger opened it, and made again by Badger:
-		// that is the failure to report.
-		_ = s.recovered(db.Close)
+		// Removed while Badger opened it (and, unpinned, made again by
+		// Badger): that is the failure to report.
+		end := func() error { return s.recovered(func() error { return s.closeDB(db) }) }
+		if pin != nil {
+			return nil, s.drain(true, end)
+		}
+		_ = end()
 		return nil, s.fault.get()
 	}
 	log.armed.Store(true)
 	return db, nil
+}
+
+// pinned records the directory db was opened in (see pinDir).
+func (s *Store) pinned(db *badger.DB, pin *os.File) {
+	if pin == nil {
+		return
+	}
+	s.pinMu.Lock()
+	defer s.pinMu.Unlock()
+	if s.pins == nil {
+		s.pins = map[*badger.DB]*os.File{}
+	}
+	s.pins[db] = pin
+}
+
+// closeDB closes a Badger handle and then lets go of the directory it was
+// opened in: not before, since Badger's goroutines name their files
+// through it until Close returns.
+func (s *Store) closeDB(db *badger.DB) error {
+	err := db.Close()
+	s.pinMu.Lock()
+	pin := s.pins[db]
+	delete(s.pins, db)
+	s.pinMu.Unlock()
+	if pin != nil {
+		pin.Close()
+	}
+	return err
 }
 
 // closeHandle closes a Badger handle, first collecting value-log garbage
@@ -489,7 +544,10 @@ wait:
 // has failed already.
 func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 	if s.checkDir() {
-		return s.drain(func() error { return s.recovered(db.Close) })
+		s.pinMu.Lock()
+		pinned := s.pins[db] != nil
+		s.pinMu.Unlock()
+		return s.drain(pinned, func() error { return s.recovered(func() error { return s.closeDB(db) }) })
 	}
 	err := s.wait(func() error {
 		if collect && s.fault.get() == nil {
@@ -506,7 +564,7 @@ func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 				}
 			}
 		}
-		return db.Close()
+		return s.closeDB(db)
 	}, true)
 	if err != nil && err != s.fault.get() {
 		if errno := osError(err); errno != 0 {
@@ -519,14 +577,21 @@ func (s *Store) closeHandle(db *badger.DB, collect bool) error {
 
 // drain ends a handle whose directory was removed under it: close (or
 // the open under way) ends it. Badger retries the flush of its memtable
-// forever, by path: were a store made at the same path later (by the next
-// request of a server), the old handle would write its tables into it and
-// remove its lock file. So, unless something is at the path already, the
-// directory is made again, empty, for the handle to end in, then removed
-// with what it left. The store's failure is the one to report; end's only
-// when there is none.
-func (s *Store) drain(end func() error) error {
+// forever. A pinned handle (see pinDir) cannot reach a store made at the
+// same path later, so its end runs in the background, to fail for ever
+// where it cannot finish: the cost of its memory is the price of never
+// touching the next store. An unpinned one names its files by path: were
+// a store made at the same path later (by the next request of a server),
+// the old handle would write its tables into it and remove its lock file.
+// So, unless something is at the path already, the directory is made
+// again, empty, for the handle to end in, then removed with what it left.
+// The store's failure is the one to report; end's only when there is none.
+func (s *Store) drain(pinned bool, end func() error) error {
 	failure := s.fault.get()
+	if pinned {
+		s.start(end)
+		return failure
+	}
 	if os.Mkdir(s.dir, 0o755) != nil {
 		return failure // another process made a store there: not ours to touch
 	}
