@@ -115,6 +115,9 @@ type Stream struct {
 
 	canonOnce sync.Once
 	canon     []ctok // format 1: the canonical stream, for Symbol's sigs
+
+	lexOnce sync.Once
+	lex     []span // the lexer's tokens: what is not a comment (see RangeSaid)
 }
 
 // Stream reads src (a whole file) as lang (a language name such as "go"
@@ -161,12 +164,15 @@ func (s *Stream) Tokens(start, end int) []string {
 }
 
 // RangeHasCode reports whether lines start..end hold a token of the
-// canonical stream, or part of one: false for a range of comments only,
-// which RangeShape reads as words.
+// stream, or part of one: false for a range of comments only, which
+// RangeShape reads as words in format 2.
 func (s *Stream) RangeHasCode(start, end int) bool {
 	a, b, ok := s.span(start, end)
-	if !ok || s.format == ShapeLexical {
-		return ok
+	switch {
+	case !ok:
+		return false
+	case s.format == ShapeLexical:
+		return len(Tokens(s.lang, s.src[a:b])) > 0
 	}
 	return s.window(a, b, func([]byte) {})
 }
@@ -219,6 +225,60 @@ func (s *Stream) window(a, b int, tok func([]byte)) (code bool) {
 		}
 	}
 	return n > 0
+}
+
+// RangeSaid is what lines start..end say in comments: their words (see
+// appendSaid), and in format 2 the words of strings the stream leaves out
+// (Python's docstrings). A shape reads code only; a verifier that holds
+// the text a line range was recorded on compares what it says too. A
+// token that crosses the range's edge is code, not words.
+func (s *Stream) RangeSaid(start, end int) string {
+	a, b, ok := s.span(start, end)
+	if !ok {
+		return ""
+	}
+	s.lexOnce.Do(func() { s.lex = lexSpec(s.lang).tokens(s.src, nil) })
+	var kept map[int]bool // format 2: where the stream's tokens begin
+	if s.format == ShapeCanonical {
+		kept = map[int]bool{}
+		lo, hi := canonRange(s.ct, a, b)
+		for _, t := range s.ct[lo:hi] {
+			if !t.separator() { // Python's block opening sits on its first token
+				kept[int(t.start)] = true
+			}
+		}
+	}
+	var buf []byte
+	said := func(text []byte) {
+		if buf = appendSaid(buf, text); len(buf) > 0 && buf[len(buf)-1] != ' ' {
+			buf = append(buf, ' ')
+		}
+	}
+	at := a
+	for i := sort.Search(len(s.lex), func(k int) bool { return s.lex[k].end > a }); i < len(s.lex) && s.lex[i].start < b; i++ {
+		sp := s.lex[i]
+		if sp.start > at {
+			said(s.src[at:sp.start])
+		}
+		if kept != nil && sp.start >= a && sp.end <= b && !kept[sp.start] && quoted(s.src[sp.start:sp.end]) {
+			said(s.src[sp.start:sp.end])
+		}
+		at = max(at, sp.end)
+	}
+	if at < b {
+		said(s.src[at:b])
+	}
+	return string(buf)
+}
+
+// quoted reports whether a token is a string literal: it ends with a
+// quote (a prefix such as Python's r or b may precede the first).
+func quoted(tok []byte) bool {
+	if len(tok) < 2 {
+		return false
+	}
+	c := tok[len(tok)-1]
+	return c == '"' || c == '\'' || c == '`'
 }
 
 // appendUnblank appends b without its blanks.

@@ -322,3 +322,41 @@ func TestWindowsInsideTokens(t *testing.T) {
 		}
 	}
 }
+
+// A line has code when it holds a token of the stream, in either format:
+// comments, docstrings in format 2, and blank lines hold none.
+func TestRangeHasCode(t *testing.T) {
+	src := []byte("package p\n\n// Close flushes\n/* the buffer */\nfunc Close() {\n\tx := `a\n\n`\n}\n")
+	for _, fm := range []ShapeFormat{ShapeLexical, ShapeCanonical} {
+		st := fm.Stream("go", src)
+		for _, c := range []struct {
+			start, end int
+			want       bool
+		}{{1, 1, true}, {2, 2, false}, {3, 4, false}, {3, 5, true}, {6, 6, true}, {7, 7, false}, {10, 10, false}} {
+			if got := st.RangeHasCode(c.start, c.end); got != c.want {
+				t.Errorf("format %d, L%d-L%d: has code %v, want %v", fm, c.start, c.end, got, c.want)
+			}
+		}
+	}
+}
+
+// What a range says: its comments' words, a docstring's, not its code's,
+// whatever the comment markers and line breaks.
+func TestRangeSaid(t *testing.T) {
+	for _, c := range []struct {
+		lang, src  string
+		start, end int
+		want       string
+	}{
+		{"go", "package p\n\n// Close flushes\n// the buffer.\nfunc Close() { x := \"a b\" } // done\n", 3, 5, "Close flushes the buffer done "},
+		{"go", "package p\n\n/* Close\n   flushes */ var x = 1\n", 4, 4, "flushes "},
+		{"go", "package p\n\nvar help = `\n// not a comment\n`\n", 4, 4, ""},
+		{"python", "def f():\n    \"\"\"Flush\n    the buffer.\"\"\"\n    return 1  # one\n", 1, 4, "Flush the buffer one "},
+		{"python", "x = \"\"\"kept\"\"\"\n", 1, 1, ""},
+		{"c", "int x; /* a */ int y; // b\n", 1, 1, "a b "},
+	} {
+		if got := ShapeCanonical.Stream(c.lang, []byte(c.src)).RangeSaid(c.start, c.end); got != c.want {
+			t.Errorf("%s %q L%d-L%d: said %q, want %q", c.lang, c.src, c.start, c.end, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
+
+	"github.com/lorehq/lore/analyzer"
 )
 
 // renamedTo returns where file p went: the rename the source knows (git's
@@ -229,6 +232,65 @@ func (v *Verifier) shiftedStart(bf, f *File, start int) int {
 		}
 	}
 	return start
+}
+
+// withEdges widens s..e, the lines with code where a line anchor's shape
+// was found, over the lines without code (comments, and blank lines
+// between) it began and ended with, where f has such lines there: a
+// range found by its shape begins and ends with code, and would drop a
+// comment the person anchored with it. With Base bf, its lines say how
+// many there were at each end; without, the lines the window is short of
+// the anchor's are taken from the comments above it, then below.
+func (v *Verifier) withEdges(a Anchor, bf *File, w *windows, s, e int) (int, int) {
+	start, end, _ := a.Range()
+	fm := format(a)
+	if bf == nil {
+		// A blank line says nothing of where the range ended.
+		short := end - start - (e - s)
+		for ; short > 0 && w.noCode(fm, s-1, false); short-- {
+			s--
+		}
+		for ; short > 0 && w.noCode(fm, e+1, false); short-- {
+			e++
+		}
+		return s, e
+	}
+	bw := v.windows(bf)
+	lead, trail := 0, 0
+	for i := start; i < end && bw.noCode(fm, i, true); i++ {
+		lead++
+	}
+	for i := end; i > start+lead && bw.noCode(fm, i, true); i-- {
+		trail++
+	}
+	for ; lead > 0 && w.noCode(fm, s-1, true); lead-- {
+		s--
+	}
+	for ; trail > 0 && w.noCode(fm, e+1, true); trail-- {
+		e++
+	}
+	return s, e
+}
+
+// saidAlike reports whether lines start..end of Base file bf say in
+// comments what lines s..e of f say (analyzer.Stream.RangeSaid), and how
+// alike their words are. A formatter that reflows a comment the range
+// cuts (clang-format, google-java-format's Javadoc) moves words across
+// its edge: where the words differ, the comments at the edges are read
+// whole on both sides.
+func (v *Verifier) saidAlike(bf, f *File, start, end, s, e int) (bool, float64) {
+	bs, fs := v.stream(bf, analyzer.ShapeCanonical), v.stream(f, analyzer.ShapeCanonical)
+	before, after := bs.RangeSaid(start, end), fs.RangeSaid(s, e)
+	if before == after {
+		return true, 1
+	}
+	bw, w := v.windows(bf), v.windows(f)
+	start, end = bw.wholeComments(start, end)
+	s, e = w.wholeComments(s, e)
+	if bs.RangeSaid(start, end) == fs.RangeSaid(s, e) {
+		return true, 1
+	}
+	return false, similarity(strings.Fields(before), strings.Fields(after))
 }
 
 // baseLineOf returns the line of Base file bf that the diff keeps as line

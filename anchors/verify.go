@@ -806,10 +806,10 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 	// went: they changed, and the copy stayed.
 	copied := func(h int, same func(q int) bool) bool {
 		q := v.baseLineOf(bf, f, h)
-		return q > 0 && q != start && same(q)
+		return q > 0 && same(q)
 	}
 	hits := slices.DeleteFunc(w.findHash(a.Hash, n, start), func(h int) bool {
-		return copied(h, func(q int) bool { return bw.hash(q, q+n-1) == a.Hash })
+		return copied(h, func(q int) bool { return q != start && bw.hash(q, q+n-1) == a.Hash })
 	})
 	if len(hits) > 0 {
 		s := hits[0]
@@ -829,20 +829,45 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 		// baseline recorded before a rule of the stream was added).
 		shape = bw.shape(start, end, analyzer.ShapeCanonical)
 	}
+	// A shape reads code only. With Base in hand, what the lines say in
+	// comments counts too: a comment reworded among lines of code is
+	// drift, as a person anchoring those lines reads them.
+	reformatted := func(s, e int, ch Change, conf float64, reason string) bool {
+		if bf == nil {
+			return ok(s, e, ch, conf, reason)
+		}
+		alike, sim := v.saidAlike(bf, f, start, end, s, e)
+		if alike {
+			return ok(s, e, ch, conf, reason)
+		}
+		r.foundLines(f, s, e)
+		r.set(Drifted, ChangeBodyChanged, round(sim), fmt.Sprintf("its code unchanged at L%d-L%d, its comments changed (%.0f%% of their words alike)", s, e, 100*sim))
+		return true
+	}
 	if !moved && end <= w.n() && w.shape(start, end, format(a)) == shape {
-		return ok(start, end, ChangeReformatted, 1, "only formatting or comments changed")
+		return reformatted(start, end, ChangeReformatted, 1, "only formatting or comments changed")
 	}
 	if diffed && kept+n-1 <= w.n() && w.shape(kept, kept+n-1, format(a)) == shape {
-		return ok(kept, kept+n-1, ChangeLinesShifted, 1, shifted(kept, kept+n-1, "reformatted"))
+		return reformatted(kept, kept+n-1, ChangeLinesShifted, 1, shifted(kept, kept+n-1, "reformatted"))
 	}
+	// A shape's window begins at a line with code: the anchor's own
+	// first such line kept is the anchor, not a copy.
 	shaped := slices.DeleteFunc(w.findShape(shape, n, start), func(h [2]int) bool {
-		return copied(h[0], func(q int) bool { return bw.shape(q, q+h[1]-h[0], format(a)) == shape })
+		return copied(h[0], func(q int) bool {
+			return (q < start || q > end) && bw.shape(q, q+h[1]-h[0], format(a)) == shape
+		})
 	})
-	if len(shaped) == 0 && canonical && bw.says(start, end) && !v.stream(bf, analyzer.ShapeCanonical).RangeHasCode(start, end) {
+	words := false // shaped holds comments found by their words
+	if len(shaped) > 0 {
+		// It keeps the comment lines the anchor began or ended with.
+		for i, h := range shaped {
+			shaped[i][0], shaped[i][1] = v.withEdges(a, bf, w, h[0], h[1])
+		}
+	} else if canonical && bw.says(start, end) && !v.stream(bf, analyzer.ShapeCanonical).RangeHasCode(start, end) {
 		// Comments only, read as their words: a formatter that reflows
 		// them (clang-format, google-java-format's Javadoc) moves their
 		// line breaks, so their lines are fewer or more.
-		shaped = w.findWords(shape, n, v.shiftedStart(bf, f, start))
+		shaped, words = w.findWords(shape, n, v.shiftedStart(bf, f, start)), true
 	}
 	if len(shaped) > 0 {
 		h := shaped[0]
@@ -854,7 +879,10 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 		if conf < v.opts.Threshold {
 			return false
 		}
-		return ok(h[0], h[1], ch, conf, reason)
+		if words {
+			return ok(h[0], h[1], ch, conf, reason)
+		}
+		return reformatted(h[0], h[1], ch, conf, reason)
 	}
 	return false
 }

@@ -106,6 +106,32 @@ func (w *windows) findShape(shape string, n, near int) [][2]int {
 	return w.v.stream(w.f, analyzer.FormatOf(shape)).FindShape(shape, 2*n+8, near)
 }
 
+// noCode reports whether line i is in the file and holds no code of
+// format fm: a comment's, or a blank one when blanks is set.
+func (w *windows) noCode(fm analyzer.ShapeFormat, i int, blanks bool) bool {
+	if i < 1 || i > w.n() {
+		return false
+	}
+	if w.blank(i) {
+		return blanks
+	}
+	return !w.v.stream(w.f, fm).RangeHasCode(i, i)
+}
+
+// wholeComments widens lines s..e over the lines of comments next to
+// them: a comment the range cuts, or one that goes on below a comment
+// that ends its last line of code.
+func (w *windows) wholeComments(s, e int) (int, int) {
+	comment := func(i int) bool { return w.noCode(analyzer.ShapeCanonical, i, false) }
+	for comment(s - 1) {
+		s--
+	}
+	for comment(e + 1) {
+		e++
+	}
+	return s, e
+}
+
 // blank reports whether line i holds nothing but blanks.
 func (w *windows) blank(i int) bool { return len(bytes.TrimSpace(w.text(i, i))) == 0 }
 
