@@ -118,9 +118,9 @@ func (w *windows) noCode(fm analyzer.ShapeFormat, i int, blanks bool) bool {
 	return !w.v.stream(w.f, fm).RangeHasCode(i, i)
 }
 
-// wholeComments widens lines s..e over the lines of comments next to
-// them: a comment the range cuts, or one that goes on below a comment
-// that ends its last line of code.
+// wholeComments widens lines s..e over the comment lines next to them:
+// the rest of a comment the range cuts, or of one that begins at the end
+// of its last line of code.
 func (w *windows) wholeComments(s, e int) (int, int) {
 	comment := func(i int) bool { return w.noCode(analyzer.ShapeCanonical, i, false) }
 	for comment(s - 1) {
