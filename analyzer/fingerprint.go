@@ -254,11 +254,17 @@ func (s *Stream) RangeSaid(start, end int) string {
 			buf = append(buf, ' ')
 		}
 	}
+	gap := func(lo, hi int) { // the text between two tokens
+		if (s.lang == "cpp" || s.lang == "c") && lo > 0 && s.src[lo-1] == '}' {
+			lo += namespaceComment(s.src[lo:hi])
+		}
+		said(s.src[lo:hi])
+	}
 	at := a
 	for i := sort.Search(len(s.lex), func(k int) bool { return s.lex[k].end > a }); i < len(s.lex) && s.lex[i].start < b; i++ {
 		sp := s.lex[i]
 		if sp.start > at {
-			said(s.src[at:sp.start])
+			gap(at, sp.start)
 		}
 		if kept != nil && sp.start >= a && sp.end <= b && !kept[sp.start] && quoted(s.src[sp.start:sp.end]) {
 			said(s.src[sp.start:sp.end])
@@ -266,9 +272,36 @@ func (s *Stream) RangeSaid(start, end int) string {
 		at = max(at, sp.end)
 	}
 	if at < b {
-		said(s.src[at:b])
+		gap(at, b)
 	}
 	return string(buf)
+}
+
+// namespaceComment returns the length of the comment at the start of
+// text, which follows a closing brace, when it says only which namespace
+// the brace closes (`}  // namespace a::b`): clang-format writes them
+// (FixNamespaceComments), so they are the formatter's words, not the
+// author's; 0 for any other text.
+func namespaceComment(text []byte) int {
+	i := 0
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if !bytes.HasPrefix(text[i:], []byte("//")) {
+		return 0
+	}
+	end := len(text)
+	if nl := bytes.IndexByte(text[i:], '\n'); nl >= 0 {
+		end = i + nl
+	}
+	words := strings.Fields(string(appendSaid(nil, text[i:end])))
+	if len(words) > 0 && words[0] == "end" {
+		words = words[1:]
+	}
+	if len(words) == 0 || words[0] != "namespace" {
+		return 0
+	}
+	return end
 }
 
 // quoted reports whether a token is a string literal: it ends with a

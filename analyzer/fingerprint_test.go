@@ -354,6 +354,9 @@ func TestRangeSaid(t *testing.T) {
 		{"python", "def f():\n    \"\"\"Flush\n    the buffer.\"\"\"\n    return 1  # one\n", 1, 4, "Flush the buffer one "},
 		{"python", "x = \"\"\"kept\"\"\"\n", 1, 1, ""},
 		{"c", "int x; /* a */ int y; // b\n", 1, 1, "a b "},
+		{"cpp", "namespace a {\nint x;\n}  // namespace a::b\n}  // end namespace a\n", 1, 4, ""},
+		{"cpp", "namespace a {\nint x;\n}  // the namespace ends\n", 1, 3, "the namespace ends "},
+		{"cpp", "int x;  // namespace a\n}\n// namespace notes\n", 1, 3, "namespace a namespace notes "},
 	} {
 		if got := ShapeCanonical.Stream(c.lang, []byte(c.src)).RangeSaid(c.start, c.end); got != c.want {
 			t.Errorf("%s %q L%d-L%d: said %q, want %q", c.lang, c.src, c.start, c.end, got, c.want)
