@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -161,6 +162,82 @@ func (s *Stream) Tokens(start, end int) []string {
 		out = append(out, string(buf))
 	}
 	return out
+}
+
+// FindRange returns, in format 2, the line ranges of s that hold the
+// tokens of base's lines start..end one after another, from the line of
+// the first to the line of the last. A formatter that joins or splits
+// lines (a return type put on its function's line) moves a line range's
+// edges into the middle of lines, where no window of whole lines reads
+// its shape; its tokens stay in order. What a found range's first line
+// holds before them and its last line after them must be the tokens next
+// to the range in base: the lines it was joined with, not an edit. A run
+// the stream sorted (imports) is not searched: its tokens hold places.
+func (s *Stream) FindRange(base *Stream, start, end int) [][2]int {
+	a, b, ok := base.span(start, end)
+	if !ok || s.format != ShapeCanonical || base.format != ShapeCanonical {
+		return nil
+	}
+	lo, hi := canonRange(base.ct, a, b)
+	bc, sc := base.canonStrings(), s.canonStrings()
+	toks := bc[lo:hi]
+	if len(toks) == 0 {
+		return nil
+	}
+	line := func(t ctok) int { return lineAt(s.ls, int(t.start)) }
+	var out [][2]int
+	for i := 0; i+len(toks) <= len(sc); i++ {
+		if !slices.Equal(sc[i:i+len(toks)], toks) {
+			continue
+		}
+		match := s.ct[i : i+len(toks)]
+		first, last := line(match[0]), line(match[len(match)-1])
+		sorted := false
+		for _, t := range match {
+			first, last = min(first, line(t)), max(last, lineAt(s.ls, int(t.end)-1))
+			sorted = sorted || t.run != 0
+		}
+		p := 0 // tokens before the match on its first line
+		for i-p-1 >= 0 && line(s.ct[i-p-1]) == first {
+			p++
+		}
+		q := 0 // and after it on its last line
+		for k := i + len(toks) + q; k < len(s.ct) && line(s.ct[k]) == last; k = i + len(toks) + q {
+			q++
+		}
+		joined := p <= lo && hi+q <= len(bc) &&
+			slices.Equal(sc[i-p:i], bc[lo-p:lo]) && slices.Equal(sc[i+len(toks):i+len(toks)+q], bc[hi:hi+q])
+		if !sorted && joined {
+			out = append(out, [2]int{first, last})
+		}
+	}
+	return out
+}
+
+// canonStrings returns the stream's tokens as Tokens spells them.
+func (s *Stream) canonStrings() []string {
+	out := make([]string, len(s.ct))
+	var buf []byte
+	for i, t := range s.ct {
+		buf = appendCanon(buf[:0], s.src, t)
+		out[i] = string(buf)
+	}
+	return out
+}
+
+// RangeWhole reports whether lines start..end hold whole tokens only: no
+// token (a raw string over many lines) crosses their edges, so Tokens
+// reads all they hold.
+func (s *Stream) RangeWhole(start, end int) bool {
+	a, b, ok := s.span(start, end)
+	if !ok || s.format != ShapeCanonical {
+		return ok
+	}
+	crosses := func(o int) bool {
+		k := sort.Search(len(s.ct), func(k int) bool { return int(s.ct[k].pos) >= o }) - 1
+		return k >= 0 && int(s.ct[k].start) < o && int(s.ct[k].end) > o
+	}
+	return !crosses(a) && !crosses(b)
 }
 
 // RangeHasCode reports whether lines start..end hold a token of the

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -360,6 +361,40 @@ func TestRangeSaid(t *testing.T) {
 	} {
 		if got := ShapeCanonical.Stream(c.lang, []byte(c.src)).RangeSaid(c.start, c.end); got != c.want {
 			t.Errorf("%s %q L%d-L%d: said %q, want %q", c.lang, c.src, c.start, c.end, got, c.want)
+		}
+	}
+}
+
+// A range's tokens are found whatever lines hold them, where the lines
+// they share hold the tokens that were next to them: lines joined, not
+// tokens added.
+func TestFindRange(t *testing.T) {
+	before := ShapeCanonical.Stream("c", []byte("static int\nf(int x)\n{\n\treturn x;\n}\nint g(int x) { return x; }\n"))
+	for _, c := range []struct {
+		after      string
+		start, end int
+		want       [][2]int
+	}{
+		{"// f\nstatic int f(int x) {\n  return x;\n}\nint g(int x) { return x; }\n", 2, 4, [][2]int{{2, 3}}},
+		{"static int\nf(int x)\n{\n\treturn x; x++;\n}\n", 2, 4, nil},                               // tokens added on the last line
+		{"static int f(int x) { return x; }\nint g(int x) { return x; }\n", 4, 5, [][2]int{{1, 1}}}, // g's is not where f's went
+	} {
+		if got := ShapeCanonical.Stream("c", []byte(c.after)).FindRange(before, c.start, c.end); !slices.Equal(got, c.want) {
+			t.Errorf("L%d-L%d in %q: found at %v, want %v", c.start, c.end, c.after, got, c.want)
+		}
+	}
+}
+
+// A range inside a raw string, or one that ends inside it, does not hold
+// whole tokens.
+func TestRangeWhole(t *testing.T) {
+	st := ShapeCanonical.Stream("go", []byte("package p\n\nvar help = `\nline\n`\nvar x = 1\n"))
+	for _, c := range []struct {
+		start, end int
+		want       bool
+	}{{1, 2, true}, {3, 5, true}, {4, 4, false}, {4, 6, false}, {1, 3, false}, {6, 6, true}} {
+		if got := st.RangeWhole(c.start, c.end); got != c.want {
+			t.Errorf("L%d-L%d: whole %v, want %v", c.start, c.end, got, c.want)
 		}
 	}
 }

@@ -858,16 +858,29 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 		})
 	})
 	words := false // shaped holds comments found by their words
-	if len(shaped) > 0 {
-		// It keeps the comment lines the anchor began or ended with.
-		for i, h := range shaped {
-			shaped[i][0], shaped[i][1] = v.withEdges(a, bf, w, h[0], h[1])
-		}
-	} else if canonical && bw.says(start, end) && !v.stream(bf, analyzer.ShapeCanonical).RangeHasCode(start, end) {
+	switch code := canonical && v.stream(bf, analyzer.ShapeCanonical).RangeHasCode(start, end); {
+	case len(shaped) > 0:
+	case canonical && !code && bw.says(start, end):
 		// Comments only, read as their words: a formatter that reflows
 		// them (clang-format, google-java-format's Javadoc) moves their
 		// line breaks, so their lines are fewer or more.
 		shaped, words = w.findWords(shape, n, v.shiftedStart(bf, f, start)), true
+	case code:
+		// A formatter joined or split the lines at the range's edges (a
+		// return type put on its function's line): its tokens, in order,
+		// where Base holds them once and f once (see FindRange).
+		base := v.stream(bf, analyzer.ShapeCanonical)
+		if base.RangeWhole(start, end) && len(base.FindRange(base, start, end)) == 1 {
+			if found := v.stream(f, analyzer.ShapeCanonical).FindRange(base, start, end); len(found) == 1 {
+				shaped = found
+			}
+		}
+	}
+	if !words {
+		// It keeps the comment lines the anchor began or ended with.
+		for i, h := range shaped {
+			shaped[i][0], shaped[i][1] = v.withEdges(a, bf, w, h[0], h[1])
+		}
 	}
 	if len(shaped) > 0 {
 		h := shaped[0]
