@@ -836,7 +836,12 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 		if bf == nil {
 			return ok(s, e, ch, conf, reason)
 		}
-		alike, sim := v.saidAlike(bf, f, start, end, s, e)
+		// Compared: the lines with code and the comments the anchor
+		// began or ended with, not a neighbour's comment that a shorter
+		// reformatted text lets into the anchor's lines.
+		cs, ce := w.codeSpan(format(a), s, e)
+		cs, ce = v.withEdges(a, bf, w, cs, ce)
+		alike, sim := v.saidAlike(bf, f, start, end, cs, ce)
 		if alike {
 			return ok(s, e, ch, conf, reason)
 		}

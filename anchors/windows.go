@@ -118,6 +118,22 @@ func (w *windows) noCode(fm analyzer.ShapeFormat, i int, blanks bool) bool {
 	return !w.v.stream(w.f, fm).RangeHasCode(i, i)
 }
 
+// codeSpan narrows lines s..e to the first and last that hold code of
+// format fm; s..e when none does.
+func (w *windows) codeSpan(fm analyzer.ShapeFormat, s, e int) (int, int) {
+	cs, ce := s, e
+	for cs < ce && w.noCode(fm, cs, true) {
+		cs++
+	}
+	for ce > cs && w.noCode(fm, ce, true) {
+		ce--
+	}
+	if w.noCode(fm, cs, true) {
+		return s, e
+	}
+	return cs, ce
+}
+
 // wholeComments widens lines s..e over the comment lines next to them:
 // the rest of a comment the range cuts, or of one that begins at the end
 // of its last line of code.
