@@ -119,6 +119,9 @@ type Stream struct {
 
 	lexOnce sync.Once
 	lex     []span // the lexer's tokens: what is not a comment (see RangeSaid)
+
+	spellOnce sync.Once
+	spelt     []string // format 2: ct as Tokens spells it (see FindRange)
 }
 
 // Stream reads src (a whole file) as lang (a language name such as "go"
@@ -201,12 +204,12 @@ func (s *Stream) FindRange(base *Stream, start, end int) [][2]int {
 		for i-p-1 >= 0 && line(s.ct[i-p-1]) == first {
 			p++
 		}
-		q := 0 // and after it on its last line
-		for k := i + len(toks) + q; k < len(s.ct) && line(s.ct[k]) == last; k = i + len(toks) + q {
+		after, q := i+len(toks), 0 // and after it on its last line
+		for after+q < len(s.ct) && line(s.ct[after+q]) == last {
 			q++
 		}
 		joined := p <= lo && hi+q <= len(bc) &&
-			slices.Equal(sc[i-p:i], bc[lo-p:lo]) && slices.Equal(sc[i+len(toks):i+len(toks)+q], bc[hi:hi+q])
+			slices.Equal(sc[i-p:i], bc[lo-p:lo]) && slices.Equal(sc[after:after+q], bc[hi:hi+q])
 		if !sorted && joined {
 			out = append(out, [2]int{first, last})
 		}
@@ -214,15 +217,18 @@ func (s *Stream) FindRange(base *Stream, start, end int) [][2]int {
 	return out
 }
 
-// canonStrings returns the stream's tokens as Tokens spells them.
+// canonStrings returns the stream's tokens as Tokens spells them, read
+// once: a verifier searches one file for many ranges.
 func (s *Stream) canonStrings() []string {
-	out := make([]string, len(s.ct))
-	var buf []byte
-	for i, t := range s.ct {
-		buf = appendCanon(buf[:0], s.src, t)
-		out[i] = string(buf)
-	}
-	return out
+	s.spellOnce.Do(func() {
+		s.spelt = make([]string, len(s.ct))
+		var buf []byte
+		for i, t := range s.ct {
+			buf = appendCanon(buf[:0], s.src, t)
+			s.spelt[i] = string(buf)
+		}
+	})
+	return s.spelt
 }
 
 // RangeWhole reports whether lines start..end hold whole tokens only: no
