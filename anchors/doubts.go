@@ -259,6 +259,19 @@ func stayed(o origin, c candidate) bool {
 	return c.keptKnown && c.kept > 0 && o.outer != "" && c.sym.Path == o.a.Path() && sameOuter(o, c)
 }
 
+// namesakeOfOwn reports whether rival c is b's namesake in another type
+// of another file, no more like the old code than b, while b is in the
+// anchored member's own type and file: the change wrote one method in
+// several types, and the anchored type's own is where its code went
+// (commercetools-sunrise-java ed5e4e2de4: each controller's
+// handleFailedAction became its own handleClientErrorFailedAction, which
+// the new controllers got too).
+func namesakeOfOwn(o origin, b, c candidate) bool {
+	return o.outer != "" && b.sym.Path == o.a.Path() && sameOuter(o, b) && !b.sameName &&
+		c.sym.Name == b.sym.Name && c.sym.Path != b.sym.Path && !sameOuter(o, c) &&
+		c.bodyLikeness() <= b.bodyLikeness()+0.02
+}
+
 // headerOnly reports a namesake b in an unrelated type of another file
 // that is like the old code by its header and next to nothing else, under
 // a name many types share (a short one 3, a longer one 10): a method whose

@@ -713,6 +713,9 @@ func (v *Verifier) confidence(ctx context.Context, a Anchor, o origin, cands []c
 			lower(b.score/2, "%s is as like; only git's pairing of files puts %s ahead", twoNames(c, b)...)
 			continue
 		}
+		if namesakeOfOwn(o, b, c) {
+			continue // the same method written in another type too
+		}
 		if stayed(o, b) && c.sym.Path != b.sym.Path && b.likeness() >= c.likeness()-0.02 && similarity(v.symbolTokens(b.file, b.sym), v.symbolTokens(c.file, c.sym)) >= 0.95 {
 			continue // renamed where it stood, a copy of its new code elsewhere: see stayed
 		}
@@ -1204,7 +1207,7 @@ func (v *Verifier) soleMatch(ctx context.Context, a Anchor, o origin, cands []ca
 		}
 	}
 	for i, c := range cands {
-		if i != best && c.claimedBy == "" && c.score >= b.score-0.2 {
+		if i != best && c.claimedBy == "" && c.score >= b.score-0.2 && !namesakeOfOwn(o, b, c) {
 			return false
 		}
 	}
