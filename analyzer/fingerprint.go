@@ -175,7 +175,9 @@ func (s *Stream) Tokens(start, end int) []string {
 // its shape; its tokens stay in order. What a found range's first line
 // holds before them and its last line after them must be the tokens next
 // to the range in base: the lines it was joined with, not an edit. A run
-// the stream sorted (imports) is not searched: its tokens hold places.
+// the stream sorted (imports, includes) is read as a window reads it:
+// whole, where the range takes part of it, and by the places its tokens
+// took, not their own.
 func (s *Stream) FindRange(base *Stream, start, end int) [][2]int {
 	a, b, ok := base.span(start, end)
 	if !ok || s.format != ShapeCanonical || base.format != ShapeCanonical {
@@ -183,35 +185,67 @@ func (s *Stream) FindRange(base *Stream, start, end int) [][2]int {
 	}
 	lo, hi := canonRange(base.ct, a, b)
 	bc, sc := base.canonStrings(), s.canonStrings()
-	toks := bc[lo:hi]
-	if len(toks) == 0 {
+	if lo >= hi {
 		return nil
 	}
-	line := func(t ctok) int { return lineAt(s.ls, int(t.start)) }
+	// The tokens of a sorted run the range takes part of, before and
+	// after its lines, are searched too, but hold none of its lines.
+	nb, na := 0, 0
+	for nb < hi-lo && lineAt(base.ls, int(base.ct[lo+nb].pos)) < start {
+		nb++
+	}
+	for na < hi-lo-nb && lineAt(base.ls, int(base.ct[hi-1-na].pos)) > end {
+		na++
+	}
+	if nb+na == hi-lo {
+		return nil
+	}
+	toks := bc[lo:hi]
+	first := func(t ctok) int {
+		if t.run != 0 {
+			return lineAt(s.ls, int(t.pos))
+		}
+		return lineAt(s.ls, int(t.start))
+	}
+	last := func(t ctok) int {
+		if t.run != 0 {
+			return lineAt(s.ls, int(t.pos))
+		}
+		return lineAt(s.ls, int(t.end)-1)
+	}
+	// sameEdges reports whether the two tokens on each side of sc[i:e]
+	// are those next to the base's (a directive's "#" and its name, an
+	// import group's bracket): a sorted run searched whole must end where
+	// it ended, or it grew or shrank (an import added or removed).
+	sameEdges := func(i, e int) bool {
+		n := 2
+		return slices.Equal(sc[max(0, i-n):i], bc[max(0, lo-n):lo]) && slices.Equal(sc[e:min(len(sc), e+n)], bc[hi:min(len(bc), hi+n)])
+	}
 	var out [][2]int
 	for i := 0; i+len(toks) <= len(sc); i++ {
 		if !slices.Equal(sc[i:i+len(toks)], toks) {
 			continue
 		}
-		match := s.ct[i : i+len(toks)]
-		first, last := line(match[0]), line(match[len(match)-1])
-		sorted := false
-		for _, t := range match {
-			first, last = min(first, line(t)), max(last, lineAt(s.ls, int(t.end)-1))
-			sorted = sorted || t.run != 0
+		if nb+na > 0 && !sameEdges(i, i+len(toks)) {
+			continue
 		}
-		p := 0 // tokens before the match on its first line
-		for i-p-1 >= 0 && line(s.ct[i-p-1]) == first {
+		from, to := i+nb, i+len(toks)-na // the range's own tokens
+		l0, l1 := first(s.ct[from]), last(s.ct[to-1])
+		for _, t := range s.ct[from:to] {
+			l0, l1 = min(l0, first(t)), max(l1, last(t))
+		}
+		p := 0 // tokens before them on the first line
+		for from-p-1 >= 0 && first(s.ct[from-p-1]) == l0 {
 			p++
 		}
-		after, q := i+len(toks), 0 // and after it on its last line
-		for after+q < len(s.ct) && line(s.ct[after+q]) == last {
+		q := 0 // and after them on the last line
+		for to+q < len(s.ct) && first(s.ct[to+q]) == l1 {
 			q++
 		}
-		joined := p <= lo && hi+q <= len(bc) &&
-			slices.Equal(sc[i-p:i], bc[lo-p:lo]) && slices.Equal(sc[after:after+q], bc[hi:hi+q])
-		if !sorted && joined {
-			out = append(out, [2]int{first, last})
+		bf, bt := lo+nb, hi-na
+		if p <= bf && bt+q <= len(bc) &&
+			slices.Equal(sc[from-p:from], bc[bf-p:bf]) && slices.Equal(sc[to:to+q], bc[bt:bt+q]) {
+			out = append(out, [2]int{l0, l1})
 		}
 	}
 	return out

@@ -383,6 +383,23 @@ func TestFindRange(t *testing.T) {
 			t.Errorf("L%d-L%d in %q: found at %v, want %v", c.start, c.end, c.after, got, c.want)
 		}
 	}
+	// A sorted run of includes: the range's part of it is read by the
+	// places its tokens took, the rest of the run searched beside it.
+	before = ShapeCanonical.Stream("c", []byte("#include <b.h>\n\n#include <a.h>\n#include <c.h>\n\nstatic int f(int,\n    int);\n"))
+	for _, c := range []struct {
+		after      string
+		start, end int
+		want       [][2]int
+	}{
+		{"#include <a.h>\n#include <b.h>\n#include <c.h>\n\nstatic int f(int, int);\n", 4, 6, [][2]int{{3, 5}}},
+		{"#include <a.h>\n#include <b.h>\n#include <c.h>\n\nstatic int f(int, int);\n", 1, 3, [][2]int{{1, 2}}},
+		{"#include <a.h>\n#include <b.h>\n#include <d.h>\n\nstatic int f(int, int);\n", 4, 6, nil},                 // another header
+		{"#include <a.h>\n#include <b.h>\n#include <c.h>\n#include <d.h>\n\nstatic int f(int, int);\n", 1, 3, nil}, // a header added
+	} {
+		if got := ShapeCanonical.Stream("c", []byte(c.after)).FindRange(before, c.start, c.end); !slices.Equal(got, c.want) {
+			t.Errorf("L%d-L%d in %q: found at %v, want %v", c.start, c.end, c.after, got, c.want)
+		}
+	}
 }
 
 // A range inside a raw string, or one that ends inside it, does not hold

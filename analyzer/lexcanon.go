@@ -493,6 +493,24 @@ func sortStatements(src []byte, toks []ctok, from, to int, m []int, sep func(cto
 	sortSegments(src, toks, from, to, segs)
 }
 
+// eachRun calls run with each run of two or more segments of n tokens
+// that follow one another (end returns the index past the segment that
+// starts at i, or 0 where none does) and the index past the run's last.
+func eachRun(n int, end func(i int) int, run func(segs [][2]int, to int)) {
+	for i := 0; i < n; i++ {
+		var segs [][2]int
+		k := i
+		for e := end(k); e > 0; e = end(k) {
+			segs = append(segs, [2]int{k, e})
+			k = e
+		}
+		if len(segs) >= 2 {
+			run(segs, k)
+			i = k - 1
+		}
+	}
+}
+
 // sortSegments puts the segments segs (token ranges in order, within
 // toks[from:to]) in the order of their canonical text; the tokens between
 // them stay. Tokens take the positions of the places they move to, so the

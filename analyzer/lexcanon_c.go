@@ -1,11 +1,14 @@
 package analyzer
 
+import "bytes"
+
 // canonCLang returns the canonical stream of C: C's rules, without the
 // backslashes that continue a line (a macro's lines: the compiler splices
 // them before it reads a token, and clang-format moves them as it
-// rewraps), and with string literals written next to each other as the
+// rewraps), with string literals written next to each other as the
 // one literal the compiler makes of them (clang-format splits a long one:
-// "a b" becomes "a "\n"b").
+// "a b" becomes "a "\n"b"), and runs of #include lines in one order
+// (sortIncludes).
 func canonCLang(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	toks := canonC(sc, src, spans, out)
 	var drop dropMask
@@ -14,7 +17,54 @@ func canonCLang(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 			drop.mark(i, len(toks))
 		}
 	}
-	return joinAdjacent(src, compact(toks, drop))
+	toks = joinAdjacent(src, compact(toks, drop))
+	sortIncludes(src, toks)
+	return toks
+}
+
+// sortIncludes puts each run of two or more #include (or #import) lines,
+// with nothing but blank lines and comments between them, in the order of
+// their canonical text: clang-format sorts each block of them
+// (SortIncludes) and, in Google's styles, regroups the blocks by kind, so
+// a run reads as the headers it includes, however they are grouped. A run
+// with a comment among its lines keeps its order as written: that is
+// where code says a header must come before another (htop's
+// "needs to be included before <sys/jail.h>"), and moving one there is an
+// edit. Another directive (#define, #if) ends a run, as it does
+// clang-format's.
+func sortIncludes(src []byte, toks []ctok) {
+	// directive returns the end of the #include line at toks[i] (the
+	// index past its last token), or 0.
+	directive := func(i int) int {
+		if i+1 >= len(toks) || !isByte(src, toks[i], '#') || i > 0 && !ownLine(src, toks[i-1].end, toks[i].start) {
+			return 0
+		}
+		if w := toks[i+1]; !is(src, w, "include") && !is(src, w, "import") && !is(src, w, "include_next") {
+			return 0
+		}
+		k := i + 2
+		for k < len(toks) && !ownLine(src, toks[k-1].end, toks[k].start) {
+			k++
+		}
+		return k
+	}
+	// commented reports whether a comment stands among the run's lines
+	// or after its last: where code says why its headers come in order.
+	commented := func(segs [][2]int) bool {
+		end := int(toks[segs[len(segs)-1][1]-1].end)
+		if nl := bytes.IndexByte(src[end:], '\n'); nl >= 0 {
+			end += nl
+		} else {
+			end = len(src)
+		}
+		text := src[toks[segs[0][0]].start:end]
+		return bytes.Contains(text, []byte("//")) || bytes.Contains(text, []byte("/*"))
+	}
+	eachRun(len(toks), directive, func(segs [][2]int, to int) {
+		if !commented(segs) {
+			sortSegments(src, toks, segs[0][0], to, segs)
+		}
+	})
 }
 
 // joinAdjacent joins the plain string literals of C and C++ written next

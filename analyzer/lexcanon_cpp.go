@@ -7,10 +7,12 @@ import "bytes"
 // each >> that may close two template argument lists read as two >
 // (splitShifts), string literals written next to each other as the one
 // literal the compiler makes of them, as C's are (joinAdjacent), and runs
-// of using-declarations in one order (sortUsings).
+// of using-declarations and of #include lines in one order (sortUsings,
+// sortIncludes).
 func canonCpp(sc *scratch, src []byte, out []ctok) []ctok {
 	toks := joinAdjacent(src, splitShifts(src, canonRules(sc, cppRules, src, out)))
 	sortUsings(src, toks)
+	sortIncludes(src, toks)
 	return toks
 }
 

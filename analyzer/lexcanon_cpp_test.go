@@ -30,6 +30,13 @@ func TestCanonicalFormattingCpp(t *testing.T) {
 		{"cpp", `s = "a\n" "b";`, `s = R"(a\n)" "b";`, false, "a raw string's backslash is no escape"},
 		{"cpp", `s = "a" "b"_s;`, `s = "ab"_s;`, true, "a user-defined literal's string split"},
 		{"cpp", `s = "a" "b"_s;`, `s = "ab"_t;`, false, "a user-defined literal's suffix"},
+		// #include lines, which clang-format sorts (and Google's styles
+		// regroup).
+		{"cpp", "#include <vector>\n\n#include \"a.h\"\n#include <map>\nint x;", "#include \"a.h\"\n\n#include <map>\n#include <vector>\nint x;", true, "#include lines regrouped"},
+		{"cpp", "#include <vector>\n#include <map>\nint x;", "#include <map>\n#include <vector>\nint x;", true, "a block sorted"},
+		{"cpp", "#include <vector> // before map\n#include <map>\nint x;", "#include <map>\n#include <vector> // before map\nint x;", false, "a commented run keeps its order"},
+		{"cpp", "#include <vector>\n#include <map>", "#include <vector>\n#include <set>", false, "what a line includes"},
+		{"cpp", "#include <b>\n#if X\n#include <a>\n#endif", "#include <a>\n#if X\n#include <b>\n#endif", false, "an include moved into a conditional"},
 		// Runs of using-declarations, which clang-format sorts.
 		{"cpp", "void f(int a) {\n  using std::swap;\n  using std::begin;\n  swap(a, a);\n}", "void f(int a) {\n  using std::begin;\n  using std::swap;\n  swap(a, a);\n}", true, "using-declarations sorted in a block"},
 		{"cpp", "struct D : B, A {\n  using B::g;\n  using A::f;\n};", "struct D : B, A {\n  using A::f;\n  using B::g;\n};", true, "using-declarations sorted in a class"},

@@ -43,7 +43,7 @@ func canonGo(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	}
 	m := goMatch(sc, toks)
 	var changed bool
-	toks, changed = goUngroupShortVars(sc, toks, m)
+	toks, changed = goUngroup(sc, src, toks, m)
 	if changed {
 		m = goMatch(sc, toks)
 	}
@@ -329,13 +329,19 @@ func goEndsStatement(tag, c byte) bool {
 	return isDigit(c) || c == '.' || c == '"' || c == '\'' || c == '`'
 }
 
-// goUngroupShortVars writes "var ( x = 1 )" as "var x = 1" (gofumpt
-// ungroups a declaration group of one: the same declaration), and then
-// "var x = y" as "x := y" (gofumpt's rewrite in function bodies; at the
-// top level ":=" cannot be written, so nothing else reads the same). m
-// matches toks' brackets; changed says whether tokens moved.
-func goUngroupShortVars(sc *scratch, toks []ctok, m []int) (out []ctok, changed bool) {
+// goUngroup writes each declaration group of var, const or type as its
+// declarations one by one: "var ( x = 1 ; y int )" is "var x = 1 ; var y
+// int" (gofumpt ungroups a group of one and groups adjacent top-level
+// declarations; the same declarations either way), and then "var x = y"
+// as "x := y" (gofumpt's rewrite in function bodies; at the top level
+// ":=" cannot be written, so nothing else reads the same). A const group
+// where a spec leaves out its value or any uses iota keeps its grouping:
+// there the group gives the values. Each keyword written again takes the
+// place of its spec's first token, so that a spec's lines read alike in
+// both. m matches toks' brackets; changed says whether tokens moved.
+func goUngroup(sc *scratch, src []byte, toks []ctok, m []int) (out []ctok, changed bool) {
 	var drop []bool
+	var again []int // the separators a keyword is written again after
 	for i := 0; i+1 < len(toks); i++ {
 		switch toks[i].tag {
 		case gVar, gConst, gType, gImport:
@@ -349,23 +355,64 @@ func goUngroupShortVars(sc *scratch, toks []ctok, m []int) (out []ctok, changed 
 		if c < 0 || c == i+2 {
 			continue
 		}
-		single := true
+		var seps []int
+		valued, iota := false, false
+		allValued := true
 		for k := i + 2; k < c; k++ {
 			if j := m[k]; j > k {
 				k = j
 				continue
 			}
-			if toks[k].kind == cSemi {
-				single = false
-				break
+			switch t := toks[k]; {
+			case t.kind == cSemi:
+				seps = append(seps, k)
+				allValued = allValued && valued
+				valued = false
+			case t.tag == '=':
+				valued = true
+			case t.tag == gName && string(src[t.start:t.end]) == "iota":
+				iota = true
 			}
 		}
-		if single {
-			if drop == nil {
-				drop = sc.dropFor(len(toks))
-			}
-			drop[i+1], drop[c] = true, true
+		allValued = allValued && valued
+		if len(seps) > 0 && (toks[i].tag == gImport || toks[i].tag == gConst && (iota || !allValued)) {
+			continue
 		}
+		if drop == nil {
+			drop = sc.dropFor(len(toks))
+		}
+		drop[i+1], drop[c] = true, true
+		toks[i].pos = toks[i+2].pos // the keyword on the first spec's line, as on the others'
+		again = append(again, seps...)
+		for _, k := range seps {
+			toks[k].tag = toks[i].tag // which keyword to write after it
+		}
+	}
+	if len(again) > 0 {
+		grown := make([]ctok, 0, len(toks)+len(again))
+		keep := make([]bool, 0, len(toks)+len(again))
+		kw := map[uint8]ctok{}
+		for i, t := range toks {
+			switch t.tag {
+			case gVar, gConst, gType:
+				if t.kind != cSemi {
+					kw[t.tag] = t
+				}
+			}
+			if t.kind == cSemi && t.tag != 0 {
+				tag := t.tag
+				t.tag = 0
+				grown, keep = append(grown, t), append(keep, drop[i])
+				k := kw[tag]
+				if i+1 < len(toks) {
+					k.pos = toks[i+1].pos
+				}
+				grown, keep = append(grown, k), append(keep, false)
+				continue
+			}
+			grown, keep = append(grown, t), append(keep, drop[i])
+		}
+		toks, drop = grown, keep
 	}
 	toks = compact(toks, drop)
 	changed = drop != nil

@@ -45,6 +45,8 @@ var javaOps = []string{"<<=", "->", "::", "==", "!=", "<=", "&&", "||", "++", "-
 func canonJava(sc *scratch, src []byte, spans []span, out []ctok) []ctok {
 	toks := resourcesFinal(src, javaSemicolons(src, joinStrings(src, canonC(sc, src, spans, out))))
 	sortModifiers(src, toks)
+	toks = dropUnusedJavaImports(src, toks)
+	sortJavaImports(src, toks)
 	toks = splitDeclarators(sc, src, toks)
 	arrayTypesFirst(src, toks)
 	if !parenAfter(src, toks, func(ctok) bool { return true }) {
@@ -156,6 +158,87 @@ func appendJoined(buf, b []byte) []byte {
 	return append(buf, '"')
 }
 
+// sortJavaImports puts each run of two or more import declarations in
+// the order of their canonical text: google-java-format and prettier's
+// Java plugin sort them (static ones first, in a block of their own), and
+// their order means nothing to the compiler. Anything else between two
+// (a class) ends a run.
+func sortJavaImports(src []byte, toks []ctok) {
+	// decl returns the end of the import declaration at toks[i] (past its
+	// ";"), or 0.
+	decl := func(i int) int {
+		if i >= len(toks) || !is(src, toks[i], "import") {
+			return 0
+		}
+		for k := i + 1; k < len(toks); k++ {
+			switch t := toks[k]; {
+			case t.kind == cSemi || isByte(src, t, ';'):
+				return k + 1
+			case t.kind != cVerbatim || !(isIdentByte(src[t.start]) || isByte(src, t, '.') || isByte(src, t, '*')):
+				return 0
+			}
+		}
+		return 0
+	}
+	eachRun(len(toks), decl, func(segs [][2]int, to int) {
+		sortSegments(src, toks, segs[0][0], to, segs)
+	})
+}
+
+// dropUnusedJavaImports leaves out each single import (not "*") of a name
+// the file's code never uses, or of a type of the file's own package:
+// google-java-format removes them, and such an import changes nothing.
+// One used only in a comment (a Javadoc link), which the formatter keeps,
+// is left out as well.
+func dropUnusedJavaImports(src []byte, toks []ctok) []ctok {
+	ident := func(t ctok) bool { return t.kind == cVerbatim && isIdentByte(src[t.start]) && !isDigit(src[t.start]) }
+	// spell returns the text of toks[from:to], blanks left out.
+	spell := func(from, to int) string {
+		var b []byte
+		for _, t := range toks[from:to] {
+			b = append(b, src[t.start:t.end]...)
+		}
+		return string(b)
+	}
+	type imp struct{ from, to, name int }
+	var imps []imp
+	used := map[string]bool{}
+	pkg := ""
+	for i := 0; i < len(toks); i++ {
+		if is(src, toks[i], "package") && pkg == "" {
+			k := i + 1
+			for k < len(toks) && toks[k].kind != cSemi && !isByte(src, toks[k], ';') {
+				k++
+			}
+			pkg = spell(i+1, k)
+		}
+		if !is(src, toks[i], "import") || i > 0 && !(toks[i-1].kind == cSemi || isByte(src, toks[i-1], ';')) {
+			if ident(toks[i]) {
+				used[string(src[toks[i].start:toks[i].end])] = true
+			}
+			continue
+		}
+		k := i + 1
+		for k < len(toks) && toks[k].kind != cSemi && !isByte(src, toks[k], ';') {
+			k++
+		}
+		if k < len(toks) && k-1 > i && ident(toks[k-1]) {
+			imps = append(imps, imp{i, k + 1, k - 1})
+		}
+		i = k
+	}
+	var drop dropMask
+	for _, m := range imps {
+		own := pkg != "" && !is(src, toks[m.from+1], "static") && spell(m.from+1, m.name-1) == pkg
+		if own || !used[string(src[toks[m.name].start:toks[m.name].end])] {
+			for k := m.from; k < m.to; k++ {
+				drop.mark(k, len(toks))
+			}
+		}
+	}
+	return compact(toks, drop)
+}
+
 // javaModifiers ranks Java's modifiers in the order the language
 // specification recommends, which both formatters write.
 var javaModifiers = map[string]int{"public": 1, "protected": 2, "private": 3, "abstract": 4, "static": 5,
@@ -225,9 +308,12 @@ func arrayTypesFirst(src []byte, toks []ctok) {
 }
 
 // javaSemicolons marks each ";" a statement separator (cSemi), drops a
-// comma right before one (the trailing comma of an enum's constants) and
-// one right before "}" (the end of an enum's constants with nothing after
-// them; anywhere else, Java needs it).
+// comma right before one (the trailing comma of an enum's constants), one
+// right before "}" (the end of an enum's constants with nothing after
+// them; anywhere else, Java needs it) and one right after "}" (an empty
+// declaration after a member's body, which prettier's Java plugin
+// removes; after an initializer's or an anonymous class's "}" Java needs
+// it, so no two programs differ only there).
 func javaSemicolons(src []byte, toks []ctok) []ctok {
 	var drop dropMask
 	for i, t := range toks {
@@ -238,7 +324,7 @@ func javaSemicolons(src []byte, toks []ctok) []ctok {
 		if i > 0 && isByte(src, toks[i-1], ',') {
 			drop.mark(i-1, len(toks))
 		}
-		if i+1 < len(toks) && isByte(src, toks[i+1], '}') {
+		if i+1 < len(toks) && isByte(src, toks[i+1], '}') || i > 0 && isByte(src, toks[i-1], '}') {
 			drop.mark(i, len(toks))
 		}
 	}

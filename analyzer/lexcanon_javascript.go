@@ -598,6 +598,8 @@ type jsOpen struct {
 	kind    braceKind
 	head    bool // ( of if, while, for, with, switch, catch: its ) ends no expression
 	doBody  bool // { of do … while
+	typed   bool // ( in a type, or after | or &: a { right inside it opens a type literal
+	inType  bool // ( in a type for certain: a < inside it opens type arguments
 	stmtEnd bool // { whose } ends a statement: a block, a declaration's body
 	ternary int  // conditional "?" still waiting for their ":"
 }
@@ -657,8 +659,9 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 		kind := kindAt()
 		atBraceLevel := kind == kBlock || kind == kClass
 		if pending != nil && pending.depth == len(stack) && stmtStart(i) && t.class == jName && !is(src, t.ctok, pending.word) &&
-			!is(src, t.ctok, "extends") && !is(src, t.ctok, "implements") {
-			pending = nil // a declaration without a body ("declare function f(): void"), not a header broken before its heritage
+			!is(src, t.ctok, "extends") && !is(src, t.ctok, "implements") &&
+			!(prev != nil && prev.class == jName && (is(src, prev.ctok, "extends") || is(src, prev.ctok, "implements"))) {
+			pending = nil // a declaration without a body ("declare function f(): void"), not a header broken before or in its heritage
 		}
 		if t.class == jPunct && (is(src, t.ctok, ";") || (kind == kType && is(src, t.ctok, ","))) {
 			if pending != nil && pending.depth == len(stack) {
@@ -752,11 +755,16 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 						head = i > 1 && is(src, toks[i-2].ctok, "for")
 					}
 				}
-				stack = append(stack, jsOpen{kind: kParen, head: head})
+				inType := kind == kType || kind == kAngle || kind == kParen && stack[len(stack)-1].inType ||
+					prev != nil && prev.class == jPunct && is(src, prev.ctok, ":") && colonKind == 't'
+				typed := inType || kind == kParen && stack[len(stack)-1].typed ||
+					prev != nil && prev.class == jPunct && (is(src, prev.ctok, "|") || is(src, prev.ctok, "&"))
+				stack = append(stack, jsOpen{kind: kParen, head: head, typed: typed, inType: inType})
 			case '[':
 				stack = append(stack, jsOpen{kind: kBracket})
 			case '<':
-				if kind == kType || kind == kAngle {
+				typeArgs := prev != nil && prev.class == jPunct && is(src, prev.ctok, "=") && jsTypeAlias(src, toks, i-1) // type F = <T>(…) => …
+				if kind == kType || kind == kAngle || kind == kParen && stack[len(stack)-1].inType || typeArgs {
 					stack = append(stack, jsOpen{kind: kAngle})
 				}
 			case '>':
@@ -772,6 +780,7 @@ func jsSemicolons(src []byte, toks []jtok) []jtok {
 				isPunct := prev != nil && prev.class == jPunct
 				switch {
 				case kind == kType, kind == kAngle, isPunct && (p == "<" || p == "|" || p == "&"), isPunct && p == ":" && colonKind == 't',
+					kind == kParen && stack[len(stack)-1].typed,
 					prev != nil && prev.class == jName && (p == "extends" || p == "as" || p == "satisfies" || p == "is"),
 					isPunct && p == "=" && jsTypeAlias(src, toks, i-1):
 					o.kind = kType

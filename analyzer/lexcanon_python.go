@@ -129,7 +129,8 @@ func pyOneIf(src []byte, toks []ctok, k int) int {
 // pyDropElementParens drops the parentheses around a whole element of a
 // bracket: an argument, a keyword argument's or a default's value, an
 // item of a list, tuple or set, a dict's value (black wraps a conditional
-// expression or a long value so). An element is read up to its comma or
+// expression or a long value so), a lambda's body that ends the element
+// (ruff wraps it so). An element is read up to its comma or
 // the closing bracket, so nothing it holds binds across them; the
 // parentheses stay where they make something: a tuple (a comma in
 // them), a generator (a for), a yield.
@@ -154,14 +155,14 @@ func pyDropElementParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		}
 		in := open[len(open)-2] // the bracket the parentheses are in
 		p := toks[i-1]
-		switch {
-		case i-1 == in, isByte(src, p, ','), isByte(src, p, '='):
-		case isByte(src, p, ':') && isByte(src, toks[in], '{'):
-		default:
-			continue
-		}
 		if match == nil {
 			match = sc.brackets(src, toks)
+		}
+		switch {
+		case i-1 == in, isByte(src, p, ','), isByte(src, p, '='):
+		case isByte(src, p, ':') && (isByte(src, toks[in], '{') || lambdaColon(src, toks, in, i-1, match)):
+		default:
+			continue
 		}
 		c := match[i]
 		if c < 0 || c == i+1 || c+1 >= len(toks) || !isByte(src, toks[c+1], ',') && c+1 != match[in] {
@@ -177,6 +178,28 @@ func pyDropElementParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		drop[i], drop[c] = true, true
 	}
 	return compact(toks, drop)
+}
+
+// lambdaColon reports whether the ":" at toks[k], in the bracket opened
+// at toks[in], ends a lambda's parameters: "lambda" comes before it in the
+// bracket, with no other ":" between them (brackets skipped).
+func lambdaColon(src []byte, toks []ctok, in, k int, match []int) bool {
+	for j := k - 1; j > in; j-- {
+		t := toks[j]
+		switch {
+		case isCloser(src, t):
+			o := match[j]
+			if o < 0 || o <= in {
+				return false
+			}
+			j = o
+		case isByte(src, t, ':'):
+			return false
+		case is(src, t, "lambda"):
+			return true
+		}
+	}
+	return false
 }
 
 // pyDropLiteralParens writes "(" literal ")" as the literal where the

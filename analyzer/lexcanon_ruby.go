@@ -411,8 +411,8 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 	// an operator (`a - (b - c) ? …` subtracts the group) nor a call's
 	// name right before it (its arguments).
 	condStart := func(k int) bool {
-		if k == 0 || toks[k-1].kind == cSemi {
-			return true
+		if k == 0 || toks[k-1].kind == cSemi || toks[k-1].kind == cRubyDo {
+			return true // a statement's start, a brace block's
 		}
 		if p := toks[k-1]; (p.kind == cRubyLit || p.kind == cRubyRegexp) && bytes.HasSuffix(src[p.start:p.end], []byte("#{")) {
 			return true // interpolated code's start
@@ -612,13 +612,13 @@ func rubyBlockBraces(src []byte, toks []ctok, match []int, k int) bool {
 }
 
 // plainCondition reports whether toks[i:j], a conditional's condition in
-// parentheses, binds as tightly without them: no and, or, not, defined?,
-// assignment, modifier, rescue, nested conditional or second statement
+// parentheses, binds as tightly without them: no and, or, not, defined?
+// without its own parentheses, assignment, modifier, rescue, nested conditional or second statement
 // at its own depth (`(x = y) ? a : b` assigns y, `x = y ? a : b` the
 // conditional; RuboCop's Style/TernaryParentheses).
 func plainCondition(src []byte, toks []ctok, i, j int) bool {
 	depth := 0
-	for _, t := range toks[i:j] {
+	for k, t := range toks[i:j] {
 		if t.kind == cSemi {
 			return false
 		}
@@ -630,7 +630,12 @@ func plainCondition(src []byte, toks []ctok, i, j int) bool {
 			depth++
 		case ")", "]", "}":
 			depth--
-		case "and", "or", "not", "defined?", "if", "unless", "while", "until", "rescue", "?", ",", "do":
+		case "defined?":
+			// defined?(x) binds as a call; defined? x && y takes it all
+			if n := i + k + 1; depth == 0 && !(n < j && isByte(src, toks[n], '(') && toks[n].start == t.end) {
+				return false
+			}
+		case "and", "or", "not", "if", "unless", "while", "until", "rescue", "?", ",", "do":
 			if depth == 0 {
 				return false
 			}

@@ -1,5 +1,6 @@
 // Package roundtrip is lore's formatter round-trip suite: it anchors
-// hundreds of functions, methods, classes and fields of real code, runs a
+// hundreds of functions, methods, classes and fields of real code, and
+// every file whole, runs a
 // real formatter over the files (gofmt and gofumpt, prettier, black,
 // rustfmt, prettier's Java plugin and google-java-format, clang-format for
 // C and C++, each with settings other than the code's own) and checks that

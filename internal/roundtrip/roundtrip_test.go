@@ -2,6 +2,7 @@ package roundtrip
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"go/parser"
@@ -150,8 +151,8 @@ type run struct {
 }
 
 // roundTrip anchors functions, methods, classes and fields of the corpus,
-// runs the formatter, and requires every anchor valid, unchanged or
-// reformatted.
+// and each of its files whole, runs the formatter, and requires every
+// anchor valid, unchanged or reformatted.
 func roundTrip(t *testing.T, r run) {
 	t.Helper()
 	if len(r.corpus.files) == 0 {
@@ -217,11 +218,23 @@ func roundTrip(t *testing.T, r run) {
 			as = append(as, a)
 		}
 	}
+	// Each file whole, too: a formatter rewrites files, not symbols
+	// (clang-format sorts includes, rustfmt its use declarations).
+	for _, p := range r.corpus.files {
+		a, err := anchors.Baseline(ctx, src, anchors.Anchor{File: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		as = append(as, a)
+	}
 	src.Close()
 	// The same baselines through the index, which keeps no shapes: the
 	// symbol's file is parsed for them.
 	src = indexedSource(t, dir)
 	for _, want := range as {
+		if want.Symbol == "" {
+			continue
+		}
 		got, err := anchors.Baseline(ctx, src, anchors.Anchor{Symbol: want.Symbol})
 		if err != nil {
 			t.Fatal(err)
@@ -276,7 +289,7 @@ func roundTrip(t *testing.T, r run) {
 			t.Logf("%s: %s: %s %s: the original file has syntax errors already", r.name, as[i].Spec(), res.Status, res.Change)
 			continue
 		}
-		if why, ok := r.drifts[as[i].Symbol]; ok {
+		if why, ok := r.drifts[cmp.Or(as[i].Symbol, as[i].File)]; ok {
 			t.Logf("%s: %s: %s %s, as expected: %s", r.name, as[i].Spec(), res.Status, res.Change, why)
 			expected++
 			continue
@@ -308,8 +321,8 @@ func roundTrip(t *testing.T, r run) {
 	}
 }
 
-// tokenDiff shows where the canonical tokens of a's symbol before and after
-// formatting part.
+// tokenDiff shows where the canonical tokens of a's symbol (or file)
+// before and after formatting part.
 func tokenDiff(dir string, before map[string][]byte, a anchors.Anchor) string {
 	path := a.Path()
 	now, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
@@ -324,6 +337,9 @@ func tokenDiff(dir string, before map[string][]byte, a anchors.Anchor) string {
 		return ""
 	}
 	toks := func(src []byte) []string {
+		if a.Symbol == "" {
+			return analyzer.ShapeCanonical.Stream(lang.Name, src).Tokens(0, 0)
+		}
 		f, err := p.Parse(path, src)
 		if err != nil {
 			return nil
@@ -418,7 +434,9 @@ func goModuleDir(t *testing.T, mod string) string {
 func TestGofumpt(t *testing.T) {
 	gofumpt := tool(t, "LORE_ROUNDTRIP_GOFUMPT", "gofumpt")
 	c := sampleCorpus(goModuleDir(t, "golang.org/x/tools"), []string{".go"}, 0, 80)
-	roundTrip(t, run{name: "gofumpt -extra", corpus: c, format: formatEach(gofumpt, "-extra", "-w"), values: true})
+	roundTrip(t, run{name: "gofumpt -extra", corpus: c, format: formatEach(gofumpt, "-extra", "-w"), values: true, drifts: map[string]string{
+		"internal/typesinternal/isnamed.go": "parameters grouped before a variadic one, which the stream leaves as written (goTypeStart)",
+	}})
 }
 
 func TestGofmt(t *testing.T) {
@@ -472,7 +490,9 @@ func TestPrettier(t *testing.T) {
 	} {
 		t.Run(r.args[1]+"-"+r.args[3], func(t *testing.T) {
 			args := append([]string{"--no-config", "--log-level", "warn", "--write"}, r.args...)
-			roundTrip(t, run{name: r.name, corpus: c, format: formatEach(prettier, args...)})
+			roundTrip(t, run{name: r.name, corpus: c, format: formatEach(prettier, args...), drifts: map[string]string{
+				"effect/Types.ts": "parentheses prettier adds and removes in conditional types, which the stream keeps",
+			}})
 		})
 	}
 }

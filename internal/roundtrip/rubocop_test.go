@@ -99,25 +99,33 @@ Style/RegexpLiteral:
 Style/PercentLiteralDelimiters:
   PreferredDelimiters:
     default: '{}'
-`, rubocopBrokeRegexp},
+`, rubocopNoParenthesesDrifts},
 }
 
 // rubocopParenthesesDrifts: RuboCop's broken regular expression (below),
-// and a conditional's condition put in parentheses inside a heredoc's
-// #{…}, which lore reads as the heredoc's text (bundler's show.rb).
+// a conditional's condition put in parentheses inside a heredoc's #{…},
+// which lore reads as the heredoc's text (bundler's show.rb), and, whole
+// files only, a block moved inside a call's new parentheses.
 var rubocopParenthesesDrifts = map[string]string{
-	"bundler/cli/show.rb::Bundler::CLI::Show":                                                                                        "code inside a heredoc's #{…} is read as its text",
-	"bundler/cli/show.rb::Bundler::CLI::Show::run":                                                                                   "code inside a heredoc's #{…} is read as its text",
+	"bundler/cli/show.rb":                                           "code inside a heredoc's #{…} is read as its text",
+	"rubygems/core_ext/kernel_warn.rb":                              "a call's brace block made a do block inside the parentheses of the call it is the argument of",
+	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb": "RuboCop's %r{…} reads differently",
+	"bundler/cli/show.rb::Bundler::CLI::Show":                       "code inside a heredoc's #{…} is read as its text",
+	"bundler/cli/show.rb::Bundler::CLI::Show::run":                  "code inside a heredoc's #{…} is read as its text",
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword":                        "RuboCop's %r{…} reads differently",
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_before_missing?": "RuboCop's %r{…} reads differently",
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_after_missing?":  "RuboCop's %r{…} swallows it",
 }
 
-// rubocopBrokeRegexp: RuboCop 1.39 writes `/[\s(|{\[;,*=]/` as
+// rubocopNoParenthesesDrifts: RuboCop 1.39 writes `/[\s(|{\[;,*=]/` as
 // `%r{[\s(|{\[;,*=]}`, which Ruby reads on past its } (a { inside %r{…}
 // opens a nesting, even in a character class): the regular expression
-// now swallows the rest of the method and its neighbour.
-var rubocopBrokeRegexp = map[string]string{
+// now swallows the rest of the method and its neighbour. And two rewrites
+// the stream does not read as the same code, whole files only.
+var rubocopNoParenthesesDrifts = map[string]string{
+	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb": "RuboCop's %r{…} reads differently",
+	"reline/terminfo.rb": "a do block's rescue wrapped in begin … end as its block is put in braces",
+	"rubygems/resolver/molinillo/lib/molinillo/errors.rb":                                                                            "an interpolated %(…) written %{…}: its pieces are read as written",
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword":                        "RuboCop's %r{…} reads differently",
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_before_missing?": "RuboCop's %r{…} reads differently",
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_after_missing?":  "RuboCop's %r{…} swallows it",
