@@ -192,6 +192,7 @@ func sortJavaImports(src []byte, toks []ctok) {
 // is left out as well.
 func dropUnusedJavaImports(src []byte, toks []ctok) []ctok {
 	ident := func(t ctok) bool { return t.kind == cVerbatim && isIdentByte(src[t.start]) && !isDigit(src[t.start]) }
+	semi := func(t ctok) bool { return t.kind == cSemi || isByte(src, t, ';') }
 	// spell returns the text of toks[from:to], blanks left out.
 	spell := func(from, to int) string {
 		var b []byte
@@ -200,37 +201,44 @@ func dropUnusedJavaImports(src []byte, toks []ctok) []ctok {
 		}
 		return string(b)
 	}
+	// The package and import declarations come first in a file.
 	type imp struct{ from, to, name int }
 	var imps []imp
-	used := map[string]bool{}
 	pkg := ""
-	for i := 0; i < len(toks); i++ {
-		if is(src, toks[i], "package") && pkg == "" {
-			k := i + 1
-			for k < len(toks) && toks[k].kind != cSemi && !isByte(src, toks[k], ';') {
-				k++
-			}
-			pkg = spell(i+1, k)
-		}
-		if !is(src, toks[i], "import") || i > 0 && !(toks[i-1].kind == cSemi || isByte(src, toks[i-1], ';')) {
-			if ident(toks[i]) {
-				used[string(src[toks[i].start:toks[i].end])] = true
-			}
-			continue
-		}
+	i := 0
+	for i < len(toks) && (is(src, toks[i], "package") || is(src, toks[i], "import")) {
 		k := i + 1
-		for k < len(toks) && toks[k].kind != cSemi && !isByte(src, toks[k], ';') {
+		for k < len(toks) && !semi(toks[k]) {
 			k++
 		}
-		if k < len(toks) && k-1 > i && ident(toks[k-1]) {
+		if is(src, toks[i], "package") {
+			pkg = spell(i+1, k)
+		} else if k < len(toks) && k-1 > i && ident(toks[k-1]) {
 			imps = append(imps, imp{i, k + 1, k - 1})
 		}
-		i = k
+		i = k + 1
+	}
+	if len(imps) == 0 {
+		return toks
+	}
+	names := make(map[string]int, len(imps)) // an imported name: its index in used
+	for _, m := range imps {
+		if _, ok := names[string(src[toks[m.name].start:toks[m.name].end])]; !ok {
+			names[string(src[toks[m.name].start:toks[m.name].end])] = len(names)
+		}
+	}
+	used := make([]bool, len(names))
+	for _, t := range toks[min(i, len(toks)):] {
+		if ident(t) {
+			if k, ok := names[string(src[t.start:t.end])]; ok {
+				used[k] = true
+			}
+		}
 	}
 	var drop dropMask
 	for _, m := range imps {
 		own := pkg != "" && !is(src, toks[m.from+1], "static") && spell(m.from+1, m.name-1) == pkg
-		if own || !used[string(src[toks[m.name].start:toks[m.name].end])] {
+		if own || !used[names[string(src[toks[m.name].start:toks[m.name].end])]] {
 			for k := m.from; k < m.to; k++ {
 				drop.mark(k, len(toks))
 			}
