@@ -218,6 +218,7 @@ func roundTrip(t *testing.T, r run) {
 			as = append(as, a)
 		}
 	}
+	symbols := len(as)
 	// Each file whole, too: a formatter rewrites files, not symbols
 	// (clang-format sorts includes, rustfmt its use declarations).
 	for _, p := range r.corpus.files {
@@ -244,8 +245,8 @@ func roundTrip(t *testing.T, r run) {
 		}
 	}
 	src.Close()
-	if len(as) < anchorsPerRun/2 {
-		t.Logf("%s: only %d symbols to anchor", r.name, len(as))
+	if symbols < anchorsPerRun/2 {
+		t.Logf("%s: only %d symbols to anchor", r.name, symbols)
 	}
 
 	r.format(t, dir, r.corpus.files)
