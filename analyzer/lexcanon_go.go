@@ -382,7 +382,7 @@ func goUngroup(sc *scratch, src []byte, toks []ctok, m []int) (out []ctok, chang
 			drop = sc.dropFor(len(toks))
 		}
 		drop[i+1], drop[c] = true, true
-		toks[i].pos = toks[i+2].pos // the keyword on the first spec's line, as on the others'
+		toks[i].pos = max(toks[i].pos, toks[i+2].pos) // the keyword on the first spec's line, as on the others'
 		again = append(again, seps...)
 		for _, k := range seps {
 			toks[k].tag = toks[i].tag // which keyword to write after it
@@ -404,8 +404,9 @@ func goUngroup(sc *scratch, src []byte, toks []ctok, m []int) (out []ctok, chang
 				t.tag = 0
 				grown, keep = append(grown, t), append(keep, drop[i])
 				k := kw[tag]
+				k.pos = t.pos
 				if i+1 < len(toks) {
-					k.pos = toks[i+1].pos
+					k.pos = max(t.pos, toks[i+1].pos)
 				}
 				grown, keep = append(grown, k), append(keep, false)
 				continue

@@ -237,7 +237,7 @@ func dropUnusedJavaImports(src []byte, toks []ctok) []ctok {
 	}
 	var drop dropMask
 	for _, m := range imps {
-		own := pkg != "" && !is(src, toks[m.from+1], "static") && spell(m.from+1, m.name-1) == pkg
+		own := pkg != "" && m.name-1 > m.from+1 && !is(src, toks[m.from+1], "static") && spell(m.from+1, m.name-1) == pkg
 		if own || !used[names[string(src[toks[m.name].start:toks[m.name].end])]] {
 			for k := m.from; k < m.to; k++ {
 				drop.mark(k, len(toks))

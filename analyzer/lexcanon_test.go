@@ -178,6 +178,7 @@ func TestCanonicalFormatting(t *testing.T) {
 		{"java", "import java.util.Date;\nimport java.util.List;\nclass A { List<String> l; }", "import java.util.List;\nclass A { List<String> l; }", true, "an unused import removed (google-java-format)"},
 		{"java", "import java.util.Date;\nclass A { Date d; }", "class A { Date d; }", false, "a used import removed"},
 		{"java", "package java.util;\nimport java.util.Date;\nclass A { Date d; }", "package java.util;\nclass A { Date d; }", true, "an import from the file's own package removed"},
+		{"java", "package p;\nimport X;\nimport static Y;\nimport;\nclass A { X x; }", "package p;\nimport X;\nimport static Y;\nimport;\nclass A { X x; }", true, "imports without a qualifier (not Java, but read)"},
 		{"java", "interface G { default void f() { g(); };\n int h(); }", "interface G { default void f() { g(); }\n int h(); }", true, "an empty declaration after a method (prettier's Java plugin)"},
 		{"java", "import a.B;\nimport static a.B.c;\nclass A { B b = c(); }", "import a.B;\nimport a.B.c;\nclass A { B b = c(); }", false, "a static import is not a type's"},
 		{"java", "import b.C;\nclass A {}\nimport a.B;", "import a.B;\nclass A {}\nimport b.C;", false, "an import moved past a class"},
@@ -456,6 +457,9 @@ func FuzzCanonTokens(f *testing.F) {
 	f.Add([]byte("<?php class A { static public function f() { if (!isset($a) && (null !== $b = f())) { list($x) = array((int)(g())); } return 'a' . \"b\" . <<<E\n  x\n  E; } var $v; }"))
 	f.Add([]byte("f() { [[ $a =~ ^(x)$ ]] && cat <<-E\n\tb\n\tE\n}; a=() ; --[==[ x ]==] [[s]] #\"r\"#"))
 	f.Add([]byte("using a::b;\nusing c::d;\nA<B<C>> x = \"a\" \"b\"_s >> 1;\n#define M(a) \\\n  G(a)\nusing E::k; x >>= operator>>"))
+	f.Add([]byte("package p;\nimport X;\nimport static a.B.c;\nimport a.b.*;\nclass A { B b = c(); };\n#include <b.h>\n#include \"a.h\" // c\n"))
+	f.Add([]byte("const (\n\tA = iota\n\tB\n)\nvar (\n\tx = 1\n\ty int\n)\ntype (T int; U = T)\nf(lambda r: (m(r)), x)\n"))
+	f.Add([]byte("type F = <O extends X = { a: T }>(o?: O) => | ({ b: U } & (V))\ninterface I extends\n  A<B>, C { f(): D; }\nopt(:d) { (defined?(R) && x?) ? 1 : 2 }"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c",
 			"cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", ""} {
