@@ -613,9 +613,10 @@ func rubyBlockBraces(src []byte, toks []ctok, match []int, k int) bool {
 
 // plainCondition reports whether toks[i:j], a conditional's condition in
 // parentheses, binds as tightly without them: no and, or, not, defined?
-// without its own parentheses, assignment, modifier, rescue, nested conditional or second statement
-// at its own depth (`(x = y) ? a : b` assigns y, `x = y ? a : b` the
-// conditional; RuboCop's Style/TernaryParentheses).
+// without its own parentheses, assignment, modifier, rescue, nested
+// conditional or second statement at its own depth (`(x = y) ? a : b`
+// assigns y, `x = y ? a : b` the conditional; RuboCop's
+// Style/TernaryParentheses).
 func plainCondition(src []byte, toks []ctok, i, j int) bool {
 	depth := 0
 	for k, t := range toks[i:j] {
