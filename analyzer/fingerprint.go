@@ -229,6 +229,10 @@ func (s *Stream) FindRange(base *Stream, start, end int) [][2]int {
 		if nb+na > 0 && !sameEdges(i, i+len(toks)) {
 			continue
 		}
+		if e := i + len(toks); i > 0 && s.ct[i].run != 0 && s.ct[i-1].run == s.ct[i].run ||
+			e < len(s.ct) && s.ct[e-1].run != 0 && s.ct[e].run == s.ct[e-1].run {
+			continue // part of a run sorted here: its tokens hold places, not their lines
+		}
 		from, to := i+nb, i+len(toks)-na // the range's own tokens
 		l0, l1 := first(s.ct[from]), last(s.ct[to-1])
 		for _, t := range s.ct[from:to] {
