@@ -341,7 +341,7 @@ func goEndsStatement(tag, c byte) bool {
 // both. m matches toks' brackets; changed says whether tokens moved.
 func goUngroup(sc *scratch, src []byte, toks []ctok, m []int) (out []ctok, changed bool) {
 	var drop []bool
-	var again []int // the separators a keyword is written again after
+	var again map[int]int // a separator a keyword is written again after: that keyword's index
 	for i := 0; i+1 < len(toks); i++ {
 		switch toks[i].tag {
 		case gVar, gConst, gType, gImport:
@@ -383,35 +383,26 @@ func goUngroup(sc *scratch, src []byte, toks []ctok, m []int) (out []ctok, chang
 		}
 		drop[i+1], drop[c] = true, true
 		toks[i].pos = max(toks[i].pos, toks[i+2].pos) // the keyword on the first spec's line, as on the others'
-		again = append(again, seps...)
 		for _, k := range seps {
-			toks[k].tag = toks[i].tag // which keyword to write after it
+			if again == nil {
+				again = map[int]int{}
+			}
+			again[k] = i
 		}
 	}
 	if len(again) > 0 {
 		grown := make([]ctok, 0, len(toks)+len(again))
 		keep := make([]bool, 0, len(toks)+len(again))
-		kw := map[uint8]ctok{}
 		for i, t := range toks {
-			switch t.tag {
-			case gVar, gConst, gType:
-				if t.kind != cSemi {
-					kw[t.tag] = t
-				}
-			}
-			if t.kind == cSemi && t.tag != 0 {
-				tag := t.tag
-				t.tag = 0
-				grown, keep = append(grown, t), append(keep, drop[i])
-				k := kw[tag]
+			grown, keep = append(grown, t), append(keep, drop[i])
+			if kw, ok := again[i]; ok {
+				k := toks[kw]
 				k.pos = t.pos
 				if i+1 < len(toks) {
 					k.pos = max(t.pos, toks[i+1].pos)
 				}
 				grown, keep = append(grown, k), append(keep, false)
-				continue
 			}
-			grown, keep = append(grown, t), append(keep, drop[i])
 		}
 		toks, drop = grown, keep
 	}
