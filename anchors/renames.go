@@ -272,6 +272,85 @@ func (v *Verifier) withEdges(a Anchor, bf *File, w *windows, s, e int) (int, int
 	return s, e
 }
 
+// addedAtEdges finds a line of code f gained inside line anchor a as the
+// diff from Base file bf pairs its lines, where s..e, the lines its code
+// was found at, stops short of them: the range began or ended with lines
+// holding no code (a blank line, a Go group's parenthesis, read away
+// with the group) that the diff keeps, and code was added between them
+// and the range's code. It returns the added line and the stretch of f
+// from the range's code to the kept line; 0 when there is none.
+func (v *Verifier) addedAtEdges(a Anchor, bf, f *File, s, e int) (line, ls, le int) {
+	start, end, _ := a.Range()
+	fm := format(a)
+	m, _ := v.alignment(bf, f)
+	bw, w := v.windows(bf), v.windows(f)
+	if end > len(m) {
+		return 0, 0, 0
+	}
+	s, e = w.codeSpan(fm, s, e)
+	kept := make([]int, w.n()+2) // the line of bf each line of f keeps
+	for i, j := range m {
+		if j >= 0 && j+1 < len(kept) {
+			kept[j+1] = i + 1
+		}
+	}
+	// gained returns the first line of code the diff added going from
+	// line from by step up to line to (both of f, to not included), if
+	// every line there is one it added or keeps from old lines olo..ohi
+	// (the range's own lines without code); 0 otherwise. Past a blank
+	// line, when a blank line is what the diff keeps at to, a line of
+	// code is outside: the diff could as well have kept that blank line
+	// (code added above or below a blank line that a range begins or ends
+	// with, and a blank line of its own).
+	gained := func(from, step, to, olo, ohi int) int {
+		first, blank := 0, false
+		for j := from; j != to; j += step {
+			switch q := kept[j]; {
+			case q != 0 && (q < olo || q > ohi):
+				return 0
+			case first > 0 || q != 0:
+			case w.blank(j):
+				blank = true
+			case !w.noCode(fm, j, true) && !(blank && w.blank(to)):
+				first = j
+			}
+		}
+		return first
+	}
+	fc, lc := start, end // the range's first and last lines with code
+	for fc < end && bw.noCode(fm, fc, true) {
+		fc++
+	}
+	if bw.noCode(fm, fc, true) {
+		return 0, 0, 0
+	}
+	for lc > fc && bw.noCode(fm, lc, true) {
+		lc--
+	}
+	// The kept line without code farthest below the code, then above.
+	for i := end; i > lc; i-- {
+		if p := m[i-1] + 1; p > 0 {
+			if p > e+1 {
+				if j := gained(e+1, 1, p, lc+1, i-1); j > 0 {
+					return j, s, p
+				}
+			}
+			break
+		}
+	}
+	for i := start; i < fc; i++ {
+		if p := m[i-1] + 1; p > 0 {
+			if p < s-1 {
+				if j := gained(s-1, -1, p, i+1, fc-1); j > 0 {
+					return j, p, e
+				}
+			}
+			break
+		}
+	}
+	return 0, 0, 0
+}
+
 // saidAlike reports whether lines start..end of Base file bf say in
 // comments what lines s..e of f say (analyzer.Stream.RangeSaid), and how
 // alike their words are. A formatter that reflows a comment the range
