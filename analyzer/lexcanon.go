@@ -19,7 +19,7 @@ type ctok struct {
 	pos, start, end int32
 	kind            ckind
 	lang            langCode // the number and string rules of kind
-	tag             uint8    // Go: what the token is (see goTag); shell: a cBquote's ends; PHP: how a cPHP is spelt; 0 in other languages
+	tag             uint8    // Go: what the token is (see goTag); shell: a cBquote's ends; PHP: how a cPHP is spelt; Ruby: a cRubyRegexp part's flag x, a %Q part's, a heredoc part's (see heredocParts); 0 in other languages
 	// run marks the tokens of a stretch a pass put in another order
 	// (sortSegments): nonzero, and unlike the run's of a stretch next to
 	// it. A window of lines that takes part of such a stretch takes all
@@ -168,15 +168,15 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 	case cBquote:
 		return appendBackquote(buf, src[t.start:t.end], t.tag)
 	case cHeredocOpen, cHeredoc, cSquiggly:
-		return appendHeredoc(buf, src[t.start:t.end], t.kind)
+		return appendHeredoc(buf, src[t.start:t.end], t.kind, t.tag)
 	case cWords:
 		return appendWords(buf, src[t.start:t.end])
 	case cRubyStr:
 		return appendRubyStr(buf, src[t.start:t.end])
 	case cRubyLit:
-		return appendRubyLit(buf, src[t.start:t.end])
+		return appendRubyLit(buf, src[t.start:t.end], t.tag)
 	case cRubyRegexp:
-		return appendRubyRegexp(buf, src[t.start:t.end])
+		return appendRubyRegexp(buf, src[t.start:t.end], t.tag == rxExtended)
 	case cRubyDo:
 		return append(buf, "do"...)
 	case cRubyEnd:

@@ -56,7 +56,7 @@ var csharpRules = &lexRules{
 var rubyRules = &lexRules{
 	num: langC, line: []string{"#"}, single: true, interp: []string{"#{"},
 	plain: rubyPlain, identEnd: "?!", sigils: "@$", extra: rubyLiteral,
-	newlines: true, opsGoOn: true, tidy: tidyRuby, operand: rubyOpSymbol, regexps: true,
+	newlines: true, opsGoOn: true, tidy: tidyRuby, operand: rubyOperandEnd, regexps: true,
 	notGoOn: set("!", "++", "--"),
 	goesOn:  set("and", "or", "not"),
 	leads:   set(".", "&.", ")", "]", "}", "else", "elsif", "end", "then", "when", "&&", "||"),
@@ -269,7 +269,7 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 			if e < 0 {
 				return 0, 0, false
 			}
-			s.pending = append(s.pending, heredoc{id: string(src[j+1 : j+1+e]), indent: indent, kind: body})
+			s.pending = append(s.pending, heredoc{id: string(src[j+1 : j+1+e]), indent: indent, kind: body, interp: q != '\''})
 			return j + e + 2, cHeredocOpen, true
 		}
 		for j < len(src) && isIdentByte(src[j]) {
@@ -278,7 +278,7 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 		if j == start || !(indent || isUpper(src[start])) {
 			return 0, 0, false
 		}
-		s.pending = append(s.pending, heredoc{id: string(src[start:j]), indent: indent, kind: body})
+		s.pending = append(s.pending, heredoc{id: string(src[start:j]), indent: indent, kind: body, interp: true})
 		return j, cHeredocOpen, true
 	case c == '%' && opens && i+1 < len(src):
 		j := i + 1
@@ -292,16 +292,23 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 			return delimited(src, j), cWords, true
 		}
 		end := delimited(src, j)
+		if src[j-1] == 'Q' || src[j-1] == '%' {
+			if s.canon && rubyPercentParts(s, i, j, end) {
+				return end, cDrop, true // its parts are in the stream
+			}
+			return end, cRubyLit, true
+		}
 		if src[j-1] != 'r' {
 			return end, cRubyLit, true
 		}
 		for end < len(src) && isLower(src[end]) { // its flags, as after /…/
 			end++
 		}
-		if closer(src[j]) == src[j] { // %r|…|: kept as written
+		if closer(src[j]) == src[j] && bytes.Contains(src[j+1:end], []byte{'\\', src[j]}) {
+			// %r|…\|…|: an escaped delimiter, kept as written.
 			return end, cRubyLit, true
 		}
-		if s.canon && interpolatedParts(s, i, end, cRubyRegexp) {
+		if s.canon && rubyRegexpParts(s, i, end) {
 			return end, cDrop, true // its parts are in the stream
 		}
 		return end, cRubyRegexp, true
@@ -320,7 +327,7 @@ func rubyLiteral(s *scanState, i int) (int, ckind, bool) {
 			j++
 		}
 		j = min(j, len(src))
-		if s.canon && interpolatedParts(s, i, j, cRubyRegexp) {
+		if s.canon && rubyRegexpParts(s, i, j) {
 			return j, cDrop, true // its parts are in the stream
 		}
 		return j, cRubyRegexp, true

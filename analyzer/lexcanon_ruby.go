@@ -46,12 +46,18 @@ func rubyInterpolated(s *scanState, i int) (end int, ok bool) {
 // as written, the code inside read as code. It adds nothing and reports
 // false for a literal without #{.
 func interpolatedParts(s *scanState, i, end int, kind ckind) bool {
+	return partsFrom(s, i, i+1, end, kind) // past the opener
+}
+
+// partsFrom adds the parts of src[i:end] as interpolatedParts does,
+// reading #{ from offset from.
+func partsFrom(s *scanState, i, from, end int, kind ckind) bool {
 	src := s.src
 	if !interpolates(src[i:end]) {
 		return false
 	}
 	part := i
-	for j := i + 1; j < end; {
+	for j := from; j < end; {
 		switch {
 		case src[j] == '\\':
 			j += 2
@@ -131,13 +137,32 @@ func appendRubyStr(buf, text []byte) []byte {
 // appendRubyLit appends a percent literal (cRubyLit) by its value where
 // its delimiters make no difference to it (RuboCop's
 // Style/PercentLiteralDelimiters): `%x{cmd}` is `%x(cmd)`, and `%q(a)`,
-// `%Q(a)` and `%(a)` are the string "a" (Style/RedundantPercentQ). One
+// `%Q(a)` and `%(a)` are the string "a" (Style/RedundantPercentQ), and
+// with a backslash or a # in their text `%Q(…)` whichever delimiters. One
 // whose text holds a backslash or interpolates, and the other cRubyLit
 // tokens (an instance variable, a string's text around interpolated
-// code, `%r|…|`), are kept as written.
-func appendRubyLit(buf, text []byte) []byte {
+// code, `%r|…|` but for the blanks of an extended one) are kept as
+// written.
+func appendRubyLit(buf, text []byte, tag uint8) []byte {
+	if tag == pctPart { // a part of %Q(…): its delimiters as (…)
+		if text[0] == '%' { // %Q( or %(, any delimiter
+			buf = append(buf, "\x01%Q("...)
+			k := 1
+			if text[k] == 'Q' {
+				k++
+			}
+			text = text[k+1:]
+		}
+		if !bytes.HasSuffix(text, []byte("#{")) && len(text) > 0 {
+			return append(append(buf, text[:len(text)-1]...), ')')
+		}
+		return append(buf, text...)
+	}
 	if len(text) < 3 || text[0] != '%' {
 		return append(buf, text...)
+	}
+	if text[1] == 'r' { // %r|…|: as written, but for an extended one's blanks
+		return appendRegexpBody(buf, text, bytes.IndexByte(regexpFlags(text), 'x') >= 0, false)
 	}
 	typ, j := byte('Q'), 1
 	if bytes.IndexByte([]byte("qQsxIW"), text[1]) >= 0 {
@@ -147,6 +172,11 @@ func appendRubyLit(buf, text []byte) []byte {
 		return append(buf, text...)
 	}
 	body := text[j+1 : len(text)-1]
+	if typ == 'Q' && !interpolates(body) && bytes.ContainsAny(body, "\\#") {
+		// Its escapes (and #@a) mean the same between any delimiters.
+		buf = append(buf, "\x01%Q("...)
+		return append(append(buf, body...), ')')
+	}
 	if bytes.IndexByte(body, '\\') >= 0 || interpolates(body) || (typ == 'Q' && bytes.IndexByte(body, '#') >= 0) {
 		return append(buf, text...)
 	}
@@ -159,12 +189,73 @@ func appendRubyLit(buf, text []byte) []byte {
 	return append(buf, ')')
 }
 
+// rubyPercentParts adds the parts of the string literal src[i:end],
+// %Q or % with the delimiter at j, that interpolates code, as
+// interpolatedParts does, tagged pctPart: read with the delimiters of
+// %Q(…) whichever it is written with (RuboCop's
+// Style/PercentLiteralDelimiters): an escape means the same between any
+// of them.
+func rubyPercentParts(s *scanState, i, j, end int) bool {
+	if end-j < 2 || s.src[end-1] != closer(s.src[j]) {
+		return false
+	}
+	n := len(s.out)
+	if !partsFrom(s, i, j+1, end, cRubyLit) {
+		return false
+	}
+	for k := n; k < len(s.out); k++ {
+		// Its own parts: the first, and those after its code.
+		if t := &s.out[k]; t.kind == cRubyLit && (t.start == int32(i) || s.src[t.start] == '}') {
+			t.tag = pctPart
+		}
+	}
+	return true
+}
+
+// pctPart tags the parts of a %Q or % string around interpolated code
+// (cRubyLit).
+const pctPart = 1
+
+// rxExtended tags the parts of a regular expression with flag x around
+// interpolated code (cRubyRegexp): a part holds no flags.
+const rxExtended = 1
+
+// rubyRegexpParts adds the parts of the regular expression src[i:end]
+// that interpolates code, as interpolatedParts does, tagged rxExtended
+// when its flags hold x.
+func rubyRegexpParts(s *scanState, i, end int) bool {
+	n := len(s.out)
+	if !interpolatedParts(s, i, end, cRubyRegexp) {
+		return false
+	}
+	if bytes.IndexByte(regexpFlags(s.src[i:end]), 'x') >= 0 {
+		for k := n; k < len(s.out); k++ {
+			// Its own parts: the first, and those after its code (a
+			// regular expression inside that code begins otherwise).
+			if t := &s.out[k]; t.kind == cRubyRegexp && (t.start == int32(i) || s.src[t.start] == '}') {
+				t.tag = rxExtended
+			}
+		}
+	}
+	return true
+}
+
+// regexpFlags returns the flags that end a regular expression's text.
+func regexpFlags(text []byte) []byte {
+	end := len(text)
+	for end > 0 && isLower(text[end-1]) {
+		end--
+	}
+	return text[end:]
+}
+
 // appendRubyRegexp appends a regular expression, or its text before,
 // between or after interpolated code (cRubyRegexp), whichever of `/…/`
 // and `%r` with brackets it is written as (RuboCop's Style/RegexpLiteral):
 // `/a\/b/mi` is `%r{a/b}im`, an escaped / matching a / and the flags in
-// order; other escapes are kept.
-func appendRubyRegexp(buf, text []byte) []byte {
+// order; other escapes are kept. extended says a part's expression has
+// flag x (a whole one's flags say so).
+func appendRubyRegexp(buf, text []byte, extended bool) []byte {
 	if text[0] == '/' || text[0] == '%' { // its opener
 		buf = append(buf, "\x01%r("...)
 		if text[0] == '/' {
@@ -176,20 +267,11 @@ func appendRubyRegexp(buf, text []byte) []byte {
 	interp := bytes.HasSuffix(text, []byte("#{"))
 	end := len(text)
 	if !interp {
-		for end > 0 && isLower(text[end-1]) {
-			end--
-		}
-		end-- // the closing delimiter
+		flags := regexpFlags(text)
+		extended = extended || bytes.IndexByte(flags, 'x') >= 0
+		end -= len(flags) + 1 // and the closing delimiter
 	}
-	for j := 0; j < end; j++ {
-		if text[j] == '\\' && j+1 < end {
-			if text[j+1] != '/' {
-				buf = append(buf, '\\')
-			}
-			j++
-		}
-		buf = append(buf, text[j])
-	}
+	buf = appendRegexpBody(buf, text[:end], extended, true)
 	if interp {
 		return buf
 	}
@@ -197,6 +279,45 @@ func appendRubyRegexp(buf, text []byte) []byte {
 	n := len(buf)
 	buf = append(buf, text[end+1:]...)
 	slices.Sort(buf[n:])
+	return buf
+}
+
+// appendRegexpBody appends the text of a regular expression: without
+// the blanks Ruby ignores in an extended one (flag x: outside character
+// classes and comments, not escaped), which a formatter re-indents
+// (RuboCop's layout cops); with slashes, an escaped / as a /.
+func appendRegexpBody(buf, text []byte, extended, slashes bool) []byte {
+	class := 0 // how deep in character classes
+	for j := 0; j < len(text); j++ {
+		switch c := text[j]; {
+		case c == '\\' && j+1 < len(text):
+			if !slashes || text[j+1] != '/' {
+				buf = append(buf, c)
+			}
+			j++
+		case extended && class == 0 && (c == '#' && !bytes.HasPrefix(text[j:], []byte("#{")) || bytes.HasPrefix(text[j:], []byte("(?#"))):
+			// A comment, to the line's end or its ), as written: a [ in
+			// it opens no class.
+			end := byte('\n')
+			if c == '(' {
+				end = ')'
+			}
+			k := bytes.IndexByte(text[j:], end)
+			if k < 0 {
+				k = len(text) - j
+			}
+			buf = append(buf, text[j:j+k]...)
+			j += k - 1
+			continue
+		case c == '[':
+			class++
+		case c == ']' && class > 0:
+			class--
+		case extended && class == 0 && isBlank(c):
+			continue
+		}
+		buf = append(buf, text[j])
+	}
 	return buf
 }
 
@@ -214,13 +335,90 @@ func interpolates(text []byte) bool {
 	return false
 }
 
+// Tags of a heredoc's parts around interpolated code (heredocParts): the
+// indentation <<~ removes from its lines, plus one, and whether the part
+// begins after code, in the middle of a line.
+const (
+	hdCut       = 127
+	hdAfterCode = 128
+)
+
+// heredocParts adds the parts of the heredoc body src[i:end] that
+// interpolates code, as interpolatedParts does: the code inside read as
+// code (a formatter spaces it as any other), each part tagged with what
+// appendHeredoc needs to read it as the whole body is read. It adds
+// nothing and reports false for a body without #{, and for a <<~ body
+// whose indentation is kept as written (squigglyIndent).
+func heredocParts(s *scanState, i, end int, kind ckind) bool {
+	cut := 0
+	if kind == cSquiggly {
+		text := s.src[i:end]
+		lines := bytes.SplitAfter(text, []byte("\n"))
+		c, ok := squigglyIndent(lines[:len(lines)-1])
+		if !ok || c >= hdCut {
+			return false
+		}
+		cut = c
+	}
+	n := len(s.out)
+	if !partsFrom(s, i, i, end, kind) {
+		return false
+	}
+	for k := n; k < len(s.out); k++ {
+		if t := &s.out[k]; t.kind == kind {
+			t.tag = uint8(cut + 1)
+			if t.start != int32(i) {
+				t.tag |= hdAfterCode
+			}
+		}
+	}
+	return true
+}
+
+// afterCode reports whether t is the text of a literal that follows
+// interpolated code (its } begins it).
+func afterCode(src []byte, t ctok) bool {
+	switch t.kind {
+	case cRubyLit, cRubyRegexp:
+		return src[t.start] == '}'
+	case cHeredoc, cSquiggly:
+		return t.tag&hdAfterCode != 0
+	}
+	return false
+}
+
+// beforeCode reports whether t is the text of a literal that interpolated
+// code follows (it ends with #{).
+func beforeCode(src []byte, t ctok) bool {
+	switch t.kind {
+	case cRubyLit, cRubyRegexp, cHeredoc, cSquiggly:
+		return bytes.HasSuffix(src[t.start:t.end], []byte("#{"))
+	}
+	return false
+}
+
 // appendHeredoc appends the canonical text of a heredoc's opener or body.
 // The opener is <<ID whichever of <<~ID, <<-ID and <<ID is written; the
 // body says the text the heredoc makes: a <<~ body without the
 // indentation Ruby removes, and either body ends with its terminator,
 // unindented. So <<-ID and <<~ID read the same exactly when their text
-// is the same.
-func appendHeredoc(buf, text []byte, k ckind) []byte {
+// is the same. A part of a body (tag, see heredocParts) is read as the
+// same text of the whole body.
+func appendHeredoc(buf, text []byte, k ckind, tag uint8) []byte {
+	if tag != 0 {
+		cut, mid := int(tag&hdCut)-1, tag&hdAfterCode != 0
+		lines := bytes.SplitAfter(text, []byte("\n"))
+		for j, l := range lines {
+			switch {
+			case j == len(lines)-1 && j > 0 && !bytes.HasSuffix(text, []byte("#{")):
+				l = bytes.TrimLeft(l, " \t") // the terminator
+			case j > 0 || !mid:
+				l = l[min(cut, blanks(l)):]
+			}
+			buf = append(buf, l...)
+		}
+		return buf
+	}
 	if k == cHeredocOpen {
 		buf = append(buf, "<<"...)
 		if len(text) > 2 && (text[2] == '~' || text[2] == '-') {
@@ -264,7 +462,7 @@ func squigglyIndent(lines [][]byte) (cut int, ok bool) {
 			return 0, false
 		}
 		t := bytes.TrimRight(l, "\r\n")
-		if bytes.Contains(t, []byte("#{")) && bytes.Count(t, []byte("{")) != bytes.Count(t, []byte("}")) {
+		if interpolatesPast(t) {
 			return 0, false
 		}
 		if len(bytes.TrimLeft(t, " \t")) == 0 {
@@ -275,6 +473,32 @@ func squigglyIndent(lines [][]byte) (cut int, ok bool) {
 		}
 	}
 	return max(cut, 0), true
+}
+
+// interpolatesPast reports whether code a #{ in line l interpolates
+// runs past its end.
+func interpolatesPast(l []byte) bool {
+	for j := 0; j+1 < len(l); j++ {
+		switch {
+		case l[j] == '\\':
+			j++
+		case l[j] == '#' && l[j+1] == '{':
+			depth := 0
+			for j++; j < len(l); j++ {
+				if l[j] == '{' {
+					depth++
+				} else if l[j] == '}' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			if j >= len(l) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // blanks counts the spaces and tabs that begin l.
@@ -388,6 +612,14 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		}
 		return true
 	}
+	// called: toks[k] names a method called: a keyword's spelling after
+	// a dot is a method's name (@handler.alias o).
+	called := func(k int) bool {
+		if p := text(k - 1); p == "." || p == "&." {
+			return rubyMethodName(text(k))
+		}
+		return rubyCallName(text(k))
+	}
 	// defined: toks[k] follows the name a def defines, written without
 	// blanks (self.f, [], name=, <=>).
 	defined := func(k int) bool {
@@ -406,15 +638,15 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 	// a conditional's condition when ) ? follows: at a statement's start
 	// (interpolated code's, a block's after its parameters), after an
 	// assignment, an opening bracket, a comma, a label's or a conditional's
-	// :, return, then, else, do, =>, or a call's name and a blank (its
-	// first argument). Not after
+	// :, return, then, else, do, =>, and, or, not, or a call's name and a
+	// blank (its first argument). Not after
 	// an operator (`a - (b - c) ? …` subtracts the group) nor a call's
 	// name right before it (its arguments).
 	condStart := func(k int) bool {
 		if k == 0 || toks[k-1].kind == cSemi || toks[k-1].kind == cRubyDo {
 			return true // a statement's start, a brace block's
 		}
-		if p := toks[k-1]; (p.kind == cRubyLit || p.kind == cRubyRegexp) && bytes.HasSuffix(src[p.start:p.end], []byte("#{")) {
+		if beforeCode(src, toks[k-1]) {
 			return true // interpolated code's start
 		}
 		w := text(k - 1)
@@ -429,6 +661,8 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		switch w {
 		case "(", "[", "{", ",", ":", "return", "then", "else", "do", "=>":
 			return true // : of a label or of a conditional's other branch
+		case "and", "or", "not":
+			return keyword(k-1, w) // they bind looser than ? :
 		case "==", "===", "!=", "<=", ">=":
 			return false
 		}
@@ -486,7 +720,7 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 			text(match[k]+1) == "end" && bytes.ContainsAny(src[toks[match[k]].end:toks[match[k]+1].start], "\n;")):
 			drop[match[k]] = true // def f(a) is def f a
 			continue
-		case w == "(" && k > 0 && match[k] > k+1 && t.start == toks[k-1].end && rubyCallName(text(k-1)) && !defined(k) &&
+		case w == "(" && k > 0 && match[k] > k+1 && t.start == toks[k-1].end && called(k-1) && !defined(k) &&
 			text(k+1) != "{" && closesCall(src, toks, next(pastComma(match[k]+1))) && !blocked[k]:
 			drop[match[k]] = true // g(a) is g a
 			continue
@@ -585,7 +819,7 @@ func rubyBlockBraces(src []byte, toks []ctok, match []int, k int) bool {
 			return false
 		}
 		t := toks[j]
-		if t.kind == cSemi || (t.kind == cRubyLit || t.kind == cRubyRegexp) && bytes.HasSuffix(src[t.start:t.end], []byte("#{")) {
+		if t.kind == cSemi || beforeCode(src, t) {
 			return true // a statement's start, or interpolated code's
 		}
 		w := text(j)
@@ -664,11 +898,11 @@ func doBlocks(src []byte, toks []ctok) []bool {
 			if n := len(open); n > 0 {
 				blocked[open[n-1]] = true
 			}
-		case cRubyLit, cRubyRegexp:
-			if b[0] == '}' && len(open) > 0 {
+		case cRubyLit, cRubyRegexp, cHeredoc, cSquiggly:
+			if afterCode(src, u) && len(open) > 0 {
 				open = open[:len(open)-1]
 			}
-			if bytes.HasSuffix(b, []byte("#{")) {
+			if beforeCode(src, u) {
 				open = append(open, k)
 			}
 		case cVerbatim:
@@ -722,6 +956,38 @@ func rubyOperandStart(src []byte, toks []ctok, j int) bool {
 	return false
 }
 
+// rubyOperandEnd reports whether out ends with an operand whose last
+// token would go on with the next line: a symbol that names an operator
+// (rubyOpSymbol), or the label of a def's last keyword parameter written
+// without parentheses (`def f a, b:`, RuboCop's
+// Style/MethodDefParentheses), which ends the def's line.
+func rubyOperandEnd(src []byte, out []ctok) bool {
+	return rubyOpSymbol(src, out) || rubyDefLabel(src, out)
+}
+
+// rubyDefLabel reports whether out ends with a name and a : written right
+// after it, in a def's parameters without parentheses.
+func rubyDefLabel(src []byte, out []ctok) bool {
+	n := len(out)
+	if n < 3 {
+		return false
+	}
+	colon, name := out[n-1], out[n-2]
+	if colon.kind != cVerbatim || string(src[colon.start:colon.end]) != ":" || colon.start != name.end ||
+		name.kind != cVerbatim || !rubyMethodName(string(src[name.start:name.end])) {
+		return false
+	}
+	for k := n - 3; k >= 0 && !out[k].separator(); k-- {
+		switch string(src[out[k].start:out[k].end]) {
+		case "def":
+			return true
+		case "(", ")", "[", "]", "{", "}", "=", "?":
+			return false
+		}
+	}
+	return false
+}
+
 // rubyOpSymbol reports whether out ends with a symbol that names an
 // operator (`alias_method :eql?, :==`): a : written right before the
 // operator, after a blank, an opening bracket or a comma (not a
@@ -763,7 +1029,7 @@ func closesCall(src []byte, toks []ctok, k int) bool {
 		return true
 	}
 	t := toks[k]
-	if (t.kind == cRubyLit || t.kind == cRubyRegexp) && src[t.start] == '}' || t.kind == cRubyDo || t.kind == cRubyEnd {
+	if afterCode(src, t) || t.kind == cRubyDo || t.kind == cRubyEnd {
 		return true
 	}
 	if t.kind != cVerbatim {
@@ -779,13 +1045,8 @@ func closesCall(src []byte, toks []ctok, k int) bool {
 // rubyCallName reports whether w names a method a call may pass
 // arguments to without parentheses: a name, not a keyword.
 func rubyCallName(w string) bool {
-	if w == "" || !(isLower(w[0]) || w[0] == '_' || ('A' <= w[0] && w[0] <= 'Z')) {
+	if !rubyMethodName(w) {
 		return false
-	}
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; !isIdentByte(c) && !(i == len(w)-1 && (c == '?' || c == '!')) || c == '$' {
-			return false
-		}
 	}
 	if rubyKeyword(w) {
 		return w == "super" || w == "yield" // they take arguments as calls do
@@ -794,6 +1055,20 @@ func rubyCallName(w string) bool {
 	case "def", "class", "module", "alias", "undef", "self", "nil", "true", "false", "redo", "retry",
 		"BEGIN", "END", "__method__":
 		return false
+	}
+	return true
+}
+
+// rubyMethodName reports whether w is spelt as a method's name: a name,
+// with ? or ! at its end, keyword or not.
+func rubyMethodName(w string) bool {
+	if w == "" || !(isLower(w[0]) || w[0] == '_' || ('A' <= w[0] && w[0] <= 'Z')) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !isIdentByte(c) && !(i == len(w)-1 && (c == '?' || c == '!')) || c == '$' {
+			return false
+		}
 	}
 	return true
 }

@@ -113,6 +113,7 @@ type heredoc struct {
 	id     string
 	indent bool  // the terminator may be indented (<<~, <<-, PHP's flexible form)
 	kind   ckind // how its body is spelt (cVerbatim: as written)
+	interp bool  // Ruby: its body interpolates code (its id not in single quotes)
 }
 
 // canonRules returns the canonical stream of src read by r.
@@ -530,7 +531,7 @@ func (s *scanState) heredocBodies(i int) int {
 				break
 			}
 		}
-		if i > start {
+		if i > start && !(h.interp && s.canon && heredocParts(s, start, i, h.kind)) {
 			s.add(start, i, h.kind)
 		}
 	}

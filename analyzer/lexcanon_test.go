@@ -460,6 +460,7 @@ func FuzzCanonTokens(f *testing.F) {
 	f.Add([]byte("package p;\nimport X;\nimport static a.B.c;\nimport a.b.*;\nclass A { B b = c(); };\n#include <b.h>\n#include \"a.h\" // c\n"))
 	f.Add([]byte("const (\n\tA = iota\n\tB\n)\nvar (\n\tx = 1\n\ty int\n)\ntype (T int; U = T)\nf(lambda r: (m(r)), x)\n"))
 	f.Add([]byte("type F = <O extends X = { a: T }>(o?: O) => | ({ b: U } & (V))\ninterface I extends\n  A<B>, C { f(): D; }\nopt(:d) { (defined?(R) && x?) ? 1 : 2 }"))
+	f.Add([]byte("x = %r%\n  a#{b} [ c]\n%xm if a or (b) ? c : d\ndef f a, b:\n  @h.alias(<<~E)\n    #{c+1}}\n  E\nend\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c",
 			"cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", ""} {
