@@ -270,6 +270,9 @@ func appendRubyRegexp(buf, text []byte, extended bool) []byte {
 		flags := regexpFlags(text)
 		extended = extended || bytes.IndexByte(flags, 'x') >= 0
 		end -= len(flags) + 1 // and the closing delimiter
+		if end < 0 {
+			return append(buf, text...) // unterminated: as written
+		}
 	}
 	buf = appendRegexpBody(buf, text[:end], extended, true)
 	if interp {
