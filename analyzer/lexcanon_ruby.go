@@ -478,8 +478,8 @@ func squigglyIndent(lines [][]byte) (cut int, ok bool) {
 	return max(cut, 0), true
 }
 
-// interpolatesPast reports whether code a #{ in line l interpolates
-// runs past its end.
+// interpolatesPast reports whether the code a #{ in line l opens runs
+// past the line's end.
 func interpolatesPast(l []byte) bool {
 	for j := 0; j+1 < len(l); j++ {
 		switch {

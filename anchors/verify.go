@@ -836,14 +836,14 @@ func (v *Verifier) findLines(ctx context.Context, a Anchor, f *File, r *Result, 
 		if bf == nil {
 			return ok(s, e, ch, conf, reason)
 		}
+		if j, ls, le := v.addedAtEdges(a, bf, f, s, e); j > 0 {
+			r.foundLines(f, ls, le)
+			r.set(Drifted, ChangeBodyChanged, 1, fmt.Sprintf("code added at L%d, inside its lines as the diff keeps them (its own code unchanged at L%d-L%d)", j, s, e))
+			return true
+		}
 		// Compared: the lines with code and the comments the anchor
 		// began or ended with, not a neighbour's comment that a shorter
 		// reformatted text lets into the anchor's lines.
-		if j, ls, le := v.addedAtEdges(a, bf, f, s, e); j > 0 {
-			r.foundLines(f, ls, le)
-			r.set(Drifted, ChangeBodyChanged, 1, fmt.Sprintf("its code unchanged at L%d-L%d, code added at L%d, inside the lines the diff keeps it in", s, e, j))
-			return true
-		}
 		cs, ce := w.codeSpan(format(a), s, e)
 		cs, ce = v.withEdges(a, bf, w, cs, ce)
 		alike, sim := v.saidAlike(bf, f, start, end, cs, ce)
