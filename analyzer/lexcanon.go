@@ -48,6 +48,7 @@ const (
 	cElseIf                // PHP: "else" before "if", spelt "elseif"
 	cPyElif                // Python: the "if" that is all of an else block, spelt "elif" (see pyCollapseElse)
 	cBquote                // shell: a word's piece by a `…` substitution, spelt as by $( … ) (see appendBackquote)
+	cTabDoc                // shell: a <<- heredoc's body, without the tabs the shell drops (see appendTabDoc)
 
 	// Ruby (lexcanon_ruby.go)
 	cHeredocOpen // <<~ID, <<-ID or <<ID, read as <<ID (see appendHeredoc)
@@ -167,6 +168,8 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return append(buf, src[t.start+1:t.end-1]...)
 	case cBquote:
 		return appendBackquote(buf, src[t.start:t.end], t.tag)
+	case cTabDoc:
+		return appendTabDoc(buf, src[t.start:t.end])
 	case cHeredocOpen, cHeredoc, cSquiggly:
 		return appendHeredoc(buf, src[t.start:t.end], t.kind, t.tag)
 	case cWords:

@@ -144,6 +144,8 @@ func (s *scanState) shellDquote(j, piece int) (int, int) {
 			k, piece = s.shellSubst(k, piece)
 		case c == '$' && shellIndexEnd(src, k) > 0:
 			k, piece = s.shellIndex(k, piece)
+		case c == '$' && k+1 < len(src) && src[k+1] == '{':
+			k = s.skipCode(k+2, '{', '}') // as written: quotes inside are its own
 		case c == '`':
 			k, piece = s.shellBackquote(k, piece, true)
 		default:
@@ -212,6 +214,16 @@ var shellIndexed = map[string]bool{
 	"COMP_WORDS": true, "BASH_SOURCE": true, "BASH_LINENO": true, "FUNCNAME": true,
 	"BASH_ARGV": true, "BASH_ARGC": true, "BASH_REMATCH": true, "BASH_VERSINFO": true,
 	"PIPESTATUS": true, "GROUPS": true, "DIRSTACK": true,
+}
+
+// appendTabDoc appends a <<- heredoc's body (cTabDoc) and its
+// terminator without the tabs that begin each line, which the shell drops
+// (shfmt re-indents them with the code around).
+func appendTabDoc(buf, b []byte) []byte {
+	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+		buf = append(buf, bytes.TrimLeft(l, "\t")...)
+	}
+	return buf
 }
 
 // shellIndexEnd returns the end of ${NAME[expr]} at src[j], NAME one of
@@ -361,7 +373,7 @@ func tidyShell(src []byte, toks []ctok) []ctok {
 					out[n-1].end = out[n-1].start
 				}
 			case w == "(" && depth == 0 && len(out) > 0 && (isCaseItemEnd(text(out[len(out)-1])) || text(out[len(out)-1]) == "in"):
-				// a pattern's leading (
+				continue // a pattern's leading (, which shfmt drops
 			case w == ")" && depth == 0:
 				pattern, afterPattern = false, true
 			default:

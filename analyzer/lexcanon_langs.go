@@ -93,6 +93,7 @@ var scalaRules = &lexRules{
 
 var bashRules = &lexRules{
 	line: []string{"#"}, words: true, single: true, plain: noneOf("$`\\!'\"\n"),
+	interp:      []string{"$(", "${"}, // a new quoting context inside "…"
 	newlines:    true,
 	goesOn:      set("&&", "||", "|", "|&", "{", "(", "then", "do", "else"),
 	leads:       set(")", ";;", ";&", ";;&"),

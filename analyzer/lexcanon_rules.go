@@ -695,7 +695,11 @@ func (s *scanState) shellHeredoc(i int) int {
 			return r
 		}, src[start:j])
 		dash := bytes.HasSuffix(src[:start], []byte("<<-")) || bytes.HasSuffix(bytes.TrimRight(src[:start], " \t"), []byte("<<-"))
-		s.pending = append(s.pending, heredoc{id: string(id), indent: dash})
+		h := heredoc{id: string(id), indent: dash}
+		if dash {
+			h.kind = cTabDoc // the shell drops the tabs that begin its lines
+		}
+		s.pending = append(s.pending, h)
 	}
 	return j
 }

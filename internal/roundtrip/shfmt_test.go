@@ -28,6 +28,28 @@ func TestShfmt(t *testing.T) {
 	}
 }
 
+// TestShfmtDir formats the shell files (.sh, .bash) of the directory
+// LORE_ROUNDTRIP_SHELL_DIR names (a checkout of any project, kept outside
+// this repository), in shfmt's styles: a corpus no rule was developed on,
+// its not-valid anchors read as figures, not listed as expected.
+func TestShfmtDir(t *testing.T) {
+	root := os.Getenv("LORE_ROUNDTRIP_SHELL_DIR")
+	if root == "" {
+		t.Skip("LORE_ROUNDTRIP_SHELL_DIR names no directory of shell code")
+	}
+	shfmt := tool(t, "LORE_ROUNDTRIP_SHFMT", "shfmt")
+	c := asBash(t, sampleCorpus(root, []string{".sh", ".bash"}, 0, 200), "", func(_ string, src []byte) bool {
+		return shellText(src, false)
+	})
+	for _, r := range shfmtStyles {
+		t.Run(r.sub, func(t *testing.T) {
+			args := append([]string{"-w", "-ln", "bash"}, r.args...)
+			roundTrip(t, run{name: "shfmt " + strings.Join(args[1:], " "), corpus: c, values: true,
+				format: formatEach(shfmt, args...)})
+		})
+	}
+}
+
 // shfmtDrifts are the symbols and files of the development half whose
 // drift is right: shfmt spaces the subscript of an array lore cannot tell
 // from an associative one, whose key the blanks are part of. And one the
