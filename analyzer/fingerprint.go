@@ -352,7 +352,9 @@ func (s *Stream) window(a, b int, tok func([]byte)) (code bool) {
 // appendSaid), and in format 2 the words of strings the stream leaves out
 // (Python's docstrings). A shape reads code only; a verifier that holds
 // the text a line range was recorded on compares what it says too. A
-// token that crosses the range's edge is code, not words.
+// string the stream leaves out that crosses the range's edge says its
+// part inside the range, and that it goes on: a one-line docstring made
+// longer is not the same text.
 func (s *Stream) RangeSaid(start, end int) string {
 	a, b, ok := s.span(start, end)
 	if !ok {
@@ -362,7 +364,16 @@ func (s *Stream) RangeSaid(start, end int) string {
 	var kept map[int]bool // format 2: where the stream's tokens begin
 	if s.format == ShapeCanonical {
 		kept = map[int]bool{}
-		lo, hi := canonRange(s.ct, a, b)
+		// Over whole tokens: a string the range cuts is one the stream
+		// keeps (code), or one it leaves out.
+		wa, wb := a, b
+		if i := sort.Search(len(s.lex), func(k int) bool { return s.lex[k].end > a }); i < len(s.lex) {
+			wa = min(wa, s.lex[i].start)
+		}
+		if i := sort.Search(len(s.lex), func(k int) bool { return s.lex[k].end >= b }); i < len(s.lex) && s.lex[i].start < b {
+			wb = max(wb, s.lex[i].end)
+		}
+		lo, hi := canonRange(s.ct, wa, wb)
 		for _, t := range s.ct[lo:hi] {
 			if !t.separator() { // Python's block opening sits on its first token
 				kept[int(t.start)] = true
@@ -387,8 +398,11 @@ func (s *Stream) RangeSaid(start, end int) string {
 		if sp.start > at {
 			gap(at, sp.start)
 		}
-		if kept != nil && sp.start >= a && sp.end <= b && !kept[sp.start] && quoted(s.src[sp.start:sp.end]) {
-			said(s.src[sp.start:sp.end])
+		if kept != nil && !kept[sp.start] && quoted(s.src[sp.start:sp.end]) {
+			said(s.src[max(sp.start, a):min(sp.end, b)]) // a docstring's part in the range
+			if sp.start < a || sp.end > b {
+				buf = append(buf, "… "...) // and that it goes on past an edge
+			}
 		}
 		at = max(at, sp.end)
 	}
