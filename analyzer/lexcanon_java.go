@@ -221,10 +221,11 @@ func dropUnusedJavaImports(src []byte, toks []ctok) []ctok {
 	if len(imps) == 0 {
 		return toks
 	}
+	name := func(m imp) []byte { return src[toks[m.name].start:toks[m.name].end] }
 	names := make(map[string]int, len(imps)) // an imported name: its index in used
 	for _, m := range imps {
-		if _, ok := names[string(src[toks[m.name].start:toks[m.name].end])]; !ok {
-			names[string(src[toks[m.name].start:toks[m.name].end])] = len(names)
+		if _, ok := names[string(name(m))]; !ok {
+			names[string(name(m))] = len(names)
 		}
 	}
 	used := make([]bool, len(names))
@@ -238,7 +239,7 @@ func dropUnusedJavaImports(src []byte, toks []ctok) []ctok {
 	var drop dropMask
 	for _, m := range imps {
 		own := pkg != "" && m.name-1 > m.from+1 && !is(src, toks[m.from+1], "static") && spell(m.from+1, m.name-1) == pkg
-		if own || !used[names[string(src[toks[m.name].start:toks[m.name].end])]] {
+		if own || !used[names[string(name(m))]] {
 			for k := m.from; k < m.to; k++ {
 				drop.mark(k, len(toks))
 			}

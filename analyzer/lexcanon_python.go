@@ -135,7 +135,13 @@ func pyOneIf(src []byte, toks []ctok, k int) int {
 // parentheses stay where they make something: a tuple (a comma in
 // them), a generator (a for), a yield.
 func pyDropElementParens(sc *scratch, src []byte, toks []ctok) []ctok {
-	var match []int
+	var match []int // toks' brackets, read once one is needed
+	brackets := func() []int {
+		if match == nil {
+			match = sc.brackets(src, toks)
+		}
+		return match
+	}
 	var drop []bool
 	var open []int // the brackets open at i
 	for i := 0; i < len(toks); i++ {
@@ -155,15 +161,13 @@ func pyDropElementParens(sc *scratch, src []byte, toks []ctok) []ctok {
 		}
 		in := open[len(open)-2] // the bracket the parentheses are in
 		p := toks[i-1]
-		if match == nil {
-			match = sc.brackets(src, toks)
-		}
 		switch {
 		case i-1 == in, isByte(src, p, ','), isByte(src, p, '='):
-		case isByte(src, p, ':') && (isByte(src, toks[in], '{') || lambdaColon(src, toks, in, i-1, match)):
+		case isByte(src, p, ':') && (isByte(src, toks[in], '{') || lambdaColon(src, toks, in, i-1, brackets())):
 		default:
 			continue
 		}
+		match := brackets()
 		c := match[i]
 		if c < 0 || c == i+1 || c+1 >= len(toks) || !isByte(src, toks[c+1], ',') && c+1 != match[in] {
 			continue

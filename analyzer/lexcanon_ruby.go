@@ -203,13 +203,19 @@ func rubyPercentParts(s *scanState, i, j, end int) bool {
 	if !partsFrom(s, i, j+1, end, cRubyLit) {
 		return false
 	}
+	tagParts(s, n, i, cRubyLit, pctPart)
+	return true
+}
+
+// tagParts tags the parts of kind that interpolatedParts added from
+// s.out[n] on for the literal at src[i]: its first, and those after its
+// code (a literal inside that code begins otherwise).
+func tagParts(s *scanState, n, i int, kind ckind, tag uint8) {
 	for k := n; k < len(s.out); k++ {
-		// Its own parts: the first, and those after its code.
-		if t := &s.out[k]; t.kind == cRubyLit && (t.start == int32(i) || s.src[t.start] == '}') {
-			t.tag = pctPart
+		if t := &s.out[k]; t.kind == kind && (t.start == int32(i) || s.src[t.start] == '}') {
+			t.tag = tag
 		}
 	}
-	return true
 }
 
 // pctPart tags the parts of a %Q or % string around interpolated code
@@ -229,13 +235,7 @@ func rubyRegexpParts(s *scanState, i, end int) bool {
 		return false
 	}
 	if bytes.IndexByte(regexpFlags(s.src[i:end]), 'x') >= 0 {
-		for k := n; k < len(s.out); k++ {
-			// Its own parts: the first, and those after its code (a
-			// regular expression inside that code begins otherwise).
-			if t := &s.out[k]; t.kind == cRubyRegexp && (t.start == int32(i) || s.src[t.start] == '}') {
-				t.tag = rxExtended
-			}
-		}
+		tagParts(s, n, i, cRubyRegexp, rxExtended)
 	}
 	return true
 }
