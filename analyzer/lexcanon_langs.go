@@ -58,7 +58,7 @@ var rubyRules = &lexRules{
 	plain: rubyPlain, identEnd: "?!", sigils: "@$", extra: rubyLiteral,
 	newlines: true, opsGoOn: true, tidy: tidyRuby, operand: rubyOperandEnd, regexps: true,
 	notGoOn: set("!", "++", "--"),
-	goesOn:  set("and", "or", "not"),
+	goesOn:  set("and", "or", "not", "if", "unless", "while", "until"),
 	leads:   set(".", "&.", ")", "]", "}", "else", "elsif", "end", "then", "when", "&&", "||"),
 }
 

@@ -462,6 +462,7 @@ func FuzzCanonTokens(f *testing.F) {
 	f.Add([]byte("type F = <O extends X = { a: T }>(o?: O) => | ({ b: U } & (V))\ninterface I extends\n  A<B>, C { f(): D; }\nopt(:d) { (defined?(R) && x?) ? 1 : 2 }"))
 	f.Add([]byte("x = %r%\n  a#{b} [ c]\n%xm if a or (b) ? c : d\ndef f a, b:\n  @h.alias(<<~E)\n    #{c+1}}\n  E\nend\n"))
 	f.Add([]byte("r=($(a -W \"$(b |\n  c -F'\"' \"${d:-\"e\"}\")\"))\ncase $x in\n(y) cat <<-E\n\t\tz\n\tE\n;;\nesac\n"))
+	f.Add([]byte("def f(x)\n  if x then y = 1 end\n  until q.e? do\n    g do |z| begin; z; rescue; end end\n  end\nend\nwhile a do b end if c\nif d\n  e\nend unless f\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c",
 			"cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", ""} {

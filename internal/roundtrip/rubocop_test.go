@@ -15,10 +15,11 @@ import (
 // each a config unlike the standard library's own style. Only cops that
 // change how code is written, never what it does: the layout cops, and
 // the style cops that respell a token the canonical stream reads the same
-// (docs/fingerprints.md, Ruby). Left out: cops whose rewrite is other
-// tokens of the same meaning that only a parse can tell apart from a
-// change (redundant parentheses or return, `and` to `&&`, hash shorthand
-// `{x:}`, whose next line may become its value).
+// (docs/fingerprints.md, Ruby), and those that put a statement under a
+// modifier or take it out (if c … end is x if c). Left out: cops whose
+// rewrite is other tokens of the same meaning that only a parse can tell
+// apart from a change (redundant parentheses or return, `and` to `&&`,
+// hash shorthand `{x:}`, whose next line may become its value).
 var rubocopRuns = []struct {
 	name   string
 	only   string
@@ -100,6 +101,10 @@ Style/PercentLiteralDelimiters:
   PreferredDelimiters:
     default: '{}'
 `, rubocopNoParenthesesDrifts},
+	{"modifiers", "Style/IfUnlessModifier,Style/WhileUntilModifier,Style/MultilineIfModifier,Style/WhileUntilDo", `
+Layout/LineLength:
+  Max: 100
+`, rubocopModifierDrifts},
 }
 
 // rubocopParenthesesDrifts: RuboCop's broken regular expression (below)
@@ -123,6 +128,14 @@ var rubocopNoParenthesesDrifts = map[string]string{
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword":                        "RuboCop's %r{…} reads differently",
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_before_missing?": "RuboCop's %r{…} reads differently",
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_after_missing?":  "RuboCop's %r{…} swallows it",
+}
+
+// rubocopModifierDrifts: a module defined under a modifier, which
+// RuboCop's MultilineIfModifier puts inside if … end (whole files only:
+// the stream reads a modifier's body as one statement only when it holds
+// no definition).
+var rubocopModifierDrifts = map[string]string{
+	"reline/terminfo.rb": "a module defined under a modifier, put inside unless … end",
 }
 
 // TestRuboCop autocorrects Ruby's standard library with RuboCop's layout
