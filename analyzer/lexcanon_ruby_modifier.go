@@ -36,16 +36,7 @@ func rubyModifiers(src []byte, toks []ctok) []ctok {
 		}
 		rubyModifier(src, toks, gone, k)
 	}
-	if gone == nil {
-		return toks
-	}
-	out := toks[:0]
-	for k, t := range toks {
-		if !gone[k] {
-			out = append(out, t)
-		}
-	}
-	return out
+	return compact(toks, gone)
 }
 
 // loopDo reads the do that ends a while or until loop's condition as the
