@@ -766,7 +766,7 @@ func tidyRuby(src []byte, toks []ctok) []ctok {
 		}
 		out = append(out, t)
 	}
-	return rubyModifiers(src, out)
+	return rubyRedundant(src, rubyModifiers(src, out))
 }
 
 // rubyBlocks reads a block in braces as the same block in do … end

@@ -1,7 +1,5 @@
 package analyzer
 
-import "strings"
-
 // rubyModifiers reads a conditional or a loop whose body is one statement
 // as that statement with a modifier: `if c` + `x` + `end` over three
 // lines is `x if c`, and so for unless, while and until (RuboCop's
@@ -23,7 +21,7 @@ func rubyModifiers(src []byte, toks []ctok) []ctok {
 	loopDo(src, toks)
 	var gone []bool // slots emptied by a rewrite
 	for k := len(toks) - 1; k >= 0; k-- {
-		switch wordAt(src, toks, k) {
+		switch string(rawWord(src, toks, k)) {
 		case "if", "unless", "while", "until":
 		default:
 			continue
@@ -45,7 +43,7 @@ func rubyModifiers(src []byte, toks []ctok) []ctok {
 // a do as none.)
 func loopDo(src []byte, toks []ctok) {
 	for k := range toks {
-		if w := wordAt(src, toks, k); (w != "while" && w != "until") || !rubyStatementStart(src, toks, k) {
+		if w := rawWord(src, toks, k); (string(w) != "while" && string(w) != "until") || !rubyStatementStart(src, toks, k) {
 			continue
 		}
 		depth := 0
@@ -77,10 +75,10 @@ func rubyStatementStart(src []byte, toks []ctok, k int) bool {
 	if p.kind == cSemi || p.kind == cRubyDo {
 		return true
 	}
-	switch wordAt(src, toks, k-1) {
+	switch string(rawWord(src, toks, k-1)) {
 	case "do", "else", "begin", "ensure":
-		w := wordAt(src, toks, k-2)
-		return w != "." && w != "&." && w != "::" && w != "def"
+		w := rawWord(src, toks, k-2)
+		return string(w) != "." && string(w) != "&." && string(w) != "::" && string(w) != "def"
 	case "|":
 		// a block's parameters' end, not a bitwise or
 		for j := k - 2; j >= 0 && j > k-40; j-- {
@@ -99,14 +97,14 @@ func rubyStatementStart(src []byte, toks []ctok, k int) bool {
 // a modifier when rubyModifiers allows it, leaving the slots its line
 // end and its end emptied in gone.
 func rubyModifier(src []byte, toks []ctok, gone []bool, k int) {
-	loop := wordAt(src, toks, k) == "while" || wordAt(src, toks, k) == "until"
+	kw := rawWord(src, toks, k)
+	loop := string(kw) == "while" || string(kw) == "until"
 	next := func(j int) int {
 		for j++; j < len(toks) && gone[j]; j++ {
 		}
 		return j
 	}
 	// The condition: to the first line end.
-	words := map[string]bool{}
 	var cond []int
 	semi := -1
 	for j := next(k); j < len(toks); j = next(j) {
@@ -118,16 +116,13 @@ func rubyModifier(src []byte, toks []ctok, gone []bool, k int) {
 		if t.kind == cRubyDo || t.kind == cRubyEnd {
 			return
 		}
-		w := wordAt(src, toks, j)
-		switch {
-		case w == "=~" && j > 0 && toks[j-1].kind == cRubyRegexp:
+		switch w := rawWord(src, toks, j); {
+		case string(w) == "=~" && toks[j-1].kind == cRubyRegexp:
 			return // a regular expression's named groups assign variables
-		case w == "do" || w == "then" || w == "end" || w == "in" || w == "=>" || w == "begin":
+		case string(w) == "do" || string(w) == "then" || string(w) == "end" || string(w) == "in" || string(w) == "=>" || string(w) == "begin":
 			return
 		case rubyAssignment(w):
 			return
-		case w != "" && rubyLocalName(w):
-			words[w] = true
 		}
 		cond = append(cond, j)
 	}
@@ -140,9 +135,9 @@ func rubyModifier(src []byte, toks []ctok, gone []bool, k int) {
 	var assigned []string
 	for j := next(semi); j < len(toks); j = next(j) {
 		t := toks[j]
-		w := wordAt(src, toks, j)
-		after := wordAt(src, toks, j-1)
-		keyword := after != "." && after != "&." && after != "::" && after != "def"
+		w := string(rawWord(src, toks, j)) // compared only: not copied
+		after := rawWord(src, toks, j-1)
+		keyword := string(after) != "." && string(after) != "&." && string(after) != "::" && string(after) != "def"
 		switch {
 		case t.kind == cSemi:
 			if depth == 0 {
@@ -169,7 +164,7 @@ func rubyModifier(src []byte, toks []ctok, gone []bool, k int) {
 			w == "else" || w == "elsif" || w == "when" || w == "then" || w == "ensure" ||
 			(depth > 0 && (w == "if" || w == "unless" || w == "while" || w == "until") && rubyStatementStart(src, toks, j))):
 			return
-		case rubyAssignment(w):
+		case rubyAssignment(rawWord(src, toks, j)):
 			assigned = rubyAssigned(src, toks, body, assigned)
 		}
 		if end >= 0 {
@@ -177,12 +172,14 @@ func rubyModifier(src []byte, toks []ctok, gone []bool, k int) {
 		}
 		body = append(body, j)
 	}
-	if end < 0 || len(body) == 0 || (loop && wordAt(src, toks, body[0]) == "begin") {
+	if end < 0 || len(body) == 0 || (loop && string(rawWord(src, toks, body[0])) == "begin") {
 		return
 	}
 	for _, n := range assigned {
-		if words[n] && !rubyLocalBefore(src, toks, k, n) {
-			return // the condition reads a method the body's variable would hide
+		for _, c := range cond {
+			if string(rawWord(src, toks, c)) == n && !rubyLocalBefore(src, toks, k, n) {
+				return // the condition reads a method the body's variable would hide
+			}
 		}
 	}
 	// The slots the statement took, in order, and its tokens in their new
@@ -223,7 +220,7 @@ func rubyAssigned(src []byte, toks []ctok, body []int, names []string) []string 
 		switch {
 		case w == "*" || w == "(" || w == ")":
 			continue
-		case w == "" || !rubyLocalName(w):
+		case w == "" || !rubyLocalName([]byte(w)):
 			return names
 		}
 		if p := wordAt(src, toks, body[i]-1); p == "." || p == "&." || p == "::" {
@@ -268,7 +265,7 @@ func rubyLocalBefore(src []byte, toks []ctok, k int, name string) bool {
 		if p := wordAt(src, toks, j-1); p == "." || p == "&." || p == "::" {
 			continue
 		}
-		if n := wordAt(src, toks, j+1); header || n == "|" || rubyAssignment(n) {
+		if n := rawWord(src, toks, j+1); header || string(n) == "|" || rubyAssignment(n) {
 			return true
 		}
 	}
@@ -277,17 +274,17 @@ func rubyLocalBefore(src []byte, toks []ctok, k int, name string) bool {
 
 // rubyAssignment reports whether w assigns: =, +=, ||=, … (not ==, ===,
 // !=, <=, >=).
-func rubyAssignment(w string) bool {
-	switch w {
+func rubyAssignment(w []byte) bool {
+	switch string(w) {
 	case "==", "===", "!=", "<=", ">=":
 		return false
 	}
-	return strings.HasSuffix(w, "=")
+	return len(w) > 0 && w[len(w)-1] == '='
 }
 
 // rubyLocalName reports whether w may name a local variable: a name
 // starting with a lowercase letter or _, not a keyword.
-func rubyLocalName(w string) bool {
+func rubyLocalName(w []byte) bool {
 	c := w[0]
-	return (c == '_' || (c >= 'a' && c <= 'z')) && !rubyKeyword(w)
+	return (c == '_' || (c >= 'a' && c <= 'z')) && !rubyKeyword(string(w))
 }

@@ -227,5 +227,20 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", "if a\n  x\nend\n", "if a\n  x\nend if b\n", false, "another condition"},
 		{"ruby", "raise E unless\n  File.directory? d\nf\n", "raise E unless File.directory? d\nf\n", true, "a modifier's condition on the next line"},
 		{"ruby", "raise E unless\n  File.directory? d\nf\n", "raise E unless File.directory? d f\n", false, "the line after the condition"},
+		// What RuboCop's RedundantBegin and RedundantReturn drop.
+		{"ruby", "x.each do |c|\n  begin\n    c.convert o\n  rescue E => e\n    raise e\n  end\nend\n", "x.each do |c|\n  c.convert o\nrescue E => e\n  raise e\nend\n", true, "a begin that is a do block's body"},
+		{"ruby", "def f\n  begin\n    g\n  rescue E\n    h\n  end\nend\n", "def f\n  g\nrescue E\n  h\nend\n", true, "a begin that is a def's body"},
+		{"ruby", "def f\n  begin\n    a\n  rescue E\n    b\n  end\n  c\nend\n", "def f\n  a\n  c\nrescue E\n  b\nend\n", false, "a statement after the begin, now rescued too"},
+		{"ruby", "begin\n  class A\n  end\nend\nx\n", "class A\nend\nx\n", true, "a begin without clauses, a statement of its own"},
+		{"ruby", "begin\n  x\nend while c\n", "x while c\n", false, "begin … end while c runs its body first"},
+		{"ruby", "def f\n  return d unless d.nil?\nend\n", "def f\n  d unless d.nil?\nend\n", true, "return before a def's last statement"},
+		{"ruby", "def f\n  return a\n  b\nend\n", "def f\n  a\n  b\nend\n", false, "return before another statement"},
+		{"ruby", "def f\n  if a\n    b\n  else\n    g\n    return c\n  end\nend\n", "def f\n  if a\n    b\n  else\n    g\n    c\n  end\nend\n", true, "return at the end of a branch that ends the def"},
+		{"ruby", "def f\n  if a\n    g\n    return b\n  end\n  c\nend\n", "def f\n  if a\n    g\n    b\n  end\n  c\nend\n", false, "return in a branch the def goes on after"},
+		{"ruby", "def f\n  case x\n  when 1 then return a\n  else return f(b, c)\n  end\nend\n", "def f\n  case x\n  when 1 then a\n  else f(b, c)\n  end\nend\n", true, "return in a case's branches"},
+		{"ruby", "def f\n  x.each do |y|\n    return y\n  end\nend\n", "def f\n  x.each do |y|\n    y\n  end\nend\n", false, "return from a block returns from the def"},
+		{"ruby", "def f\n  ids << 1\n  begin\n    return sprintf('%s', a, b)\n  ensure\n    ids.pop\n  end\nend\n", "def f\n  ids << 1\n  begin\n    sprintf('%s', a, b)\n  ensure\n    ids.pop\n  end\nend\n", true, "return before an ensure clause, a call's commas"},
+		{"ruby", "def f\n  begin\n    a\n  ensure\n    return b\n  end\nend\n", "def f\n  begin\n    a\n  ensure\n    b\n  end\nend\n", false, "return in an ensure clause replaces the value"},
+		{"ruby", "def f\n  return a, b\nend\n", "def f\n  a\nend\n", false, "return of two values"},
 	})
 }

@@ -463,6 +463,7 @@ func FuzzCanonTokens(f *testing.F) {
 	f.Add([]byte("x = %r%\n  a#{b} [ c]\n%xm if a or (b) ? c : d\ndef f a, b:\n  @h.alias(<<~E)\n    #{c+1}}\n  E\nend\n"))
 	f.Add([]byte("r=($(a -W \"$(b |\n  c -F'\"' \"${d:-\"e\"}\")\"))\ncase $x in\n(y) cat <<-E\n\t\tz\n\tE\n;;\nesac\n"))
 	f.Add([]byte("def f(x)\n  if x then y = 1 end\n  until q.e? do\n    g do |z| begin; z; rescue; end end\n  end\nend\nwhile a do b end if c\nif d\n  e\nend unless f\n"))
+	f.Add([]byte("def f a = 1\n  x.each do |c|\n    begin\n      return c if c.ok?\n    rescue E\n    end\n  end\n  case a when 1 then return g b, c else begin; return d; ensure; e; end end\nend\ndef g(x) = x.begin if x\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, lang := range []string{"go", "typescript", "tsx", "javascript", "python", "rust", "java", "c",
 			"cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua", ""} {

@@ -13,13 +13,14 @@ import (
 
 // rubocopRuns are the RuboCop autocorrections users run to format Ruby,
 // each a config unlike the standard library's own style. Only cops that
-// change how code is written, never what it does: the layout cops, and
-// the style cops that respell a token the canonical stream reads the same
-// (docs/fingerprints.md, Ruby), and those that put a statement under a
-// modifier or take it out (if c … end is x if c). Left out: cops whose
-// rewrite is other tokens of the same meaning that only a parse can tell
-// apart from a change (redundant parentheses or return, `and` to `&&`,
-// hash shorthand `{x:}`, whose next line may become its value).
+// change how code is written, never what it does: the layout cops, the
+// style cops that respell a token the canonical stream reads the same
+// (docs/fingerprints.md, Ruby), those that put a statement under a
+// modifier or take it out (if c … end is x if c), and those that drop a
+// redundant begin or return. Left out: cops whose rewrite is other
+// tokens of the same meaning that only a parse can tell apart from a
+// change (redundant parentheses, `and` to `&&`, hash shorthand `{x:}`,
+// whose next line may become its value).
 var rubocopRuns = []struct {
 	name   string
 	only   string
@@ -101,10 +102,13 @@ Style/PercentLiteralDelimiters:
   PreferredDelimiters:
     default: '{}'
 `, rubocopNoParenthesesDrifts},
-	{"modifiers", "Style/IfUnlessModifier,Style/WhileUntilModifier,Style/MultilineIfModifier,Style/WhileUntilDo", `
+	{"statements", strings.Join([]string{
+		"Style/IfUnlessModifier", "Style/WhileUntilModifier", "Style/MultilineIfModifier", "Style/WhileUntilDo",
+		"Style/RedundantBegin", "Style/RedundantReturn",
+	}, ","), `
 Layout/LineLength:
   Max: 100
-`, rubocopModifierDrifts},
+`, rubocopStatementDrifts},
 }
 
 // rubocopParenthesesDrifts: RuboCop's broken regular expression (below)
@@ -130,12 +134,15 @@ var rubocopNoParenthesesDrifts = map[string]string{
 	"rubocop-1.39.0/lib/rubocop/cop/layout/space_around_keyword.rb::RuboCop::Cop::Layout::SpaceAroundKeyword::space_after_missing?":  "RuboCop's %r{…} swallows it",
 }
 
-// rubocopModifierDrifts: a module defined under a modifier, which
-// RuboCop's MultilineIfModifier puts inside if … end (whole files only:
-// the stream reads a modifier's body as one statement only when it holds
-// no definition).
-var rubocopModifierDrifts = map[string]string{
+// rubocopStatementDrifts: a module defined under a modifier, which
+// RuboCop's MultilineIfModifier puts inside unless … end (the stream reads
+// a modifier's body as one statement only when it holds no definition),
+// and `return a, b` last in a def written `[a, b]`, the array it returns
+// (RedundantReturn): other tokens, not read as the same.
+var rubocopStatementDrifts = map[string]string{
 	"reline/terminfo.rb": "a module defined under a modifier, put inside unless … end",
+	"drb/ssl.rb":         "return a, b written [a, b]",
+	"drb/ssl.rb::DRb::DRbSSLSocket::uri_option": "return a, b written [a, b]",
 }
 
 // TestRuboCop autocorrects Ruby's standard library with RuboCop's layout
