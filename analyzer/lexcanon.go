@@ -60,6 +60,8 @@ const (
 	cRubyRegexp  // a regular expression, /…/ or %r with brackets, or its text around interpolated code (see appendRubyRegexp)
 	cRubyDo      // the { of a block read as do … end (see rubyBlocks)
 	cRubyEnd     // the } of such a block
+	cRubyOpen    // the return of several values, read as the [ of the array it returns (see tailOf)
+	cRubyClose   // that array's ], after the values (no text of its own)
 
 	// PHP (lexcanon_php.go)
 	cPHP // a token PHP-CS-Fixer respells, its tag saying how (see appendPHP)
@@ -184,6 +186,10 @@ func appendCanon(buf, src []byte, t ctok) []byte {
 		return append(buf, "do"...)
 	case cRubyEnd:
 		return append(buf, "end"...)
+	case cRubyOpen:
+		return append(buf, '[')
+	case cRubyClose:
+		return append(buf, ']')
 	case cPHP:
 		return appendPHP(buf, src[t.start:t.end], t.tag)
 	case cNewline:

@@ -13,29 +13,59 @@ func rubyRedundant(src []byte, toks []ctok) []ctok {
 	if match == nil {
 		return toks
 	}
-	var drop []bool
-	mark := func(k int) {
-		if drop == nil {
-			drop = make([]bool, len(toks))
-		}
-		drop[k] = true
-	}
+	var ed edits
 	for k := range toks {
 		switch {
 		case match[k] < k:
 		case wordAt(src, toks, k) == "begin":
 			if o := bodyOf(src, toks, match, k); (o >= 0 && match[o] == match[k]+1) || plainBegin(src, toks, match, k) {
-				mark(k)
+				ed.drop(toks, k)
 				if toks[k+1].kind == cSemi {
-					mark(k + 1)
+					ed.drop(toks, k+1)
 				}
-				mark(match[k])
+				ed.drop(toks, match[k])
 			}
 		case wordAt(src, toks, k) == "def":
-			tailReturns(src, toks, match, k, mark)
+			tailReturns(src, toks, match, k, &ed)
 		}
 	}
-	return compact(toks, drop)
+	return ed.apply(toks)
+}
+
+// edits are what rubyRedundant does to a stream: tokens dropped, and
+// the ] of an array closed after a token (see tailOf).
+type edits struct {
+	dropped, closed []bool
+}
+
+func (e *edits) drop(toks []ctok, k int) {
+	if e.dropped == nil {
+		e.dropped = make([]bool, len(toks))
+	}
+	e.dropped[k] = true
+}
+
+func (e *edits) closeAfter(toks []ctok, k int) {
+	if e.closed == nil {
+		e.closed = make([]bool, len(toks))
+	}
+	e.closed[k] = true
+}
+
+func (e *edits) apply(toks []ctok) []ctok {
+	if e.closed == nil {
+		return compact(toks, e.dropped)
+	}
+	out := make([]ctok, 0, len(toks)+4)
+	for k, t := range toks {
+		if e.dropped == nil || !e.dropped[k] {
+			out = append(out, t)
+		}
+		if e.closed[k] {
+			out = append(out, ctok{pos: t.pos, start: t.end, end: t.end, kind: cRubyClose, lang: t.lang})
+		}
+	}
+	return out
 }
 
 // bodyOf is the def or do block (its opener) whose body begins with
@@ -102,14 +132,14 @@ func plainBegin(src []byte, toks []ctok, match []int, k int) bool {
 // the value of the def at toks[d]: its body's last statement, and where
 // that is an if, unless, case or begin … end, the last statement of each
 // of their branches (see rubyRedundant).
-func tailReturns(src []byte, toks []ctok, match []int, d int, mark func(int)) {
+func tailReturns(src []byte, toks []ctok, match []int, d int, ed *edits) {
 	end := match[d]
 	h := d + 1
 	for h < end && toks[h].kind != cSemi {
 		h++
 	}
 	if main, ok := mainBody(src, toks, match, h+1, end); ok {
-		tailOf(src, toks, match, h+1, main, mark)
+		tailOf(src, toks, match, h+1, main, ed)
 	}
 }
 
@@ -134,7 +164,7 @@ func mainBody(src []byte, toks []ctok, match []int, from, to int) (end int, ok b
 }
 
 // tailOf marks the returns of tailReturns in the statements toks[from:to].
-func tailOf(src []byte, toks []ctok, match []int, from, to int, mark func(int)) {
+func tailOf(src []byte, toks []ctok, match []int, from, to int, ed *edits) {
 	for to > from && toks[to-1].kind == cSemi {
 		to-- // the line end before a clause
 	}
@@ -153,8 +183,12 @@ func tailOf(src []byte, toks []ctok, match []int, from, to int, mark func(int)) 
 	}
 	switch w := wordAt(src, toks, last); {
 	case w == "return":
-		if oneValue(src, toks, match, last, to) {
-			mark(last)
+		switch returned(src, toks, match, last, to) {
+		case 1:
+			ed.drop(toks, last)
+		case 2:
+			toks[last].kind = cRubyOpen // return a, b is [a, b]
+			ed.closeAfter(toks, to-1)
 		}
 	case match[last] != to-1:
 		// not a body that ends the statements
@@ -163,7 +197,7 @@ func tailOf(src []byte, toks []ctok, match []int, from, to int, mark func(int)) 
 		// when, in) or right after else, to the next branch or the end
 		if w == "begin" {
 			if main, ok := mainBody(src, toks, match, last+1, to-1); ok {
-				tailOf(src, toks, match, last+1, main, mark)
+				tailOf(src, toks, match, last+1, main, ed)
 			}
 			return
 		}
@@ -179,7 +213,7 @@ func tailOf(src []byte, toks []ctok, match []int, from, to int, mark func(int)) 
 				start = j + 1
 			case k == "elsif" || k == "when" || k == "in" || k == "else" || j == to-1:
 				if start >= 0 {
-					tailOf(src, toks, match, start, j, mark)
+					tailOf(src, toks, match, start, j, ed)
 				}
 				start = -1
 				if k == "else" {
@@ -190,16 +224,22 @@ func tailOf(src []byte, toks []ctok, match []int, from, to int, mark func(int)) 
 	}
 }
 
-// oneValue reports whether the return at toks[r] returns one value, the
-// rest of its statement up to to: not none, not under a modifier of its
-// own, not return(x), return a, b or return *a (an array).
-func oneValue(src []byte, toks []ctok, match []int, r, to int) bool {
-	switch wordAt(src, toks, r+1) {
-	case "if", "unless", "while", "until", "rescue", "(", "*":
-		return false
-	}
+// returned says what the return at toks[r] returns, the rest of its
+// statement up to to: 1 for one value, 2 for several (return a, b and
+// return *a return an array), 0 for none or what is left as written: a
+// bare return under a modifier, return(x), several values under a
+// modifier.
+func returned(src []byte, toks []ctok, match []int, r, to int) int {
 	if r+1 >= to || toks[r+1].kind == cSemi {
-		return false
+		return 0
+	}
+	switch wordAt(src, toks, r+1) {
+	case "if", "unless", "while", "until", "rescue", "(":
+		return 0
+	}
+	n := 1
+	if wordAt(src, toks, r+1) == "*" {
+		n = 2
 	}
 	depth := 0
 	for j := r + 1; j < to; j++ {
@@ -214,15 +254,19 @@ func oneValue(src []byte, toks []ctok, match []int, r, to int) bool {
 			depth--
 		case ",":
 			if depth == 0 {
-				return false
+				n = 2
+			}
+		case "if", "unless", "while", "until", "rescue":
+			if depth == 0 && n == 2 {
+				return 0
 			}
 		default:
-			if depth == 0 && j+1 < to && rubyCallName(w) && toks[j+1].start > toks[j].end && rubyOperandStart(src, toks, j+1) {
-				return true // a call without parentheses takes the commas: return f a, b
+			if n == 1 && depth == 0 && j+1 < to && rubyCallName(w) && toks[j+1].start > toks[j].end && rubyOperandStart(src, toks, j+1) {
+				return 1 // a call without parentheses takes the commas: return f a, b
 			}
 		}
 	}
-	return true
+	return n
 }
 
 // rubyEnds pairs each keyword that opens a body closed by end with that

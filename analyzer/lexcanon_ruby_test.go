@@ -242,5 +242,8 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", "def f\n  ids << 1\n  begin\n    return sprintf('%s', a, b)\n  ensure\n    ids.pop\n  end\nend\n", "def f\n  ids << 1\n  begin\n    sprintf('%s', a, b)\n  ensure\n    ids.pop\n  end\nend\n", true, "return before an ensure clause, a call's commas"},
 		{"ruby", "def f\n  begin\n    a\n  ensure\n    return b\n  end\nend\n", "def f\n  begin\n    a\n  ensure\n    b\n  end\nend\n", false, "return in an ensure clause replaces the value"},
 		{"ruby", "def f\n  return a, b\nend\n", "def f\n  a\nend\n", false, "return of two values"},
+		{"ruby", "def f\n  g\n  return a, *b\nend\n", "def f\n  g\n  [a, *b]\nend\n", true, "return of two values last: the array"},
+		{"ruby", "def f\n  return a, b\n  g\nend\n", "def f\n  [a, b]\n  g\nend\n", false, "return of two values before a statement"},
+		{"ruby", "def f\n  return a, b\nend\n", "def f\n  [a, b, c]\nend\n", false, "another array"},
 	})
 }

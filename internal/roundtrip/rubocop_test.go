@@ -136,13 +136,9 @@ var rubocopNoParenthesesDrifts = map[string]string{
 
 // rubocopStatementDrifts: a module defined under a modifier, which
 // RuboCop's MultilineIfModifier puts inside unless … end (the stream reads
-// a modifier's body as one statement only when it holds no definition),
-// and `return a, b` last in a def written `[a, b]`, the array it returns
-// (RedundantReturn): other tokens, not read as the same.
+// a modifier's body as one statement only when it holds no definition).
 var rubocopStatementDrifts = map[string]string{
 	"reline/terminfo.rb": "a module defined under a modifier, put inside unless … end",
-	"drb/ssl.rb":         "return a, b written [a, b]",
-	"drb/ssl.rb::DRb::DRbSSLSocket::uri_option": "return a, b written [a, b]",
 }
 
 // TestRuboCop autocorrects Ruby's standard library with RuboCop's layout
