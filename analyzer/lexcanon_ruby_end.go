@@ -3,11 +3,11 @@ package analyzer
 // rubyRedundant reads away what RuboCop's Style/RedundantBegin and
 // Style/RedundantReturn drop, where Ruby reads the same without it: a
 // begin … end that is the whole body of a def or a do block (both take
-// rescue, else and ensure clauses of their own), and return before the
-// last statement of a def's body, one value (`return a, b` returns an
-// array) and no rescue, else or ensure clause in the def (a clause's
-// value is another matter). The ends are paired by rubyEnds; a stream
-// whose ends do not balance is left as it is.
+// rescue, else and ensure clauses of their own) or a statement of its
+// own without clauses, and a return whose value is the def's (see
+// tailReturns; several values read as the array RuboCop writes). The
+// ends are paired by rubyEnds; a stream whose ends do not balance is
+// left as it is.
 func rubyRedundant(src []byte, toks []ctok) []ctok {
 	match := rubyEnds(src, toks)
 	if match == nil {
@@ -208,10 +208,11 @@ func tailOf(src []byte, toks []ctok, match []int, from, to int, ed *edits) {
 				continue
 			}
 			k := wordAt(src, toks, j)
+			branch := k == "else" || (w == "case" && (k == "when" || k == "in")) || (w != "case" && k == "elsif")
 			switch {
 			case toks[j].kind == cSemi && start < 0:
 				start = j + 1
-			case k == "elsif" || k == "when" || k == "in" || k == "else" || j == to-1:
+			case branch || j == to-1:
 				if start >= 0 {
 					tailOf(src, toks, match, start, j, ed)
 				}
@@ -259,6 +260,10 @@ func returned(src []byte, toks []ctok, match []int, r, to int) int {
 		case "if", "unless", "while", "until", "rescue":
 			if depth == 0 && n == 2 {
 				return 0
+			}
+		case "and", "or":
+			if depth == 0 {
+				return 0 // return a and b returns a: b is never read
 			}
 		default:
 			if n == 1 && depth == 0 && j+1 < to && rubyCallName(w) && toks[j+1].start > toks[j].end && rubyOperandStart(src, toks, j+1) {

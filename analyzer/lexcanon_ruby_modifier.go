@@ -11,9 +11,9 @@ package analyzer
 // where the condition assigns or binds (=, =~ with named captures, a
 // pattern's in or =>) or names a variable the body assigns, and for a
 // loop around begin … end (which runs its body once before the test). A
-// body is one statement: no line end of its own but inside a do block
-// that holds no keyword of its own (a block-form if inside would need
-// Ruby's grammar to find its end). Innermost first, so that `if a` around
+// body is one statement: no line end of its own but inside a do block,
+// or a begin … end under if or unless, holding no conditional, loop or
+// definition of its own (their ends are not paired here). Innermost first, so that `if a` around
 // `if b` around `x` reads as `x if b if a`, as `if a` around `x if b`
 // does. toks is tidyRuby's stream; the rewritten tokens take the places
 // of the tokens they replace, as a stretch (ctok.run).
@@ -86,7 +86,7 @@ func rubyStatementStart(src []byte, toks []ctok, k int) bool {
 				return false
 			}
 			if wordAt(src, toks, j) == "|" {
-				return toks[j-1].kind == cRubyDo || wordAt(src, toks, j-1) == "do"
+				return j > 0 && (toks[j-1].kind == cRubyDo || wordAt(src, toks, j-1) == "do")
 			}
 		}
 	}

@@ -245,5 +245,6 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", "def f\n  g\n  return a, *b\nend\n", "def f\n  g\n  [a, *b]\nend\n", true, "return of two values last: the array"},
 		{"ruby", "def f\n  return a, b\n  g\nend\n", "def f\n  [a, b]\n  g\nend\n", false, "return of two values before a statement"},
 		{"ruby", "def f\n  return a, b\nend\n", "def f\n  [a, b, c]\nend\n", false, "another array"},
+		{"ruby", "def f\n  return a and b\nend\n", "def f\n  a and b\nend\n", false, "return a and b never reads b"},
 	})
 }
