@@ -1,5 +1,7 @@
 package analyzer
 
+import "bytes"
+
 // rubyRedundant reads away what RuboCop's Style/RedundantBegin and
 // Style/RedundantReturn drop, where Ruby reads the same without it: a
 // begin … end that is the whole body of a def or a do block (both take
@@ -373,9 +375,15 @@ func rubyOperandBefore(src []byte, toks []ctok, k int) bool {
 	default:
 		return !beforeCode(src, p) // a literal, unless it opens interpolated code
 	}
+	if p.end <= toks[k].start && bytes.IndexByte(src[p.end:toks[k].start], '(') >= 0 {
+		return false // a call's parentheses the stream dropped: t.push(if c then a end)
+	}
 	w := wordAt(src, toks, k-1)
 	if d := wordAt(src, toks, k-2); (d == "." || d == "&." || d == "::") && w != "(" && w != "[" {
 		return true // a method's name, keyword or not (range.begin)
+	}
+	if k >= 2 && rubyOpSymbol(src, toks[:k]) {
+		return true // a symbol that names an operator (&:==)
 	}
 	switch w {
 	case ")", "]", "}", "end", "self", "nil", "true", "false", "return", "break", "next", "redo", "retry",

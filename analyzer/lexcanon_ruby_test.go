@@ -246,5 +246,7 @@ func TestCanonicalFormattingRuby(t *testing.T) {
 		{"ruby", "def f\n  return a, b\n  g\nend\n", "def f\n  [a, b]\n  g\nend\n", false, "return of two values before a statement"},
 		{"ruby", "def f\n  return a, b\nend\n", "def f\n  [a, b, c]\nend\n", false, "another array"},
 		{"ruby", "def f\n  return a and b\nend\n", "def f\n  a and b\nend\n", false, "return a and b never reads b"},
+		{"ruby", "def f\n  t.push(if c\n         then :a\n         else :b\n         end)\n  return t\nend\n", "def f\n  t.push(if c\n         then :a\n         else :b\n         end)\n  t\nend\n", true, "a conditional in a call's parentheses the stream drops: its end pairs"},
+		{"ruby", "def f(a)\n  a.delete_if(&%r\"x\"o.method(:=~)) unless $DEBUG\n  return a\nend\n", "def f(a)\n  a.delete_if(&%r\"x\"o.method(:=~)) unless $DEBUG\n  a\nend\n", true, "a modifier after a symbol that names an operator"},
 	})
 }
