@@ -148,7 +148,17 @@ func TestRemovedStoreLeavesItsSuccessorAlone(t *testing.T) {
 		}
 	}()
 	time.Sleep(300 * time.Millisecond)
-	os.RemoveAll(dir)
+	// The writer may add a file between RemoveAll's reading of the
+	// directory and its removal of it (which then fails, not empty): the
+	// removal is retried until the directory is gone.
+	if err := within(t, 30*time.Second, "removing the directory", func() error {
+		for os.RemoveAll(dir) != nil {
+			time.Sleep(10 * time.Millisecond)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	if err := within(t, 30*time.Second, "the old writer", func() error { return <-stopped }); err == nil {
 		t.Fatal("the old writer reported no error")
 	}
