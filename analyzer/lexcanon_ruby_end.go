@@ -15,7 +15,7 @@ func rubyRedundant(src []byte, toks []ctok) []ctok {
 	if match == nil {
 		return toks
 	}
-	var ed edits
+	var ed rubyEdits
 	for k := range toks {
 		switch {
 		case match[k] < k:
@@ -34,27 +34,27 @@ func rubyRedundant(src []byte, toks []ctok) []ctok {
 	return ed.apply(toks)
 }
 
-// edits are what rubyRedundant does to a stream: tokens dropped, and
+// rubyEdits are what rubyRedundant does to a stream: tokens dropped, and
 // the ] of an array closed after a token (see tailOf).
-type edits struct {
+type rubyEdits struct {
 	dropped, closed []bool
 }
 
-func (e *edits) drop(toks []ctok, k int) {
+func (e *rubyEdits) drop(toks []ctok, k int) {
 	if e.dropped == nil {
 		e.dropped = make([]bool, len(toks))
 	}
 	e.dropped[k] = true
 }
 
-func (e *edits) closeAfter(toks []ctok, k int) {
+func (e *rubyEdits) closeAfter(toks []ctok, k int) {
 	if e.closed == nil {
 		e.closed = make([]bool, len(toks))
 	}
 	e.closed[k] = true
 }
 
-func (e *edits) apply(toks []ctok) []ctok {
+func (e *rubyEdits) apply(toks []ctok) []ctok {
 	if e.closed == nil {
 		return compact(toks, e.dropped)
 	}
@@ -134,7 +134,7 @@ func plainBegin(src []byte, toks []ctok, match []int, k int) bool {
 // the value of the def at toks[d]: its body's last statement, and where
 // that is an if, unless, case or begin … end, the last statement of each
 // of their branches (see rubyRedundant).
-func tailReturns(src []byte, toks []ctok, match []int, d int, ed *edits) {
+func tailReturns(src []byte, toks []ctok, match []int, d int, ed *rubyEdits) {
 	end := match[d]
 	h := d + 1
 	for h < end && toks[h].kind != cSemi {
@@ -166,7 +166,7 @@ func mainBody(src []byte, toks []ctok, match []int, from, to int) (end int, ok b
 }
 
 // tailOf marks the returns of tailReturns in the statements toks[from:to].
-func tailOf(src []byte, toks []ctok, match []int, from, to int, ed *edits) {
+func tailOf(src []byte, toks []ctok, match []int, from, to int, ed *rubyEdits) {
 	for to > from && toks[to-1].kind == cSemi {
 		to-- // the line end before a clause
 	}
