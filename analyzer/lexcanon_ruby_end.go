@@ -17,9 +17,11 @@ func rubyRedundant(src []byte, toks []ctok) []ctok {
 	}
 	var ed rubyEdits
 	for k := range toks {
-		switch {
-		case match[k] < k:
-		case wordAt(src, toks, k) == "begin":
+		if match[k] < k {
+			continue // no opener
+		}
+		switch string(rawWord(src, toks, k)) {
+		case "begin":
 			if o := bodyOf(src, toks, match, k); (o >= 0 && match[o] == match[k]+1) || plainBegin(src, toks, match, k) {
 				ed.drop(toks, k)
 				if toks[k+1].kind == cSemi {
@@ -27,7 +29,7 @@ func rubyRedundant(src []byte, toks []ctok) []ctok {
 				}
 				ed.drop(toks, match[k])
 			}
-		case wordAt(src, toks, k) == "def":
+		case "def":
 			tailReturns(src, toks, match, k, &ed)
 		}
 	}
@@ -78,16 +80,10 @@ func bodyOf(src []byte, toks []ctok, match []int, k int) int {
 	if p < 0 {
 		return -1
 	}
-	if wordAt(src, toks, p) == "|" {
-		for p--; p >= 0 && wordAt(src, toks, p) != "|"; p-- {
-			if toks[p].kind == cSemi {
-				return -1
-			}
+	if string(rawWord(src, toks, p)) == "|" {
+		if p = paramsOf(src, toks, p); p < 0 {
+			return -1
 		}
-		p--
-	}
-	if p < 0 {
-		return -1
 	}
 	if toks[p].kind == cRubyDo || wordAt(src, toks, p) == "do" {
 		if match[p] > p {
@@ -314,7 +310,7 @@ func rubyEnds(src []byte, toks []ctok) []int {
 			continue // most tokens: read without a copy
 		}
 		w := wordAt(src, toks, k)
-		if p := wordAt(src, toks, k-1); p == "." || p == "&." || p == "::" || (p == "def" && w != "self") || (p == ":" && toks[k-1].end == t.start) {
+		if p := wordAt(src, toks, k-1); afterDot(src, toks, k) || (p == "def" && w != "self") || (p == ":" && toks[k-1].end == t.start) {
 			continue // a method's name, a symbol
 		}
 		if k+1 < len(toks) && wordAt(src, toks, k+1) == ":" && toks[k+1].start == t.end {
@@ -379,7 +375,7 @@ func rubyOperandBefore(src []byte, toks []ctok, k int) bool {
 		return false // a call's parentheses the stream dropped: t.push(if c then a end)
 	}
 	w := wordAt(src, toks, k-1)
-	if d := wordAt(src, toks, k-2); (d == "." || d == "&." || d == "::") && w != "(" && w != "[" {
+	if afterDot(src, toks, k-1) && w != "(" && w != "[" {
 		return true // a method's name, keyword or not (range.begin)
 	}
 	if k >= 2 && rubyOpSymbol(src, toks[:k]) {

@@ -77,20 +77,37 @@ func rubyStatementStart(src []byte, toks []ctok, k int) bool {
 	}
 	switch string(rawWord(src, toks, k-1)) {
 	case "do", "else", "begin", "ensure":
-		w := rawWord(src, toks, k-2)
-		return string(w) != "." && string(w) != "&." && string(w) != "::" && string(w) != "def"
+		return !afterDot(src, toks, k-1) && string(rawWord(src, toks, k-2)) != "def"
 	case "|":
-		// a block's parameters' end, not a bitwise or
-		for j := k - 2; j >= 0 && j > k-40; j-- {
-			if toks[j].kind == cSemi {
-				return false
-			}
-			if wordAt(src, toks, j) == "|" {
-				return j > 0 && (toks[j-1].kind == cRubyDo || wordAt(src, toks, j-1) == "do")
-			}
-		}
+		o := paramsOf(src, toks, k-1) // a block's parameters' end, not a bitwise or
+		return o >= 0 && (toks[o].kind == cRubyDo || string(rawWord(src, toks, o)) == "do")
 	}
 	return false
+}
+
+// afterDot reports whether toks[k] follows ., &. or ::, naming a method
+// or a constant whatever its spelling (range.begin, x.class).
+func afterDot(src []byte, toks []ctok, k int) bool {
+	switch string(rawWord(src, toks, k-1)) {
+	case ".", "&.", "::":
+		return true
+	}
+	return false
+}
+
+// paramsOf is the token before the | that opens the block parameters
+// whose closing | is toks[k] (a do, or the { of a block), or -1 when no
+// | opens them on the line.
+func paramsOf(src []byte, toks []ctok, k int) int {
+	for j := k - 1; j >= 0 && j > k-40; j-- {
+		if toks[j].kind == cSemi {
+			return -1
+		}
+		if string(rawWord(src, toks, j)) == "|" {
+			return j - 1
+		}
+	}
+	return -1
 }
 
 // rubyModifier rewrites the block-form conditional or loop at toks[k] as
@@ -136,8 +153,7 @@ func rubyModifier(src []byte, toks []ctok, gone []bool, k int) {
 	for j := next(semi); j < len(toks); j = next(j) {
 		t := toks[j]
 		w := string(rawWord(src, toks, j)) // compared only: not copied
-		after := rawWord(src, toks, j-1)
-		keyword := string(after) != "." && string(after) != "&." && string(after) != "::" && string(after) != "def"
+		keyword := !afterDot(src, toks, j) && string(rawWord(src, toks, j-1)) != "def"
 		switch {
 		case t.kind == cSemi:
 			if depth == 0 {
@@ -223,7 +239,7 @@ func rubyAssigned(src []byte, toks []ctok, body []int, names []string) []string 
 		case w == "" || !rubyLocalName([]byte(w)):
 			return names
 		}
-		if p := wordAt(src, toks, body[i]-1); p == "." || p == "&." || p == "::" {
+		if afterDot(src, toks, body[i]) {
 			return names
 		}
 		names = append(names, w)
@@ -262,7 +278,7 @@ func rubyLocalBefore(src []byte, toks []ctok, k int, name string) bool {
 		if wordAt(src, toks, j) != name {
 			continue
 		}
-		if p := wordAt(src, toks, j-1); p == "." || p == "&." || p == "::" {
+		if afterDot(src, toks, j) {
 			continue
 		}
 		if n := rawWord(src, toks, j+1); header || string(n) == "|" || rubyAssignment(n) {
